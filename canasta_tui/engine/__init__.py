@@ -1,0 +1,70 @@
+"""The Canasta rules engine: pure, immutable, no I/O and no randomness of its own.
+
+Typical use::
+
+    from canasta_tui.engine import CLASSIC, new_match, legal_actions, play, view_for
+    m = new_match(CLASSIC, shuffled_deck)
+    m = play(m, legal_actions(m.state)[0])
+"""
+
+from . import record
+from .actions import Action, parse_action
+from .cards import Card, card, card_text, cards_text, full_deck, parse_card, sorted_for_display
+from .errors import CanastaError, IllegalActionError, InvalidActionError, RulesError
+from .match import HandRecord, Match, new_match, next_hand, play, replay
+from .melds import Meld
+from .play import apply, deal, explain, legal_actions, meld_count, meld_needed, turn_problem
+from .rules import CLASSIC, Rules, rules_from_dict, rules_from_toml
+from .scoring import TeamScore, score_hand
+from .state import GameState, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
+from .view import PlayerView, determinize, unseen_cards, view_for
+
+__all__ = [
+    "CLASSIC",
+    "Action",
+    "CanastaError",
+    "Card",
+    "GameState",
+    "HandRecord",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Match",
+    "Meld",
+    "Phase",
+    "PlayerView",
+    "Rules",
+    "RulesError",
+    "TeamScore",
+    "Turn",
+    "apply",
+    "card",
+    "card_text",
+    "cards_text",
+    "deal",
+    "determinize",
+    "explain",
+    "full_deck",
+    "legal_actions",
+    "meld_count",
+    "meld_needed",
+    "new_match",
+    "next_hand",
+    "next_seat",
+    "parse_action",
+    "parse_card",
+    "partner",
+    "play",
+    "player_name",
+    "record",
+    "replay",
+    "rules_from_dict",
+    "rules_from_toml",
+    "score_hand",
+    "sorted_for_display",
+    "team",
+    "team_name",
+    "team_seats",
+    "turn_problem",
+    "unseen_cards",
+    "view_for",
+]

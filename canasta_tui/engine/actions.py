@@ -1,0 +1,128 @@
+"""Actions: small immutable values with a short text notation that round-trips.
+
+Notation (a game log is a list of these, one per line)::
+
+    draw              draw from the stock (the rules say how many cards)
+    pile              take the pile by adding the upcard to our meld of its rank
+    pile K K          take the pile: the upcard with this natural pair (or K 2, K JK) from the hand
+    meld K K K        a new meld of three cards from the hand (K K 2, K K JK, 3 3 3, 2 2 JK)
+    add K             one natural card onto our meld of that rank
+    add 2 to K        a wild card (2 or JK) onto our meld of Kings
+    discard 7h        discard this card, ending the turn (JK for a joker)
+    ask               "May I go out, partner?"
+    yes / no          the partner's answer
+    undo              take back the last meld of this turn
+    unpile            put the pile back (when the rules allow, with a penalty)
+    end               end the hand (the stock is exhausted and no play is wanted)
+
+Ranks are written A 2 3 4 5 6 7 8 9 10 J Q K JK (T for 10 is read too).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import RANK_NAMES, card_text, parse_card, parse_rank
+from .errors import InvalidActionError
+
+DRAW = "draw"
+PILE = "pile"
+MELD = "meld"
+ADD = "add"
+DISCARD = "discard"
+ASK = "ask"
+YES = "yes"
+NO = "no"
+UNDO = "undo"
+UNPILE = "unpile"
+END = "end"
+KINDS = (DRAW, PILE, MELD, ADD, DISCARD, ASK, YES, NO, UNDO, UNPILE, END)
+
+
+class Action(NamedTuple):
+    """``kind`` plus what it needs: ``ranks`` (melds, pile), ``card`` (discard), ``target`` (add)."""
+
+    kind: str
+    ranks: tuple[int, ...] = ()
+    card: int = -1
+    target: int = 0
+
+    def __str__(self) -> str:
+        k = self.kind
+        if k in (PILE, MELD) and self.ranks:
+            return k + " " + " ".join(RANK_NAMES[r] for r in self.ranks)
+        if k == ADD:
+            card_rank = RANK_NAMES[self.ranks[0]]
+            if self.target == self.ranks[0]:
+                return f"add {card_rank}"
+            return f"add {card_rank} to {RANK_NAMES[self.target]}"
+        if k == DISCARD:
+            return "discard " + card_text(self.card)
+        return k
+
+
+# Interned simple actions (hot paths compare and hash these constantly).
+A_DRAW = Action(DRAW)
+A_PILE = Action(PILE)
+A_ASK = Action(ASK)
+A_YES = Action(YES)
+A_NO = Action(NO)
+A_UNDO = Action(UNDO)
+A_UNPILE = Action(UNPILE)
+A_END = Action(END)
+_SIMPLE = {a.kind: a for a in (A_DRAW, A_PILE, A_ASK, A_YES, A_NO, A_UNDO, A_UNPILE, A_END)}
+
+_cache: dict[tuple[str, tuple[int, ...], int, int], Action] = {}
+
+
+def action(kind: str, ranks: tuple[int, ...] = (), card: int = -1, target: int = 0) -> Action:
+    """The interned action with these fields."""
+    key = (kind, ranks, card, target)
+    a = _cache.get(key)
+    if a is None:
+        a = _cache[key] = Action(kind, ranks, card, target)
+    return a
+
+
+def meld(*ranks: int) -> Action:
+    return action(MELD, tuple(ranks))
+
+
+def pile_with(*ranks: int) -> Action:
+    return action(PILE, tuple(ranks))
+
+
+def add(rank: int, target: int | None = None) -> Action:
+    return action(ADD, (rank,), target=rank if target is None else target)
+
+
+def discard(card: int) -> Action:
+    return action(DISCARD, card=int(card))
+
+
+def parse_action(text: str) -> Action:
+    """Read the notation above.  Raises InvalidActionError saying what could not be read."""
+    words = text.split()
+    if not words:
+        raise InvalidActionError("empty action")
+    kind = words[0].lower()
+    args = words[1:]
+    try:
+        if kind in _SIMPLE and not args:
+            return _SIMPLE[kind]
+        if kind == PILE:
+            return pile_with(*(parse_rank(w) for w in args))
+        if kind == MELD and args:
+            return meld(*(parse_rank(w) for w in args))
+        if kind == ADD and len(args) == 1:
+            return add(parse_rank(args[0]))
+        if kind == ADD and len(args) == 3 and args[1].lower() == "to":
+            return add(parse_rank(args[0]), parse_rank(args[2]))
+        if kind == DISCARD and len(args) == 1:
+            return discard(parse_card(args[0]))
+    except ValueError as exc:
+        raise InvalidActionError(f"cannot read {text!r}: {exc}") from None
+    raise InvalidActionError(
+        f"cannot read {text!r}: expected draw, pile [K K], meld K K K, add K [to K], "
+        "discard Kh, ask, yes, no, undo, unpile or end"
+    )

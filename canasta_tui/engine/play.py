@@ -1,0 +1,856 @@
+"""Dealing, the legal actions of a position, and applying an action.
+
+``legal_actions(state)`` is the single source of truth: the UI lights its buttons
+from it, the computer players choose from it, and ``apply`` refuses anything else
+with a :class:`CanastaError` whose message (from ``explain``) says why.
+
+Rule references in comments are to Chapter 2 of the DOS manual
+(``shared/seeds/canasta-dos-1994.txt``) unless they say otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from . import actions as A
+from .actions import Action
+from .cards import (
+    DEUCE,
+    IS_BLACK_THREE,
+    IS_RED_THREE,
+    IS_WILD,
+    JOKER,
+    NATURAL_RANKS,
+    RANK_OF,
+    RANK_WORDS,
+    THREE,
+    VALUE,
+    full_deck,
+)
+from .errors import CanastaError, IllegalActionError
+from .melds import Meld
+from .rules import Rules
+from .state import GameState, Phase, Turn, next_seat, partner, player_name, team
+
+EMPTY_ROW: tuple[Meld | None, ...] = (None,) * 15
+_SORTED_DECK = tuple(sorted(full_deck()))
+_WILD_RANKS = (DEUCE, JOKER)
+
+
+def plural(rank: int) -> str:
+    return RANK_WORDS[rank] + ("es" if rank == 6 else "s")
+
+
+# --------------------------------------------------------------------------- deal
+
+def deal(rules: Rules, deck: Sequence[int], dealer: int = 0,
+         scores: Sequence[int] | None = None) -> GameState:
+    """Deal a hand from ``deck`` (108 cards, top first).
+
+    "Each player is dealt a total of eleven cards, one at a time, in a clockwise
+    rotation ... the top card of the stock is turned face up (the upcard) ... If the
+    upcard is a wild card or a Three, then one or more additional cards must be
+    turned upon it until some other card appears."
+    """
+    deck = tuple(int(c) for c in deck)
+    if tuple(sorted(deck)) != _SORTED_DECK:
+        raise CanastaError("a deck must hold the 108 Canasta cards: two standard decks and four jokers")
+    n = rules.players
+    if not 0 <= dealer < n:
+        raise CanastaError(f"dealer must be a seat from 0 to {n - 1}")
+    scores = tuple(scores) if scores is not None else (0,) * rules.teams
+    if len(scores) != rules.teams:
+        raise CanastaError(f"expected {rules.teams} scores, got {len(scores)}")
+    hands: list[list[int]] = [[] for _ in range(n)]
+    pos = 0
+    for i in range(rules.hand_size * n):
+        hands[(dealer + 1 + i) % n].append(deck[pos])
+        pos += 1
+    pile: list[int] = []
+    frozen = rules.pile_initially_frozen
+    while True:
+        c = deck[pos]
+        pos += 1
+        pile.append(c)
+        if IS_WILD[c] or IS_RED_THREE[c]:
+            frozen = True  # "a wild or red three among them freezes it"
+            continue
+        if RANK_OF[c] == THREE and rules.turn_upcard_three:
+            continue
+        break
+    first = next_seat(dealer, n)
+    state = GameState(
+        rules=rules, dealer=dealer,
+        requirements=tuple(rules.requirement(s) for s in scores),
+        deck=deck, stock_pos=pos,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        melds=(EMPTY_ROW,) * rules.teams,
+        red_threes=((),) * n,
+        pile=tuple(pile), frozen=frozen,
+        phase=Phase.DRAW, turn=first, actor=first, turn_number=0,
+        has_melded=(False,) * n, threes_laid=(False,) * n,
+        known=((),) * n, penalties=(0,) * rules.teams, t=Turn(),
+    )
+    return _begin_turn(state, first)
+
+
+def _begin_turn(s: GameState, seat: int, **changes: Any) -> GameState:
+    """Start ``seat``'s turn; ``changes`` are applied in the same step (one copy, not two)."""
+    melds: tuple[tuple[Meld | None, ...], ...] = changes.get("melds", s.melds)
+    keys = 0
+    r = 0
+    for m in melds[team(seat, s.rules)]:
+        if m is not None:
+            keys |= 1 << r
+        r += 1
+    s = s._replace(phase=Phase.DRAW, turn=seat, actor=seat, turn_number=s.turn_number + 1,
+                   t=Turn(opened_at_start=keys != 0, melded_before=s.has_melded[seat], start_keys=keys),
+                   **changes)
+    if not s.threes_laid[seat]:
+        s = _lay_dealt_red_threes(s, seat)
+    if s.stock_size == 0:
+        # "Exhausting the stock": with no card to draw, play ends unless a pile play remains.
+        if s.rules.stock_exhausted == "end" or not legal_actions(s):
+            return _end_hand(s, "the stock is exhausted")
+    return s
+
+
+def _lay_dealt_red_threes(s: GameState, seat: int) -> GameState:
+    """"A player finding a red Three in the hand must, at their first turn, place it face up
+    on the table and draw a replacement card from the stock." """
+    hand = list(s.hands[seat])
+    laid = list(s.red_threes[seat])
+    pos = s.stock_pos
+    while True:
+        threes = [c for c in hand if IS_RED_THREE[c]]
+        if not threes:
+            break
+        for c in threes:
+            hand.remove(c)
+            laid.append(c)
+            if pos < len(s.deck):
+                hand.append(s.deck[pos])
+                pos += 1
+    return s._replace(hands=_set(s.hands, seat, tuple(sorted(hand))), red_threes=_set(s.red_threes, seat, tuple(laid)),
+                      stock_pos=pos, threes_laid=_set(s.threes_laid, seat, True))
+
+
+def _set(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[type-arg]
+    return (*tup[:i], value, *tup[i + 1:])
+
+
+def _end_hand(s: GameState, reason: str, went_out: int = -1, concealed: bool = False) -> GameState:
+    return s._replace(phase=Phase.HAND_OVER, end_reason=reason, went_out=went_out, concealed=concealed,
+                      t=s.t._replace(prev=None, pile_undo=None))
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _count(hand: Sequence[int]) -> list[int]:
+    counts = [0] * 15
+    for c in hand:
+        counts[RANK_OF[c]] += 1
+    return counts
+
+
+def _take(hand: list[int], rank: int) -> int:
+    """Remove and return a card of ``rank`` from ``hand`` (a black three for rank 3)."""
+    for i, c in enumerate(hand):
+        if RANK_OF[c] == rank and not IS_RED_THREE[c]:
+            del hand[i]
+            return c
+    raise CanastaError(f"no {RANK_WORDS[rank]} in the hand")
+
+
+def _remove_known(known: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
+    if not known:
+        return known
+    k = list(known)
+    for c in cards:
+        if c in k:
+            k.remove(c)
+    return tuple(k)
+
+
+def meld_count(s: GameState) -> int:
+    """Points melded this turn that count toward the initial meld requirement.
+
+    "If the player takes the discard pile, only the upcard (and no other card from the
+    pile) may count toward this requirement."  Cards of one rank are alike, so a
+    melded card counts while the hand held that many of its rank before the pile.
+    """
+    t = s.t
+    if t.own is None:
+        return sum(VALUE[c] for c in t.melded)
+    avail = _count(t.own)
+    total = t.upcard_points
+    for c in t.melded:
+        r = RANK_OF[c]
+        if avail[r] > 0:
+            avail[r] -= 1
+            total += VALUE[c]
+    return total
+
+
+def meld_needed(s: GameState) -> int:
+    """The initial meld requirement the current turn must meet (0 once the side has melded)."""
+    if s.t.opened_at_start:
+        return 0
+    return s.requirements[team(s.turn, s.rules)] + s.t.extra_needed
+
+
+def _concealed(s: GameState) -> bool:
+    t = s.t
+    return not t.melded_before and (s.rules.concealed_counts_partner_melds or not t.added_existing)
+
+
+def turn_problem(s: GameState, going_out: bool) -> str | None:
+    """What the rules ask of the turn as a whole, checked when it ends; None when all is well."""
+    t = s.t
+    rules = s.rules
+    tm = team(s.turn, rules)
+    if going_out:
+        if t.permission == 0:
+            return "Your partner said no: you may not go out this turn"
+        need = rules.canastas_to_go_out
+        if s.canastas(tm) < need and not (_concealed(s) and not rules.concealed_needs_canasta
+                                         and not t.opened_at_start):
+            what = "a canasta" if need == 1 else "two canastas"
+            return f"Your side needs {what} to go out: keep at least one card"
+    if not t.opened_at_start and (t.melded or t.drew == "pile"):
+        waived = going_out and not t.melded_before and t.drew == "stock"
+        if not waived:
+            need_pts = meld_needed(s)
+            count = meld_count(s)
+            if count < need_pts:
+                return f"Initial meld needs {need_pts} points; these melds count {count}"
+    if t.black_threes and not going_out:
+        return "Black threes may be melded only when going out"
+    return None
+
+
+# --------------------------------------------------------------------------- legal actions
+
+_legal_cache: list[Any] = [None, None]
+
+
+def legal_actions(s: GameState) -> list[Action]:
+    """Every action the player to act may take, in a stable order."""
+    if _legal_cache[0] is s:
+        cached: list[Action] = _legal_cache[1]
+        return list(cached)
+    if s.phase == Phase.DRAW:
+        out = _draw_actions(s)
+    elif s.phase == Phase.MELD:
+        out = _meld_actions(s)
+    elif s.phase == Phase.PERMISSION:
+        out = [A.A_YES, A.A_NO]
+    else:
+        out = []
+    _legal_cache[0] = s
+    _legal_cache[1] = out
+    return list(out)
+
+
+def _draw_actions(s: GameState) -> list[Action]:
+    rules = s.rules
+    out: list[Action] = []
+    can_draw = s.stock_size > 0 or (rules.stock_exhausted == "turn_over" and not s.stock_turned and bool(s.pile))
+    if can_draw:
+        out.append(A.A_DRAW)
+    if s.t.pile_undone:
+        return out
+    piles = _pile_actions(s)
+    if s.stock_size == 0 and not can_draw and piles:
+        # "the next player is 'forced' to pick up the discard provided it can be melded on
+        # an existing meld. If it can't, then the player has the option of taking the pile so
+        # long as a valid new meld can be created, otherwise play ends."
+        if rules.stock_exhausted == "forced" and A.A_PILE in piles:
+            return [A.A_PILE]
+        return [*piles, A.A_END]
+    return out + piles
+
+
+def _pile_block(s: GameState) -> str | None:
+    """Why nobody (or this player) may take the pile at all, whatever they hold."""
+    if not s.pile:
+        return "The pile is empty"
+    top = s.pile[-1]
+    if IS_WILD[top]:
+        return "A wild card on the pile is a stop card: draw from the stock"
+    if IS_BLACK_THREE[top]:
+        return "A black three on the pile is a stop card: draw from the stock"
+    if IS_RED_THREE[top]:
+        return "A red three on the pile cannot be melded: draw from the stock"
+    if s.rules.one_card_pile_rule and len(s.hands[s.turn]) == 1 and len(s.pile) == 1:
+        return "With one card in your hand you may not take a pile of one card"
+    return None
+
+
+def _pile_candidates(s: GameState) -> list[Action]:
+    """Ways of taking the pile that the upcard rules allow, before the whole-turn checks."""
+    if _pile_block(s) is not None:
+        return []
+    rules = s.rules
+    seat = s.turn
+    tm = team(seat, rules)
+    top = s.pile[-1]
+    r = RANK_OF[top]
+    counts = _count(s.hands[seat])
+    m = s.melds[tm][r]
+    opened = s.t.opened_at_start
+    frozen_for_me = s.frozen or not opened
+    out: list[Action] = []
+    onto_ok = m is None or m.size < 7 or rules.pile_onto_completed_canasta
+    if frozen_for_me:
+        # "The frozen pile may be taken up only when the player holds two natural cards
+        # matching the upcard. It cannot be taken up to play on an existing meld."
+        if counts[r] >= 2 and onto_ok:
+            out.append(A.pile_with(r, r))
+        return out
+    if m is not None and onto_ok:
+        out.append(A.A_PILE)
+    if counts[r] >= 2 and onto_ok:
+        out.append(A.pile_with(r, r))
+    if m is None and counts[r] >= 1 and not rules.pile_new_meld_needs_natural_pair and rules.wilds_allowed(2) >= 1:
+        for w in _WILD_RANKS:
+            if counts[w]:
+                out.append(A.pile_with(r, w))
+    return out
+
+
+def _pile_actions(s: GameState) -> list[Action]:
+    out = []
+    for a in _pile_candidates(s):
+        if _pile_problem(s, a) is None:
+            out.append(a)
+    return out
+
+
+def _pile_problem(s: GameState, a: Action) -> str | None:
+    """Whole-turn checks for taking the pile: the initial meld must be reachable and a
+    card must remain to keep (or the side must be able to go out)."""
+    seat = s.turn
+    hand = s.hands[seat]
+    used = len(a.ranks)
+    rest = [c for c in s.pile[:-1] if not IS_RED_THREE[c]]
+    left = len(hand) - used + len(rest)
+    if not s.t.opened_at_start:
+        need = meld_needed(s) + (0 if s.rules.top_card_counts_for_initial_meld else VALUE[s.pile[-1]])
+        best = _best_initial_points(s, a, len(rest))
+        if best < need:
+            return f"Initial meld needs {need} points; taking the pile this way makes at most {best}"
+    if left <= 1:
+        after = _apply_unchecked(s, a)
+        if left == 0:
+            if turn_problem(after, True) is not None:
+                return "Taking the pile would leave you no card: your side cannot go out yet"
+        elif not any(x.kind == A.DISCARD for x in legal_actions(after)):
+            return "Taking the pile would leave you one card you may not discard: your side cannot go out yet"
+    return None
+
+
+def _best_initial_points(s: GameState, a: Action, pile_extra: int) -> int:
+    """Points of an initial meld that taking the pile with ``a`` can certainly reach from
+    the upcard and the hand, keeping cards to end the turn (a sound lower bound)."""
+    rules = s.rules
+    top = s.pile[-1]
+    r = RANK_OF[top]
+    hand = list(s.hands[s.turn])
+    used = [_take(hand, x) for x in a.ranks]
+    points = (VALUE[top] if rules.top_card_counts_for_initial_meld else 0) + sum(VALUE[c] for c in used)
+    counts = _count(hand)
+    wilds = sorted((c for c in hand if IS_WILD[c]), key=lambda c: -VALUE[c])
+    # optional parts: (points, cards) that can be held back to keep cards in hand
+    optional: list[tuple[int, int]] = []
+    nat = len([c for c in used if not IS_WILD[c]]) + 1
+    key_wilds = len(used) - (nat - 1)
+    caps: list[int] = []
+    for _x in range(counts[r]):
+        optional.append((VALUE[top], 1))
+    caps.append(rules.wilds_allowed(nat + counts[r]) - key_wilds)
+    pairs = []
+    for q in NATURAL_RANKS:
+        if q == r:
+            continue
+        n = counts[q]
+        if n >= 3:
+            v = VALUE[q * 4]
+            optional.append((n * v, n))
+            caps.append(rules.wilds_allowed(n))
+        elif n == 2:
+            pairs.append(q)
+    pairs.sort(key=lambda q: -VALUE[q * 4])
+    wi = 0
+    for q in pairs:
+        if wi < len(wilds) and rules.wilds_allowed(2) >= 1:
+            optional.append((2 * VALUE[q * 4] + VALUE[wilds[wi]], 3))
+            caps.append(rules.wilds_allowed(2) - 1)
+            wi += 1
+    for w in wilds[wi:]:
+        for i, cap in enumerate(caps):
+            if cap > 0:
+                caps[i] -= 1
+                optional.append((VALUE[w], 1))
+                break
+    melded = sum(n for _, n in optional)
+    leftover = len(hand) - melded + pile_extra
+    optional.sort()
+    while leftover < 2 and optional:
+        v, n = optional.pop(0)
+        leftover += n
+    return points + sum(v for v, _ in optional)
+
+
+_MELD_NNN = {r: A.meld(r, r, r) for r in NATURAL_RANKS}
+_MELD_NNW = {(r, w): A.meld(r, r, w) for r in NATURAL_RANKS for w in _WILD_RANKS}
+_ADD_N = {r: A.add(r) for r in NATURAL_RANKS}
+_ADD_W = {(w, r): A.add(w, r) for r in NATURAL_RANKS for w in _WILD_RANKS}
+_DISCARD: dict[int, Action] = {int(c): A.discard(c) for c in set(full_deck())}
+
+
+def _meld_actions(s: GameState) -> list[Action]:
+    rules = s.rules
+    seat = s.turn
+    tm = team(seat, rules)
+    hand = s.hands[seat]
+    t = s.t
+    row = s.melds[tm]
+    counts = [0] * 15
+    for c in hand:
+        counts[RANK_OF[c]] += 1
+    n = len(hand)
+    out: list[Action] = []
+    two, jk = counts[DEUCE], counts[JOKER]
+    wild_ranks = [w for w in _WILD_RANKS if counts[w]]
+    pair_wild = rules.wilds_allowed(2) >= 1
+    limit, max_w = rules.wild_limit, rules.max_wilds
+    for r in NATURAL_RANKS:
+        c = counts[r]
+        if not c:
+            continue
+        if row[r] is not None:
+            out.append(_ADD_N[r])
+        elif c >= 2:
+            if c >= 3:
+                out.append(_MELD_NNN[r])
+            if pair_wild:
+                for w in wild_ranks:
+                    out.append(_MELD_NNW[r, w])
+    if wild_ranks:
+        for r in NATURAL_RANKS:
+            m = row[r]
+            if m is not None and len(m.wilds) < (max_w if limit == "three" else rules.wilds_allowed(len(m.naturals))):
+                for w in wild_ranks:
+                    out.append(_ADD_W[w, r])
+    # "A set of three or four black Threes may only be melded when the player goes out in
+    # the same turn"; they "must then be the last cards to be melded" (Windows 2.41), so
+    # they are offered only when at most the final discard would remain besides them.
+    b3 = counts[THREE]
+    if b3 >= 2 and t.permission != 0 and n - b3 <= 1 \
+            and s.canastas(tm) >= rules.canastas_to_go_out:
+        m3 = row[THREE]
+        if m3 is None:
+            if b3 >= 3:
+                out.append(A.meld(THREE, THREE, THREE))
+            if rules.black_three_meld_with_wild and b3 >= 2:
+                for w in wild_ranks:
+                    out.append(A.meld(THREE, THREE, w))
+        elif t.black_threes and m3.size < 4:
+            out.append(A.add(THREE))
+    if rules.wild_melds_allowed and two + jk:
+        mw = row[DEUCE]
+        if mw is None:
+            if two + jk >= 3:
+                for combo in ((DEUCE, DEUCE, DEUCE), (DEUCE, DEUCE, JOKER), (DEUCE, JOKER, JOKER), (JOKER, JOKER, JOKER)):
+                    if combo.count(DEUCE) <= two and combo.count(JOKER) <= jk:
+                        out.append(A.meld(*combo))
+        else:
+            for w in wild_ranks:
+                out.append(A.add(w, DEUCE))
+    # An action that empties the hand is going out: legal only if going out is.
+    if n <= 3:
+        out = [a for a in out if len(a.ranks) < n or turn_problem(_apply_unchecked(s, a), True) is None]
+    if not t.final:
+        if n >= 2:
+            ok = turn_problem(s, False) is None
+        else:
+            ok = turn_problem(s, True) is None
+        if ok:
+            seen = -1
+            for c in hand:
+                if c != seen:
+                    out.append(_DISCARD[c])
+                    seen = c
+        if rules.red_three_discard_freezes and n >= 2 and turn_problem(s, False) is None:
+            for c in sorted(set(s.red_threes[seat])):
+                out.append(A.discard(c))
+    if (rules.permission_allowed and rules.partnerships and not t.asked and t.drew == "stock"
+            and not t.melded and not t.final):
+        out.append(A.A_ASK)
+    if t.prev is not None:
+        out.append(A.A_UNDO)
+    if t.pile_undo is not None and t.prev is None and s.stock_size > 0:
+        # Putting the pile back means drawing from the stock instead: there must be one.
+        out.append(A.A_UNPILE)
+    if t.final:
+        out.append(A.A_END)
+    return out
+
+
+# --------------------------------------------------------------------------- apply
+
+def apply(s: GameState, a: Action) -> GameState:
+    """The position after ``a``; raises IllegalActionError (with the reason) if it is not legal."""
+    if a not in legal_actions(s):
+        raise IllegalActionError(explain(s, a) or f"'{a}' is not allowed now")
+    return _apply_legal(s, a)
+
+
+def _apply_legal(s: GameState, a: Action) -> GameState:
+    k = a.kind
+    if k == A.DISCARD:
+        return _discard(s, a.card)
+    if k == A.DRAW:
+        return _draw(s)
+    if k == A.ASK:
+        return s._replace(phase=Phase.PERMISSION, actor=partner(s.turn), t=s.t._replace(asked=True))
+    if k == A.YES or k == A.NO:
+        return s._replace(phase=Phase.MELD, actor=s.turn, t=s.t._replace(permission=1 if k == A.YES else 0))
+    if k == A.UNDO:
+        assert s.t.prev is not None
+        return s.t.prev
+    if k == A.UNPILE:
+        before = s.t.pile_undo
+        assert before is not None
+        tm = team(s.turn, s.rules)
+        return before._replace(penalties=_set(before.penalties, tm, before.penalties[tm] + s.rules.undo_pile_penalty),
+                               t=before.t._replace(pile_undone=True))
+    if k == A.END:
+        return _end_hand(s, "the stock is exhausted")
+    after = _apply_unchecked(s, a)
+    if not after.hands[s.turn]:
+        return _end_hand(after, "went out", s.turn, _concealed(after))
+    return after
+
+
+def _apply_unchecked(s: GameState, a: Action) -> GameState:
+    """Melds and pile takes, without the going-out check (used to look ahead too)."""
+    if a.kind == A.PILE:
+        return _take_pile(s, a)
+    seat = s.turn
+    tm = team(seat, s.rules)
+    hand = list(s.hands[seat])
+    cards = [_take(hand, r) for r in a.ranks]
+    row = s.melds[tm]
+    t = s.t
+    if a.kind == A.MELD:
+        key = a.ranks[0]
+        if IS_WILD[cards[0]] and all(IS_WILD[c] for c in cards):
+            key = DEUCE
+            new = Meld(DEUCE, (), tuple(cards))
+        else:
+            new = Meld(key, tuple(c for c in cards if not IS_WILD[c]), tuple(c for c in cards if IS_WILD[c]))
+        added_existing = t.added_existing
+    else:
+        key = a.target
+        m = row[key]
+        assert m is not None
+        c = cards[0]
+        if IS_WILD[c]:
+            new = m._replace(wilds=(*m.wilds, c))
+        else:
+            new = m._replace(naturals=(*m.naturals, c))
+        added_existing = t.added_existing or bool(t.start_keys >> key & 1)
+    return s._replace(
+        hands=_set(s.hands, seat, tuple(hand)),
+        melds=_set(s.melds, tm, _set(row, key, new)),
+        has_melded=_set(s.has_melded, seat, True) if not s.has_melded[seat] else s.has_melded,
+        known=_set(s.known, seat, _remove_known(s.known[seat], cards)) if s.known[seat] else s.known,
+        t=t._replace(melded=t.melded + tuple(cards), prev=s,
+                     black_threes=t.black_threes or key == THREE, added_existing=added_existing),
+    )
+
+
+def _take_pile(s: GameState, a: Action) -> GameState:
+    rules = s.rules
+    seat = s.turn
+    tm = team(seat, rules)
+    hand = list(s.hands[seat])
+    own = tuple(hand)
+    top = s.pile[-1]
+    r = RANK_OF[top]
+    used = [_take(hand, x) for x in a.ranks]
+    row = s.melds[tm]
+    m = row[r]
+    nat = (top, *tuple(c for c in used if not IS_WILD[c]))
+    wil = tuple(c for c in used if IS_WILD[c])
+    new = Meld(r, nat, wil) if m is None else m._replace(naturals=m.naturals + nat, wilds=m.wilds + wil)
+    laid = s.red_threes[seat]
+    rest = []
+    for c in s.pile[:-1]:
+        if IS_RED_THREE[c]:
+            laid = laid + (c,)  # "... must place the red Three face up ... but does not draw a replacement"
+        else:
+            rest.append(c)
+    hand.extend(rest)
+    t = s.t
+    opened = t.opened_at_start
+    return s._replace(
+        hands=_set(s.hands, seat, tuple(sorted(hand))),
+        melds=_set(s.melds, tm, _set(row, r, new)),
+        red_threes=_set(s.red_threes, seat, laid),
+        pile=(), frozen=False, phase=Phase.MELD,
+        has_melded=_set(s.has_melded, seat, True),
+        known=_set(s.known, seat, tuple(sorted(_remove_known(s.known[seat], used) + tuple(rest)))),
+        t=t._replace(drew="pile", melded=tuple(used), own=None if opened else own,
+                     upcard_points=VALUE[top] if not opened else 0,
+                     extra_needed=0 if opened or rules.top_card_counts_for_initial_meld else VALUE[top],
+                     added_existing=m is not None,
+                     pile_undo=s if rules.undo_pile_allowed else None, prev=None),
+    )
+
+
+def _draw(s: GameState) -> GameState:
+    rules = s.rules
+    seat = s.turn
+    deck, pos = s.deck, s.stock_pos
+    pile, frozen, turned = s.pile, s.frozen, s.stock_turned
+    if pos >= len(deck):
+        # "turn the discard pile upside down and use it as the new draw pile" (Windows 2.41)
+        deck, pile, frozen, turned = deck + pile, (), False, True
+    hand = list(s.hands[seat])
+    laid = s.red_threes[seat]
+    want = rules.draw_count
+    last_red = False
+    while want > 0 and pos < len(deck):
+        c = deck[pos]
+        pos += 1
+        if IS_RED_THREE[c]:
+            # "A player who draws a red Three from the stock must immediately place it face up
+            # on the table and draw a replacement card from the stock."
+            laid = (*laid, c)
+            last_red = pos == len(deck)
+            if not rules.red_three_replacement:
+                want -= 1
+            continue
+        last_red = False
+        hand.append(c)
+        want -= 1
+    s = s._replace(deck=deck, stock_pos=pos, pile=pile, frozen=frozen, stock_turned=turned,
+                   hands=_set(s.hands, seat, tuple(sorted(hand))),
+                   red_threes=_set(s.red_threes, seat, laid),
+                   phase=Phase.MELD, t=s.t._replace(drew="stock"))
+    if last_red and pos == len(deck):
+        # "If a player draws the last card of the stock and it is a red Three, the card is
+        # placed face up on the table and the play ends."
+        if rules.last_draw_red_three == "end":
+            return _end_hand(s, "the last card of the stock was a red three")
+        if rules.last_draw_red_three == "meld_then_end":
+            return s._replace(t=s.t._replace(final=True))
+    return s
+
+
+def _discard(s: GameState, c: int) -> GameState:
+    rules = s.rules
+    seat = s.turn
+    tm = team(seat, rules)
+    hand = list(s.hands[seat])
+    red_threes = s.red_threes
+    if IS_RED_THREE[c]:
+        rt = list(red_threes[seat])
+        rt.remove(c)
+        red_threes = _set(red_threes, seat, tuple(rt))
+    else:
+        hand.remove(c)
+    penalties = s.penalties
+    if s.t.permission == 1 and hand:
+        # "Should the player not abide by the answer, a 100 point penalty is assessed."
+        penalties = _set(penalties, tm, penalties[tm] + rules.permission_penalty)
+    frozen = s.frozen or IS_WILD[c] or IS_RED_THREE[c]
+    changes: dict[str, Any] = dict(hands=_set(s.hands, seat, tuple(hand)), red_threes=red_threes,
+                   pile=(*s.pile, c), frozen=frozen, penalties=penalties,
+                   known=_set(s.known, seat, _remove_known(s.known[seat], (c,))) if s.known[seat] else s.known)
+    if not hand:
+        return _end_hand(s._replace(**changes), "went out", seat, _concealed(s))
+    return _begin_turn(s, next_seat(seat, rules.players), **changes)
+
+
+# --------------------------------------------------------------------------- explain
+
+def explain(s: GameState, a: Action) -> str | None:
+    """Why ``a`` is not legal here, in words for the player; None if it is legal."""
+    if a in legal_actions(s):
+        return None
+    k = a.kind
+    who = player_name(s.actor)
+    if s.phase == Phase.HAND_OVER:
+        return "The hand is over"
+    if s.phase == Phase.PERMISSION:
+        return f"{who} must first answer: may {player_name(s.turn)} go out?"
+    if k in (A.YES, A.NO):
+        return "Nobody has asked to go out"
+    if s.phase == Phase.DRAW:
+        if k in (A.MELD, A.ADD, A.DISCARD, A.UNDO):
+            return "Draw from the stock or take the pile first"
+        if k == A.ASK:
+            return "Permission may only be asked after drawing and before any meld"
+        if k == A.DRAW:
+            if s.stock_size == 0:
+                return "The stock is exhausted"
+            return "You must take the pile: the upcard fits a meld of your side and the stock is exhausted"
+        if k == A.PILE:
+            if s.t.pile_undone:
+                return "You put the pile back this turn: draw from the stock"
+            return _pile_reason(s, a)
+        if k == A.END:
+            return "You may end the hand only when the stock is exhausted"
+        return f"'{a}' is not allowed now"
+    # MELD phase
+    t = s.t
+    seat = s.turn
+    hand = s.hands[seat]
+    counts = _count(hand)
+    tm = team(seat, s.rules)
+    row = s.melds[tm]
+    if k in (A.DRAW, A.PILE):
+        return "You have already drawn this turn: meld or discard"
+    if k == A.ASK:
+        if not s.rules.partnerships:
+            return "There is no partner to ask in this game"
+        if not s.rules.permission_allowed:
+            return "These rules do not allow asking permission"
+        if t.asked:
+            return "You have already asked this turn"
+        return "Permission may only be asked after drawing from the stock and before any meld"
+    if k == A.UNDO:
+        return "No meld of this turn to take back (melds made to take the pile stay)"
+    if k == A.UNPILE:
+        if not s.rules.undo_pile_allowed:
+            return "These rules do not allow putting the pile back"
+        if t.pile_undo is not None and t.prev is None:
+            return "The stock is exhausted: there is no card to draw instead of the pile"
+        return "You can put the pile back only right after taking it"
+    if k == A.END:
+        return "You may end the hand only when the stock is exhausted"
+    if t.final and k == A.DISCARD:
+        return "The last card of the stock was a red three: meld if you like, then end the hand"
+    if k == A.DISCARD:
+        c = a.card
+        if IS_RED_THREE[c]:
+            if not s.rules.red_three_discard_freezes or c not in s.red_threes[seat]:
+                return "Red threes are laid out, never discarded"
+        elif c not in hand:
+            return f"You do not hold {_card_name(c)}"
+        return turn_problem(s, len(hand) == 1) or f"You may not discard {_card_name(c)} now"
+    if k in (A.MELD, A.ADD):
+        return _meld_reason(s, a, counts, row)
+    return f"'{a}' is not allowed now"
+
+
+def _card_name(c: int) -> str:
+    from .cards import card_text
+    return card_text(c)
+
+
+def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | None, ...]) -> str:
+    rules = s.rules
+    need: dict[int, int] = {}
+    for r in a.ranks:
+        need[r] = need.get(r, 0) + 1
+    for r, n in need.items():
+        if counts[r] < n:
+            have = counts[r]
+            if r == THREE:
+                return "Red threes are laid out, never melded" if have == n else f"You hold {have} black three(s)"
+            return f"You hold {have} {plural(r) if have != 1 else RANK_WORDS[r]}; the meld needs {n}"
+    if a.kind == A.MELD:
+        key = a.ranks[0]
+        wild = sum(1 for r in a.ranks if r in _WILD_RANKS)
+        if all(r in _WILD_RANKS for r in a.ranks):
+            if not rules.wild_melds_allowed:
+                return "Jokers and deuces may never be melded apart from natural cards"
+            key = DEUCE
+        elif key in _WILD_RANKS:
+            return "Write the natural cards first, like: meld K K 2"
+        if len(a.ranks) != 3:
+            return "Start a meld with three cards (K K K or K K 2), then add more"
+        if any(r != key and r not in _WILD_RANKS for r in a.ranks):
+            return "A meld is made of one rank (with wild cards)"
+        if row[key] is not None:
+            return f"Your side already has a meld of {plural(key)}: add to it"
+        if len(a.ranks) - wild < 2:
+            return "A meld needs at least two natural cards"
+        if key == THREE:
+            if wild and not rules.black_three_meld_with_wild:
+                return "Black threes cannot be melded with wild cards"
+            if s.t.permission == 0:
+                return "Your partner said no: black threes may be melded only when going out"
+            return "Black threes may be melded only when going out, once your side has the canastas to go out"
+        if wild > rules.wilds_allowed(len(a.ranks) - wild):
+            return _wild_limit_text(rules)
+    else:
+        target = a.target
+        m = row[target]
+        if m is None:
+            return f"Your side has no meld of {plural(target) if target != DEUCE else 'wild cards'} to add to"
+        r = a.ranks[0]
+        if r not in _WILD_RANKS and r != target:
+            return f"A {RANK_WORDS[r]} cannot go on the meld of {plural(target)}"
+        if r in _WILD_RANKS and target != DEUCE and len(m.wilds) >= rules.wilds_allowed(len(m.naturals)):
+            return _wild_limit_text(rules)
+        if target == THREE:
+            return "Black threes may be melded only when going out"
+    left = len(s.hands[s.turn]) - len(a.ranks)
+    if left == 0:
+        return turn_problem(_apply_unchecked(s, a), True) or "That would empty your hand"
+    return f"'{a}' is not allowed now"
+
+
+def _wild_limit_text(rules: Rules) -> str:
+    if rules.wild_limit == "naturals":
+        return "Wild cards may never outnumber the natural cards of a meld"
+    if rules.wild_limit == "both":
+        return f"A meld may hold at most {rules.max_wilds} wild cards, never more than its natural cards"
+    return f"A meld may hold at most {rules.max_wilds} wild cards"
+
+
+def _pile_reason(s: GameState, a: Action) -> str:
+    block = _pile_block(s)
+    if block:
+        return block
+    rules = s.rules
+    top = s.pile[-1]
+    r = RANK_OF[top]
+    seat = s.turn
+    tm = team(seat, rules)
+    counts = _count(s.hands[seat])
+    m = s.melds[tm][r]
+    if a in _pile_candidates(s):
+        return _pile_problem(s, a) or "You may not take the pile that way"
+    name = plural(r)
+    if m is not None and m.size >= 7 and not rules.pile_onto_completed_canasta:
+        return f"These rules do not allow adding the upcard to your completed canasta of {name}"
+    if not s.t.opened_at_start:
+        return (f"Until your side has made its initial meld, the pile is frozen for you: "
+                f"you need a natural pair of {name} from your hand")
+    if s.frozen:
+        return f"The pile is frozen (it holds a wild card or red three): you need a natural pair of {name} from your hand"
+    if not a.ranks:
+        return f"Your side has no meld of {name} to add the upcard to"
+    if any(x != r and x not in _WILD_RANKS for x in a.ranks) or len(a.ranks) != 2:
+        return f"Take the pile with cards that meld with the upcard, like: pile {_rn(r)} {_rn(r)}"
+    if m is not None and any(x in _WILD_RANKS for x in a.ranks):
+        return f"Your side already has a meld of {name}: take the pile onto it with: pile"
+    if any(x in _WILD_RANKS for x in a.ranks) and rules.pile_new_meld_needs_natural_pair:
+        return f"These rules need a natural pair of {name} to take the pile for a new meld"
+    need = a.ranks.count(r)
+    if counts[r] < need:
+        return f"You need {'a natural pair' if need == 2 else 'a natural card'} of {name} in your hand"
+    return "You may not take the pile that way"
+
+
+def _rn(r: int) -> str:
+    from .cards import RANK_NAMES
+    return RANK_NAMES[r]

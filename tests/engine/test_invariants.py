@@ -1,0 +1,132 @@
+"""Random-simulation invariants over many seeded hands (the OpenSpiel random_sim_test idea).
+
+After every action: all 108 cards are accounted for, every meld on the table is legal,
+legal actions exist until the hand is over, and at the end the score recomputes and
+the action log replays to the same position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from canasta_tui.engine import (
+    CLASSIC,
+    GameState,
+    Phase,
+    apply,
+    deal,
+    full_deck,
+    legal_actions,
+    new_match,
+    next_hand,
+    play,
+    record,
+    replay,
+    score_hand,
+)
+from canasta_tui.engine.cards import IS_WILD, RANK_OF
+from canasta_tui.presets import load_rules, preset_names
+
+FULL = Counter(int(c) for c in full_deck())
+
+
+def all_cards(s: GameState) -> Counter[int]:
+    c: Counter[int] = Counter()
+    c.update(s.deck[s.stock_pos:])
+    c.update(s.pile)
+    for h in s.hands:
+        c.update(h)
+    for r in s.red_threes:
+        c.update(r)
+    for row in s.melds:
+        for m in row:
+            if m is not None:
+                c.update(m.naturals)
+                c.update(m.wilds)
+    return c
+
+
+def check_melds(s: GameState) -> None:
+    rules = s.rules
+    for row in s.melds:
+        for key, m in enumerate(row):
+            if m is None:
+                continue
+            assert m.rank == key
+            assert m.size >= 3, f"meld of fewer than three cards: {m}"
+            if m.is_wild_meld:
+                assert all(IS_WILD[c] for c in m.wilds) and not m.naturals
+                continue
+            assert len(m.naturals) >= 2, f"meld with fewer than two naturals: {m}"
+            assert all(RANK_OF[c] == key and not IS_WILD[c] for c in m.naturals)
+            assert all(IS_WILD[c] for c in m.wilds)
+            if key != 3 or not rules.black_three_meld_with_wild:
+                assert len(m.wilds) <= rules.wilds_allowed(len(m.naturals)), f"too many wild cards: {m}"
+
+
+def play_hand(seed: int, rules_name: str = "classic") -> tuple[GameState, list[object]]:
+    rules = load_rules(rules_name)
+    rng = random.Random(seed)
+    deck = [int(c) for c in full_deck()]
+    rng.shuffle(deck)
+    s = deal(rules, deck, seed % rules.players)
+    log = []
+    steps = 0
+    while s.phase != Phase.HAND_OVER:
+        legal = legal_actions(s)
+        assert legal, f"seed {seed}: a position that is not over has no legal action"
+        a = rng.choice(legal)
+        s = apply(s, a)
+        log.append(a)
+        steps += 1
+        assert steps < 5000, f"seed {seed}: the hand does not end"
+        if steps % 7 == 0 or s.phase == Phase.HAND_OVER:
+            assert all_cards(s) == FULL, f"seed {seed}: cards not conserved"
+            check_melds(s)
+    return s, log
+
+
+@pytest.mark.parametrize("chunk", range(8))
+def test_two_thousand_random_hands_keep_every_invariant(chunk: int) -> None:
+    """2,000 classic hands (8 chunks of 250): conservation, legal melds, no stuck state, scores add up."""
+    for seed in range(chunk * 250, chunk * 250 + 250):
+        s, _ = play_hand(seed)
+        scores = score_hand(s)
+        for sc in scores:
+            assert sc.total == (sc.melds + sc.canasta_bonus + sc.red_three_points + sc.going_out
+                                - sc.hand - sc.penalties)
+        if s.went_out >= 0:
+            assert not s.hands[s.went_out]
+            assert s.canastas(s.team_of(s.went_out)) >= s.rules.canastas_to_go_out or (
+                s.concealed and not s.rules.concealed_needs_canasta)
+
+
+@pytest.mark.parametrize("preset", [p for p in preset_names() if p != "classic"])
+def test_every_preset_plays_without_stuck_states(preset: str) -> None:
+    for seed in range(150):
+        play_hand(seed, preset)
+
+
+def test_matches_replay_exactly_from_decks_and_log() -> None:
+    """A game is fully described by its rules, its deals and its action log."""
+    rng = random.Random(7)
+    for game in range(6):
+        deck = [int(c) for c in full_deck()]
+        rng.shuffle(deck)
+        m = new_match(CLASSIC, deck, game % 4)
+        for _ in range(3):
+            while not m.state.is_over:
+                m = play(m, rng.choice(legal_actions(m.state)))
+            if not m.needs_deal:
+                break
+            deck = deck[:]
+            rng.shuffle(deck)
+            m = next_hand(m, deck)
+        again = replay(CLASSIC, m.decks, m.log, game % 4)
+        assert again.state == m.state
+        assert again.sheet == m.sheet
+        loaded = record.loads(record.dumps(m))
+        assert loaded.state == m.state and loaded.scores == m.scores
