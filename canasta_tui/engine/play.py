@@ -448,7 +448,8 @@ def _meld_actions(s: GameState) -> list[Action]:
     # the same turn"; they "must then be the last cards to be melded" (Windows 2.41), so
     # they are offered only when at most the final discard would remain besides them.
     b3 = counts[THREE]
-    if b3 >= 2 and t.permission != 0 and n - b3 <= 1 \
+    # b3 >= 1, not >= 2: the fourth black three goes onto the meld of three just made.
+    if b3 and t.permission != 0 and n - b3 <= 1 \
             and s.canastas(tm) >= rules.canastas_to_go_out:
         m3 = row[THREE]
         if m3 is None:
