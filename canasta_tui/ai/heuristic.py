@@ -1,0 +1,574 @@
+"""Rule-based play for the Beginner and Advanced levels (and the Expert's rollouts).
+
+A decision is a pure function of the seat's view, a :class:`Style` (the level's habits)
+and a small per-turn memory (:class:`TurnMemory`, so that a player that took back its
+melds does not make them again).  Every choice is taken from ``view.legal``; when a
+plan does not fit what is legal, a safe legal action is chosen instead.
+
+The strategy follows the DOS manual's "Strategy" notes: take the pack and meld a lot,
+keep a hand of pairs, make mixed canastas fast, do not meld out early, go out quickly
+once the other side has the first big pack; plus safe discards (stop cards, cards the
+next player cannot want) and freezing the pile when the opponents threaten it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine import Action, Phase, PlayerView
+from ..engine import actions as A
+from ..engine.cards import (
+    DEUCE,
+    IS_BLACK_THREE,
+    IS_RED_THREE,
+    IS_WILD,
+    JOKER,
+    NATURAL_RANKS,
+    RANK_OF,
+    THREE,
+    VALUE,
+)
+from ..engine.melds import Meld
+from ..engine.state import team
+from . import knowledge as K
+
+
+@dataclass(frozen=True)
+class Style:
+    """The habits of a level.  ``advanced`` switches on the strategic rules."""
+
+    advanced: bool = False
+    aggressive: bool = False
+    keep_cards: int = 2          # least cards kept in hand after optional melds (not going out)
+    pair_wild_melds: bool = True  # meld a natural pair with a wild card once open
+    ask_partner: bool = False
+
+
+BEGINNER = Style()
+ADVANCED = Style(advanced=True, keep_cards=5, pair_wild_melds=False, ask_partner=True)
+ADVANCED_AGGRESSIVE = Style(advanced=True, aggressive=True, keep_cards=3, pair_wild_melds=True, ask_partner=True)
+
+
+@dataclass
+class TurnMemory:
+    """What a player remembers within one turn (reset when a new turn starts)."""
+
+    key: tuple[int, int, int] = (-1, -1, -1)
+    undone: bool = False
+    steps: int = 0
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def start(self, v: PlayerView) -> None:
+        key = (v.dealer, v.turn_number, v.turn)
+        if key != self.key:
+            self.key = key
+            self.undone = False
+            self.steps = 0
+            self.extra = {}
+        self.steps += 1
+
+
+# --------------------------------------------------------------------------- entry point
+
+def decide(v: PlayerView, style: Style, mem: TurnMemory) -> Action:
+    """The action this style takes; always one of ``v.legal``."""
+    legal = v.legal
+    if not legal:
+        raise ValueError("no legal action: it is not this seat's turn")
+    if len(legal) == 1:
+        return legal[0]
+    mem.start(v)
+    if mem.steps > 60:
+        # Something keeps going round in circles: end the turn as simply as possible.
+        return safe_fallback(v, mem)
+    if v.phase == Phase.PERMISSION:
+        return A.A_YES if answer_yes(v, style) else A.A_NO
+    if v.phase == Phase.DRAW:
+        return choose_draw(v, style)
+    a = choose_meld_phase(v, style, mem)
+    return a if a in legal else safe_fallback(v, mem)
+
+
+# --------------------------------------------------------------------------- drawing
+
+def pile_preference(a: Action) -> int:
+    """Lower is better: onto a meld, with a natural pair, then with a deuce, then a joker."""
+    if not a.ranks:
+        return 0
+    if a.ranks[1] == a.ranks[0]:
+        return 1
+    return 2 if a.ranks[1] == DEUCE else 3
+
+
+def choose_draw(v: PlayerView, style: Style) -> Action:
+    legal = v.legal
+    piles = sorted((a for a in legal if a.kind == A.PILE), key=pile_preference)
+    if not piles:
+        return A.A_DRAW if A.A_DRAW in legal else legal[0]
+    best = piles[0]
+    if A.A_DRAW not in legal:
+        # Stock exhausted: take the pile when allowed (it keeps the hand going), else end.
+        return best
+    size = len(v.pile)
+    if not style.advanced:
+        if pile_preference(best) <= 1 or size >= 4:
+            return best
+        return A.A_DRAW
+    # Advanced: "the object of the game is to take the pack"; a wild card spent on a
+    # pile of one or two cards is not worth it.
+    if pile_preference(best) >= 2 and size < 3 and not style.aggressive:
+        return A.A_DRAW
+    return best
+
+
+# --------------------------------------------------------------------------- answering
+
+def answer_yes(v: PlayerView, style: Style) -> bool:
+    """Partner asks "May I go out?": "no" while this hand holds many points that a few
+    more turns could meld, "yes" when the opponents threaten or the hand is cheap."""
+    hand = v.hand
+    pts = K.hand_points(hand)
+    if not style.advanced:
+        return pts < 150
+    tm = K.my_team(v)
+    if K.threat(v) >= 1.0 or v.stock_size < 8:
+        return True
+    if pts <= 60:
+        return True
+    meldable = K.meldable_points(v, hand, tm)
+    behind = K.table_value(v, tm) < max(K.table_value(v, team(p, v.rules)) for p in K.opponents(v))
+    if behind and pts < 120:
+        return True
+    return meldable < 90 and pts < 120
+
+
+# --------------------------------------------------------------------------- meld phase
+
+def choose_meld_phase(v: PlayerView, style: Style, mem: TurnMemory) -> Action:
+    legal = v.legal
+    tm = K.turn_team(v)
+    discards = [a for a in legal if a.kind == A.DISCARD]
+    if v.t.final:
+        melds = [a for a in legal if a.kind in (A.MELD, A.ADD)]
+        return melds[0] if melds else (A.A_END if A.A_END in legal else legal[0])
+    if mem.undone:
+        if discards:
+            return best_discard(v, style, discards)
+        return A.A_UNDO if A.A_UNDO in legal else safe_fallback(v, mem)
+
+    # Going out.
+    plan_out = go_out_plan(v, tm)
+    if v.t.permission != 0 and plan_out is not None:
+        if v.t.permission == 1 or want_go_out(v, style, tm):
+            if A.A_ASK in legal and style.ask_partner and should_ask(v):
+                return A.A_ASK
+            a = next_going_out_action(v, plan_out)
+            if a is not None:
+                return a
+
+    # The initial meld.
+    if v.meld_needed > v.meld_count:
+        plan = opening_plan(v, style)
+        if plan:
+            for a in plan:
+                if a in legal:
+                    return a
+        if discards and not v.t.melded:
+            return best_discard(v, style, discards)
+        if A.A_UNDO in legal and v.t.drew != "pile":
+            mem.undone = True
+            return A.A_UNDO
+        return safe_fallback(v, mem)
+
+    # Optional melds (the side is open).
+    a = optional_meld(v, style, tm)
+    if a is not None:
+        return a
+    if discards:
+        return best_discard(v, style, discards)
+    return safe_fallback(v, mem)
+
+
+def safe_fallback(v: PlayerView, mem: TurnMemory) -> Action:
+    """A legal action that moves the turn toward its end."""
+    legal = v.legal
+    discards = [a for a in legal if a.kind == A.DISCARD]
+    if discards:
+        return best_discard(v, BEGINNER, discards)
+    if v.phase == Phase.DRAW:
+        return A.A_DRAW if A.A_DRAW in legal else legal[0]
+    n = len(v.hand)
+    melds = [a for a in legal if a.kind in (A.MELD, A.ADD) and (n - len(a.ranks) >= 2 or n - len(a.ranks) == 0)]
+    if melds and not mem.undone:
+        return max(melds, key=lambda a: sum(VALUE[r * 4] if r != JOKER else 50 for r in a.ranks))
+    for simple in (A.A_END, A.A_UNDO, A.A_UNPILE):
+        if simple in legal:
+            if simple == A.A_UNDO:
+                mem.undone = True
+            return simple
+    others = [a for a in legal if a.kind not in (A.ASK,)]
+    return others[0] if others else legal[0]
+
+
+# --------------------------------------------------------------------------- going out
+
+class OutPlan:
+    """Cards of the hand that can all be melded now (maybe bar one to discard)."""
+
+    __slots__ = ("leftover", "new_melds", "wild_targets")
+
+    def __init__(self, leftover: list[int], new_melds: list[int], wild_targets: list[int]) -> None:
+        self.leftover = leftover
+        self.new_melds = new_melds
+        self.wild_targets = wild_targets
+
+
+def go_out_plan(v: PlayerView, tm: int) -> OutPlan | None:
+    """Can this hand be melded out this turn, reaching the canastas needed?  A counting
+    model of the rules (the engine still decides what is legal)."""
+    rules = v.rules
+    if v.meld_needed > 0 and v.meld_needed > v.meld_count:
+        return None  # going out concealed is left to chance
+    hand = v.hand
+    cnt = K.counts(hand)
+    r = v.melds[tm]
+    sizes = [m.size if m is not None else 0 for m in r]
+    wild_in = [len(m.wilds) if m is not None else 0 for m in r]
+    nats = [len(m.naturals) if m is not None else 0 for m in r]
+    wilds = sorted((c for c in hand if IS_WILD[c]), key=lambda c: VALUE[c])
+    leftover: list[int] = []
+    new_melds: list[int] = []
+    pairs: list[int] = []
+    for q in NATURAL_RANKS:
+        n = cnt[q]
+        if not n:
+            continue
+        if r[q] is not None or n >= 3:
+            if r[q] is None:
+                new_melds.append(q)
+            sizes[q] += n
+            nats[q] += n
+        elif n == 2:
+            pairs.append(q)
+        else:
+            leftover.extend(c for c in hand if RANK_OF[c] == q)
+    wi = 0
+    for q in sorted(pairs, key=lambda q: -VALUE[q * 4]):
+        if wi < len(wilds) and rules.wilds_allowed(2) >= 1:
+            new_melds.append(q)
+            sizes[q] += 3
+            nats[q] += 2
+            wild_in[q] += 1
+            wi += 1
+        else:
+            leftover.extend(c for c in hand if RANK_OF[c] == q)
+    # Spare wild cards go where they complete canastas first, then anywhere there is room.
+    targets: list[int] = []
+    for w in wilds[wi:]:
+        spots = [q for q in NATURAL_RANKS if sizes[q] and wild_in[q] < rules.wilds_allowed(nats[q])]
+        if not spots:
+            leftover.append(w)
+            continue
+        spots.sort(key=lambda q: (sizes[q] >= 7, -sizes[q]))
+        q = spots[0]
+        sizes[q] += 1
+        wild_in[q] += 1
+        targets.append(q)
+    b3 = [c for c in hand if IS_BLACK_THREE[c]]
+    have = sum(1 for q in range(15) if sizes[q] >= 7) + (1 if r[DEUCE] is not None and r[DEUCE].is_canasta else 0)
+    if b3:
+        if len(b3) >= 3 and have >= rules.canastas_to_go_out and r[THREE] is None:
+            pass
+        else:
+            leftover.extend(b3)
+    if len(leftover) > 1 or have < rules.canastas_to_go_out:
+        return None
+    return OutPlan(leftover, new_melds, targets)
+
+
+def next_going_out_action(v: PlayerView, plan: OutPlan) -> Action | None:
+    """The next step of melding out: new melds, naturals, wild cards (canastas first), black
+    threes last, then the final discard."""
+    legal = v.legal
+    by_kind: dict[str, list[Action]] = {}
+    for a in legal:
+        by_kind.setdefault(a.kind, []).append(a)
+    tm = K.turn_team(v)
+    r = v.melds[tm]
+    for a in by_kind.get(A.MELD, []):
+        if a.ranks[0] != THREE and all(x == a.ranks[0] for x in a.ranks):
+            return a
+    for a in by_kind.get(A.ADD, []):
+        if a.ranks[0] not in (DEUCE, JOKER, THREE):
+            return a
+    for a in by_kind.get(A.MELD, []):
+        if a.ranks[0] != THREE:
+            return a
+    wild_adds = [a for a in by_kind.get(A.ADD, []) if a.ranks[0] in (DEUCE, JOKER)]
+    if wild_adds:
+        def key(a: Action) -> tuple[bool, int, int]:
+            m = r[a.target]
+            size = m.size if m is not None else 0
+            return (size >= 7, -size, a.ranks[0] == JOKER)
+        return min(wild_adds, key=key)
+    for a in legal:
+        if a.kind in (A.MELD, A.ADD) and a.ranks[0] == THREE:
+            return a
+    discards = by_kind.get(A.DISCARD, [])
+    if discards and len(v.hand) == 1:
+        return discards[0]
+    return None
+
+
+def want_go_out(v: PlayerView, style: Style, tm: int) -> bool:
+    """Go out now, or keep scoring?  "Don't be in a hurry to go out if you have a better
+    chance for further scoring"; but once the other side has the big pack, go out fast."""
+    if not style.advanced or style.aggressive:
+        return True
+    opp = [team(p, v.rules) for p in K.opponents(v)]
+    mine = K.table_value(v, tm)
+    theirs = max(K.table_value(v, o) for o in opp)
+    if theirs >= mine - 150:
+        return True   # behind (or level): stop their scoring
+    if K.threat(v) >= 1.0 or v.stock_size < 15:
+        return True
+    partner = K.partner_seat(v, v.turn)
+    if partner is not None and v.hand_sizes[partner] <= 3:
+        return True
+    return len(v.hand) <= 3
+
+
+def should_ask(v: PlayerView) -> bool:
+    """Ask the partner when their hand may hold many points (a human partner too)."""
+    partner = K.partner_seat(v, v.turn)
+    if partner is None:
+        return False
+    return v.hand_sizes[partner] >= 4 and K.threat(v) < 1.5
+
+
+# --------------------------------------------------------------------------- opening
+
+def _own_avail(v: PlayerView) -> list[int] | None:
+    """After taking the pile unopened: cards of each rank that came from the hand (they
+    count toward the initial meld; pile cards do not).  None when everything counts."""
+    own = v.t.own
+    if own is None:
+        return None
+    avail = K.counts(own)
+    for c in v.t.melded:
+        q = RANK_OF[c] if not IS_RED_THREE[c] else 0
+        if avail[q] > 0:
+            avail[q] -= 1
+    return avail
+
+
+def opening_plan(v: PlayerView, style: Style) -> list[Action]:
+    """Melds that reach the initial meld requirement, naturals before wild cards, keeping
+    at least two cards; empty when the requirement cannot be reached."""
+    need = v.meld_needed - v.meld_count
+    tm = K.turn_team(v)
+    r = v.melds[tm]
+    hand = v.hand
+    cnt = K.counts(hand)
+    avail = _own_avail(v)
+
+    def pts(q: int, n: int) -> int:
+        if avail is None:
+            return n * VALUE[q * 4 if q != JOKER else 56]
+        got = min(n, avail[q])
+        avail[q] -= got
+        return got * VALUE[q * 4 if q != JOKER else 56]
+
+    plan: list[Action] = []
+    left = len(hand)
+    total = 0
+    rules = v.rules
+    # Naturals onto melds made this turn (after taking the pile), then natural sets.
+    for q in NATURAL_RANKS:
+        if r[q] is not None and cnt[q] and total < need and left - cnt[q] >= 2:
+            total += pts(q, cnt[q])
+            left -= cnt[q]
+            plan.extend([A.add(q)] * cnt[q])
+            cnt[q] = 0
+    for q in sorted((q for q in NATURAL_RANKS if cnt[q] >= 3 and r[q] is None), key=lambda q: -VALUE[q * 4]):
+        if total >= need:
+            break
+        n = cnt[q]
+        if left - n < 2:
+            n = 3
+            if left - n < 2:
+                continue
+        total += pts(q, n)
+        left -= n
+        plan.append(A.meld(q, q, q))
+        plan.extend([A.add(q)] * (n - 3))
+        cnt[q] -= n
+    wild_ranks = sorted([DEUCE] * cnt[DEUCE] + [JOKER] * cnt[JOKER], key=lambda w: VALUE[w * 4 if w != JOKER else 56])
+    if total < need and rules.wilds_allowed(2) >= 1:
+        for q in sorted((q for q in NATURAL_RANKS if cnt[q] == 2 and r[q] is None), key=lambda q: -VALUE[q * 4]):
+            if total >= need or not wild_ranks or left - 3 < 2:
+                break
+            # the highest-value wild card when far from the target, else the cheapest
+            w = wild_ranks.pop() if need - total > 2 * VALUE[q * 4] + 20 else wild_ranks.pop(0)
+            total += pts(q, 2) + pts(w, 1)
+            left -= 3
+            plan.append(A.meld(q, q, w))
+            cnt[q] = 0
+    if total < need:
+        # wild cards onto the melds of the plan or the table
+        targets = [a.ranks[0] for a in plan if a.kind == A.MELD] + [q for q in NATURAL_RANKS if r[q] is not None]
+        for q in targets:
+            while total < need and wild_ranks and left - 1 >= 2:
+                m = r[q]
+                have_w = len(m.wilds) if m is not None else sum(1 for a in plan if a.kind == A.MELD
+                                                                and a.ranks[0] == q and a.ranks[2] != q)
+                nat_n = (len(m.naturals) if m is not None else 3)
+                if have_w >= rules.wilds_allowed(nat_n):
+                    break
+                w = wild_ranks.pop()
+                total += pts(w, 1)
+                left -= 1
+                plan.append(A.add(w, q))
+    if total < need:
+        return []
+    return plan
+
+
+# --------------------------------------------------------------------------- optional melds
+
+def optional_meld(v: PlayerView, style: Style, tm: int) -> Action | None:
+    """A meld worth making now, or None (then discard)."""
+    legal = v.legal
+    hand = v.hand
+    n = len(hand)
+    r = v.melds[tm]
+    cnt = K.counts(hand)
+    keep = style.keep_cards
+    if style.advanced and K.threat(v) >= 1.0:
+        keep = 2  # the other side is about to go out: get the points down
+    best: tuple[float, Action] | None = None
+    for a in legal:
+        if a.kind not in (A.MELD, A.ADD):
+            continue
+        k = len(a.ranks)
+        rest = n - k
+        if rest < 2:
+            continue  # never meld down to one card unless going out (handled elsewhere)
+        q = a.ranks[0]
+        score = -1.0
+        if a.kind == A.ADD and q not in (DEUCE, JOKER, THREE):
+            # a natural onto our meld: always useful, it cannot be stolen from the hand
+            m = r[a.target]
+            score = 50.0 + (20.0 if m is not None and m.size == 6 else 0.0)
+            if style.advanced and rest < keep and cnt[q] == 1 and n <= keep:
+                score = 5.0  # keep a few cards to catch the pile
+        elif a.kind == A.ADD:
+            m = r[a.target]
+            if m is None or q == THREE:
+                continue
+            score = _wild_add_score(v, style, m, cnt)
+        elif a.kind == A.MELD:
+            if q == THREE:
+                continue
+            natural = all(x == q for x in a.ranks)
+            if natural:
+                score = 40.0 if (not style.advanced or rest >= keep or cnt[q] >= 4) else -1.0
+            elif style.pair_wild_melds or (style.advanced and n >= 10 and cnt[DEUCE] + cnt[JOKER] >= 2):
+                score = 10.0 if rest >= keep else -1.0
+                if a.ranks[2] == JOKER:
+                    score -= 5.0
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, a)
+    return best[1] if best else None
+
+
+def _wild_add_score(v: PlayerView, style: Style, m: Meld, cnt: list[int]) -> float:
+    """A wild card onto a meld: worth it when it makes (or nearly makes) a canasta."""
+    size = m.size
+    if size >= 7:
+        return -1.0
+    wilds_held = cnt[DEUCE] + cnt[JOKER]
+    if not style.advanced:
+        return 30.0 if size == 6 else -1.0
+    # "Make mixed canastas fast": when the wild cards in hand finish the canasta
+    if size + wilds_held >= 7 and len(m.wilds) + (7 - size) <= v.rules.wilds_allowed(len(m.naturals)):
+        return 45.0 + size
+    if style.aggressive and size >= 5:
+        return 20.0
+    return -1.0
+
+
+# --------------------------------------------------------------------------- discarding
+
+def discard_scores(v: PlayerView, style: Style, discards: list[Action]) -> list[tuple[float, Action]]:
+    """How much each discard would cost (lower is better)."""
+    hand = v.hand
+    cnt = K.counts(hand)
+    tm = K.turn_team(v)
+    mine = v.melds[tm]
+    nxt = K.next_player(v, v.turn)
+    opp_seats = K.opponents(v, v.turn)
+    opp_rows = [v.melds[team(p, v.rules)] for p in opp_seats]
+    opp_open = [any(m is not None for m in row) for row in opp_rows]
+    seen = K.seen_counts(v)
+    nxt_known = K.counts(v.known[nxt]) if nxt != v.seat else [0] * 15
+    pile_n = len(v.pile)
+    threat = K.threat(v)
+    out: list[tuple[float, Action]] = []
+    for a in discards:
+        c = a.card
+        q = RANK_OF[c]
+        if IS_RED_THREE[c]:
+            out.append((500.0, a))
+            continue
+        if IS_BLACK_THREE[c]:
+            # a stop card: the next player cannot take the pile
+            score = -40.0 if style.advanced else 0.0
+            if style.advanced and cnt[THREE] >= 3 and K.canastas(v, tm) >= v.rules.canastas_to_go_out:
+                score = 20.0
+            out.append((score, a))
+            continue
+        if IS_WILD[c]:
+            score = 250.0 if q == JOKER else 200.0
+            if style.advanced and not v.frozen and pile_n >= 6 and any(opp_open) and threat + pile_n / 8 >= 1.5:
+                score = 30.0 if q == DEUCE else 60.0  # freeze the big pile the opponents want
+            out.append((score, a))
+            continue
+        keep = 0.0
+        n = cnt[q]
+        if n >= 2:
+            keep += (60.0 if style.advanced else 25.0) * (n - 1)
+        if mine[q] is not None:
+            keep += 15.0
+        danger = 0.0
+        if style.advanced:
+            unseen = max(0, K.COPIES - seen[q])
+            if q in (JOKER, DEUCE):
+                pass
+            elif opp_rows and opp_rows[0][q] is not None and not v.frozen and opp_open[0]:
+                danger = 150.0 + 12.0 * pile_n
+            elif any(row[q] is not None for row in opp_rows) and not v.frozen:
+                danger = 60.0 + 6.0 * pile_n
+            else:
+                kn = nxt_known[q]
+                if kn >= 2:
+                    danger = 120.0 + 8.0 * pile_n
+                elif kn == 1:
+                    danger = 40.0 + 4.0 * pile_n * (unseen > 0)
+                else:
+                    # chance the next player holds a pair of this rank grows with unseen copies
+                    danger = unseen * unseen * 0.9 * (1.0 + pile_n / 5.0)
+                if v.frozen:
+                    danger *= 0.8
+            keep += VALUE[c] * 0.3  # high cards make melds count
+        else:
+            if any(row[q] is not None for row in opp_rows) and not v.frozen:
+                danger = 40.0
+            keep -= VALUE[c] * 0.2  # beginners throw the expensive singletons
+        out.append((keep + danger, a))
+    return out
+
+
+def best_discard(v: PlayerView, style: Style, discards: list[Action]) -> Action:
+    scored = discard_scores(v, style, discards)
+    return min(scored, key=lambda x: (x[0], x[1].card))[1]

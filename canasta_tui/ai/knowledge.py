@@ -1,0 +1,162 @@
+"""What a seat can work out from its view: card counts, table values, threats, safe discards.
+
+Pure functions of a :class:`~canasta_tui.engine.PlayerView` (public facts and the seat's own
+hand), shared by every level.  Nothing here can see a hidden card: it only gets the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import Meld, PlayerView
+from ..engine.cards import DEUCE, IS_BLACK_THREE, IS_RED_THREE, IS_WILD, JOKER, NATURAL_RANKS, RANK_OF, VALUE
+from ..engine.state import team
+
+#: Copies of each natural rank in the deck (two standard decks).
+COPIES = 8
+
+
+def counts(cards: Sequence[int]) -> list[int]:
+    """Cards per rank (index 3 counts black threes only; red threes are never held)."""
+    out = [0] * 15
+    for c in cards:
+        if not IS_RED_THREE[c]:
+            out[RANK_OF[c]] += 1
+    return out
+
+
+def my_team(v: PlayerView) -> int:
+    return team(v.seat, v.rules)
+
+
+def turn_team(v: PlayerView) -> int:
+    return team(v.turn, v.rules)
+
+
+def opponents(v: PlayerView, seat: int | None = None) -> list[int]:
+    """Seats of the other sides, in playing order after ``seat``."""
+    seat = v.seat if seat is None else seat
+    n = len(v.hand_sizes)
+    mine = team(seat, v.rules)
+    return [p for p in ((seat + i) % n for i in range(1, n)) if team(p, v.rules) != mine]
+
+
+def partner_seat(v: PlayerView, seat: int | None = None) -> int | None:
+    seat = v.seat if seat is None else seat
+    if not v.rules.partnerships:
+        return None
+    return (seat + 2) % 4
+
+
+def next_player(v: PlayerView, seat: int | None = None) -> int:
+    seat = v.seat if seat is None else seat
+    return (seat + 1) % len(v.hand_sizes)
+
+
+def row(v: PlayerView, tm: int) -> tuple[Meld | None, ...]:
+    return v.melds[tm]
+
+
+def table_value(v: PlayerView, tm: int) -> int:
+    """Face value of a side's melds plus its canasta and red-three bonuses (no hand deduction)."""
+    rules = v.rules
+    total = 0
+    opened = False
+    for m in v.melds[tm]:
+        if m is None:
+            continue
+        opened = True
+        total += m.points
+        if m.is_canasta:
+            if m.is_wild_meld:
+                total += rules.wild_canasta_bonus
+            elif m.is_natural:
+                total += rules.natural_canasta_bonus
+            else:
+                total += rules.mixed_canasta_bonus
+    threes = sum(len(v.red_threes[p]) for p in range(len(v.hand_sizes)) if team(p, rules) == tm)
+    red = rules.red_three_all_four_bonus if threes == 4 else threes * rules.red_three_bonus
+    total += red if opened else -red
+    return total
+
+
+def canastas(v: PlayerView, tm: int) -> int:
+    return sum(1 for m in v.melds[tm] if m is not None and m.is_canasta)
+
+
+def seen_counts(v: PlayerView) -> list[int]:
+    """Cards of each rank this seat knows the whereabouts of (own hand, pile, table, known cards)."""
+    seen = counts(v.hand)
+    for c in v.pile:
+        if not IS_RED_THREE[c]:
+            seen[RANK_OF[c]] += 1
+    for tr in v.melds:
+        for m in tr:
+            if m is not None:
+                for c in m.naturals:
+                    seen[RANK_OF[c]] += 1
+    for p, k in enumerate(v.known):
+        if p != v.seat:
+            for c in k:
+                seen[RANK_OF[c]] += 1
+    return seen
+
+
+def known_counts(v: PlayerView, seat: int) -> list[int]:
+    return counts(v.known[seat]) if seat != v.seat else counts(v.hand)
+
+
+def threat(v: PlayerView) -> float:
+    """How close the other side is to going out or to a big score (0 calm .. about 3 urgent)."""
+    t = 0.0
+    for p in opponents(v):
+        tm = team(p, v.rules)
+        if canastas(v, tm) >= v.rules.canastas_to_go_out:
+            t += 0.6
+            size = v.hand_sizes[p]
+            if size <= 2:
+                t += 1.2
+            elif size <= 4:
+                t += 0.6
+    if v.stock_size < 12:
+        t += 0.5
+    return t
+
+
+def hand_points(cards: Sequence[int]) -> int:
+    return sum(VALUE[c] for c in cards)
+
+
+def meldable_points(v: PlayerView, cards: Sequence[int], tm: int) -> int:
+    """Points of the cards that could go on the table soon: matches of the side's melds,
+    pairs and sets of naturals, and wild cards (when the side has somewhere to put them)."""
+    cnt = counts(cards)
+    r = v.melds[tm]
+    total = 0
+    groups = 0
+    for q in NATURAL_RANKS:
+        n = cnt[q]
+        if not n:
+            continue
+        if r[q] is not None or n >= 2:
+            total += n * VALUE[q * 4]
+            groups += 1
+    wilds = cnt[DEUCE] * 20 + cnt[JOKER] * 50
+    if groups or any(m is not None for m in r):
+        total += wilds
+    return total
+
+
+def pile_value(v: PlayerView) -> int:
+    """Rough worth of taking the pile: cards are material, red threes are bonuses."""
+    total = 0
+    for c in v.pile:
+        if IS_RED_THREE[c]:
+            total += 100
+        elif IS_WILD[c]:
+            total += 40
+        elif IS_BLACK_THREE[c]:
+            total += 1
+        else:
+            total += 8
+    return total
