@@ -6,6 +6,7 @@ import json
 
 import click
 
+from .bench.ai_bench import ai_command
 from .engine.errors import RulesError
 from .presets import load_rules, preset_names
 
@@ -48,3 +49,6 @@ def bench_engine(seconds: float, seed: int, rules_name: str, as_json: bool) -> N
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     result = run(seconds, seed, rules)
     click.echo(json.dumps(result) if as_json else report(result))
+
+
+bench.add_command(ai_command)
