@@ -1,0 +1,129 @@
+"""Scenario tests: the initial meld requirement and the turn-end checks (DOS manual,
+Chapter 2, "Initial Meld Requirement", "Irregularities: Improper Meld")."""
+
+from __future__ import annotations
+
+import pytest
+from positions import legal, position, run, stacked_deck, why
+
+from canasta_tui.engine import CLASSIC, IllegalActionError, Phase, deal, meld_count, meld_needed, score_hand
+
+D = Phase.DRAW
+
+
+@pytest.mark.parametrize(("score", "needed"), [
+    (-5, 15), (-2000, 15), (0, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120), (4995, 120), (7000, 120),
+])
+def test_the_requirement_table(score: int, needed: int) -> None:
+    """"PLAYERS SCORE / REQUIRED MELD: minus 15 points; from 0 to 1495 50 points; from 1500 to
+    2995 90 points; from 3000 to 4995 120 points." """
+    assert CLASSIC.requirement(score) == needed
+
+
+def test_the_requirement_depends_on_the_score_at_the_start_of_the_hand() -> None:
+    """The requirement "depends on the accumulated score of the partnership at the beginning
+    of the hand"."""
+    s = deal(CLASSIC, stacked_deck([]), 0, scores=(1500, -40))
+    assert s.requirements == (90, 15)
+    assert meld_needed(s) == 15  # seat 1 (team 1) plays first
+
+
+def test_several_melds_count_together_checked_at_the_discard() -> None:
+    """"To meet the minimum a player may meld two or more different ranks." The count is
+    checked when the turn ends: "If a player makes an improper meld either from an
+    insufficient meld count ... the meld must be returned to the hand." """
+    s = position({0: "Kh Kd Kc 7h 7d 7c Ac Ad 2s 9s 8s"})
+    s1 = run(s, "meld K K K")
+    assert meld_count(s1) == 30
+    assert not any(a.startswith("discard") for a in legal(s1))
+    assert why(s1, "discard 9s") == "Initial meld needs 50 points; these melds count 30"
+    with pytest.raises(IllegalActionError, match="Initial meld needs 50 points; these melds count 30"):
+        run(s1, "discard 9s")
+    s2 = run(s1, "meld 7 7 7")
+    assert why(s2, "discard 9s") == "Initial meld needs 50 points; these melds count 45"
+    s3 = run(s2, "meld A A 2")
+    assert meld_count(s3) == 105
+    after = run(s3, "discard 9s")
+    assert after.turn == 1 and after.opened(0)
+
+
+def test_an_improper_meld_goes_back_to_the_hand_nothing_lost() -> None:
+    """"If a player makes an improper meld ... the meld must be returned to the hand":
+    undo gives back exactly the position before the melds."""
+    s = position({0: "Kh Kd Kc 7h 7d 7c 9s 8s"})
+    s2 = run(s, "meld K K K", "meld 7 7 7")
+    assert legal(s2) == ["undo"]
+    assert run(s2, "undo") == run(s, "meld K K K")
+    assert run(s2, "undo", "undo") == s
+    assert "discard 9s" in legal(s)
+
+
+def test_bonuses_do_not_count_toward_the_requirement() -> None:
+    """"Bonuses for red Threes and Canastas do not count toward the requirement." """
+    s = position({0: "4h 4d 4c 4s 4h 4d 4c 9s 8s"}, red_threes={0: "3h 3d"})
+    s = run(s, "meld 4 4 4", "add 4", "add 4", "add 4", "add 4")
+    assert s.canastas(0) == 1
+    assert why(s, "discard 9s") == "Initial meld needs 50 points; these melds count 35"
+
+
+def test_from_the_pile_only_the_upcard_counts() -> None:
+    """"If the player takes the discard pile, only the upcard (and no other card from the
+    pile) may count toward this requirement." (Online rules' example: a king on top, a king
+    and a queen buried; two kings, two queens and a two in hand: K-K-K and Q-Q-2 make 70.)"""
+    s = position({0: "Kh Kd Qh Qd 2c 5c 6c"}, phase=D, pile="Kc Qs Ks")
+    assert legal(s) == ["draw", "pile K K"]
+    s1 = run(s, "pile K K")
+    assert meld_count(s1) == 30
+    assert why(s1, "discard 5c") == "Initial meld needs 50 points; these melds count 30"
+    s2 = run(s1, "meld Q Q 2")
+    assert meld_count(s2) == 70
+    s3 = run(s2, "add K", "add Q")  # the buried king and queen do not count
+    assert meld_count(s3) == 70
+    assert "discard 5c" in legal(s3)
+
+
+def test_from_the_pile_a_requirement_out_of_reach_refuses_the_pile() -> None:
+    """Same example with a requirement of 90: "you could not make this play if you needed a
+    minimum count of 90"."""
+    s = position({0: "Kh Kd Qh Qd 2c 5c 6c"}, phase=D, pile="Kc Qs Ks", requirements=(90, 50))
+    assert legal(s) == ["draw"]
+    assert why(s, "pile K K") == "Initial meld needs 90 points; taking the pile this way makes at most 70"
+
+
+def test_after_the_initial_meld_any_valid_meld() -> None:
+    """"After a partnership has made it's initial meld, either partner may make any valid
+    melds without reference to any minimum count." """
+    s = position({2: "4h 4d 4c 9s 8s"}, turn=2, melds={0: ["Ac Ad Ah"]}, requirements=(120, 50))
+    assert meld_needed(s) == 0
+    after = run(s, "meld 4 4 4", "discard 9s")
+    assert after.turn == 3
+
+
+def test_a_concealed_going_out_waives_the_requirement() -> None:
+    """"When a player 'Goes Out' concealed, this requirement is waived however the player is
+    still responsible for one Canasta." Concealed hand bonus: "Melding out 100 points,
+    Concealed hand 100 points"."""
+    s = position({0: "4h 4d 4c 4s 4h 4d 4c 9c"}, melds={1: ["Ah Ad Ac"]})
+    s1 = run(s, "meld 4 4 4", "add 4", "add 4", "add 4")
+    assert why(s1, "discard 9c") == "Initial meld needs 50 points; these melds count 30"
+    out = run(s1, "add 4", "discard 9c")
+    assert out.phase == Phase.HAND_OVER and out.went_out == 0 and out.concealed
+    us = score_hand(out)[0]
+    assert us.going_out == 200
+    assert us.total == 35 + 500 + 200  # seven fours, natural canasta, going out concealed
+
+
+def test_a_concealed_going_out_still_needs_a_canasta() -> None:
+    """"... however the player is still responsible for one Canasta." """
+    s = position({0: "4h 4d 4c 5h 5d 5c 9c"})
+    s1 = run(s, "meld 4 4 4", "meld 5 5 5")
+    assert why(s1, "discard 9c") == "Your side needs a canasta to go out: keep at least one card"
+    assert legal(s1) == ["undo"]
+
+
+def test_taking_the_pile_is_never_a_concealed_waiver() -> None:
+    """The waiver is for melding out concealed after drawing from the stock (online rules:
+    "If, having drawn from the stock, you are able to meld your entire hand ...")."""
+    s = position({0: "4h 4d 4s 4h 4d 4c"}, phase=D, pile="9c 4c")
+    assert legal(s) == ["draw"]
+    assert (why(s, "pile 4 4") or "").startswith("Initial meld needs 50 points; taking the pile this way makes at most")
