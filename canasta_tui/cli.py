@@ -14,8 +14,20 @@ from .presets import load_rules, preset_names
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--rules", "rules_name", default="classic", show_default=True, metavar="NAME|FILE",
               help="Rules preset (" + ", ".join(preset_names()) + ") or a TOML file.")
+@click.option("--players", type=click.IntRange(0, 4), default=1, show_default=True,
+              help="Human players: 1 (you, Player 1), 2 (Players 1 and 4), 3, 4 (hot-seat) or 0 (watch).")
+@click.option("--seed", type=int, default=None, help="Seed of the shuffles (reproducible deals).")
+@click.option("--level", type=click.Choice(["beginner", "advanced", "expert"], case_sensitive=False),
+              default="advanced", show_default=True, help="Strength of the computer players.")
+@click.option("--delay", type=click.IntRange(0, 10000), default=600, show_default=True, metavar="MS",
+              help="Pause after each computer action, in milliseconds (0-10000).")
+@click.option("--ascii", "ascii_", is_flag=True, help="Suits as letters (c d h s), ASCII lines (automatic without UTF-8).")
+@click.option("--four-color", is_flag=True, help="Four-colour deck: clubs green, diamonds blue.")
+@click.option("--mouse", is_flag=True, help="Mouse clicks on cards and commands (off by default: it costs bytes).")
+@click.option("--name", default="", metavar="NAME", help="Your name at the table (Player 1).")
 @click.pass_context
-def main(ctx: click.Context, rules_name: str) -> None:
+def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, level: str, delay: int,
+         ascii_: bool, four_color: bool, mouse: bool, name: str) -> None:
     """Four-player partnership Canasta at the terminal."""
     if ctx.invoked_subcommand is not None:
         return
@@ -23,8 +35,10 @@ def main(ctx: click.Context, rules_name: str) -> None:
         rules = load_rules(rules_name)
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
-    click.echo(f"Canasta ({rules.name} rules): {rules.description}")
-    click.echo("The full-screen table is not built yet; `canasta bench engine` exercises the rules engine.")
+    from .ui.launch import launch
+
+    launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
+           four_color=four_color, mouse=mouse, name=name)
 
 
 @main.group()

@@ -1,0 +1,229 @@
+"""A session: who sits where, the rules, the match, seeded shuffles and computer players.
+
+Data flows one way: the session holds the match; the UI and computer players read a
+per-seat view and hand back an action; ``Session.play`` checks it through the engine.
+Observers (autosave, logs, the UI) are called after every completed action and after
+every new deal.  Randomness lives here, never in the engine: decks are shuffled with a
+``random.Random`` seeded from ``--seed``.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .ai import ComputerPlayer
+from .engine import (
+    Action,
+    GameState,
+    Match,
+    Phase,
+    PlayerView,
+    Rules,
+    full_deck,
+    legal_actions,
+    new_match,
+    next_hand,
+    play,
+    player_name,
+    view_for,
+)
+from .engine.cards import RANK_NAMES, card_text
+
+#: What an observer receives: the session and what happened ("action" or "deal").
+Observer = Callable[["Session", str], None]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays one seat: a human (with a name) or a computer of some level."""
+
+    human: bool
+    level: str = "advanced"
+    name: str = ""
+
+
+def seats_for(players: int, level: str = "advanced", name: str = "") -> tuple[Seat, ...]:
+    """The seating of ``canasta --players N``.
+
+    0: four computers; 1: Player 1 (bottom); 2: Players 1 and 4 (each with a computer
+    partner, as the DOS game's "Two Human Players"); 3: Players 1, 3, 4; 4: everyone.
+    """
+    humans = {0: (), 1: (0,), 2: (0, 3), 3: (0, 2, 3), 4: (0, 1, 2, 3)}[players]
+    return tuple(Seat(True, level, name if s == 0 and name else "") if s in humans
+                 else Seat(False, level) for s in range(4))
+
+
+class LogLine(NamedTuple):
+    """One public event: who did it and the text anybody at the table could see."""
+
+    seat: int
+    text: str
+
+
+def describe(before: GameState, action: Action, after: GameState) -> list[str]:
+    """What everybody at the table saw ``action`` do (public information only)."""
+    seat = before.actor
+    who = player_name(seat)
+    k = action.kind
+    out: list[str] = []
+    if k == "draw":
+        n = len(after.hands[seat]) - len(before.hands[seat])
+        out.append(f"{who} drew" + ("" if n == 1 else f" {n} cards"))
+    elif k == "pile":
+        with_ = (" with " + " ".join(RANK_NAMES[r] for r in action.ranks[1:])) if action.ranks else ""
+        up = card_text(before.pile[-1], True) if before.pile else "?"
+        out.append(f"{who} took the pile of {len(before.pile)}, {up}{with_}")
+    elif k == "meld":
+        out.append(f"{who} melded " + " ".join(RANK_NAMES[r] for r in action.ranks))
+    elif k == "add":
+        out.append(f"{who} added {str(action)[4:]}")
+    elif k == "discard":
+        out.append(f"{who} discarded {card_text(action.card, True)}")
+    elif k == "ask":
+        out.append(f"{who} asked: May I go out, partner?")
+    elif k in ("yes", "no"):
+        out.append(f"{who} answered {k.capitalize()}")
+    elif k == "undo":
+        out.append(f"{who} took back a meld")
+    elif k == "unpile":
+        out.append(f"{who} put the pile back")
+    elif k == "end":
+        out.append(f"{who} ended the hand")
+    for p in range(len(after.red_threes)):
+        new = after.red_threes[p][len(before.red_threes[p]):] if len(after.red_threes[p]) > len(before.red_threes[p]) else ()
+        for c in new:
+            out.append(f"{player_name(p)} laid out {card_text(c, True)}")
+    if after.phase == Phase.HAND_OVER and before.phase != Phase.HAND_OVER:
+        if after.went_out >= 0:
+            out.append(f"{player_name(after.went_out)} went out" + (" concealed" if after.concealed else ""))
+        else:
+            out.append(f"The hand ended: {after.end_reason}")
+    return out
+
+
+class _LegalPlayer:
+    """Stand-in when no computer player module is installed: the first sensible legal action."""
+
+    name = "simple"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = list(view.legal)
+        for kind in ("yes", "meld", "add"):
+            for a in legal:
+                if a.kind == kind:
+                    return a
+        if any(a.kind == "draw" for a in legal):
+            return next(a for a in legal if a.kind == "draw")
+        discards = [a for a in legal if a.kind == "discard"]
+        if discards:
+            return self.rng.choice(discards)
+        return legal[0]
+
+
+def make_computer(level: str, seed: int) -> ComputerPlayer:
+    """A computer player of ``level`` from :mod:`canasta_tui.ai` (a simple stand-in if it is missing)."""
+    try:
+        from .ai import make_player
+    except ImportError:  # pragma: no cover - only before the AI module lands
+        return _LegalPlayer(seed)
+    player: ComputerPlayer = make_player(level, seed)
+    return player
+
+
+class Session:
+    """The game being played: rules, seats, the match, and the shuffles still to come."""
+
+    def __init__(self, rules: Rules, seats: Sequence[Seat], seed: int | None = None, *,
+                 match: Match | None = None,
+                 computer_factory: Callable[[str, int], ComputerPlayer] = make_computer) -> None:
+        if len(seats) != rules.players:
+            raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
+        self.rules = rules
+        self.seats = tuple(seats)
+        self.seed = random.randrange(1 << 31) if seed is None else seed
+        self.rng = random.Random(self.seed)
+        self.lock = threading.RLock()
+        self._observers: list[Observer] = []
+        self.log: list[LogLine] = []
+        self.computers: dict[int, ComputerPlayer] = {
+            s: computer_factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(self.seats) if not seat.human
+        }
+        self.match = match if match is not None else new_match(rules, self.shuffled_deck(), first_dealer=3)
+        if match is None:
+            self.log.append(LogLine(-1, f"Hand 1: {player_name(self.match.state.dealer)} dealt"))
+
+    @classmethod
+    def from_match(cls, match: Match, seats: Sequence[Seat], seed: int | None = None, **kw: object) -> Session:
+        """Resume a loaded match with these seats (new deals use ``seed``)."""
+        s = cls(match.rules, seats, seed, match=match, **kw)  # type: ignore[arg-type]
+        s.log.append(LogLine(-1, f"Hand {match.hand_number} resumed"))
+        return s
+
+    # ----------------------------------------------------------------- observers
+    def add_observer(self, fn: Observer) -> None:
+        """Call ``fn(session, event)`` after every completed action ("action") and new deal ("deal")."""
+        self._observers.append(fn)
+
+    def _notify(self, event: str) -> None:
+        for fn in list(self._observers):
+            fn(self, event)
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def state(self) -> GameState:
+        return self.match.state
+
+    def shuffled_deck(self) -> list[int]:
+        deck = [int(c) for c in full_deck()]
+        self.rng.shuffle(deck)
+        return deck
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat].human
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(s for s, seat in enumerate(self.seats) if seat.human)
+
+    def name(self, seat: int) -> str:
+        n = self.seats[seat].name
+        return n if n else player_name(seat)
+
+    def view(self, seat: int) -> PlayerView:
+        return view_for(self.state, seat)
+
+    def legal(self) -> list[Action]:
+        return legal_actions(self.state)
+
+    # ----------------------------------------------------------------- changes
+    def play(self, action: Action) -> GameState:
+        """Apply ``action`` for the player to act; raises IllegalActionError with the reason."""
+        with self.lock:
+            before = self.state
+            self.match = play(self.match, action)
+            after = self.state
+            for text in describe(before, action, after):
+                self.log.append(LogLine(before.actor, text))
+        self._notify("action")
+        return after
+
+    def computer_choice(self) -> Action:
+        """What the computer player to act chooses (may take a while: call from a worker)."""
+        with self.lock:
+            seat = self.state.actor
+            view = view_for(self.state, seat)
+        return self.computers[seat].choose(view)
+
+    def deal_next(self) -> None:
+        """Deal the next hand (the current one is over and the match goes on)."""
+        with self.lock:
+            self.match = next_hand(self.match, self.shuffled_deck())
+            self.log.append(LogLine(-1, f"Hand {self.match.hand_number}: {player_name(self.state.dealer)} dealt"))
+        self._notify("deal")

@@ -1,0 +1,1 @@
+"""The full-screen table (prompt-toolkit): view -> text, keys, dialogs, style."""

@@ -1,0 +1,128 @@
+"""The prompt-toolkit application: one full-screen window painted from the controller.
+
+Keys go to :meth:`Controller.key`; computer players think in a worker thread and
+their moves are applied on the event loop, paced by ``delay_ms``; ``invalidate()``
+repaints only after something changed (no clocks, no periodic repaints).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import ColorDepth, Output
+
+from ..session import Session
+from .controller import Controller
+from .keys import KEYS
+from .render import DEFAULT_OPTIONS, Options, render
+from .style import make_style
+
+_NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "s-tab"}
+
+
+def _key_name(ev: KeyPressEvent) -> str:
+    kp = ev.key_sequence[0]
+    key = kp.key
+    if key == Keys.Any:
+        return _NAMES.get(kp.data, kp.data)
+    name = key.value if isinstance(key, Keys) else str(key)
+    return _NAMES.get(name, name)
+
+
+class TableApp:
+    """The table: a controller, the prompt-toolkit application and the computer-player pump."""
+
+    def __init__(self, session: Session, *, delay_ms: int = 500, options: Options = DEFAULT_OPTIONS,
+                 color: bool = True, input: Input | None = None, output: Output | None = None) -> None:
+        self.session = session
+        self.controller = Controller(session)
+        self.delay = delay_ms / 1000
+        self.options = options
+        self.frames = 0
+        self.render_times: list[float] = []
+        self._wake: asyncio.Event | None = None
+        self.control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
+        kb = KeyBindings()
+        names: set[str] = set()
+        for k in KEYS:
+            for n in k.keys:
+                if len(n) > 1 or n in "?":
+                    names.add(n)
+        names |= {"enter", "escape", "pageup", "pagedown", "tab"}
+        for n in sorted(names):
+            key = {"enter": "c-m", "space": " "}.get(n, n)
+            kb.add(key)(self._on_key)
+        kb.add(Keys.Any)(self._on_key)
+        self.app: Application[None] = Application(
+            layout=Layout(Window(self.control, wrap_lines=False)),
+            key_bindings=kb,
+            style=make_style(color),
+            full_screen=True,
+            mouse_support=options.mouse,
+            color_depth=None if color else ColorDepth.DEPTH_1_BIT,
+            input=input,
+            output=output,
+            erase_when_done=True,
+        )
+        self.app.ttimeoutlen = 0.05
+        self.controller.on_change = self._changed
+
+    # ------------------------------------------------------------------ painting
+    def _fragments(self) -> Any:
+        t0 = time.perf_counter()
+        size = self.app.output.get_size()
+        cv = render(self.controller, size.columns, size.rows, self.options)
+        frags = cv.fragments()
+        if self.controller.bell:
+            self.controller.bell = False
+            self.app.output.bell()
+        self.frames += 1
+        self.render_times.append(time.perf_counter() - t0)
+        return frags
+
+    def _changed(self) -> None:
+        if self.controller.quitting:
+            if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
+                self.app.exit()
+            return
+        if self._wake is not None:
+            self._wake.set()
+        self.app.invalidate()
+
+    def _on_key(self, ev: KeyPressEvent) -> None:
+        self.controller.key(_key_name(ev))
+
+    # ------------------------------------------------------------------ computer players
+    async def _pump(self) -> None:
+        self._wake = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        ctl = self.controller
+        while True:
+            if not ctl.computer_to_act():
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            before = self.session.state
+            action = await loop.run_in_executor(None, self.session.computer_choice)
+            if self.session.state is not before:
+                continue
+            ctl.apply_computer(action)
+            if self.delay:
+                await asyncio.sleep(self.delay)
+
+    def _pre_run(self) -> None:
+        self.app.create_background_task(self._pump())
+
+    def run(self) -> None:
+        self.app.run(pre_run=self._pre_run)
+
+    async def run_async(self) -> None:
+        await self.app.run_async(pre_run=self._pre_run)

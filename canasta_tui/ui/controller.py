@@ -1,0 +1,669 @@
+"""The table's controller: what the screen shows besides the game, and what each key does.
+
+It knows nothing of prompt-toolkit: keys arrive as names (``"d"``, ``"f6"``, ``"left"``,
+``"enter"``) through :meth:`Controller.key`, and the renderer reads its fields.  Every
+move goes through the session, hence through the engine's legal actions; a refused
+move shows the engine's own reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..engine import (
+    Action,
+    GameState,
+    IllegalActionError,
+    Phase,
+    PlayerView,
+    apply,
+    explain,
+    legal_actions,
+    parse_action,
+    player_name,
+    turn_problem,
+    view_for,
+)
+from ..engine import actions as A
+from ..engine.cards import IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, sorted_for_display
+from ..session import Session
+from .keys import KEYS
+
+_WILD_RANKS = (2, 14)
+#: Keys that name a meld's rank (for "add the wild card to which meld?").
+RANK_KEYS = {"a": 1, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "0": 10, "t": 10,
+             "j": 11, "q": 12, "k": 13, "3": 3, "2": 2, "w": 2}
+
+#: Dialogs that stop computer players until the human has seen them.
+BLOCKING = frozenset({"summary", "sheet_end", "match_over", "quit", "privacy"})
+
+
+@dataclass
+class Dialog:
+    kind: str            # help, score, sheet, log, quit, answer, privacy, summary, sheet_end, match_over,
+                         # pile_choice, wild_target
+    seat: int = -1       # privacy/answer: whose turn it is
+    options: list[Action] = field(default_factory=list)
+    card: int = -1       # wild_target: the wild card
+    page: int = 0
+
+
+def plural(rank: int) -> str:
+    return RANK_WORDS[rank] + ("es" if rank == 6 else "s")
+
+
+def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds: bool) -> list[Action] | str:
+    """Turn a selection of hand cards into the engine's atomic actions (or say why not).
+
+    A new meld is always three cards, so a bigger selection is ``meld`` then ``add``s;
+    wild cards go onto the selected rank.
+    """
+    naturals: dict[int, int] = {}
+    wilds: list[int] = []
+    for c in cards:
+        r = RANK_OF[c]
+        if r in _WILD_RANKS:
+            wilds.append(r)
+        else:
+            naturals[r] = naturals.get(r, 0) + 1
+    wilds.sort(key=lambda r: (r == 14, r))  # deuces before jokers
+    if not naturals:
+        if wild_melds and (len(wilds) >= 3 or row[2] is not None):
+            out: list[Action] = []
+            rest = wilds
+            if row[2] is None:
+                out.append(A.meld(*wilds[:3]))
+                rest = wilds[3:]
+            out.extend(A.add(w, 2) for w in rest)
+            return out
+        return "Select the rank to put a wild card on: press w, then the meld's rank"
+    if wilds and len(naturals) > 1:
+        return "Select wild cards together with one rank only, so it is clear which meld they join"
+    out = []
+    for r, n in sorted(naturals.items()):
+        if row[r] is not None:
+            out.extend(A.add(r) for _ in range(n))
+            out.extend(A.add(w, r) for w in wilds)
+            continue
+        if n >= 3:
+            out.append(A.meld(r, r, r))
+            out.extend(A.add(r) for _ in range(n - 3))
+            out.extend(A.add(w, r) for w in wilds)
+        elif n == 2 and wilds:
+            out.append(A.meld(r, r, wilds[0]))
+            out.extend(A.add(w, r) for w in wilds[1:])
+        else:
+            have = f"one {RANK_WORDS[r]}" if n == 1 else f"two {plural(r)}"
+            return (f"A new meld needs three cards: you selected {have}"
+                    + ("" if n == 2 else "; select at least two natural cards and a wild card"))
+    return out
+
+
+class Controller:
+    """UI state around the session: cursor, selection, messages, dialogs, hot-seat privacy."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        humans = session.humans
+        self.hot_seat = len(humans) > 1
+        #: The seat whose hand is on screen (None: nobody's, e.g. between hot-seat turns).
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
+        self.cursor = 0
+        self.selected: set[int] = set()      # indexes into the sorted hand
+        self.message: list[str] = []
+        self.dialog: Dialog | None = None
+        self.quitting = False                # the user confirmed quit
+        self.bell = False                    # ring the terminal bell at the next paint
+        self.turn_start: dict[int, Counter[int]] = {}   # hand at the start of a human's turn
+        self.seen_log: dict[int, int] = {s: 0 for s in humans}
+        self.on_change: Callable[[], None] = lambda: None
+        self._keymap: dict[str, str] = {}
+        for k in KEYS:
+            if k.section != "Dialogs":
+                for name in k.keys:
+                    self._keymap.setdefault(name, k.command)
+        self.after_change()
+
+    # ------------------------------------------------------------------ what is shown
+    @property
+    def state(self) -> GameState:
+        return self.session.state
+
+    def table_view(self) -> PlayerView:
+        """The view the table is drawn from: the viewer's, or one without any hand."""
+        s = self.session.state
+        if self.viewer is not None and self.dialog is not None and self.dialog.kind == "privacy":
+            return view_for(s, self.viewer)._replace(hand=(), legal=(), t=s.t._replace(own=None, prev=None,
+                                                                                       pile_undo=None))
+        if self.viewer is None:
+            v = view_for(s, 0)
+            return v._replace(hand=(), legal=(), seat=-1, t=v.t._replace(own=None))
+        return view_for(s, self.viewer)
+
+    def hand(self) -> list[int]:
+        if self.viewer is None or (self.dialog is not None and self.dialog.kind == "privacy"):
+            return []
+        return [int(c) for c in sorted_for_display(self.session.state.hands[self.viewer])]
+
+    def new_cards(self) -> list[bool]:
+        """Per card of :meth:`hand`: drawn or taken from the pile this turn?"""
+        hand = self.hand()
+        start = self.turn_start.get(self.viewer if self.viewer is not None else -1)
+        s = self.session.state
+        if start is None or s.turn != self.viewer or s.phase == Phase.DRAW:
+            return [False] * len(hand)
+        left = Counter(start)
+        out = []
+        for c in hand:
+            if left[c] > 0:
+                left[c] -= 1
+                out.append(False)
+            else:
+                out.append(True)
+        return out
+
+    def my_turn(self) -> bool:
+        s = self.session.state
+        return (self.viewer is not None and s.actor == self.viewer and s.phase != Phase.HAND_OVER
+                and (self.dialog is None or self.dialog.kind != "privacy"))
+
+    def legal(self) -> list[Action]:
+        return legal_actions(self.session.state) if self.my_turn() else []
+
+    def lit(self) -> dict[str, bool]:
+        """The command bar's lights: on exactly when the engine allows the command."""
+        kinds = {a.kind for a in self.legal()}
+        return {
+            "draw": "draw" in kinds, "pile": "pile" in kinds, "meld": bool(kinds & {"meld", "add"}),
+            "discard": "discard" in kinds, "score": True, "query": "ask" in kinds, "quit": True,
+            "undo": "undo" in kinds, "help": True, "end": "end" in kinds, "unpile": "unpile" in kinds,
+        }
+
+    def computer_to_act(self) -> bool:
+        s = self.session.state
+        if s.phase == Phase.HAND_OVER or self.quitting:
+            return False
+        if self.dialog is not None and self.dialog.kind in BLOCKING:
+            return False
+        return not self.session.is_human(s.actor)
+
+    def status(self) -> str:
+        """The hint line: whose move it is and what can be done."""
+        s = self.session.state
+        if s.phase == Phase.HAND_OVER:
+            return "The hand is over"
+        who = self.session.name(s.actor)
+        if not self.my_turn():
+            if self.session.is_human(s.actor):
+                return f"{who} is up"
+            if s.phase == Phase.PERMISSION:
+                return f"{who} is deciding: may {player_name(s.turn)} go out?"
+            return f"{who} is playing…"
+        if s.phase == Phase.DRAW:
+            return "Your turn: d draws from the stock, p takes the pile"
+        if s.phase == Phase.PERMISSION:
+            return "Answer your partner: y or n"
+        if not any(a.kind == "discard" for a in self.legal()):
+            reason = turn_problem(s, len(s.hands[s.turn]) == 1)
+            if reason:
+                return reason
+        return "Space selects, m melds, w adds a wild card, c discards the cursor card"
+
+    # ------------------------------------------------------------------ keys
+    def key(self, name: str) -> None:
+        """Handle one key (a prompt-toolkit key name or a character)."""
+        try:
+            self._key(name)
+        finally:
+            self.on_change()
+
+    def _key(self, name: str) -> None:
+        if self.dialog is not None:
+            self._dialog_key(name)
+            return
+        if self.message:
+            self.message = []
+            if name not in ("c-c",):
+                return
+        cmd = self._keymap.get(name)
+        if cmd is None:
+            return
+        getattr(self, "cmd_" + cmd)()
+
+    def click_card(self, index: int) -> None:
+        """A mouse click on a card of the hand: move there and toggle its selection."""
+        if self.dialog is not None or self.message:
+            self.key("enter")
+            return
+        self.cursor = index
+        self.cmd_select()
+        self.on_change()
+
+    def command(self, cmd: str) -> None:
+        """Run a command by name (mouse clicks on the command bar)."""
+        if self.dialog is not None or self.message:
+            self.key("enter")
+            return
+        getattr(self, "cmd_" + cmd)()
+        self.on_change()
+
+    def _dialog_key(self, name: str) -> None:
+        d = self.dialog
+        assert d is not None
+        k = d.kind
+        if k == "quit":
+            if name in ("y", "enter", "c-c", "q"):
+                self.quitting = True
+            self.dialog = None
+            return
+        if name == "c-c":
+            self.dialog = Dialog("quit")
+            return
+        if k == "answer":
+            if name in ("y", "n"):
+                self.dialog = None
+                self._play([A.A_YES if name == "y" else A.A_NO])
+            elif name in ("?", "f1"):
+                pass
+            return
+        if k == "privacy":
+            if name == "enter":
+                self._reveal(d.seat)
+            elif name == "q":
+                self.dialog = Dialog("quit")
+            return
+        if k == "pile_choice":
+            if name.isdigit() and 1 <= int(name) <= len(d.options):
+                self.dialog = None
+                self._take_pile(d.options[int(name) - 1])
+            elif name in ("escape", "n", "enter"):
+                self.dialog = None
+            return
+        if k == "wild_target":
+            target = RANK_KEYS.get(name.lower())
+            self.dialog = None
+            if target is not None:
+                self._play([A.add(RANK_OF[d.card], target)])
+            return
+        if k == "help":
+            if name in ("space", "pagedown", "down", "j"):
+                d.page += 1
+                return
+            if name in ("pageup", "up", "k") and d.page:
+                d.page -= 1
+                return
+            self.dialog = None
+            return
+        if k == "summary":
+            if name in ("enter", "space"):
+                self.dialog = Dialog("sheet_end")
+            elif name == "q":
+                self.dialog = Dialog("quit")
+            return
+        if k == "sheet_end":
+            if name in ("enter", "space"):
+                self.dialog = None
+                if self.session.match.winner is not None:
+                    self.dialog = Dialog("match_over")
+                else:
+                    self.session.deal_next()
+                    self.selected.clear()
+                    self.cursor = 0
+                    self.after_change()
+            elif name == "q":
+                self.dialog = Dialog("quit")
+            return
+        if k == "match_over":
+            if name in ("enter", "q", "space"):
+                self.quitting = True
+            return
+        # score, sheet, log: any key closes
+        self.dialog = None
+
+    # ------------------------------------------------------------------ the flow of play
+    def after_change(self) -> None:
+        """Bring the screen in line with the game after anything happened."""
+        s = self.session.state
+        hand_len = len(self.hand())
+        self.cursor = max(0, min(self.cursor, hand_len - 1))
+        self.selected = {i for i in self.selected if i < hand_len}
+        if s.phase == Phase.HAND_OVER:
+            if self.dialog is None or self.dialog.kind not in ("summary", "sheet_end", "match_over", "quit"):
+                self.dialog = Dialog("summary")
+                self.message = []
+            return
+        actor = s.actor
+        if not self.session.is_human(actor):
+            return
+        if actor != self.viewer:
+            if self.hot_seat:
+                self.viewer = None
+                self.message = []
+                if self.dialog is None or self.dialog.kind != "privacy":
+                    self.dialog = Dialog("privacy", seat=actor)
+                return
+            self.viewer = actor
+        self._start_turn_if_needed()
+        if s.phase == Phase.PERMISSION and (self.dialog is None or self.dialog.kind != "answer"):
+            self.dialog = Dialog("answer", seat=actor)
+
+    def _start_turn_if_needed(self) -> None:
+        s = self.session.state
+        if self.viewer is not None and s.turn == self.viewer and s.phase == Phase.DRAW:
+            self.turn_start[self.viewer] = Counter(s.hands[self.viewer])
+
+    def _reveal(self, seat: int) -> None:
+        """Hot-seat: the player pressed Enter on their privacy screen."""
+        self.dialog = None
+        self.viewer = seat
+        self.cursor = 0
+        self.selected.clear()
+        log = self.session.log
+        since = [line.text for line in log[self.seen_log.get(seat, 0):] if line.seat != seat]
+        self.seen_log[seat] = len(log)
+        if since:
+            self.message = ["Since your last turn:"] + since[-8:]
+        self._start_turn_if_needed()
+        if self.session.state.phase == Phase.PERMISSION:
+            self.dialog = Dialog("answer", seat=seat)
+
+    def _turn_ended(self, seat: int) -> None:
+        """A human's turn ended: in hot-seat, hide the hand again and ring the bell."""
+        self.seen_log[seat] = len(self.session.log)
+        if self.hot_seat:
+            self.viewer = None
+            self.message = []
+            self.bell = True
+
+    def _play(self, actions: Sequence[Action]) -> bool:
+        """Play these actions as one move: all of them, or (with the engine's reason) none."""
+        s = self.session.state
+        trial = s
+        for a in actions:
+            try:
+                trial = apply(trial, a)
+            except IllegalActionError as exc:
+                self.message = [str(exc)]
+                return False
+        seat = s.actor
+        turn = s.turn
+        for a in actions:
+            self.session.play(a)
+        self.selected.clear()
+        after = self.session.state
+        if after.turn != turn or after.phase == Phase.HAND_OVER:
+            if seat == turn:
+                self._turn_ended(seat)
+        elif seat != turn and after.actor == turn and self.hot_seat and self.session.is_human(turn):
+            # A human partner answered a human's question: hide this hand again.
+            self._turn_ended(seat)
+        self.after_change()
+        return True
+
+    def apply_computer(self, action: Action) -> None:
+        """Play a computer player's chosen action (on the UI thread)."""
+        s = self.session.state
+        if self.session.is_human(s.actor) or s.phase == Phase.HAND_OVER:
+            return
+        asked_by_human = s.phase == Phase.PERMISSION and self.session.is_human(s.turn)
+        self.session.play(action)
+        if asked_by_human and self.viewer == s.turn:
+            said = "Yes, go out" if action.kind == "yes" else "No, do not go out"
+            self.message = [f"{self.session.name(s.actor)} says: {said}"]
+        self.after_change()
+        self.on_change()
+
+    # ------------------------------------------------------------------ commands
+    def _cards_for_meld(self) -> list[int]:
+        hand = self.hand()
+        if self.selected:
+            return [hand[i] for i in sorted(self.selected)]
+        if not hand:
+            return []
+        r = RANK_OF[hand[self.cursor]]
+        return [c for c in hand if RANK_OF[c] == r]
+
+    def _need_turn(self) -> bool:
+        if not self.my_turn():
+            s = self.session.state
+            if s.phase == Phase.HAND_OVER:
+                self.message = ["The hand is over"]
+            else:
+                self.message = [f"It is {self.session.name(s.actor)}'s turn"]
+            return False
+        return True
+
+    def cmd_draw(self) -> None:
+        if self._need_turn():
+            self._play([A.A_DRAW])
+
+    def cmd_pile(self) -> None:
+        if not self._need_turn():
+            return
+        s = self.session.state
+        options = [a for a in legal_actions(s) if a.kind == "pile"]
+        if not options:
+            self.message = [explain(s, A.A_PILE) or "You may not take the pile now"]
+            return
+        if self.selected:
+            hand = self.hand()
+            ranks = sorted(RANK_OF[hand[i]] for i in self.selected)
+            match = [a for a in options if sorted(a.ranks) == ranks]
+            if match:
+                self._take_pile(match[0])
+                return
+        if len(options) == 1:
+            self._take_pile(options[0])
+            return
+        self.dialog = Dialog("pile_choice", options=options)
+
+    def _take_pile(self, a: Action) -> None:
+        self._play([a])
+
+    def cmd_meld(self) -> None:
+        if not self._need_turn():
+            return
+        cards = self._cards_for_meld()
+        if not cards:
+            return
+        s = self.session.state
+        if not self.selected and all(IS_WILD[c] for c in cards):
+            self.cmd_add_wild()
+            return
+        row = s.melds[s.team_of(s.turn)]
+        plan = compose_meld(cards, row, s.rules.wild_melds_allowed)
+        if isinstance(plan, str):
+            self.message = [plan]
+            return
+        self._play(plan)
+
+    def cmd_meld_one(self) -> None:
+        if not self._need_turn():
+            return
+        hand = self.hand()
+        if not hand:
+            return
+        c = hand[self.cursor]
+        if IS_WILD[c]:
+            self.cmd_add_wild()
+            return
+        self._play([A.add(RANK_OF[c])])
+
+    def cmd_meld_three(self) -> None:
+        if not self._need_turn():
+            return
+        hand = self.hand()
+        if not hand:
+            return
+        r = RANK_OF[hand[self.cursor]]
+        n = sum(1 for c in hand if RANK_OF[c] == r)
+        if r in _WILD_RANKS:
+            self.message = ["Meld three needs a natural rank under the cursor"]
+            return
+        if n >= 3:
+            self._play([A.meld(r, r, r)])
+            return
+        wild = next((RANK_OF[c] for c in hand if IS_WILD[c]), None)
+        if n == 2 and wild is not None:
+            self._play([A.meld(r, r, wild)])
+            return
+        self.message = [f"Meld three needs three {plural(r)} (or two and a wild card); you hold {n}"]
+
+    def cmd_add_wild(self) -> None:
+        if not self._need_turn():
+            return
+        hand = self.hand()
+        cards = [hand[i] for i in sorted(self.selected)] if self.selected else hand[self.cursor:self.cursor + 1]
+        wild = next((c for c in cards if IS_WILD[c]), None)
+        if wild is None:
+            wild = next((c for c in hand if IS_WILD[c]), None)
+        if wild is None:
+            self.message = ["You hold no wild card"]
+            return
+        self.dialog = Dialog("wild_target", card=wild)
+
+    def cmd_discard(self) -> None:
+        if not self._need_turn():
+            return
+        hand = self.hand()
+        if not hand:
+            return
+        if len(self.selected) == 1:
+            c = hand[next(iter(self.selected))]
+        elif len(self.selected) > 1:
+            self.message = ["Select one card to discard (or none: the cursor card is discarded)"]
+            return
+        else:
+            c = hand[self.cursor]
+        a = A.discard(c)
+        s = self.session.state
+        if a in legal_actions(s):
+            self._play([a])
+            return
+        reason = explain(s, a) or f"You may not discard {c} now"
+        problem = turn_problem(s, len(hand) == 1) if s.phase == Phase.MELD else None
+        if problem is not None and A.A_UNDO in legal_actions(s):
+            # DOS: "Improper Melds ... attempting to discard ... cards returned to your hand".
+            while A.A_UNDO in legal_actions(self.session.state) and \
+                    turn_problem(self.session.state, False) is not None:
+                self.session.play(A.A_UNDO)
+            self.selected.clear()
+            self.after_change()
+            self.message = [f"Improper melds: {reason}.", "The melds of this turn are back in your hand."]
+            return
+        self.message = [reason]
+
+    def cmd_undo(self) -> None:
+        if self._need_turn():
+            self._play([A.A_UNDO])
+
+    def cmd_undo_all(self) -> None:
+        if not self._need_turn():
+            return
+        if A.A_UNDO not in legal_actions(self.session.state):
+            self.message = [explain(self.session.state, A.A_UNDO) or "Nothing to undo"]
+            return
+        while A.A_UNDO in legal_actions(self.session.state):
+            self.session.play(A.A_UNDO)
+        self.selected.clear()
+        self.after_change()
+
+    def cmd_unpile(self) -> None:
+        if self._need_turn():
+            if A.A_UNPILE in legal_actions(self.session.state):
+                pen = self.session.rules.undo_pile_penalty
+                if self._play([A.A_UNPILE]):
+                    self.message = [f"The pile is back; your side pays a {pen}-point penalty. Draw from the stock."]
+            else:
+                self._play([A.A_UNPILE])
+
+    def cmd_end(self) -> None:
+        if self._need_turn():
+            self._play([A.A_END])
+
+    def cmd_query(self) -> None:
+        if self._need_turn():
+            if self._play([A.A_ASK]):
+                p = self.session.state.actor
+                if self.session.is_human(p) and self.hot_seat:
+                    self._turn_ended(self.session.state.turn)
+                    self.after_change()
+
+    def cmd_left(self) -> None:
+        self.cursor = max(0, self.cursor - 1)
+
+    def cmd_right(self) -> None:
+        self.cursor = min(max(0, len(self.hand()) - 1), self.cursor + 1)
+
+    def _rank_jump(self, step: int) -> None:
+        hand = self.hand()
+        if not hand:
+            return
+        r = RANK_OF[hand[self.cursor]]
+        i = self.cursor
+        while 0 <= i + step < len(hand):
+            i += step
+            if RANK_OF[hand[i]] != r:
+                if step < 0:
+                    r2 = RANK_OF[hand[i]]
+                    while i > 0 and RANK_OF[hand[i - 1]] == r2:
+                        i -= 1
+                self.cursor = i
+                return
+
+    def cmd_prev_rank(self) -> None:
+        self._rank_jump(-1)
+
+    def cmd_next_rank(self) -> None:
+        self._rank_jump(1)
+
+    def cmd_home(self) -> None:
+        self.cursor = 0
+
+    def cmd_end_of_hand(self) -> None:
+        self.cursor = max(0, len(self.hand()) - 1)
+
+    def cmd_select(self) -> None:
+        if not self.hand():
+            return
+        self.selected ^= {self.cursor}
+
+    def cmd_select_rank(self) -> None:
+        hand = self.hand()
+        if not hand:
+            return
+        r = RANK_OF[hand[self.cursor]]
+        idx = {i for i, c in enumerate(hand) if RANK_OF[c] == r}
+        self.selected = self.selected - idx if idx <= self.selected else self.selected | idx
+
+    def cmd_clear(self) -> None:
+        self.selected.clear()
+
+    def cmd_score(self) -> None:
+        self.dialog = Dialog("score")
+
+    def cmd_sheet(self) -> None:
+        self.dialog = Dialog("sheet")
+
+    def cmd_log(self) -> None:
+        self.dialog = Dialog("log")
+
+    def cmd_help(self) -> None:
+        self.dialog = Dialog("help")
+
+    def cmd_redraw(self) -> None:
+        pass
+
+    def cmd_quit(self) -> None:
+        self.dialog = Dialog("quit")
+
+    # ------------------------------------------------------------------ scripting (tests, demos)
+    def type_action(self, text: str) -> bool:
+        """Play an action written in the notation (``meld K K K``), as the player to act."""
+        return self._play([parse_action(text)])
+
+
+def rank_name(r: int) -> str:
+    return RANK_NAMES[r]

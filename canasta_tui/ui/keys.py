@@ -1,0 +1,67 @@
+"""Every key of the table and what it does: ONE list, rendered by the help screen.
+
+The manual page (``man/canasta.6``) must list the same keys; a test compares them.
+``keys`` are prompt-toolkit key names (``f6``, ``c-c``, ``left``) or single characters;
+``label`` is how the help screen and the man page write them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class KeyHelp(NamedTuple):
+    command: str             # the controller command the key runs
+    keys: tuple[str, ...]    # prompt-toolkit key names
+    label: str               # how people write the keys ("d, F6")
+    description: str
+    section: str = "Play"
+
+
+KEYS: list[KeyHelp] = [
+    KeyHelp("draw", ("d", "f6"), "d, F6", "Draw from the stock"),
+    KeyHelp("pile", ("p", "f7"), "p, F7", "Take the pile (asks how to meld the upcard when there is a choice)"),
+    KeyHelp("meld", ("m", "f8"), "m, F8",
+            "Meld the selected cards; with nothing selected, meld all of the cursor card's rank"),
+    KeyHelp("meld_one", ("1",), "1", "Meld one: put the cursor card on your side's meld of its rank"),
+    KeyHelp("meld_three", ("3",), "3", "Meld three: a new meld of three cards of the cursor card's rank"),
+    KeyHelp("add_wild", ("w", "f9"), "w, F9", "Add the wild card under the cursor to a meld (then press the meld's rank)"),
+    KeyHelp("discard", ("c", "f10"), "c, F10", "Discard the card under the cursor (or the one selected card)"),
+    KeyHelp("undo", ("u", "delete"), "u, Del", "Undo the last meld of this turn"),
+    KeyHelp("undo_all", ("U",), "U", "Undo every meld of this turn"),
+    KeyHelp("unpile", ("b",), "b", "Put the pile back (when the rules allow; a penalty is charged)"),
+    KeyHelp("end", ("e",), "e", "End the hand (when the stock is exhausted)"),
+    KeyHelp("query", ("y",), "y", "Query: ask your partner \"May I go out, partner?\""),
+    KeyHelp("left", ("left", "h"), "Left, h", "Move the cursor left in your hand", "Hand"),
+    KeyHelp("right", ("right", "l"), "Right, l", "Move the cursor right in your hand", "Hand"),
+    KeyHelp("prev_rank", ("up", "k"), "Up, k", "Move the cursor to the previous rank", "Hand"),
+    KeyHelp("next_rank", ("down", "j"), "Down, j", "Move the cursor to the next rank", "Hand"),
+    KeyHelp("home", ("home",), "Home", "First card", "Hand"),
+    KeyHelp("end_of_hand", ("end",), "End", "Last card", "Hand"),
+    KeyHelp("select", ("space",), "Space", "Select or unselect the card under the cursor", "Hand"),
+    KeyHelp("select_rank", ("a",), "a", "Select every card of the cursor card's rank", "Hand"),
+    KeyHelp("clear", ("escape", "n"), "n, Esc", "Clear the selection", "Hand"),
+    KeyHelp("score", ("s",), "s", "Show the scores and each side's initial meld requirement", "Game"),
+    KeyHelp("sheet", ("t",), "t", "Show the score sheet of every hand so far", "Game"),
+    KeyHelp("log", ("g",), "g", "Show the log of this hand (public information)", "Game"),
+    KeyHelp("help", ("?", "f1"), "?, F1", "This help", "Game"),
+    KeyHelp("redraw", ("c-l",), "Ctrl-L", "Redraw the screen", "Game"),
+    KeyHelp("quit", ("q", "c-c"), "q, Ctrl-C", "Quit (asks first)", "Game"),
+    KeyHelp("confirm", ("enter",), "Enter", "Continue: dismiss a message, show the next hand, take your turn in hot-seat",
+            "Dialogs"),
+    KeyHelp("yes", ("y",), "y", "Yes (in a question)", "Dialogs"),
+    KeyHelp("no", ("n",), "n", "No (in a question)", "Dialogs"),
+]
+
+#: Commands shown in the command bar, in order: (command, label with the hotkey in brackets).
+BAR: list[tuple[str, str]] = [
+    ("draw", "[D]raw"), ("pile", "[P]ile"), ("meld", "[M]eld"), ("discard", "Dis[c]ard"),
+    ("score", "[S]core"), ("query", "Quer[y]"), ("quit", "[Q]uit"), ("undo", "[U]ndo"), ("help", "[?]Help"),
+]
+
+
+def keys_for(command: str) -> tuple[str, ...]:
+    for k in KEYS:
+        if k.command == command:
+            return k.keys
+    raise KeyError(command)

@@ -1,0 +1,31 @@
+"""Start the table from the command line's options."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..engine import Rules
+from ..session import Session, seats_for
+from .app import TableApp
+from .render import Options
+from .style import ASCII, UNICODE, no_color, wants_ascii
+
+#: Hooks run on the new session before play starts (the persistence layer attaches autosave here).
+SESSION_HOOKS: list[Callable[[Session], None]] = []
+
+
+def launch(rules: Rules, *, players: int = 1, seed: int | None = None, level: str = "advanced",
+           delay_ms: int = 600, ascii: bool = False, four_color: bool = False, mouse: bool = False,
+           name: str = "", session: Session | None = None) -> Session:
+    """Play at the terminal until the user quits; returns the session."""
+    if session is None:
+        if not rules.partnerships and players > rules.players:
+            players = rules.players
+        seats = seats_for(players, level, name)[: rules.players]
+        session = Session(rules, seats, seed)
+    for hook in SESSION_HOOKS:
+        hook(session)
+    glyphs = ASCII if ascii or wants_ascii() else UNICODE
+    app = TableApp(session, delay_ms=delay_ms, options=Options(glyphs, four_color, mouse), color=not no_color())
+    app.run()
+    return session
