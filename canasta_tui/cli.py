@@ -8,10 +8,13 @@ import click
 
 from .bench.ai_bench import ai_command
 from .engine.errors import RulesError
+from .persistence.commands import config_command, stats_command
+from .persistence.integrate import SettingsGroup, start_session
 from .presets import load_rules, preset_names
+from .rules_cmd import rules_command
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=SettingsGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--rules", "rules_name", default="classic", show_default=True, metavar="NAME|FILE",
               help="Rules preset (" + ", ".join(preset_names()) + ") or a TOML file.")
 @click.option("--players", type=click.IntRange(0, 4), default=1, show_default=True,
@@ -25,9 +28,13 @@ from .presets import load_rules, preset_names
 @click.option("--four-color", is_flag=True, help="Four-colour deck: clubs green, diamonds blue.")
 @click.option("--mouse", is_flag=True, help="Mouse clicks on cards and commands (off by default: it costs bytes).")
 @click.option("--name", default="", metavar="NAME", help="Your name at the table (Player 1).")
+@click.option("--resume", is_flag=True, help="Resume the unfinished game without asking.")
+@click.option("--new", "new_game", is_flag=True, help="Start a new game; the unfinished one is kept as a backup.")
+@click.option("--load", "load_file", metavar="FILE", help="Play on from a saved game.")
 @click.pass_context
 def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, level: str, delay: int,
-         ascii_: bool, four_color: bool, mouse: bool, name: str) -> None:
+         ascii_: bool, four_color: bool, mouse: bool, name: str,
+         resume: bool = False, new_game: bool = False, load_file: str | None = None) -> None:
     """Four-player partnership Canasta at the terminal."""
     if ctx.invoked_subcommand is not None:
         return
@@ -37,8 +44,10 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     from .ui.launch import launch
 
+    session = start_session(rules, resume=resume, new=new_game, load=load_file, players=players, seed=seed,
+                            level=level.lower(), name=name)
     launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
-           four_color=four_color, mouse=mouse, name=name)
+           four_color=four_color, mouse=mouse, name=name, session=session)
 
 
 @main.group()
@@ -66,3 +75,6 @@ def bench_engine(seconds: float, seed: int, rules_name: str, as_json: bool) -> N
 
 
 bench.add_command(ai_command)
+main.add_command(config_command)
+main.add_command(stats_command)
+main.add_command(rules_command)

@@ -380,6 +380,17 @@ class Autosaver:
             self.save(self._source.match)
 
 
+def session_meta(session: Any) -> dict[str, Any]:
+    """What a save records about the table: seats (human or computer level), names, seed."""
+    seats = getattr(session, "seats", ())
+    return {
+        "seats": ["human" if getattr(s, "human", False) else "computer" for s in seats],
+        "levels": [getattr(s, "level", "") for s in seats],
+        "names": [getattr(s, "name", "") for s in seats],
+        "seed": getattr(session, "seed", None),
+    }
+
+
 def attach_autosave(session: Any, meta: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
                     path: Path | None = None, on_error: Callable[[str], None] | None = None) -> Autosaver:
     """Autosave ``session`` after every completed action and every deal.
@@ -391,6 +402,9 @@ def attach_autosave(session: Any, meta: dict[str, Any] | Callable[[], dict[str, 
     if meta is None:
         sm = getattr(session, "meta", None)
         meta = sm if callable(sm) else (dict(sm) if isinstance(sm, dict) else None)
+    if meta is None and hasattr(session, "seats"):
+        def meta() -> dict[str, Any]:
+            return session_meta(session)
     saver = Autosaver(meta, path, on_error)
     saver._source = session
     session.add_observer(saver)
@@ -443,4 +457,5 @@ def exit_savers(save: Callable[[], object]) -> Iterator[None]:
 
 __all__ = ["MAX_SAVE_BYTES", "Autosaver", "LoadedGame", "Resume", "SaveError", "SaveInfo", "atomic_write_text",
            "attach_autosave", "backup_autosave", "exit_savers", "find_autosave", "install_exit_savers",
-           "is_finished", "list_saves", "load_file", "read_record", "save_named", "save_path_for", "write_save"]
+           "is_finished", "list_saves", "load_file", "read_record", "save_named", "save_path_for", "session_meta",
+           "write_save"]

@@ -1,0 +1,180 @@
+"""``canasta config`` and ``canasta stats``: the persistence layer at the command line."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from . import paths, settings, stats
+from .saves import LoadedGame, SaveError, backup_autosave, find_autosave, load_file
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+@click.group("config", invoke_without_command=True)
+@click.pass_context
+def config_command(ctx: click.Context) -> None:
+    """Show the settings and where every file lives.
+
+    Settings live in a TOML file in the XDG config directory (CANASTA_HOME/config with
+    CANASTA_HOME set); options on the command line override them for one run.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    loaded = settings.load_settings()
+    con = _console()
+    t = Table(title="Settings", title_justify="left")
+    t.add_column("setting")
+    t.add_column("value")
+    t.add_column("from")
+    t.add_column("meaning")
+    for key in settings.KEYS:
+        value = getattr(loaded.settings, key)
+        shown = ", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
+        t.add_row(key, shown, "file" if key in loaded.from_file else "default", settings.HELP[key])
+    con.print(t)
+    f = Table(title="Files", title_justify="left")
+    f.add_column("what")
+    f.add_column("where")
+    for what, where in paths.all_paths().items():
+        f.add_row(what, str(where) + ("" if where.exists() else "  (not yet created)"))
+    con.print(f)
+    if loaded.problem:
+        click.echo(f"warning: {loaded.problem}", err=True)
+
+
+@config_command.command("set")
+@click.argument("key", type=click.Choice(settings.KEYS))
+@click.argument("value")
+def config_set(key: str, value: str) -> None:
+    """Change one setting: canasta config set level expert."""
+    try:
+        path = settings.set_value(key, value)
+    except settings.SettingsError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{key} = {value}  ({path})")
+
+
+@config_command.command("unset")
+@click.argument("key", type=click.Choice(settings.KEYS))
+def config_unset(key: str) -> None:
+    """Return one setting to its default."""
+    try:
+        path = settings.unset_value(key)
+    except settings.SettingsError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{key} is back to its default  ({path})")
+
+
+@config_command.command("path")
+def config_path() -> None:
+    """Print the settings file's path (for scripts and editors)."""
+    click.echo(str(paths.settings_path()))
+
+
+@click.command("stats")
+@click.option("--player", metavar="NAME", help="Only this player.")
+@click.option("--history", "show_history", is_flag=True, help="List finished matches with their score sheets.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True,
+              help="How many matches --history lists.")
+@click.option("--reset", "do_reset", is_flag=True,
+              help="Set wins, losses and high scores to zero (asks first; the history is kept).")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before --reset.")
+def stats_command(player: str | None, show_history: bool, limit: int, do_reset: bool, yes: bool) -> None:
+    """Win ratio per computer level, high scores and match history."""
+    try:
+        if do_reset:
+            who = f"{player}'s" if player else "every player's"
+            if not yes and not click.confirm(f"Reset {who} wins, losses and high scores?", default=False):
+                click.echo("Nothing was reset.")
+                return
+            n = stats.reset(player)
+            click.echo(f"Reset: {n} match{'es' if n != 1 else ''} no longer counted (the history is kept).")
+            return
+        con = _console()
+        if show_history:
+            rows = stats.history(player, limit)
+            if not rows:
+                click.echo("No finished matches yet.")
+                return
+            for row in rows:
+                t = Table(title=f"#{row.id} {row.finished}  {row.player} ({row.level}, {row.rules} rules): "
+                                f"{'won' if row.won else 'lost'} {row.our_score} to {row.their_score}",
+                          title_justify="left")
+                t.add_column("hand", justify="right")
+                sides = len(row.sheet[0]["scores"]) if row.sheet else 0
+                for side in range(sides):
+                    t.add_column(f"side {side + 1}", justify="right")
+                    t.add_column("total", justify="right")
+                for h in row.sheet:
+                    cells = [str(h["hand"])]
+                    for side in range(sides):
+                        cells += [str(h["scores"][side]["total"]), str(h["totals"][side])]
+                    t.add_row(*cells)
+                con.print(t)
+            return
+        ratios = stats.win_ratios(player)
+        if not ratios:
+            click.echo("No finished matches yet." if not player else f"No finished matches for {player}.")
+            return
+        t = Table(title="Win ratio", title_justify="left")
+        for col in ("player", "level", "wins", "losses", "win ratio"):
+            t.add_column(col, justify="left" if col in ("player", "level") else "right")
+        for wr in ratios:
+            t.add_row(wr.player, wr.level, str(wr.wins), str(wr.losses), f"{wr.ratio:.0f}%")
+        con.print(t)
+        for level, scores in stats.high_scores().items():
+            hs = Table(title=f"High scores: {level} (best single hand, our side minus theirs)", title_justify="left")
+            for col in ("#", "player", "score", "hand", "date"):
+                hs.add_column(col, justify="right" if col in ("#", "score", "hand") else "left")
+            for i, hsc in enumerate(scores, 1):
+                hs.add_row(str(i), hsc.player, str(hsc.difference), str(hsc.hand), hsc.date)
+            con.print(hs)
+    except stats.StatsError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def choose_start(resume: bool, new: bool, load: str | None, ask: bool = True) -> tuple[LoadedGame | None, list[str]]:
+    """What ``canasta`` starts with: a loaded game (``--load``), the autosave, or None for a new game.
+
+    ``--new`` keeps the old autosave as a backup; without ``--resume`` the player is
+    asked (when ``ask``) whether to resume.  Returns notices to show (a corrupt
+    autosave set aside, a backup made).  Raises click.ClickException for --load errors.
+    """
+    notices: list[str] = []
+    if load:
+        try:
+            return load_file(load), notices
+        except SaveError as exc:
+            raise click.ClickException(f"cannot load {exc}") from None
+    if new:
+        try:
+            kept = backup_autosave()
+        except SaveError as exc:
+            raise click.ClickException(str(exc)) from None
+        if kept is not None:
+            notices.append(f"The unfinished game was kept as {kept}.")
+        return None, notices
+    found = find_autosave()
+    notices += found.notices
+    if found.game is None:
+        return None, notices
+    if resume or not ask:
+        return found.game, notices
+    m = found.game.match
+    totals = " to ".join(str(s) for s in m.scores)
+    for n in notices:
+        click.echo(n, err=True)
+    if click.confirm(f"Resume the unfinished game (hand {m.hand_number}, {totals})?", default=True):
+        return found.game, []
+    try:
+        kept = backup_autosave()
+    except SaveError as exc:
+        raise click.ClickException(str(exc)) from None
+    return None, [f"The unfinished game was kept as {kept}."] if kept else []
+
+
+__all__ = ["choose_start", "config_command", "stats_command"]

@@ -1,0 +1,120 @@
+"""Tying persistence to the table: settings as the command line's defaults, resume, autosave,
+exit savers, and the statistics when a match ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from ..engine import Rules, RulesError
+from . import settings as settings_mod
+from . import stats
+from .commands import choose_start
+from .saves import Autosaver, LoadedGame, attach_autosave, install_exit_savers, session_meta
+
+#: settings key -> the parameter name of ``canasta``'s option
+OPTION_FOR = {"rules": "rules_name", "level": "level", "delay": "delay", "four_color": "four_color",
+              "mouse": "mouse", "name": "name"}
+
+
+def default_map() -> dict[str, Any]:
+    """The settings file as defaults for ``canasta``'s options (the command line still wins)."""
+    loaded = settings_mod.load_settings()
+    s = loaded.settings
+    out: dict[str, Any] = {OPTION_FOR[k]: getattr(s, k) for k in loaded.from_file if k in OPTION_FOR}
+    if "deck" in loaded.from_file:
+        out["ascii_"] = s.deck == "ascii"
+    return out
+
+
+class SettingsGroup(click.Group):
+    """A click group whose option defaults come from the settings file."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        with contextlib.suppress(Exception):  # settings must never stop the program from starting
+            extra.setdefault("default_map", default_map())
+        return super().make_context(info_name, args, parent, **extra)
+
+
+def apply_rule_options(rules: Rules) -> Rules:
+    loaded = settings_mod.load_settings()
+    if not loaded.settings.rule_options:
+        return rules
+    try:
+        return rules.replace(**loaded.settings.rule_options)
+    except RulesError as exc:
+        click.echo(f"warning: {loaded.path}: rule_options: {exc} (ignored)", err=True)
+        return rules
+
+
+def _seats_from(game: LoadedGame, players: int, level: str, name: str) -> Sequence[Any]:
+    from ..session import Seat, seats_for
+
+    meta = game.meta
+    kinds, levels, names = meta.get("seats"), meta.get("levels"), meta.get("names")
+    n = game.match.rules.players
+    if isinstance(kinds, list) and len(kinds) == n:
+        lv = levels if isinstance(levels, list) and len(levels) == n else [level] * n
+        nm = names if isinstance(names, list) and len(names) == n else [""] * n
+        return tuple(Seat(k == "human", str(lv[i] or level), str(nm[i] or "")) for i, k in enumerate(kinds))
+    return seats_for(players, level, name)[:n]
+
+
+def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, players: int, seed: int | None,
+                  level: str, name: str) -> Any:
+    """The Session to play: loaded, resumed or new, with autosave and statistics attached.
+
+    Shows notices (a corrupt autosave set aside, a backup kept) before the table opens.
+    """
+    from ..session import Session, seats_for
+
+    game, notices = choose_start(resume, new, load)
+    for n in notices:
+        click.echo(n, err=True)
+    if settings_mod.load_settings().settings.color == "never":
+        os.environ.setdefault("NO_COLOR", "1")
+    if game is not None:
+        session = Session.from_match(game.match, _seats_from(game, players, level, name), seed)
+        game_id = str(game.meta.get("game_id") or f"{time.time():.0f}-{session.seed}")
+    else:
+        rules = apply_rule_options(rules)
+        if not rules.partnerships and players > rules.players:
+            players = rules.players
+        session = Session(rules, seats_for(players, level, name)[: rules.players], seed)
+        game_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{session.seed}"
+    attach(session, game_id)
+    return session
+
+
+def attach(session: Any, game_id: str) -> Autosaver:
+    """Autosave after every action and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end."""
+    def meta() -> dict[str, Any]:
+        return session_meta(session) | {"game_id": game_id}
+
+    saver = attach_autosave(session, meta, on_error=lambda msg: None)
+    install_exit_savers(lambda: saver.save(session.match))
+    recorded: list[bool] = []
+
+    def on_event(s: Any, event: str = "") -> None:
+        if recorded or s.match.winner is None:
+            return
+        recorded.append(True)
+        humans = {i: (seat.name or os.environ.get("USER") or "Player") for i, seat in enumerate(s.seats) if seat.human}
+        levels = {seat.level for seat in s.seats if not seat.human}
+        level = "hot-seat" if not levels else "/".join(sorted(levels))
+        if humans:
+            with contextlib.suppress(stats.StatsError):
+                stats.record_match_result(s.match, humans, level, game_key=game_id)
+
+    session.add_observer(on_event)
+    return saver
+
+
+__all__ = ["SettingsGroup", "apply_rule_options", "attach", "default_map", "start_session"]

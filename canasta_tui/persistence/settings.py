@@ -1,0 +1,223 @@
+"""Settings that stick: a TOML file in the XDG config directory.
+
+::
+
+    # ~/.config/canasta/settings.toml
+    rules = "windows"          # a preset name or a .toml file
+    level = "expert"
+    aggression = 50
+    name = "Ann"
+
+    [rule_options]             # optional: change single rule options of the preset
+    target_score = 3000
+
+Command-line options override a setting for one run; ``canasta config set KEY VALUE``
+changes the file.  A file that cannot be read is reported (what and where) and left
+alone: the defaults are used for that run and ``config set`` refuses to overwrite it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from . import paths
+from .saves import SaveError, atomic_write_text
+
+LEVELS = ("beginner", "advanced", "expert")
+CHOICES: dict[str, tuple[str, ...]] = {
+    "level": LEVELS,
+    "color": ("auto", "always", "never"),
+    "deck": ("unicode", "ascii"),
+    "sort": ("rank", "suit"),
+}
+RANGES: dict[str, tuple[int, int]] = {"aggression": (0, 100), "delay": (0, 10000)}
+HELP: dict[str, str] = {
+    "rules": "rules preset (classic, windows, online, mobile, two-player, three-player) or a .toml file",
+    "level": "computer level: beginner, advanced or expert",
+    "aggression": "expert computers' chance of playing aggressively in a hand, 0-100 %",
+    "delay": "pause after each computer play, in milliseconds (0-10000)",
+    "color": "colours: auto (unless NO_COLOR is set or the output is not a terminal), always, never",
+    "four_color": "four-colour deck: clubs green, diamonds blue",
+    "deck": "card faces: unicode suit symbols or ascii letters",
+    "sort": "order of the cards in your hand: rank or suit",
+    "name": "your name (player profile and statistics)",
+    "mouse": "mouse clicks on (sends every movement over SSH)",
+    "rule_options": "single rule options over the preset (a TOML table; see canasta rules)",
+}
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; says which and why."""
+
+
+@dataclass
+class Settings:
+    rules: str = "classic"
+    level: str = "advanced"
+    aggression: int = 50
+    delay: int = 600
+    color: str = "auto"
+    four_color: bool = False
+    deck: str = "unicode"
+    sort: str = "rank"
+    name: str = ""
+    mouse: bool = False
+    rule_options: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+KEYS = tuple(f.name for f in fields(Settings))
+_DEFAULTS = Settings()
+
+
+def check(key: str, value: Any) -> Any:
+    """The value if ``key`` may take it, else SettingsError saying what is allowed."""
+    if key not in KEYS:
+        raise SettingsError(f"unknown setting {key!r}; the settings are: {', '.join(KEYS)}")
+    default = getattr(_DEFAULTS, key)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise SettingsError(f"{key} must be true or false, not {value!r}")
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(f"{key} must be a whole number, not {value!r}")
+        lo, hi = RANGES[key]
+        if not lo <= value <= hi:
+            raise SettingsError(f"{key} must be from {lo} to {hi}, not {value}")
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            raise SettingsError(f"{key} must be text, not {value!r}")
+        if key in CHOICES and value not in CHOICES[key]:
+            raise SettingsError(f"{key} must be one of {', '.join(CHOICES[key])}, not {value!r}")
+    elif isinstance(default, dict):
+        if not isinstance(value, dict):
+            raise SettingsError(f"{key} must be a table")
+        from ..engine import RulesError, rules_from_dict
+
+        try:
+            rules_from_dict(value)
+        except (RulesError, TypeError) as exc:
+            raise SettingsError(f"{key}: {exc}") from None
+    return value
+
+
+def parse_value(key: str, text: str) -> Any:
+    """``canasta config set KEY VALUE``: the text as the setting's type."""
+    if key not in KEYS:
+        check(key, None)
+    default = getattr(_DEFAULTS, key)
+    if isinstance(default, bool):
+        words = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
+        if text.lower() not in words:
+            raise SettingsError(f"{key} must be true or false, not {text!r}")
+        return check(key, words[text.lower()])
+    if isinstance(default, int):
+        try:
+            return check(key, int(text))
+        except ValueError:
+            raise SettingsError(f"{key} must be a whole number, not {text!r}") from None
+    if isinstance(default, dict):
+        try:
+            table = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise SettingsError(f"{key} must be TOML like 'target_score = 3000': {exc}") from None
+        return check(key, table)
+    return check(key, text)
+
+
+@dataclass
+class Loaded:
+    settings: Settings
+    path: Path
+    exists: bool
+    from_file: set[str]
+    problem: str | None = None   # the file could not be used: what and where
+
+
+def load_settings(path: Path | None = None) -> Loaded:
+    """The settings file, checked; never raises: a bad file gives the defaults and a ``problem``."""
+    path = path or paths.settings_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Loaded(Settings(), path, False, set())
+    except (OSError, UnicodeDecodeError) as exc:
+        return Loaded(Settings(), path, True, set(), f"{path}: cannot read the settings: {exc}; using the defaults")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return Loaded(Settings(), path, True, set(), f"{path}: not valid TOML ({exc}); using the defaults")
+    values = {}
+    problems = []
+    for key, value in data.items():
+        try:
+            values[key] = check(key, value)
+        except SettingsError as exc:
+            problems.append(str(exc))
+    loaded = Loaded(Settings(**values), path, True, set(values))
+    if problems:
+        loaded.problem = f"{path}: " + "; ".join(problems) + " (the default is used instead)"
+    return loaded
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise SettingsError(f"cannot write {v!r} to TOML")
+
+
+def dumps(values: dict[str, Any]) -> str:
+    lines = ["# canasta settings: `canasta config` shows them, `canasta config set KEY VALUE` changes them."]
+    tables = {k: v for k, v in values.items() if isinstance(v, dict)}
+    for k, v in values.items():
+        if not isinstance(v, dict):
+            lines.append(f"{k} = {_toml_value(v)}")
+    for k, table in tables.items():
+        if table:
+            lines.append(f"\n[{k}]")
+            lines.extend(f"{kk} = {_toml_value(vv)}" for kk, vv in table.items())
+    return "\n".join(lines) + "\n"
+
+
+def set_value(key: str, text: str, path: Path | None = None) -> Path:
+    """Change one setting in the file (atomically); a broken file is never overwritten."""
+    loaded = load_settings(path)
+    if loaded.problem:
+        raise SettingsError(f"{loaded.problem}; not changing it: fix or remove the file first")
+    value = parse_value(key, text)
+    current = {k: getattr(loaded.settings, k) for k in loaded.from_file}
+    current[key] = value
+    try:
+        atomic_write_text(loaded.path, dumps(current))
+    except SaveError as exc:
+        raise SettingsError(str(exc)) from None
+    return loaded.path
+
+
+def unset_value(key: str, path: Path | None = None) -> Path:
+    check(key, getattr(_DEFAULTS, key, None))
+    loaded = load_settings(path)
+    if loaded.problem:
+        raise SettingsError(f"{loaded.problem}; not changing it: fix or remove the file first")
+    current = {k: getattr(loaded.settings, k) for k in loaded.from_file if k != key}
+    try:
+        atomic_write_text(loaded.path, dumps(current))
+    except SaveError as exc:
+        raise SettingsError(str(exc)) from None
+    return loaded.path
+
+
+__all__ = ["CHOICES", "HELP", "KEYS", "LEVELS", "Loaded", "Settings", "SettingsError", "check", "dumps",
+           "load_settings", "parse_value", "set_value", "unset_value"]

@@ -1,0 +1,77 @@
+"""``canasta rules [PRESET]``: the rules text the game implements, with a preset's option values."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from .engine import CLASSIC, Rules, RulesError
+from .presets import load_rules, preset_names, rules_dir
+
+
+def rules_text_path() -> Path:
+    return rules_dir() / "RULES.md"
+
+
+def options_table(rules: Rules) -> Table:
+    """Every rule option with the preset's value; values that differ from classic are marked."""
+    t = Table(title=f"Rule options of the {rules.name} preset (* differs from classic)", title_justify="left")
+    t.add_column("option")
+    t.add_column("value")
+    base = CLASSIC.to_dict()
+    for key, value in rules.to_dict().items():
+        if key in ("name", "description"):
+            continue
+        shown = ", ".join(f"{a}+: {b}" for a, b in value) if key == "initial_meld" else str(value).lower() \
+            if isinstance(value, bool) else str(value)
+        t.add_row(key, shown + (" *" if base.get(key) != value else ""))
+    return t
+
+
+def render(rules: Rules, width: int = 80, color: bool = False) -> str:
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, force_terminal=color, no_color=not color, highlight=False)
+    try:
+        text = rules_text_path().read_text(encoding="utf-8")
+    except OSError as exc:
+        text = f"(The rules text is missing: {rules_text_path()}: {exc.strerror})"
+    con.print(Markdown(text))
+    con.print()
+    if rules.description:
+        con.print(f"{rules.name}: {rules.description}")
+    con.print(options_table(rules))
+    return buf.getvalue()
+
+
+@click.command("rules")
+@click.argument("preset", default="classic", metavar="[PRESET|FILE]")
+@click.option("--no-pager", is_flag=True, help="Print straight to the terminal, without a pager.")
+def rules_command(preset: str, no_pager: bool) -> None:
+    """Show the rules the game plays by, with a preset's option values.
+
+    PRESET is one of the presets (classic by default) or a rules TOML file.  On a
+    terminal the text is paged ($PAGER, or less).
+    """
+    try:
+        rules = load_rules(preset)
+    except RulesError as exc:
+        raise click.BadParameter(str(exc), param_hint="PRESET") from None
+    tty = sys.stdout.isatty()
+    width = shutil.get_terminal_size()[0] if tty else 80
+    color = tty and not os.environ.get("NO_COLOR")
+    text = render(rules, min(width, 100), color)
+    if tty and not no_pager:
+        click.echo_via_pager(text, color=color)
+    else:
+        click.echo(text, nl=False)
+
+
+__all__ = ["options_table", "preset_names", "render", "rules_command", "rules_text_path"]
