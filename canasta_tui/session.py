@@ -74,7 +74,7 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
         n = len(after.hands[seat]) - len(before.hands[seat])
         out.append(f"{who} drew" + ("" if n == 1 else f" {n} cards"))
     elif k == "pile":
-        with_ = (" with " + " ".join(RANK_NAMES[r] for r in action.ranks[1:])) if action.ranks else ""
+        with_ = (" with " + " ".join(RANK_NAMES[r] for r in action.ranks)) if action.ranks else ""
         up = card_text(before.pile[-1], True) if before.pile else "?"
         out.append(f"{who} took the pile of {len(before.pile)}, {up}{with_}")
     elif k == "meld":

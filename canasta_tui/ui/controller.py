@@ -119,6 +119,7 @@ class Controller:
         self.turn_start: dict[int, Counter[int]] = {}   # hand at the start of a human's turn
         self.seen_log: dict[int, int] = {s: 0 for s in humans}
         self.on_change: Callable[[], None] = lambda: None
+        self.keys_handled = 0                # how many keys were handled (tests wait on it)
         self._keymap: dict[str, str] = {}
         for k in KEYS:
             if k.section != "Dialogs":
@@ -217,6 +218,7 @@ class Controller:
         try:
             self._key(name)
         finally:
+            self.keys_handled += 1
             self.on_change()
 
     def _key(self, name: str) -> None:

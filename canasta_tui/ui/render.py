@@ -16,7 +16,7 @@ from ..engine import Phase, PlayerView, player_name, team_name
 from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_NAMES, RANK_OF, SUIT_OF
 from ..engine.melds import Meld
 from .keys import BAR, KEYS
-from .style import UNICODE, Glyphs
+from .style import ASCII, UNICODE, Glyphs
 
 MIN_W, MIN_H = 80, 24
 MELD_ORDER = (1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 3, 2)
@@ -32,6 +32,7 @@ class Options:
 
 
 DEFAULT_OPTIONS = Options()
+ASCII_OPTIONS = Options(ASCII)
 
 
 class Canvas:
@@ -146,6 +147,14 @@ def stop_card(v: PlayerView) -> str:
     return ""
 
 
+_TO_ASCII = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "—": "-", "…": "...", "“": '"', "”": '"'})
+
+
+def glyph_text(text: str, g: Glyphs) -> str:
+    """Text written with suit symbols, in the glyphs of this screen (letters for --ascii)."""
+    return text.translate(_TO_ASCII) if g is ASCII else text
+
+
 def wrap(text: str, width: int) -> list[str]:
     """Split ``text`` into lines of at most ``width`` (continuation lines indented)."""
     out: list[str] = []
@@ -182,7 +191,8 @@ def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Ca
     if d is not None:
         draw_dialog(cv, ctl, v, opts)
     elif ctl.message:
-        draw_box(cv, "", list(ctl.message) + ["", "(press any key)"], style="message")
+        draw_box(cv, "", [glyph_text(t, opts.glyphs) for t in ctl.message] + ["", "(press any key)"],
+                 style="message")
     return cv
 
 
@@ -308,7 +318,7 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
         rows = mid_h - 3
         lines: list[str] = []
         for line in s.log[-rows:]:
-            lines.extend(wrap(line.text, side))
+            lines.extend(wrap(glyph_text(line.text, g), side))
         for i, text in enumerate(lines[-rows:]):
             cv.put(log_y + 1 + i, right_x, text)
     else:
@@ -347,7 +357,7 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
         info = info.strip()
         cv.put(bottom_y, max(x + 2, W - len(info) - 1), info, "count")
     draw_hand(cv, ctl, v, opts, bottom_y + 1)
-    cv.put(H - 2, 0, ctl.status()[:W], "hint")
+    cv.put(H - 2, 0, glyph_text(ctl.status(), g)[:W], "hint")
     draw_bar(cv, ctl, H - 1, opts)
 
 
@@ -496,7 +506,7 @@ def draw_dialog(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
                                    "Press its rank: A 4-9 0(=10) J Q K" + (" W(ild meld)" if rules.wild_melds_allowed else ""),
                                    "", "any other key: cancel"])
     elif k == "log":
-        lines = [line.text for line in s.log][-(cv.height - 8):]
+        lines = [glyph_text(line.text, opts.glyphs) for line in s.log][-(cv.height - 8):]
         draw_box(cv, "Table log", lines + ["", "(press any key)"])
 
 

@@ -1,0 +1,45 @@
+"""Helpers for the table's tests: seeded sessions and a key-pressing driver."""
+
+from __future__ import annotations
+
+from canasta_tui.engine import Phase
+from canasta_tui.presets import load_rules
+from canasta_tui.session import Session, seats_for
+from canasta_tui.ui.controller import Controller
+
+
+def session(players: int = 1, seed: int = 5, rules: str = "classic") -> Session:
+    return Session(load_rules(rules), seats_for(players, "beginner"), seed)
+
+
+def next_key(ctl: Controller) -> str | None:
+    """The key a simple human would press now (None: nothing for a human to do)."""
+    d = ctl.dialog
+    if d is not None:
+        return {"privacy": "enter", "answer": "n", "pile_choice": "1", "summary": "enter",
+                "sheet_end": "enter", "match_over": "enter", "quit": "n"}.get(d.kind, "enter")
+    if ctl.message:
+        return "x"
+    if not ctl.my_turn():
+        return None
+    lit = ctl.lit()
+    if lit["draw"]:
+        return "d"
+    if lit["pile"]:
+        return "p"
+    if lit["end"]:
+        return "e"
+    if ctl.session.state.phase == Phase.MELD and lit["meld"] and _meldable_three(ctl):
+        return "3"
+    return "c"
+
+
+def _meldable_three(ctl: Controller) -> bool:
+    hand = ctl.hand()
+    if not hand:
+        return False
+    from canasta_tui.engine.cards import RANK_OF
+    r = RANK_OF[hand[ctl.cursor]]
+    from canasta_tui.engine import actions as A
+    from canasta_tui.engine import legal_actions
+    return r not in (2, 3, 14) and A.meld(r, r, r) in legal_actions(ctl.session.state)

@@ -1,0 +1,73 @@
+"""Headless app: the real prompt-toolkit application fed keys through a pipe.
+
+A whole seeded hand is played by keys, one human and then two humans hot-seat; the
+computer players run in the background task exactly as in the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from canasta_tui.engine import Phase
+from canasta_tui.ui.app import TableApp
+from canasta_tui.ui.render import render
+
+from .helpers import next_key, session
+
+SEQ = {"enter": "\r", "x": "x"}
+
+
+async def play_hand(players: int, seed: int, watch=None) -> TableApp:  # type: ignore[no-untyped-def]
+    s = session(players=players, seed=seed)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        app = TableApp(s, delay_ms=0, input=inp, output=DummyOutput())
+        task = asyncio.create_task(app.run_async())
+        ctl = app.controller
+        for _ in range(20000):
+            await asyncio.sleep(0)
+            if s.state.phase == Phase.HAND_OVER and ctl.dialog is not None and ctl.dialog.kind == "summary":
+                break
+            k = next_key(ctl)
+            if k is None:
+                await asyncio.sleep(0.001)
+                continue
+            if watch is not None:
+                watch(ctl)
+            n = ctl.keys_handled
+            inp.send_text(SEQ.get(k, k))
+            for _ in range(2000):
+                if ctl.keys_handled != n:
+                    break
+                await asyncio.sleep(0.001)
+        assert s.state.phase == Phase.HAND_OVER
+        assert app.frames > 0
+        inp.send_text("q")
+        inp.send_text("y")
+        await asyncio.wait_for(task, 5)
+    return app
+
+
+def test_one_human_plays_a_whole_hand_by_keys() -> None:
+    app = asyncio.run(play_hand(1, seed=11))
+    assert app.controller.quitting
+    assert len(app.session.match.sheet) == 1
+
+
+def test_hot_seat_hand_never_shows_a_hand_at_the_privacy_screen() -> None:
+    seen: list[int] = []
+    shown_during_privacy: list[str] = []
+
+    def watch(ctl) -> None:  # type: ignore[no-untyped-def]
+        d = ctl.dialog
+        if d is not None and d.kind == "privacy":
+            seen.append(d.seat)
+            text = render(ctl, 80, 24).text()
+            if ctl.hand() or any(s in text for s in "♣♦♥♠"):
+                shown_during_privacy.append(text)
+    asyncio.run(play_hand(2, seed=12, watch=watch))
+    assert {0, 3} <= set(seen)
+    assert not shown_during_privacy

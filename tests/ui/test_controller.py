@@ -1,0 +1,155 @@
+"""The controller: keys -> the engine's atomic actions, refusals with the engine's reason."""
+
+from __future__ import annotations
+
+from canasta_tui.engine import Phase
+from canasta_tui.engine.cards import parse_card
+from canasta_tui.ui.controller import Controller, compose_meld
+from canasta_tui.ui.render import render
+
+from .helpers import next_key, session
+
+EMPTY = (None,) * 15
+
+
+def cards(text: str) -> list[int]:
+    return [int(parse_card(t)) for t in text.split()]
+
+
+def test_compose_new_meld_of_five_is_meld_then_adds() -> None:
+    # "a NEW meld is always exactly 3 cards; a bigger selection = a 3-card meld followed by adds"
+    plan = compose_meld(cards("Kh Ks Kc Kd 2c"), EMPTY, False)
+    assert [str(a) for a in plan] == ["meld K K K", "add K", "add 2 to K"]
+
+
+def test_compose_pair_and_joker() -> None:
+    plan = compose_meld(cards("7h 7s JK"), EMPTY, False)
+    assert [str(a) for a in plan] == ["meld 7 7 JK"]
+
+
+def test_compose_onto_existing_meld() -> None:
+    row = list(EMPTY)
+    row[13] = object()
+    plan = compose_meld(cards("Kh 2c"), row, False)
+    assert [str(a) for a in plan] == ["add K", "add 2 to K"]
+
+
+def test_compose_refuses_single_card_new_meld() -> None:
+    msg = compose_meld(cards("Kh"), EMPTY, False)
+    assert msg == "A new meld needs three cards: you selected one King; select at least two natural cards and a wild card"
+
+
+def test_compose_wilds_with_two_ranks_is_ambiguous() -> None:
+    assert isinstance(compose_meld(cards("Kh Ks Kc 7h 7s 7c JK"), EMPTY, False), str)
+
+
+def play_to_human(ctl: Controller) -> None:
+    s = ctl.session
+    while not ctl.my_turn():
+        ctl.apply_computer(s.computer_choice())
+
+
+def test_lights_follow_the_phase() -> None:
+    ctl = Controller(session(seed=5))
+    play_to_human(ctl)
+    lit = ctl.lit()
+    assert lit["draw"] and not lit["discard"] and not lit["meld"]
+    ctl.key("d")
+    lit = ctl.lit()
+    assert not lit["draw"] and lit["discard"]
+    assert lit["query"]  # after drawing from the stock, before melding
+
+
+def test_discard_by_cursor_passes_the_turn() -> None:
+    ctl = Controller(session(seed=5))
+    play_to_human(ctl)
+    ctl.key("d")
+    hand = ctl.hand()
+    ctl.key("right")
+    ctl.key("c")
+    s = ctl.session.state
+    assert s.turn != 0
+    assert s.pile[-1] == hand[1]
+
+
+def test_illegal_move_shows_the_engine_reason() -> None:
+    ctl = Controller(session(seed=5))
+    play_to_human(ctl)
+    ctl.key("c")  # discard before drawing
+    assert ctl.message == ["It is Player 1's turn"] or ctl.message == ["Draw from the stock or take the pile first"]
+
+
+def test_improper_melds_come_back_to_the_hand() -> None:
+    # DOS: "Improper Melds ... attempting to discard ... error message ... cards returned to your hand".
+    s = session(seed=5)
+    ctl = Controller(s)
+    play_to_human(ctl)
+    ctl.key("d")
+    hand = ctl.hand()
+    # A♠ ... the seeded hand holds 6♣ 6♣ and K♠ K♠ K♥: meld three Kings (30 points < 50 needed).
+    k = hand.index(next(c for c in hand if c // 4 == 13))
+    ctl.cursor = k
+    ctl.key("3")
+    assert ctl.session.state.t.melded, ctl.message
+    assert not ctl.lit()["discard"]
+    assert "Initial meld needs 50 points; these melds count 30" in ctl.status()
+    before = len(ctl.hand())
+    ctl.key("home")
+    ctl.key("c")
+    assert ctl.message[0] == "Improper melds: Initial meld needs 50 points; these melds count 30."
+    assert len(ctl.hand()) == before + 3
+    assert ctl.session.state.phase == Phase.MELD
+
+
+def test_help_lists_every_key() -> None:
+    from canasta_tui.ui.keys import KEYS
+    from canasta_tui.ui.render import help_lines
+    text = "\n".join(help_lines())
+    for k in KEYS:
+        assert k.label in text and k.description in text
+
+
+def test_score_dialog_and_quit_asks_first() -> None:
+    ctl = Controller(session(seed=5))
+    ctl.key("s")
+    assert "Initial meld" in render(ctl, 80, 24).text()
+    ctl.key("x")
+    ctl.key("q")
+    assert ctl.dialog is not None and ctl.dialog.kind == "quit" and not ctl.quitting
+    ctl.key("n")
+    assert ctl.dialog is None and not ctl.quitting
+    ctl.key("c-c")
+    ctl.key("y")
+    assert ctl.quitting
+
+
+def test_whole_hand_by_keys_without_the_app() -> None:
+    ctl = Controller(session(seed=11))
+    s = ctl.session
+    for _ in range(5000):
+        if s.state.phase == Phase.HAND_OVER:
+            break
+        k = next_key(ctl)
+        if k is None:
+            ctl.apply_computer(s.computer_choice())
+        else:
+            ctl.key(k)
+    assert s.state.phase == Phase.HAND_OVER
+    assert ctl.dialog is not None and ctl.dialog.kind == "summary"
+    text = render(ctl, 80, 24).text()
+    assert "Melded cards" in text and "Total" in text
+    ctl.key("enter")
+    assert "Score sheet" in render(ctl, 80, 24).text()
+    ctl.key("enter")
+    assert s.match.hand_number == 2 and s.state.phase == Phase.DRAW
+
+
+def test_query_a_computer_partner_shows_the_answer() -> None:
+    ctl = Controller(session(seed=5))
+    play_to_human(ctl)
+    ctl.key("d")
+    ctl.key("y")
+    assert ctl.session.state.phase == Phase.PERMISSION
+    ctl.apply_computer(ctl.session.computer_choice())
+    assert ctl.message and ctl.message[0].startswith("Player 3 says: ")
+    assert ctl.session.state.t.permission in (0, 1)
