@@ -1,15 +1,242 @@
-"""Expert: placeholder until the search lands (plays as Advanced)."""
+"""Expert: determinized Monte Carlo search over the seat's information set.
+
+At the decisions that matter (draw or take the pile, how to play the meld turn, going
+out, which card to discard, answering "May I go out?") the Expert deals the cards it
+cannot see at random, consistently with everything its view shows
+(:func:`~canasta_tui.engine.determinize`), plays each candidate in every sampled deal
+and lets the Advanced rules play on for a round (the rollout), then scores the
+position.  The same sampled deals are used for every candidate (common random numbers),
+so the comparison is fair even with few samples.  Elsewhere it plays as Advanced.
+
+The number of samples follows from the time budget (a fixed rate, so choices are
+reproducible for a seed); a deadline at the budget stops a search early on a slow or
+busy machine.
+
+Aggression: at the start of each hand the Expert draws (from its seed) whether to play
+the hand aggressively (fast melding, quick going out) or patiently; the style holds for
+the whole hand.
+"""
 
 from __future__ import annotations
 
-from ..engine import Action, PlayerView
-from .players import advanced
+import random
+import time
+from dataclasses import replace
+
+from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, score_hand, view_for
+from ..engine import actions as A
+from ..engine.cards import VALUE
+from ..engine.state import team
+from .heuristic import (
+    ADVANCED,
+    ADVANCED_AGGRESSIVE,
+    Style,
+    TurnMemory,
+    decide,
+    discard_scores,
+    go_out_plan,
+    safe_fallback,
+)
+
+#: Sampled deals per second of budget for each candidate (calibrated on the 2-core bench
+#: machine; the deadline keeps latency within budget when the machine is slower).
+SAMPLES_PER_SECOND = 500.0
+#: Turns played after the candidate's own turn before the position is scored.
+HORIZON_TURNS = 4
+#: Steps a rollout may take at most (a safety net).
+MAX_ROLLOUT_STEPS = 200
 
 
 class ExpertPlayer:
-    def __init__(self, seed: int, *, aggression: int = 50, budget: float = 1.0) -> None:
+    """Determinized Monte Carlo over Advanced rollouts, within ``budget`` seconds a decision."""
+
+    def __init__(self, seed: int, *, aggression: int = 50, budget: float = 1.0,
+                 samples: int | None = None, deadline: bool = True) -> None:
         self.name = "expert"
-        self.inner = advanced(seed)
+        self.seed = seed
+        self.aggression = aggression
+        self.budget = budget
+        self.samples = samples
+        self.deadline = deadline
+        self.memory = TurnMemory()
+        self.hand_key: tuple[int, int] = (-1, -1)
+        self.hands = 0
+        self.aggressive = False
+        self.last_search: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ play
+
+    @property
+    def style(self) -> Style:
+        return ADVANCED_AGGRESSIVE if self.aggressive else ADVANCED
+
+    def _new_hand(self, v: PlayerView) -> None:
+        """Decide once per hand, by chance, whether this hand is played aggressively."""
+        key = (v.dealer, v.turn_number)
+        if key[0] != self.hand_key[0] or key[1] < self.hand_key[1]:
+            self.hands += 1
+            rng = random.Random(f"expert-aggression:{self.seed}:{self.hands}")
+            self.aggressive = rng.random() * 100 < self.aggression
+        self.hand_key = key
 
     def choose(self, view: PlayerView) -> Action:
-        return self.inner.choose(view)
+        legal = view.legal
+        try:
+            self._new_hand(view)
+            if len(legal) == 1:
+                return legal[0]
+            a = self._choose(view)
+        except Exception:  # never fail in front of a player
+            a = safe_fallback(view, self.memory)
+        return a if a in legal else legal[0]
+
+    def _choose(self, v: PlayerView) -> Action:
+        mem = self.memory
+        base = decide(v, self._turn_style(v), mem)
+        cands = self._candidates(v, base)
+        if len(cands) < 2:
+            return base
+        best = self._search(v, cands, base)
+        if best[1] is not None:
+            mem.extra["style"] = best[1]
+        return best[0]
+
+    def _turn_style(self, v: PlayerView) -> Style:
+        chosen = self.memory.extra.get("style") if self.memory.key == (v.dealer, v.turn_number, v.turn) else None
+        return chosen if isinstance(chosen, Style) else self.style
+
+    # ------------------------------------------------------------------ candidates
+
+    def _candidates(self, v: PlayerView, base: Action) -> list[tuple[Action, Style | None]]:
+        """(first action, style for the rest of this turn) pairs worth comparing."""
+        legal = v.legal
+        style = self.style
+        out: list[tuple[Action, Style | None]] = [(base, None)]
+        if v.phase == Phase.PERMISSION:
+            other = A.A_NO if base == A.A_YES else A.A_YES
+            return [(base, None), (other, None)]
+        if v.phase == Phase.DRAW:
+            piles = [a for a in legal if a.kind == A.PILE]
+            if A.A_DRAW in legal and piles:
+                alt = A.A_DRAW if base != A.A_DRAW else piles[0]
+                out.append((alt, None))
+            return out
+        if v.phase != Phase.MELD or v.t.final:
+            return out
+        mem = self.memory
+        if "planned" not in mem.extra and v.meld_needed <= v.meld_count and v.t.permission == -1:
+            # Once per turn, after drawing: compare ways of playing the whole turn.
+            mem.extra["planned"] = True
+            tm = team(v.turn, v.rules)
+            variants: list[Style] = []
+            if go_out_plan(v, tm) is not None:
+                variants += [replace(style, go_out=1), replace(style, go_out=-1)]
+            variants.append(ADVANCED if style.aggressive else ADVANCED_AGGRESSIVE)
+            for st in variants:
+                a = decide(v, st, TurnMemory())
+                if a in legal:
+                    out.append((a, st))
+            return out
+        if base.kind == A.DISCARD:
+            ds = [a for a in legal if a.kind == A.DISCARD]
+            scored = sorted(discard_scores(v, style, ds), key=lambda x: (x[0], x[1].card))
+            top = scored[0][0]
+            for sc, a in scored[:4]:
+                if a != base and sc - top < 80.0:
+                    out.append((a, None))
+        return out
+
+    # ------------------------------------------------------------------ search
+
+    def _search(self, v: PlayerView, cands: list[tuple[Action, Style | None]],
+                base: Action) -> tuple[Action, Style | None]:
+        start = time.perf_counter()
+        deadline = start + self.budget * 0.85
+        n = self.samples if self.samples is not None else max(3, int(self.budget * SAMPLES_PER_SECOND / len(cands)))
+        me = team(v.seat, v.rules)
+        totals = [0.0] * len(cands)
+        done = 0
+        key = f"expert:{self.seed}:{v.dealer}:{v.turn_number}:{v.phase}:{len(v.hand)}:{self.memory.steps}"
+        for i in range(n):
+            rng = random.Random(f"{key}:{i}")
+            try:
+                world = determinize(v, rng)
+            except AssertionError:
+                break
+            got = []
+            for a, st in cands:
+                got.append(self._rollout(world, v.seat, a, st, me))
+                if self.deadline and time.perf_counter() > deadline:
+                    break
+            if len(got) < len(cands):
+                break  # out of time: only whole samples count
+            for j, x in enumerate(got):
+                totals[j] += x
+            done += 1
+        self.last_search = {"samples": done, "candidates": len(cands), "seconds": time.perf_counter() - start}
+        if not done:
+            return cands[0]
+        means = [t / done for t in totals]
+        # Stay with the Advanced choice unless another is clearly better.
+        best_j = 0
+        for j in range(1, len(cands)):
+            if means[j] > means[best_j] + (15.0 if best_j == 0 else 0.0):
+                best_j = j
+        return cands[best_j]
+
+    def _rollout(self, world: GameState, seat: int, first: Action, style: Style | None, me: int) -> float:
+        s = apply(world, first)
+        turn0 = world.turn_number
+        mems = [TurnMemory() for _ in range(world.rules.players)]
+        own_style = style or self.style
+        steps = 0
+        while s.phase != Phase.HAND_OVER and steps < MAX_ROLLOUT_STEPS:
+            if s.turn_number - turn0 > HORIZON_TURNS:
+                break
+            actor = s.actor
+            v = view_for(s, actor)
+            st = own_style if (actor == seat and s.turn_number == turn0) else (
+                self.style if team(actor, s.rules) == me else ADVANCED)
+            a = decide(v, st, mems[actor])
+            if a not in v.legal:
+                a = v.legal[0]
+            s = apply(s, a)
+            steps += 1
+        return evaluate(s, me)
+
+
+def evaluate(s: GameState, me: int) -> float:
+    """Score difference for side ``me``: exact when the hand is over, else an estimate
+    (table values, canastas in the making, cards held as options less their risk)."""
+    if s.phase == Phase.HAND_OVER:
+        sc = score_hand(s)
+        return float(sc[me].total - max(x.total for i, x in enumerate(sc) if i != me))
+    rules = s.rules
+    vals = []
+    for tm in range(rules.teams):
+        total = 0.0
+        opened = False
+        for m in s.melds[tm]:
+            if m is None:
+                continue
+            opened = True
+            total += m.points
+            size = m.size
+            if size >= 7:
+                total += rules.natural_canasta_bonus if m.is_natural else rules.mixed_canasta_bonus
+            elif size == 6:
+                total += 150
+            elif size == 5:
+                total += 70
+            elif size == 4:
+                total += 25
+        threes = sum(len(s.red_threes[p]) for p in range(rules.players) if team(p, rules) == tm)
+        red = rules.red_three_all_four_bonus if threes == 4 else threes * rules.red_three_bonus
+        total += red if opened else -red
+        for p in range(rules.players):
+            if team(p, rules) == tm:
+                hand = s.hands[p]
+                total += 6.0 * len(hand) - 0.4 * sum(VALUE[c] for c in hand)
+        total -= s.penalties[tm]
+        vals.append(total)
+    return vals[me] - max(x for i, x in enumerate(vals) if i != me)

@@ -42,6 +42,7 @@ class Style:
     keep_cards: int = 2          # least cards kept in hand after optional melds (not going out)
     pair_wild_melds: bool = True  # meld a natural pair with a wild card once open
     ask_partner: bool = False
+    go_out: int = 0              # 1: go out whenever possible, -1: never (this turn), 0: judge
 
 
 BEGINNER = Style()
@@ -158,7 +159,7 @@ def choose_meld_phase(v: PlayerView, style: Style, mem: TurnMemory) -> Action:
 
     # Going out.
     plan_out = go_out_plan(v, tm)
-    if v.t.permission != 0 and plan_out is not None:
+    if v.t.permission != 0 and plan_out is not None and (style.go_out >= 0 or v.t.permission == 1):
         if v.t.permission == 1 or want_go_out(v, style, tm):
             if A.A_ASK in legal and style.ask_partner and should_ask(v):
                 return A.A_ASK
@@ -323,6 +324,8 @@ def next_going_out_action(v: PlayerView, plan: OutPlan) -> Action | None:
 def want_go_out(v: PlayerView, style: Style, tm: int) -> bool:
     """Go out now, or keep scoring?  "Don't be in a hurry to go out if you have a better
     chance for further scoring"; but once the other side has the big pack, go out fast."""
+    if style.go_out:
+        return style.go_out > 0
     if not style.advanced or style.aggressive:
         return True
     opp = [team(p, v.rules) for p in K.opponents(v)]

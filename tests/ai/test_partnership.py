@@ -1,0 +1,82 @@
+"""Partnership: answering and asking "May I go out, partner?", and abiding by the answer.
+
+DOS manual: "Before going out, a player may ask their partner 'May I go out?' ... the
+partner must answer 'yes' or 'no' and the player must abide by the answer."
+"""
+
+from __future__ import annotations
+
+from canasta_tui.ai import make_player
+from canasta_tui.engine import Phase, apply, view_for
+from canasta_tui.engine import actions as A
+
+from .helpers import position
+
+CANASTA = "Kh Kd Kc Ks Kh Kd 2c"
+
+
+def answer(level: str, hand: str, **kw: object) -> str:
+    s = position({0: "8h 8d 8c", 2: hand}, melds={0: [CANASTA, "9h 9d 9c"]}, phase=Phase.PERMISSION, **kw)  # type: ignore[arg-type]
+    v = view_for(s, 2)
+    assert v.legal == (A.A_YES, A.A_NO)
+    return str(make_player(level, 1).choose(v))
+
+
+def test_says_no_while_holding_many_meldable_points() -> None:
+    """"no" while the hand holds many points that a few more turns could meld."""
+    assert answer("advanced", "Ah Ad Ac Qh Qd Qs Jh Jd 9s JK 2d") == "no"
+
+
+def test_says_yes_when_the_opponents_threaten() -> None:
+    """The opponents have a canasta and one card left: let the partner go out now."""
+    s = position({0: "8h 8d 8c", 1: "5c", 2: "Ah Ad Ac Qh Qd Qs Jh Jd 9s JK 2d"},
+                 melds={0: [CANASTA, "9h 9d 9c"], 1: ["Qc Qh Qd Qs Qc Qh 2s"]}, phase=Phase.PERMISSION)
+    assert str(make_player("advanced", 1).choose(view_for(s, 2))) == "yes"
+
+
+def test_says_yes_with_a_cheap_hand() -> None:
+    assert answer("advanced", "4c 5d 6h") == "yes"
+    assert answer("beginner", "4c 5d 6h") == "yes"
+
+
+BEHIND = {0: [CANASTA, "9h 9d 9c"], 1: ["Ac Ad Ah As Ac Ad Ah", "Jc Jd Jh Js Jc Jd Jh"]}
+
+
+def test_asks_partner_holding_many_cards_then_goes_out_after_yes() -> None:
+    """Behind, a player who can go out asks a partner holding many cards; after "yes" it goes out."""
+    s = position({0: "8h 8d 8c Kc", 2: "4c 5d 6h 7s 9s 10c Jd Qh"}, melds=BEHIND)
+    p = make_player("advanced", 3)
+    assert p.choose(view_for(s, 0)) == A.A_ASK
+    s = apply(s, A.A_ASK)
+    s = apply(s, A.A_YES)
+    for _ in range(10):
+        if s.phase == Phase.HAND_OVER:
+            break
+        s = apply(s, p.choose(view_for(s, 0)))
+    assert s.phase == Phase.HAND_OVER and s.went_out == 0
+    assert s.penalties == (0, 0)
+
+
+def test_abides_by_no() -> None:
+    """After "no" the player keeps cards and discards, so no penalty is incurred."""
+    s = position({0: "8h 8d 8c Kc", 2: "4c 5d 6h 7s 9s 10c Jd Qh"}, melds={0: [CANASTA, "9h 9d 9c"]},
+                 asked=True, permission=0)
+    p = make_player("advanced", 3)
+    for _ in range(10):
+        if s.turn != 0 or s.phase == Phase.HAND_OVER:
+            break
+        s = apply(s, p.choose(view_for(s, 0)))
+    assert s.phase != Phase.HAND_OVER and s.turn == 1
+    assert len(s.hands[0]) >= 1 and s.penalties == (0, 0)
+
+
+def test_goes_out_without_asking_when_partner_holds_little() -> None:
+    s = position({0: "8h 8d 8c Kc", 2: "4c 5d"}, melds=BEHIND)
+    p = make_player("advanced", 3)
+    for _ in range(10):
+        if s.phase == Phase.HAND_OVER:
+            break
+        a = p.choose(view_for(s, 0))
+        assert a != A.A_ASK
+        s = apply(s, a)
+    assert s.went_out == 0
