@@ -359,7 +359,10 @@ def _best_initial_points(s: GameState, a: Action, pile_extra: int) -> int:
     r = RANK_OF[top]
     hand = list(s.hands[s.turn])
     used = [_take(hand, x) for x in a.ranks]
-    points = (VALUE[top] if rules.top_card_counts_for_initial_meld else 0) + sum(VALUE[c] for c in used)
+    # The upcard is always on the table; with "top card counts" off its value is added to
+    # the requirement instead (Windows 2.41, Note 2: "you must have 50 + 20 = 70 points on
+    # the table"), as ``meld_needed`` does at the end of the turn.
+    points = VALUE[top] + sum(VALUE[c] for c in used)
     counts = _count(hand)
     wilds = sorted((c for c in hand if IS_WILD[c]), key=lambda c: -VALUE[c])
     # optional parts: (points, cards) that can be held back to keep cards in hand
@@ -449,16 +452,19 @@ def _meld_actions(s: GameState) -> list[Action]:
     # they are offered only when at most the final discard would remain besides them.
     b3 = counts[THREE]
     # b3 >= 1, not >= 2: the fourth black three goes onto the meld of three just made.
-    if b3 and t.permission != 0 and n - b3 <= 1 \
+    # ``rest``: the cards left besides the black threes (at most the final discard).
+    rest = n - b3
+    if b3 and t.permission != 0 and rest <= 2 \
             and s.canastas(tm) >= rules.canastas_to_go_out:
         m3 = row[THREE]
         if m3 is None:
-            if b3 >= 3:
+            if b3 >= 3 and rest <= 1:
                 out.append(A.meld(THREE, THREE, THREE))
             if rules.black_three_meld_with_wild and b3 >= 2:
+                # "two Black Threes and a wildcard" (Windows 2.41): the wild card is melded too.
                 for w in wild_ranks:
                     out.append(A.meld(THREE, THREE, w))
-        elif t.black_threes and m3.size < 4:
+        elif t.black_threes and m3.size < 4 and rest <= 1:
             out.append(A.add(THREE))
     if rules.wild_melds_allowed and two + jk:
         mw = row[DEUCE]
