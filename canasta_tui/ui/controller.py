@@ -365,7 +365,7 @@ class Controller:
         log = self.session.log
         since = [line.text for line in log[self.seen_log.get(seat, 0):] if line.seat != seat]
         self.seen_log[seat] = len(log)
-        if since:
+        if any(line.seat >= 0 and line.seat != seat for line in log[self.seen_log.get(seat, 0):]):
             self.message = ["Since your last turn:"] + since[-8:]
         self._start_turn_if_needed()
         if self.session.state.phase == Phase.PERMISSION:

@@ -1,0 +1,110 @@
+"""End to end: the installed ``canasta`` in tmux at 80x24, typed at with send-keys.
+
+Each test has its own tmux server (``-L``) and always kills it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+CANASTA = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "canasta"
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or not CANASTA.exists(),
+                                reason="needs tmux and the installed canasta")
+
+
+class Tmux:
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True,
+                              text=True, timeout=10).stdout
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", "t", *keys)
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "t")
+
+    def wait(self, pred: Callable[[str], bool], timeout: float = 10) -> str:
+        end = time.monotonic() + timeout
+        text = ""
+        while time.monotonic() < end:
+            text = self.screen()
+            if pred(text):
+                return text
+            time.sleep(0.1)
+        raise AssertionError("screen never matched:\n" + text)
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Callable[[str], Tmux]]:
+    socket = f"canasta-e2e-{uuid.uuid4().hex[:8]}"
+    t = Tmux(socket)
+
+    def start(args: str) -> Tmux:
+        # A fresh home: no saved game to resume, no settings of the person running the tests.
+        dirs = " ".join(f"{v}={tmp_path / v.lower()}" for v in
+                        ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"))
+        env = f"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color HOME={tmp_path} {dirs}"
+        t.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", f"{env} {CANASTA} {args}")
+        return t
+    try:
+        yield start
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)
+
+
+SUITS = "♣♦♥♠"
+
+
+def hand_rows(text: str) -> list[str]:
+    return text.splitlines()[19:21]
+
+
+def test_privacy_screen_hides_every_hand_and_lights_follow_the_phase(tmux: Callable[[str], Tmux]) -> None:
+    t = tmux("--players 2 --seed 7 --delay 0")
+    screen = t.wait(lambda s: "is up" in s)
+    # The privacy screen: blank but for the prompt, no card anywhere.
+    assert "Player 1 is up" in screen
+    assert not any(ch in screen for ch in SUITS)
+    assert "Draw" not in screen
+    t.keys("Enter")
+    screen = t.wait(lambda s: "[D]raw" in s and "(press any key)" not in s)
+    assert any(ch in "".join(hand_rows(screen)) for ch in SUITS)   # now the hand shows
+    assert " Discard " in screen and "Dis[c]ard" not in screen        # discard is off before drawing
+    t.keys("d")
+    screen = t.wait(lambda s: "Dis[c]ard" in s)
+    assert " Draw " in screen and "[D]raw" not in screen               # drawn: draw goes dark
+    t.keys("c")
+    # The turn is over: the hand is hidden and the computers play; Player 4 is next up.
+    screen = t.wait(lambda s: "Player 4 is up" in s)
+    assert not any(ch in screen for ch in SUITS)
+    t.keys("Enter")
+    screen = t.wait(lambda s: "Player 4's hand" in s or "Since your last turn" in s)
+    t.keys("q")
+    t.wait(lambda s: "Quit the game?" in s or "(press any key)" in s)
+
+
+def test_too_small_and_quit_asks_first(tmux: Callable[[str], Tmux]) -> None:
+    t = tmux("--seed 3 --delay 0")
+    t.wait(lambda s: "CANASTA" in s)
+    t.run("resize-window", "-t", "t", "-x", "60", "-y", "20")
+    t.wait(lambda s: "terminal too small (need 80x24)" in s)
+    t.run("resize-window", "-t", "t", "-x", "80", "-y", "24")
+    t.wait(lambda s: "CANASTA" in s)
+    t.keys("C-c")
+    t.wait(lambda s: "Quit the game?" in s)
+    t.keys("n")
+    t.wait(lambda s: "Quit the game?" not in s and "CANASTA" in s)
+    t.keys("q")
+    t.wait(lambda s: "Quit the game?" in s)
+    t.keys("y")
+    t.wait(lambda s: "CANASTA" not in s)
