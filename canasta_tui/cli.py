@@ -75,6 +75,17 @@ def bench_engine(seconds: float, seed: int, rules_name: str, as_json: bool) -> N
 
 
 bench.add_command(ai_command)
+
+
+@bench.command("ui")
+@click.option("--seed", type=int, default=5, show_default=True, help="Seed of the deal.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_ui(seed: int, as_json: bool) -> None:
+    """The table: first frame, render time, bytes per keypress and per computer turn."""
+    from .bench.ui_bench import report, run
+
+    result = run(seed)
+    click.echo(json.dumps(result) if as_json else report(result))
 main.add_command(config_command)
 main.add_command(stats_command)
 main.add_command(rules_command)
