@@ -36,12 +36,9 @@ def config_command(ctx: click.Context) -> None:
         shown = ", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
         t.add_row(key, shown, "file" if key in loaded.from_file else "default", settings.HELP[key])
     con.print(t)
-    f = Table(title="Files", title_justify="left")
-    f.add_column("what")
-    f.add_column("where")
+    click.echo("Files:")
     for what, where in paths.all_paths().items():
-        f.add_row(what, str(where) + ("" if where.exists() else "  (not yet created)"))
-    con.print(f)
+        click.echo(f"  {what:<11} {where}" + ("" if where.exists() else "  (not yet created)"))
     if loaded.problem:
         click.echo(f"warning: {loaded.problem}", err=True)
 

@@ -119,9 +119,10 @@ def parse_value(key: str, text: str) -> Any:
         return check(key, words[text.lower()])
     if isinstance(default, int):
         try:
-            return check(key, int(text))
+            number = int(text)
         except ValueError:
             raise SettingsError(f"{key} must be a whole number, not {text!r}") from None
+        return check(key, number)
     if isinstance(default, dict):
         try:
             table = tomllib.loads(text)

@@ -1,0 +1,131 @@
+"""canasta config / stats / rules / --load / --new / --resume through click's CliRunner and the installed program."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from canasta_tui.cli import main
+from canasta_tui.persistence import Autosaver, find_autosave, paths, stats
+from canasta_tui.persistence.commands import choose_start
+from canasta_tui.persistence.integrate import attach, default_map
+from canasta_tui.persistence.selfplay import game_over, start, step
+from canasta_tui.session import Seat, Session
+
+CORPUS = Path(__file__).parent.parent / "data" / "saves"
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    r = CliRunner().invoke(main, list(args), input=input)
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    return r.exit_code, r.output
+
+
+def test_config_shows_settings_and_every_path(home: Path) -> None:
+    code, out = run("config")
+    assert code == 0
+    for key in ("rules", "level", "aggression", "delay", "four_color", "name"):
+        assert key in out
+    assert "settings.toml" in out and "autosave.json" in out and "canasta.db" in out
+
+
+def test_config_set_changes_the_defaults_of_the_next_run(home: Path) -> None:
+    assert run("config", "set", "level", "expert")[0] == 0
+    assert run("config", "set", "deck", "ascii")[0] == 0
+    assert default_map() == {"level": "expert", "ascii_": True}
+    code, out = run("config", "set", "level", "godlike")
+    assert code == 1 and "level must be one of beginner, advanced, expert, not 'godlike'" in out
+    code, out = run("config", "set", "delay", "20000")
+    assert code == 1 and "delay must be from 0 to 10000" in out
+    assert run("config", "path")[1].strip() == str(paths.settings_path())
+
+
+def test_load_a_broken_file_says_what_and_where_without_a_traceback() -> None:
+    bad = CORPUS / "snapshot-scores.json"
+    code, out = run("--load", str(bad))
+    assert code == 1
+    assert f"cannot load {bad}: the snapshot disagrees with the replayed game (scores)" in out
+    assert "Traceback" not in out
+
+
+def finished_match(seed: int = 2):  # type: ignore[no-untyped-def]
+    m = start(seed)
+    rules = m.rules.replace(target_score=50)
+    m = m._replace(rules=rules, state=m.state._replace(rules=rules))
+    while not game_over(m):
+        m = step(m, seed)
+    return m
+
+
+def test_stats_tables_history_and_reset_with_confirmation() -> None:
+    assert run("stats")[1].strip() == "No finished matches yet."
+    m = finished_match()
+    stats.record_match_result(m, {0: "Ann"}, "expert")
+    code, out = run("stats")
+    assert code == 0 and "Ann" in out and "expert" in out and "Win ratio" in out and "High scores" in out
+    code, out = run("stats", "--history")
+    assert code == 0 and f"{m.scores[0]} to {m.scores[1]}" in out
+    code, out = run("stats", "--reset", input="n\n")
+    assert "Nothing was reset" in out and stats.win_ratios() != []
+    code, out = run("stats", "--reset", "--yes")
+    assert code == 0 and stats.win_ratios() == [] and len(stats.history()) == 1
+
+
+def test_rules_renders_the_text_and_the_preset_options() -> None:
+    code, out = run("rules", "windows")
+    assert code == 0
+    assert "The rules of Canasta" in out and "pile_initially_frozen" in out and "true *" in out
+    code, out = run("rules", "nonsense")
+    assert code == 2 and "no rules preset 'nonsense'" in out
+
+
+def test_new_keeps_the_old_game_resume_takes_it_without_asking() -> None:
+    m = step(step(start(1), 1), 1)
+    Autosaver({"seats": ["human", "computer", "computer", "computer"]}).save(m)
+    game, notices = choose_start(resume=True, new=False, load=None)
+    assert game is not None and game.match.state == m.state and notices == []
+    game, notices = choose_start(resume=False, new=True, load=None)
+    assert game is None and "kept as" in notices[0]
+    assert len(list(paths.state_dir().glob("autosave.backup-*.json"))) == 1
+
+
+def test_the_session_is_autosaved_and_the_result_recorded_once_at_the_end() -> None:
+    m = finished_match(3)
+    # Replay all but the last action through a real Session, then play the last one.
+    from canasta_tui.engine import replay
+    last = m.log[-1][-1]
+    before = replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer)
+    seats = [Seat(True, "expert", "Ann"), Seat(False, "expert"), Seat(False, "expert"), Seat(False, "expert")]
+    session = Session.from_match(before, seats, 1)
+    attach(session, "game-1")
+    session.play(last)
+    assert find_autosave().game is None  # finished: nothing to resume
+    [row] = stats.history()
+    assert row.player == "Ann" and row.level == "expert"
+    # recording the same game again is a no-op:
+    assert stats.record_match_result(session.match, {0: "Ann"}, "expert", game_key="game-1") == []
+
+
+def entry_point() -> str:
+    exe = Path(sys.executable).with_name("canasta")
+    if not exe.exists():
+        pytest.skip("the canasta entry point is not installed next to this python")
+    return str(exe)
+
+
+def test_installed_entry_point(home: Path) -> None:
+    env = dict(os.environ, CANASTA_HOME=str(home))
+    r = subprocess.run([entry_point(), "--help"], capture_output=True, text=True, env=env, timeout=30)
+    assert r.returncode == 0 and "--resume" in r.stdout and "--load FILE" in r.stdout
+    r = subprocess.run([entry_point(), "--load", str(CORPUS / "truncated.json")], capture_output=True, text=True,
+                       env=env, timeout=30, stdin=subprocess.DEVNULL)
+    assert r.returncode == 1 and "the file ends too early" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([entry_point(), "rules", "classic"], capture_output=True, text=True, env=env, timeout=30)
+    assert r.returncode == 0 and "INITIAL MELD" in r.stdout.upper()
+    r = subprocess.run([entry_point(), "stats"], capture_output=True, text=True, env=env, timeout=30)
+    assert r.returncode == 0 and "No finished matches yet." in r.stdout
