@@ -58,11 +58,11 @@ def test_aggression_is_drawn_per_hand_and_holds_within_it() -> None:
             if s.actor == 0:
                 assert p.aggressive is expected
             s = apply(s, a)
-    styles = []
+    styles: list[bool] = []
     p = ExpertPlayer(7, aggression=50, samples=1, deadline=False)
     for seed in range(8):
         s = midgame(seed, 0)
-        seen = set()
+        seen: set[bool] = set()
         for _ in range(40):
             if s.phase == Phase.HAND_OVER:
                 break
