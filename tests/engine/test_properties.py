@@ -1,0 +1,135 @@
+"""Hypothesis property tests: notation round-trips, explain agrees with legal_actions,
+rules and records round-trip."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from canasta_tui.engine import (
+    CLASSIC,
+    Action,
+    GameState,
+    IllegalActionError,
+    Phase,
+    apply,
+    deal,
+    explain,
+    full_deck,
+    legal_actions,
+    new_match,
+    parse_action,
+    play,
+    record,
+)
+from canasta_tui.engine import actions as A
+from canasta_tui.engine.cards import NATURAL_RANKS
+from canasta_tui.engine.rules import rules_from_dict, rules_from_toml
+from canasta_tui.presets import load_rules, preset_names
+
+RANKS = (*NATURAL_RANKS, 2, 3, 14)
+WILD = (2, 14)
+CARDS = sorted(set(int(c) for c in full_deck()))
+
+
+def _broad_actions() -> list[Action]:
+    """Every discard, meld of three, add, pile variant and simple action."""
+    out: list[Action] = [A.A_DRAW, A.A_PILE, A.A_ASK, A.A_YES, A.A_NO, A.A_UNDO, A.A_UNPILE, A.A_END]
+    out += [A.discard(c) for c in CARDS]
+    for r in RANKS:
+        out.append(A.add(r))
+        out.append(A.pile_with(r, r))
+        for w in WILD:
+            out.append(A.meld(r, r, w))
+            out.append(A.add(w, r))
+            out.append(A.pile_with(r, w))
+            out.append(A.meld(r, w, w))
+        out.append(A.meld(r, r, r))
+    out += [A.meld(2, 2, 14), A.meld(14, 14, 14)]
+    return out
+
+
+BROAD = _broad_actions()
+actions_st = st.sampled_from(BROAD)
+
+
+@given(actions_st)
+def test_action_notation_round_trips(a: Action) -> None:
+    assert parse_action(str(a)) == a
+
+
+@cache
+def _states(preset: str, seed: int) -> tuple[GameState, ...]:
+    rules = load_rules(preset)
+    rng = random.Random(seed)
+    deck = [int(c) for c in full_deck()]
+    rng.shuffle(deck)
+    s = deal(rules, deck, seed % rules.players)
+    out = [s]
+    while s.phase != Phase.HAND_OVER and len(out) < 400:
+        s = apply(s, rng.choice(legal_actions(s)))
+        out.append(s)
+    return tuple(out)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(preset_names()), st.integers(0, 7), st.integers(0, 399), st.lists(actions_st, min_size=1, max_size=12))
+def test_explain_is_none_exactly_for_legal_actions(preset: str, seed: int, step: int, candidates: list[Action]) -> None:
+    """``explain(state, a) is None`` iff ``a in legal_actions(state)``, and ``apply`` raises
+    with exactly that reason otherwise."""
+    states = _states(preset, seed)
+    s = states[step % len(states)]
+    legal = legal_actions(s)
+    for a in [*candidates, *legal[:3]]:
+        reason = explain(s, a)
+        assert (reason is None) == (a in legal), (str(a), reason)
+        if reason is not None:
+            assert reason.strip()
+            try:
+                apply(s, a)
+            except IllegalActionError as exc:
+                assert str(exc) == reason
+            else:
+                raise AssertionError(f"{a} was applied though explain says: {reason}")
+
+
+@given(st.sampled_from(preset_names()))
+def test_rules_dict_and_toml_round_trip(preset: str) -> None:
+    rules = load_rules(preset)
+    assert rules_from_dict(rules.to_dict()) == rules
+    lines = ["[rules]"]
+    for k, v in rules.to_dict().items():
+        if isinstance(v, bool):
+            lines.append(f"{k} = {'true' if v else 'false'}")
+        elif isinstance(v, (int, list)):
+            lines.append(f"{k} = {v}")
+        else:
+            lines.append(f"{k} = {v!r}".replace("'", '"'))
+    assert rules_from_toml("\n".join(lines)) == rules
+
+
+@given(st.booleans(), st.integers(1, 2), st.sampled_from(["three", "naturals", "both"]), st.integers(500, 9000))
+def test_rules_replace_round_trips(flag: bool, draw: int, limit: str, target: int) -> None:
+    r = CLASSIC.replace(pile_initially_frozen=flag, draw_count=draw, wild_limit=limit, target_score=target)
+    assert rules_from_dict(r.to_dict()) == r
+    assert (r.pile_initially_frozen, r.draw_count, r.wild_limit, r.target_score) == (flag, draw, limit, target)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 300))
+def test_record_dumps_loads_round_trip(seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    deck = [int(c) for c in full_deck()]
+    rng.shuffle(deck)
+    m = new_match(CLASSIC, deck, seed % 4)
+    for _ in range(steps):
+        if m.state.is_over:
+            break
+        m = play(m, rng.choice(legal_actions(m.state)))
+    text = record.dumps(m)
+    again = record.loads(text)
+    assert again.state == m.state and again.log == m.log and again.scores == m.scores
+    assert record.dumps(again) == text
