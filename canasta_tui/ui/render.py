@@ -467,7 +467,7 @@ def draw_dialog(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     s = ctl.session
     rules = s.rules
     if k == "help":
-        lines = help_lines()
+        lines = help_lines(cv.width - 8)
         per = cv.height - 6
         pages = max(1, (len(lines) + per - 1) // per)
         page = min(d.page, pages - 1)
@@ -517,7 +517,8 @@ def pile_option_text(a: Any, v: PlayerView, g: Glyphs) -> str:
     return f"meld the upcard {up} with your " + " ".join(RANK_NAMES[r] for r in a.ranks)
 
 
-def help_lines() -> list[str]:
+def help_lines(width: int = 200) -> list[str]:
+    """The help screen's lines (every key of :data:`KEYS`), descriptions wrapped to ``width``."""
     out: list[str] = []
     section = ""
     for k in KEYS:
@@ -526,7 +527,9 @@ def help_lines() -> list[str]:
                 out.append("")
             out.append(k.section + ":")
             section = k.section
-        out.append(f"  {k.label:<11} {k.description}")
+        desc = wrap(k.description, max(20, width - 14))
+        out.append(f"  {k.label:<11} {desc[0]}")
+        out.extend(" " * 14 + d.strip() for d in desc[1:])
     return out
 
 

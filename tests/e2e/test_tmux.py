@@ -31,7 +31,11 @@ class Tmux:
         self.run("send-keys", "-t", "t", *keys)
 
     def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-t", "t")
+        """The pane's text; empty once the game has quit and its tmux session ended."""
+        try:
+            return self.run("capture-pane", "-p", "-t", "t")
+        except subprocess.CalledProcessError:
+            return ""
 
     def wait(self, pred: Callable[[str], bool], timeout: float = 10) -> str:
         end = time.monotonic() + timeout
