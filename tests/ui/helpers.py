@@ -41,5 +41,7 @@ def _meldable_three(ctl: Controller) -> bool:
     from canasta_tui.engine.cards import RANK_OF
     r = RANK_OF[hand[ctl.cursor]]
     from canasta_tui.engine import actions as A
-    from canasta_tui.engine import legal_actions
-    return r not in (2, 3, 14) and A.meld(r, r, r) in legal_actions(ctl.session.state)
+    from canasta_tui.engine import legal_actions, meld_needed
+    st = ctl.session.state
+    # Only once the side has opened: a lone meld of three rarely meets the initial requirement.
+    return r not in (2, 3, 14) and meld_needed(st) == 0 and A.meld(r, r, r) in legal_actions(st)
