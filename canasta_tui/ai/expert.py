@@ -154,8 +154,9 @@ class ExpertPlayer:
         deadline = start + self.budget * 0.85
         n = self.samples if self.samples is not None else max(3, int(self.budget * SAMPLES_PER_SECOND / len(cands)))
         me = team(v.seat, v.rules)
-        totals = [0.0] * len(cands)
+        values: list[list[float]] = [[] for _ in cands]
         done = 0
+        per_rollout = 0.0
         key = f"expert:{self.seed}:{v.dealer}:{v.turn_number}:{v.phase}:{len(v.hand)}:{self.memory.steps}"
         for i in range(n):
             rng = random.Random(f"{key}:{i}")
@@ -165,23 +166,29 @@ class ExpertPlayer:
                 break
             got = []
             for a, st in cands:
-                got.append(self._rollout(world, v.seat, a, st, me))
-                if self.deadline and time.perf_counter() > deadline:
+                if self.deadline and time.perf_counter() + per_rollout > deadline:
                     break
+                got.append(self._rollout(world, v.seat, a, st, me))
+                rollouts = done * len(cands) + len(got)
+                per_rollout = (time.perf_counter() - start) / rollouts
             if len(got) < len(cands):
                 break  # out of time: only whole samples count
             for j, x in enumerate(got):
-                totals[j] += x
+                values[j].append(x)
             done += 1
         self.last_search = {"samples": done, "candidates": len(cands), "seconds": time.perf_counter() - start}
-        if not done:
+        if done < 2:
             return cands[0]
-        means = [t / done for t in totals]
-        # Stay with the Advanced choice unless another is clearly better.
-        best_j = 0
+        # Stay with the Advanced choice unless another is clearly better on the same deals
+        # (paired differences, about two standard errors): noise must not move the Expert.
+        best_j, best_gain = 0, 0.0
         for j in range(1, len(cands)):
-            if means[j] > means[best_j] + (15.0 if best_j == 0 else 0.0):
-                best_j = j
+            d = [x - y for x, y in zip(values[j], values[0], strict=True)]
+            mu = sum(d) / done
+            var = sum((x - mu) ** 2 for x in d) / (done - 1)
+            se = (var / done) ** 0.5
+            if mu > max(10.0, 2.0 * se) and mu > best_gain:
+                best_j, best_gain = j, mu
         return cands[best_j]
 
     def _rollout(self, world: GameState, seat: int, first: Action, style: Style | None, me: int) -> float:
