@@ -76,16 +76,21 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
                           "update canasta to load it")
     if version < 1:
         raise RecordError(f"unknown save format version {version}")
+    rules_data = data.get("rules", {})
+    if not isinstance(rules_data, dict):
+        raise RecordError("the save's rules must be a table of rule options")
     try:
-        rules = rules_from_dict(data.get("rules") or {})
-    except (RulesError, TypeError) as exc:
+        rules = rules_from_dict(rules_data)
+    except (RulesError, TypeError, ValueError) as exc:
         raise RecordError(f"the save's rules cannot be used: {exc}") from None
     first = data.get("first_dealer", 0)
     if not isinstance(first, int) or not 0 <= first < rules.players:
         raise RecordError(f"first_dealer must be a seat from 0 to {rules.players - 1}")
     hands = data.get("hands")
-    if not isinstance(hands, list) or not hands:
+    if hands is None or hands == []:
         raise RecordError("the save has no hands")
+    if not isinstance(hands, list):
+        raise RecordError("the save's hands must be a list of {deck, actions} objects")
     decks = []
     logs = []
     for i, h in enumerate(hands, 1):

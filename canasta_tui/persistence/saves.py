@@ -165,8 +165,6 @@ def read_record(path: Path) -> LoadedGame:
         raise SaveError(path, "not a Canasta save: the JSON is nested too deeply") from None
     except ValueError as exc:  # a 5000-digit number
         raise SaveError(path, f"not a Canasta save: unreadable JSON ({str(exc)[:80]})") from None
-    if isinstance(data, dict) and "rules" in data and not isinstance(data["rules"], dict):
-        raise SaveError(path, "the save's rules must be a table of rule options")
     try:
         match = record.from_dict(data)
     except record.RecordError as exc:

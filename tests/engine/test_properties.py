@@ -133,3 +133,20 @@ def test_record_dumps_loads_round_trip(seed: int, steps: int) -> None:
     again = record.loads(text)
     assert again.state == m.state and again.log == m.log and again.scores == m.scores
     assert record.dumps(again) == text
+
+
+def test_record_refuses_malformed_rules_and_hands_with_a_reason() -> None:
+    """docs/save-format.md: "rules that cannot be used (naming the option)" and a clear word for each field."""
+    import pytest as _pytest
+
+    from canasta_tui.engine.record import FORMAT, RecordError, from_dict
+
+    base = {"format": FORMAT, "version": 1}
+    with _pytest.raises(RecordError, match="rules must be a table"):
+        from_dict(base | {"rules": "classic", "hands": []})
+    with _pytest.raises(RecordError, match="hands must be a list"):
+        from_dict(base | {"rules": {}, "hands": "Kh Kd"})
+    with _pytest.raises(RecordError, match="no hands"):
+        from_dict(base | {"rules": {}, "hands": []})
+    with _pytest.raises(RecordError, match="unknown rule option 'colour'"):
+        from_dict(base | {"rules": {"colour": 1}, "hands": []})

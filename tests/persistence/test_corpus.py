@@ -26,7 +26,7 @@ EXPECTED = [
     ("corrupt-json.json", "not valid JSON (line 59, column 16): Expecting ':' delimiter"),
     ("deep-nesting.json", "not a Canasta save: the JSON is nested too deeply"),
     ("empty.json", "the file is empty"),
-    ("hands-not-a-list.json", "the save has no hands"),
+    ("hands-not-a-list.json", "the save's hands must be a list"),
     ("huge-number.json", "not a Canasta save: unreadable JSON (Exceeds the limit"),
     ("illegal-action.json", "the action log does not replay: hand 1, action 2 (draw): You have already drawn"),
     ("illegal-last-action.json", "the action log does not replay: hand 1, action 41 (meld A A A A A A A A A)"),
