@@ -155,7 +155,7 @@ class Session:
         self.computers: dict[int, ComputerPlayer] = {
             s: computer_factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(self.seats) if not seat.human
         }
-        self.match = match if match is not None else new_match(rules, self.shuffled_deck(), first_dealer=3)
+        self.match = match if match is not None else new_match(rules, self.shuffled_deck(), first_dealer=rules.players - 1)
         if match is None:
             self.log.append(LogLine(-1, f"Hand 1: {player_name(self.match.state.dealer)} dealt"))
 

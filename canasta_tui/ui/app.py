@@ -98,7 +98,11 @@ class TableApp:
         self.app.invalidate()
 
     def _on_key(self, ev: KeyPressEvent) -> None:
-        self.controller.key(_key_name(ev))
+        name = _key_name(ev)
+        if name == "c-l":
+            # Ctrl-L: forget what is on the terminal and paint every cell again.
+            self.app.renderer.clear()
+        self.controller.key(name)
 
     # ------------------------------------------------------------------ computer players
     async def _pump(self) -> None:

@@ -48,6 +48,7 @@ class Dialog:
     options: list[Action] = field(default_factory=list)
     card: int = -1       # wild_target: the wild card
     page: int = 0
+    back: Dialog | None = None   # quit: the dialog to return to on "no" (e.g. the privacy screen)
 
 
 def plural(rank: int) -> str:
@@ -206,6 +207,9 @@ class Controller:
             return "Your turn: d draws from the stock, p takes the pile"
         if s.phase == Phase.PERMISSION:
             return "Answer your partner: y or n"
+        if A.A_UNPILE in self.legal():
+            pen = self.session.rules.undo_pile_penalty
+            return f"You took the pile: b puts it back ({pen}-point penalty); or meld and discard"
         if not any(a.kind == "discard" for a in self.legal()):
             reason = turn_problem(s, len(s.hands[s.turn]) == 1)
             if reason:
@@ -258,10 +262,13 @@ class Controller:
         if k == "quit":
             if name in ("y", "enter", "c-c", "q"):
                 self.quitting = True
-            self.dialog = None
+                self.dialog = None
+                return
+            self.dialog = d.back
+            self.after_change()
             return
         if name == "c-c":
-            self.dialog = Dialog("quit")
+            self.dialog = Dialog("quit", back=d)
             return
         if k == "answer":
             if name in ("y", "n"):
@@ -274,7 +281,7 @@ class Controller:
             if name == "enter":
                 self._reveal(d.seat)
             elif name == "q":
-                self.dialog = Dialog("quit")
+                self.dialog = Dialog("quit", back=d)
             return
         if k == "pile_choice":
             if name.isdigit() and 1 <= int(name) <= len(d.options):
@@ -302,7 +309,7 @@ class Controller:
             if name in ("enter", "space"):
                 self.dialog = Dialog("sheet_end")
             elif name == "q":
-                self.dialog = Dialog("quit")
+                self.dialog = Dialog("quit", back=d)
             return
         if k == "sheet_end":
             if name in ("enter", "space"):
@@ -315,7 +322,7 @@ class Controller:
                     self.cursor = 0
                     self.after_change()
             elif name == "q":
-                self.dialog = Dialog("quit")
+                self.dialog = Dialog("quit", back=d)
             return
         if k == "match_over":
             if name in ("enter", "q", "space"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine import Phase, PlayerView, player_name, team_name
 from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_NAMES, RANK_OF, SUIT_OF
@@ -107,19 +107,28 @@ def card_style(c: int, opts: Options) -> str:
 
 
 def meld_line(m: Meld, width: int, g: Glyphs) -> tuple[str, str]:
-    """One meld in a partnership's column: rank, size, wild cards, canasta kind."""
+    """One meld, compact: rank, how many naturals, the wild cards, the canasta kind.
+
+    The widest form that fits ``width`` is used (``K ×5 +2 JK  ★mixed``, then shorter
+    spellings), so a partnership's melds read the same at every size.
+    """
     name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
-    wild = " ".join("JK" if RANK_OF[w] == 14 else "2" for w in m.wilds)
-    left = f"{name:>2} ×{len(m.naturals)}" if g is UNICODE else f"{name:>2} x{len(m.naturals)}"
-    if wild:
-        left += f" +{wild}"
-    tag, style = "", ""
+    times = "×" if g is UNICODE else "x"
+    wild_names = ["JK" if RANK_OF[w] == 14 else "2" for w in m.wilds]
+    style = ""
     if m.is_canasta:
-        kind = "wild" if m.is_wild_meld else ("natural" if m.is_natural else "mixed")
-        tag = g.star + kind
-        style = "canasta.natural" if kind != "mixed" else "canasta.mixed"
-    gap = max(1, width - len(left) - len(tag))
-    return (left + " " * gap + tag)[:width], style
+        style = "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"
+    candidates = []
+    for tag in (canasta_tag(m, g), canasta_tag(m, g, short=True)):
+        for wild in (" +" + " ".join(wild_names), " +" + ",".join(wild_names), f" +{len(wild_names)}w"):
+            left = f"{name:>2} {times}{len(m.naturals)}" + (wild if wild_names else "")
+            candidates.append((left, tag))
+    for left, tag in candidates:
+        if len(left) + 1 + len(tag) <= width:
+            gap = width - len(left) - len(tag)
+            return left + " " * gap + tag, style
+    left, tag = candidates[-1]
+    return (left + " " + tag)[:width], style
 
 
 def folded(n: int) -> str:
@@ -186,6 +195,10 @@ def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Ca
     if d is not None and d.kind == "privacy":
         draw_privacy(cv, ctl, d.seat)
         return cv
+    if d is not None and d.kind == "quit" and d.back is not None and d.back.kind == "privacy":
+        # Quitting from the privacy screen: the table stays hidden behind the question.
+        draw_dialog(cv, ctl, ctl.table_view(), opts)
+        return cv
     v: PlayerView = ctl.table_view()
     draw_table(cv, ctl, v, opts)
     if d is not None:
@@ -206,63 +219,202 @@ def draw_privacy(cv: Canvas, ctl: Any, seat: int) -> None:
         cv.put(cv.height // 2 - 1 + i, max(0, (cv.width - len(line)) // 2), line, "message" if i == 0 else "")
 
 
-def _player_line(ctl: Any, v: PlayerView, seat: int, g: Glyphs, width: int, you: bool = False,
-                 two_lines: bool = False) -> list[tuple[str, str]]:
-    active = v.turn == seat and v.phase != Phase.HAND_OVER
-    light = (g.light_on, "light.on") if active or (v.actor == seat and v.phase == Phase.PERMISSION) \
-        else (g.light_off, "light.off")
+class Region:
+    """A rectangle of a canvas: whatever is drawn through it is clipped to it, so regions never overlap."""
+
+    def __init__(self, cv: Canvas, x: int, y: int, w: int, h: int) -> None:
+        self.cv, self.x, self.y, self.w, self.h = cv, x, y, max(0, w), max(0, h)
+
+    def put(self, row: int, col: int, text: str, style: str = "", handler: Handler | None = None) -> int:
+        """Write ``text`` at (row, col) inside the region, clipped to it; returns the column after it."""
+        end = col + len(text)
+        if not 0 <= row < self.h or col >= self.w:
+            return end
+        if col < 0:
+            text, col = text[-col:], 0
+        self.cv.put(self.y + row, self.x + col, text[: self.w - col], style, handler)
+        return end
+
+    def parts(self, row: int, col: int, parts: Sequence[tuple[str, str]]) -> int:
+        for text, style in parts:
+            col = self.put(row, col, text, style)
+        return col
+
+    def heading(self, row: int, title: str, right: str = "") -> None:
+        g = self.cv.glyphs
+        line = f"{g.hline} {title} " + g.hline * self.w
+        if right:
+            line = line[: max(0, self.w - len(right) - 2)] + f" {right} " + g.hline
+        self.put(row, 0, line[: self.w], "heading")
+
+
+class Rect(NamedTuple):
+    x: int
+    y: int
+    w: int
+    h: int
+
+
+def table_layout(width: int, height: int, teams: int) -> tuple[list[Rect], Rect, list[int]]:
+    """Where the partnerships' panels and the centre (pile and log) go.
+
+    Returns (one panel per position, the centre, the team shown at each position).  The
+    columns are separated by one blank column; the centre sits between the other side(s)
+    and Players 1 & 3 (or Player 1), who sit on the right, nearest the hand.
+    """
+    order = list(range(1, teams)) + [0]          # team at each panel position
+    cols = teams + 1
+    top, h = 1, height - 7
+    avail = width - (cols - 1)
+    widths = [avail // cols + (1 if i < avail % cols else 0) for i in range(cols)]
+    centre_at = 1
+    rects: list[Rect] = []
+    x = 0
+    centre = Rect(0, 0, 0, 0)
+    for i, w in enumerate(widths):
+        if i == centre_at:
+            centre = Rect(x, top, w, h)
+        else:
+            rects.append(Rect(x, top, w, h))
+        x += w + 1
+    return rects, centre, order
+
+
+def short_team(t: int, rules: Any) -> str:
+    """A side's short name: ``1&3``/``2&4`` for partnerships, ``P2`` for a player alone."""
+    if rules.partnerships:
+        return "1&3" if t == 0 else "2&4"
+    return f"P{t + 1}"
+
+
+def _kind(ctl: Any, seat: int) -> str:
+    s = ctl.session
+    if not s.is_human(seat):
+        return "computer"
+    if ctl.viewer == seat and len(s.humans) == 1:
+        return "you"
+    return "human"
+
+
+def draw_seat(r: Region, row: int, ctl: Any, v: PlayerView, seat: int, opts: Options) -> None:
+    """Two lines for one player: turn light, name, folded hand; who plays it, dealer, red threes."""
+    g = opts.glyphs
+    active = v.phase != Phase.HAND_OVER and (v.turn == seat or (v.actor == seat and v.phase == Phase.PERMISSION))
+    light = (g.light_on, "light.on") if active else (g.light_off, "light.off")
+    count = folded(v.hand_sizes[seat])
     name = ctl.session.name(seat)
-    kind = "" if ctl.session.is_human(seat) else " (computer)"
-    if you:
-        kind = " (you)"
-    parts: list[tuple[str, str]] = [(light[0] + " ", light[1]), (name + kind, "name.active" if active else "name")]
-    if two_lines:
-        parts = parts[:1] + [(name, parts[1][1]), (f" {folded(v.hand_sizes[seat])}", "count"), ("\n", "")]
-        parts.append(("  " + (kind.strip(" ()") or "human"), "dim"))
-    else:
-        parts.append((f" {folded(v.hand_sizes[seat])}", "count"))
-    threes = v.red_threes[seat]
+    room = r.w - 2 - len(count) - 1
+    if len(name) > room:
+        name = name[: max(1, room - 1)] + g.ellipsis[:1]
+    r.put(row, 0, light[0] + " ", light[1])
+    r.put(row, 2, name, "name.active" if active else "name")
+    r.put(row, max(2 + len(name) + 1, r.w - len(count)), count, "count")
+    kind = "  " + _kind(ctl, seat)
+    infos = [kind + ", dealer", "  dealer"] if v.dealer == seat else [kind]
+    threes = " ".join(card_label(c, g) for c in v.red_threes[seat])
+    if threes and len(infos[-1]) + 1 + len(threes) > r.w:
+        threes = "".join(card_label(c, g) for c in v.red_threes[seat])
+    room = r.w - (len(threes) + 1 if threes else 0)
+    info = next((t for t in infos if len(t) <= room), infos[-1][:room])
     if threes:
-        parts.append(("  red 3s: ", ""))
-        parts.extend((card_label(c, g) + " ", "suit.red") for c in threes)
-    if v.dealer == seat:
-        parts.append(("  dealer", "dim"))
-    return parts
+        r.put(row + 1, r.w - len(threes), threes, "suit.red")
+    r.put(row + 1, 0, info, "dim")
 
 
-def _put_parts(cv: Canvas, y: int, x: int, parts: Sequence[tuple[str, str]], width: int) -> int:
-    end = x + width
-    x0 = x
-    for text, style in parts:
-        if text == "\n":
-            y += 1
-            x = x0
-            continue
-        if x >= end:
-            continue
-        x = cv.put(y, x, text[: end - x], style)
-    return x
+def draw_team(r: Region, ctl: Any, v: PlayerView, team: int, opts: Options) -> None:
+    rules = v.rules
+    canastas = sum(1 for m in v.melds[team] if m is not None and m.is_canasta)
+    right = f"{canastas} canasta" + ("" if canastas == 1 else "s") if canastas else ""
+    r.heading(0, team_name(team, rules), right if len(team_name(team, rules)) + len(right) + 6 <= r.w else "")
+    seats = (team, team + 2) if rules.partnerships else (team,)
+    # The player sitting opposite the bottom seat first, as at the table: 3 above 1, 2 above 4.
+    row = 1
+    for seat in sorted(seats, key=lambda s: (s == 0, s)):
+        draw_seat(r, row, ctl, v, seat, opts)
+        row += 2
+    draw_melds(r, row, v, team, opts)
 
 
-def _parts_len(parts: Sequence[tuple[str, str]]) -> int:
-    return sum(len(t) for t, _ in parts)
-
-
-def draw_melds(cv: Canvas, y: int, x: int, w: int, rows: int, v: PlayerView, team: int, g: Glyphs,
-               title: str) -> None:
-    head = f"{g.hline} {title} {g.hline}"
-    cv.put(y, x, (head + g.hline * w)[:w], "heading")
-    row = v.melds[team]
-    melds = [m for r in MELD_ORDER if (m := row[r]) is not None]
+def draw_melds(r: Region, row: int, v: PlayerView, team: int, opts: Options) -> None:
+    g = opts.glyphs
+    melds = [m for rk in MELD_ORDER if (m := v.melds[team][rk]) is not None]
+    r.put(row, 0, (f"{g.hline} melds " + g.hline * r.w)[: r.w], "dim")
+    row += 1
+    rows = r.h - row
     if not melds:
-        cv.put(y + 1, x, " no melds yet"[:w], "dim")
+        r.put(row, 1, "no melds yet", "dim")
         return
-    shown = melds if len(melds) <= rows else melds[: rows - 1]
+    show_cards = all(len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= r.w for m in melds)
+    shown = melds if len(melds) <= rows else melds[: max(0, rows - 1)]
     for i, m in enumerate(shown):
-        text, style = meld_line(m, w, g)
-        cv.put(y + 1 + i, x, text, style)
+        draw_meld(r, row + i, m, opts, show_cards)
     if len(shown) < len(melds):
-        cv.put(y + rows, x, f" {g.ellipsis}{len(melds) - len(shown)} more"[:w], "dim")
+        r.put(row + rows - 1, 1, f"{g.ellipsis}{len(melds) - len(shown)} more", "dim")
+
+
+def meld_cards(m: Meld, g: Glyphs) -> str:
+    return " ".join(card_label(c, g) for c in (*m.naturals, *m.wilds))
+
+
+def canasta_tag(m: Meld, g: Glyphs, short: bool = False) -> str:
+    if not m.is_canasta:
+        return ""
+    kind = "wild" if m.is_wild_meld else ("natural" if m.is_natural else "mixed")
+    return g.star + (kind[:3] if short else kind)
+
+
+def draw_meld(r: Region, row: int, m: Meld, opts: Options, show_cards: bool) -> None:
+    g = opts.glyphs
+    tag = canasta_tag(m, g)
+    style = "" if not tag else ("canasta.mixed" if "mixed" in tag else "canasta.natural")
+    if show_cards:
+        x = 0
+        for c in (*m.naturals, *m.wilds):
+            x = r.put(row, x, card_label(c, g), card_style(c, opts)) + 1
+        if tag:
+            r.put(row, r.w - len(tag), tag, style)
+        return
+    text, style = meld_line(m, r.w, g)
+    r.put(row, 0, text, style)
+
+
+def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options) -> None:
+    """The middle of the table: stock, pile and upcard, frozen and stop-card notes, meld needs; the log."""
+    g = opts.glyphs
+    rules = v.rules
+    r.heading(0, "Table")
+    r.put(1, 0, f"Stock {v.stock_size:<4}Pile {v.pile_size}")
+    x = r.put(2, 0, "Upcard ")
+    up = v.upcard
+    if up is None:
+        r.put(2, x, f"{g.dash} (empty)", "dim")
+    else:
+        r.put(2, x, card_label(up, g), card_style(up, opts))
+    notes = [t for t in (frozen_reason(v), stop_card(v)) if t]
+    if notes:
+        for i, t in enumerate(notes[:2]):
+            r.put(3 + i, 0, t.upper() if i == 0 and v.frozen else t, "frozen")
+    else:
+        r.put(3, 0, "pile not frozen", "dim")
+    r.put(5, 0, "Initial meld needs:")
+    need = "   ".join(f"{short_team(t, rules)}: {v.requirements[t]}" for t in range(rules.teams))
+    if len(need) + 2 > r.w:
+        need = " ".join(f"{short_team(t, rules)} {v.requirements[t]}" for t in range(rules.teams))
+    r.put(6, 0, ("  " + need) if len(need) + 2 <= r.w else need)
+    top = 7
+    r.heading(top, "Log")
+    rows = r.h - top - 1
+    # The newest entries that fit, each whole (no entry starts half-way down its wrapped lines).
+    lines: list[str] = []
+    for line in reversed(ctl.session.log):
+        wrapped = wrap(glyph_text(line.text, g), r.w)
+        if len(lines) + len(wrapped) > rows:
+            if not lines:
+                lines = wrapped[-rows:] if rows > 0 else []
+            break
+        lines[:0] = wrapped
+    for i, text in enumerate(lines):
+        r.put(top + 1 + i, 0, text)
 
 
 def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
@@ -271,106 +423,52 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     s = ctl.session
     rules = v.rules
     scores = s.match.scores
-    # Header.
+    # Header: the rules and hand on the left, the match score on the right (never overlapping).
     cv.fill(0, 0, W, 1, "header")
-    head = f" CANASTA {g.dash} {rules.name} rules {g.dash} hand {s.match.hand_number}"
-    cv.put(0, 0, head, "header")
-    if rules.teams == 2:
-        right = f"{team_name(0, rules)}: {scores[0]}   {team_name(1, rules)}: {scores[1]} "
-    else:
-        right = "   ".join(f"{team_name(t, rules)}: {scores[t]}" for t in range(rules.teams)) + " "
+    right = "   ".join(f"{short_team(t, rules)}: {scores[t]}" for t in range(rules.teams)) + " "
+    right = right[-W:]
     cv.put(0, W - len(right), right, "header")
+    Region(cv, 0, 0, W - len(right) - 1, 1).put(
+        0, 0, f" CANASTA {g.dash} {rules.name} rules {g.dash} hand {s.match.hand_number}", "header")
 
-    n = rules.players
-    side = max(25, W * 5 // 16)
-    centre_x = side + 1
-    centre_w = W - 2 * side - 2
-    right_x = W - side
-    mid_top = 2
-    bottom_y = H - 6           # Player 1's line
-    mid_h = bottom_y - mid_top  # rows between
+    panels, centre, order = table_layout(W, H, rules.teams)
+    for rect, team in zip(panels, order, strict=True):
+        draw_team(Region(cv, *rect), ctl, v, team, opts)
+    draw_centre(Region(cv, *centre), ctl, v, opts)
+    for rect in sorted([*panels, centre])[:-1]:
+        for yy in range(rect.y, rect.y + rect.h):
+            cv.put(yy, rect.x + rect.w, g.vline, "dim")
 
-    # Seats: 0 bottom, 1 left, 2 top, 3 right (four players); fewer players: no side seats.
-    top = 2 if n == 4 else (1 if n == 2 else None)
-    left = 1 if n >= 3 else None
-    right_seat = 3 if n == 4 else (2 if n == 3 else None)
-
-    if top is not None:
-        parts = _player_line(ctl, v, top, g, W)
-        _put_parts(cv, 1, max(0, (W - _parts_len(parts)) // 2), parts, W)
-    for seat, x in ((left, 0), (right_seat, right_x)):
-        if seat is None:
-            continue
-        _put_parts(cv, mid_top, x, _player_line(ctl, v, seat, g, side, two_lines=True), side)
-
-    if rules.partnerships:
-        draw_melds(cv, mid_top + 2, 0, side, mid_h - 3, v, 1, g, team_name(1, rules) + " melds")
-        draw_melds(cv, mid_top, centre_x, centre_w, mid_h - 6, v, 0, g, team_name(0, rules) + " melds")
-    else:
-        # Each player melds alone: show the bottom player's melds in the centre, the others at their seat.
-        draw_melds(cv, mid_top, centre_x, centre_w, mid_h - 6, v, 0, g, player_name(0) + " melds")
-        if left is not None:
-            draw_melds(cv, mid_top + 2, 0, side, mid_h - 3, v, left, g, player_name(left) + " melds")
-    # Log on the right.
-    log_y = mid_top + 2
-    if rules.partnerships or right_seat is None:
-        cv.put(log_y, right_x, (f"{g.hline} Table log {g.hline}" + g.hline * side)[:side], "heading")
-        rows = mid_h - 3
-        lines: list[str] = []
-        for line in s.log[-rows:]:
-            lines.extend(wrap(glyph_text(line.text, g), side))
-        for i, text in enumerate(lines[-rows:]):
-            cv.put(log_y + 1 + i, right_x, text)
-    else:
-        draw_melds(cv, log_y, right_x, side, mid_h - 3, v, right_seat, g, player_name(right_seat) + " melds")
-
-    # Centre: stock and pile.
-    py = bottom_y - 4
-    cx = centre_x
-    cv.put(py, cx, g.hline * centre_w, "dim")
-    up = v.upcard
-    x = cv.put(py + 1, cx, f"Stock {v.stock_size:<3} Pile {v.pile_size:<3} Upcard ")
-    if up is None:
-        cv.put(py + 1, x, "none", "dim")
-    else:
-        x = cv.put(py + 1, x, card_label(up, g), card_style(up, opts))
-    notes = [t for t in (frozen_reason(v), stop_card(v)) if t]
-    cv.put(py + 2, cx, ("; ".join(notes)).upper()[:centre_w] if notes else "pile not frozen", "frozen" if notes else "dim")
-    if rules.teams == 2:
-        need = f"Meld needs: 1&3 {v.requirements[0]}, 2&4 {v.requirements[1]}"
-    else:
-        need = "Meld needs: " + " ".join(f"P{t + 1} {v.requirements[t]}" for t in range(rules.teams))
-    cv.put(py + 3, cx, need[:centre_w])
-
-    # Bottom: Player 1 and the viewer's hand.
-    you = ctl.viewer == 0
-    parts = _player_line(ctl, v, 0, g, W, you=you and len(s.humans) == 1)
-    x = _put_parts(cv, bottom_y, 0, parts, W)
+    # Bottom: whose hand this is, the live meld count, then the hand itself.
+    hand_y = H - 6
+    row = Region(cv, 0, hand_y, W, 1)
+    row.put(0, 0, g.hline * W, "dim")
     if ctl.viewer is not None and v.hand:
-        info = ""
-        if ctl.viewer != 0:
-            info = f"{s.name(ctl.viewer)}'s hand  "
-        if v.turn == ctl.viewer and v.meld_needed:
-            info += f"meld count: {v.meld_count} / {v.meld_needed} needed"
+        who = "Your hand" if len(s.humans) == 1 else f"{s.name(ctl.viewer)}'s hand"
+        x = row.put(0, 1, f" {who} ({folded(len(v.hand))}) ", "name")
+        info = []
+        if v.turn == ctl.viewer and v.meld_needed and v.phase != Phase.HAND_OVER:
+            info.append(f"meld count: {v.meld_count} / {v.meld_needed} needed")
         if ctl.selected:
-            info += f"  selected: {len(ctl.selected)}"
-        info = info.strip()
-        cv.put(bottom_y, max(x + 2, W - len(info) - 1), info, "count")
-    draw_hand(cv, ctl, v, opts, bottom_y + 1)
-    cv.put(H - 2, 0, glyph_text(ctl.status(), g)[:W], "hint")
+            info.append(f"selected: {len(ctl.selected)}")
+        if info:
+            text = " " + "   ".join(info) + " "
+            row.put(0, max(x + 1, W - len(text) - 1), text, "count")
+    draw_hand(cv, ctl, v, opts, hand_y + 1)
+    Region(cv, 0, H - 2, W, 1).put(0, 0, glyph_text(ctl.status(), g), "hint")
     draw_bar(cv, ctl, H - 1, opts)
 
 
 def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> None:
+    """The viewer's hand: three rows (selected cards raised, the cards, cursor and new marks)."""
     g = opts.glyphs
     hand = ctl.hand()
     W = cv.width
     if not hand:
-        if ctl.viewer is None:
-            cv.put(y + 1, 2, "(no hand shown)", "dim")
+        cv.put(y + 1, 2, "(no hand shown)", "dim")
         return
     new = ctl.new_cards()
-    cell = 4
+    cell = max(4, min(6, (W - 2) // len(hand)))
     fit = (W - 2) // cell
     start = 0
     if len(hand) > fit:
@@ -390,8 +488,11 @@ def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> Non
             style = f"{style},new" if style else "new"
         handler = _card_handler(ctl, i) if opts.mouse else None
         cv.put(row, x, f"{card_label(c, g):<3}", style, handler)
+        if handler is not None:
+            other = y + 1 if row == y else y
+            cv.put(other, x, "   ", "", handler)
         mark = (g.cursor if i == ctl.cursor else " ") + (g.new if new[i] else " ")
-        cv.put(y + 2, x, mark, "count")
+        cv.put(y + 2, x, mark, "count", handler)
 
 
 def _card_handler(ctl: Any, i: int) -> Handler:
@@ -428,8 +529,16 @@ def bar_items(ctl: Any) -> list[tuple[str, str, bool]]:
 
 
 def draw_bar(cv: Canvas, ctl: Any, y: int, opts: Options) -> None:
+    """The command bar: lit commands show their hotkey in brackets, dark ones are dimmed.
+
+    Items keep their width whether lit or not, so nothing moves when the lights change;
+    when the extra items (Back, End) make it too wide, the gaps shrink.
+    """
+    items = bar_items(ctl)
+    total = sum(len(label) for _, label, _ in items)
+    gap = 1 if total + len(items) - 1 <= cv.width else 0
     x = 0
-    for cmd, label, on in bar_items(ctl):
+    for cmd, label, on in items:
         handler = _bar_handler(ctl, cmd) if opts.mouse else None
         if on:
             a, rest = label.split("[", 1)
@@ -439,7 +548,7 @@ def draw_bar(cv: Canvas, ctl: Any, y: int, opts: Options) -> None:
             x = cv.put(y, x, b, "bar.on", handler)
         else:
             x = cv.put(y, x, " " + label.replace("[", "").replace("]", "") + " ", "bar.off", handler)
-        x += 1
+        x += gap
 
 
 # ---------------------------------------------------------------------- dialogs

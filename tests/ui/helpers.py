@@ -9,7 +9,8 @@ from canasta_tui.ui.controller import Controller
 
 
 def session(players: int = 1, seed: int = 5, rules: str = "classic") -> Session:
-    return Session(load_rules(rules), seats_for(players, "beginner"), seed)
+    r = load_rules(rules)
+    return Session(r, seats_for(players, "beginner")[: r.players], seed)
 
 
 def next_key(ctl: Controller) -> str | None:

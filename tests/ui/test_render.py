@@ -15,7 +15,7 @@ from canasta_tui.engine import Phase, parse_action
 from canasta_tui.engine.cards import parse_card
 from canasta_tui.engine.melds import Meld
 from canasta_tui.ui.controller import Controller
-from canasta_tui.ui.render import ASCII_OPTIONS, meld_line, render, wrap
+from canasta_tui.ui.render import ASCII_OPTIONS, Options, meld_line, render, wrap
 from canasta_tui.ui.style import UNICODE
 
 from .helpers import session
@@ -89,9 +89,89 @@ def test_hot_seat_privacy_screen_is_blank_but_for_the_prompt() -> None:
 def test_meld_lines() -> None:
     m = Meld(13, tuple(int(parse_card(c)) for c in "Kh Ks Kc Kd Kh".split()), (int(parse_card("2c")), 56))
     assert meld_line(m, 25, UNICODE) == (" K ×5 +2 JK        ★mixed", "canasta.mixed")
+    assert meld_line(m, 16, UNICODE) == (" K ×5 +2w ★mixed", "canasta.mixed")
+    assert meld_line(m, 12, UNICODE) == (" K ×5 +2w ★m", "canasta.mixed")
     m = Meld(7, tuple(int(parse_card(c)) for c in "7h 7s 7c".split()))
     assert meld_line(m, 25, UNICODE) == (" 7 ×3                    ", "")
 
 
 def test_wrap() -> None:
     assert wrap("Player 2 took the pile of 12, K♥ with K K", 25) == ["Player 2 took the pile of", "  12, K♥ with K K"]
+
+
+# ---------------------------------------------------------------------- regions never overlap
+
+def crowded_controller(rules: str = "classic", players: int = 1) -> Controller:
+    """Everything at once: long names, long log lines, nine melds a side with canastas, red threes,
+    an empty pile, a long selection."""
+    from canasta_tui.engine.cards import IS_RED_THREE, RANK_NAMES
+    from canasta_tui.session import LogLine, Seat
+    from canasta_tui.ui.render import MELD_ORDER
+
+    s = session(players=players, seed=5, rules=rules)
+    s.seats = tuple(Seat(x.human, x.level, "Bartholomew Fitzwilliam-Smythe the Third") for x in s.seats)
+    for i in range(12):
+        s.log.append(LogLine(1, "Player 2 took the pile of 23, K♥ with K K and a very long tail of words "
+                                + "x" * (10 + 7 * i)))
+    ctl = Controller(s)
+    v = ctl.table_view()
+
+    def card(text: str) -> int:
+        return int(parse_card(text))
+    melds = []
+    for _team in range(v.rules.teams):
+        row: list[Meld | None] = [None] * 15
+        for r in MELD_ORDER[:9]:
+            if r in (2, 3):
+                continue
+            nat = tuple(card(RANK_NAMES[r] + "h")
+                        for _ in range(6))
+            row[r] = Meld(r, nat, (card("2c"), 56)) if r % 2 else Meld(r, nat + nat[:2])
+        melds.append(tuple(row))
+    red = [c for c in range(len(IS_RED_THREE)) if IS_RED_THREE[c]]
+    threes = tuple(tuple(red[:4]) for _ in range(v.rules.players))
+    crowded = v._replace(melds=tuple(melds), pile=(), red_threes=threes, stock_size=0)
+    ctl.table_view = lambda: crowded  # type: ignore[method-assign]
+    ctl.selected = set(range(len(ctl.hand())))
+    return ctl
+
+
+@pytest.mark.parametrize("rules,players", [("classic", 1), ("classic", 2), ("two-player", 1), ("three-player", 1)])
+@pytest.mark.parametrize("size", [(80, 24), (81, 25), (100, 30), (132, 43), (200, 60)])
+def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple[int, int]) -> None:
+    from canasta_tui.ui.render import Canvas, Region, draw_centre, draw_team, table_layout
+    ctl = crowded_controller(rules, players)
+    if ctl.dialog is not None:
+        ctl.dialog = None
+        ctl.viewer = ctl.session.humans[0]
+    W, H = size
+    v = ctl.table_view()
+    lines = render(ctl, W, H).lines()
+    panels, centre, order = table_layout(W, H, v.rules.teams)
+    # The separators stand at the same columns on every row of the table.
+    seps = sorted(r.x + r.w for r in [*panels, centre])[:-1]
+    for y in range(centre.y, centre.y + centre.h):
+        assert [lines[y][x] for x in seps] == ["│"] * len(seps), lines[y]
+    # Each region of the full screen is exactly what that region draws alone.
+    for rect, draw in [*((p, lambda r, t=t: draw_team(r, ctl, v, t, DEFAULT)) for p, t in zip(panels, order, strict=True)),
+                       (centre, lambda r: draw_centre(r, ctl, v, DEFAULT))]:
+        alone = Canvas(W, H)
+        draw(Region(alone, *rect))
+        for y in range(rect.y, rect.y + rect.h):
+            assert lines[y][rect.x:rect.x + rect.w] == alone.lines()[y][rect.x:rect.x + rect.w]
+    text = "\n".join(lines)
+    assert "Upcard — (empty)" in text
+    assert "Barthol" in text
+    # Every line is exactly the screen's width: nothing spills past the edge.
+    assert all(len(line) == W for line in lines)
+
+
+def test_eight_melds_and_canasta_kinds_fit_at_80x24() -> None:
+    ctl = crowded_controller()
+    text = render(ctl, 80, 24).text()
+    assert text.count("★natural") >= 2 * 3 and text.count("★mixed") >= 2 * 3
+    for rank in (" A ×", " 4 ×", " 5 ×", " 6 ×", " 7 ×", " 8 ×", " 9 ×"):
+        assert text.count(rank) == 2, rank
+
+
+DEFAULT = Options()
