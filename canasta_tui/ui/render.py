@@ -608,6 +608,8 @@ def draw_dialog(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
         lines = ["How do you want to take the pile?", ""]
         for i, a in enumerate(d.options, 1):
             lines.append(f"{i}: " + pile_option_text(a, v, opts.glyphs))
+        if rules.undo_pile_allowed:
+            lines += ["", f"(b puts the pile back this turn, for a {rules.undo_pile_penalty}-point penalty)"]
         lines += ["", "Esc or n: cancel"]
         draw_box(cv, "Take the pile", lines)
     elif k == "wild_target":

@@ -1,0 +1,207 @@
+"""Paths a whole seeded hand rarely takes: the pile-choice dialog, putting the pile back,
+mouse clicks, Ctrl-L, the two- and three-player tables."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from canasta_tui.engine import Phase, legal_actions
+from canasta_tui.ui.app import TableApp
+from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.render import Options, render
+
+from .helpers import next_key, session
+
+
+def drive(ctl: Controller, until: Callable[[Controller], bool], steps: int = 2000) -> None:
+    """Play (simple human keys, computers' choices) until ``until(ctl)`` holds."""
+    s = ctl.session
+    for _ in range(steps):
+        if until(ctl):
+            return
+        k = next_key(ctl)
+        if k is None:
+            ctl.apply_computer(s.computer_choice())
+        else:
+            ctl.key(k)
+    raise AssertionError("never got there")
+
+
+def pile_choices(ctl: Controller) -> int:
+    st = ctl.session.state
+    if not ctl.my_turn() or st.phase != Phase.DRAW:
+        return 0
+    return sum(1 for a in legal_actions(st) if a.kind == "pile")
+
+
+def test_pile_choice_dialog_asks_how_to_meld_the_upcard() -> None:
+    # Seed 1: Player 1 may take the pile with J J or with J 2 (issue 4: "choose how the upcard is melded").
+    ctl = Controller(session(seed=1))
+    drive(ctl, lambda c: pile_choices(c) >= 2)
+    options = [a for a in legal_actions(ctl.session.state) if a.kind == "pile"]
+    ctl.key("p")
+    assert ctl.dialog is not None and ctl.dialog.kind == "pile_choice"
+    text = render(ctl, 80, 24).text()
+    assert "How do you want to take the pile?" in text
+    assert "1: meld the upcard" in text and "2: meld the upcard" in text
+    assert "penalty" not in text                      # classic rules: no putting the pile back
+    ctl.key("escape")                                  # cancel: nothing happened
+    assert ctl.dialog is None and ctl.session.state.phase == Phase.DRAW
+    ctl.key("p")
+    pile_before = len(ctl.session.state.pile)
+    ctl.key("2")
+    st = ctl.session.state
+    assert ctl.dialog is None and st.phase == Phase.MELD and st.t.drew == "pile"
+    assert ctl.session.log[-1].text.endswith("with " + " ".join(str(options[1]).split()[1:]))
+    assert len(st.pile) == 0 and pile_before > 0
+
+
+def test_unpile_says_the_penalty_up_front_and_charges_it() -> None:
+    ctl = Controller(session(seed=1, rules="windows"))
+    drive(ctl, lambda c: pile_choices(c) >= 2)
+    ctl.key("p")
+    assert "for a 50-point penalty" in render(ctl, 80, 24).text()   # said before the pile is taken
+    ctl.key("1")
+    assert ctl.lit()["unpile"]
+    text = render(ctl, 80, 24).text()
+    assert "[B]ack" in text
+    assert "b puts it back (50-point penalty)" in text
+    st = ctl.session.state
+    team = st.team_of(0)
+    pen = st.penalties[team]
+    ctl.key("b")
+    st = ctl.session.state
+    assert st.penalties[team] == pen + 50
+    assert st.phase == Phase.DRAW and ctl.my_turn()
+    assert ctl.message and "50-point penalty" in ctl.message[0]
+    ctl.key("x")
+    assert not ctl.lit()["unpile"]             # once back, it cannot be put back again
+
+
+async def _with_app(players: int, seed: int, body: Callable[[TableApp, object], object],
+                    mouse: bool = False) -> TableApp:
+    s = session(players=players, seed=seed)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        app = TableApp(s, delay_ms=0, input=inp, output=DummyOutput(), options=Options(mouse=mouse))
+        task = asyncio.create_task(app.run_async())
+        for _ in range(500):
+            await asyncio.sleep(0.002)
+            if app.frames and app.controller.my_turn():
+                break
+        await body(app, inp)  # type: ignore[misc]
+        app.controller.quitting = True
+        app.app.exit()
+        await asyncio.wait_for(task, 5)
+    return app
+
+
+async def _settle(app: TableApp, frames: int | None = None) -> None:
+    n = app.frames if frames is None else frames
+    for _ in range(500):
+        await asyncio.sleep(0.002)
+        if app.frames > n:
+            await asyncio.sleep(0.01)
+            return
+
+
+def click(inp: object, x: int, y: int) -> None:
+    """An SGR mouse click (press and release) at screen column ``x``, row ``y`` (0-based)."""
+    inp.send_text(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")  # type: ignore[attr-defined]
+
+
+def test_mouse_clicks_on_cards_and_the_command_bar() -> None:
+    seen: dict[str, object] = {}
+
+    async def body(app: TableApp, inp: object) -> None:
+        ctl = app.controller
+        size = app.app.output.get_size()
+        W, H = size.columns, size.rows
+        cv = render(ctl, W, H, app.options)
+        bar = cv.lines()[H - 1]
+        click(inp, bar.index("raw"), H - 1)           # the command bar: Draw
+        for _ in range(200):
+            await asyncio.sleep(0.002)
+            if ctl.session.state.phase == Phase.MELD:
+                break
+        seen["phase"] = ctl.session.state.phase
+        await _settle(app)
+        cv = render(ctl, W, H, app.options)
+        row = cv.lines()[H - 4]                               # the cards' row
+        label = row.split()[2]
+        click(inp, row.index(label), H - 4)                   # the third card
+        await _settle(app)
+        seen["cursor"], seen["selected"] = ctl.cursor, set(ctl.selected)
+
+    app = asyncio.run(_with_app(1, 5, body, mouse=True))
+    assert seen["phase"] == Phase.MELD
+    assert seen["cursor"] == 2 and seen["selected"] == {2}
+    assert app.app.mouse_support()
+
+
+def test_mouse_is_off_by_default() -> None:
+    async def body(app: TableApp, inp: object) -> None:
+        click(inp, 1, app.app.output.get_size().rows - 1)
+        await asyncio.sleep(0.05)
+
+    app = asyncio.run(_with_app(1, 5, body))
+    assert not app.app.mouse_support()
+    assert app.session.state.phase == Phase.DRAW
+
+
+def test_ctrl_l_forces_a_full_redraw() -> None:
+    cleared: list[int] = []
+
+    async def body(app: TableApp, inp: object) -> None:
+        real = app.app.renderer.clear
+
+        def spy() -> None:
+            cleared.append(app.frames)
+            real()
+        app.app.renderer.clear = spy  # type: ignore[method-assign]
+        n = app.frames
+        inp.send_text("\x0c")  # type: ignore[attr-defined]
+        await _settle(app, n)
+        cleared.append(app.frames - n)
+
+    asyncio.run(_with_app(1, 5, body))
+    assert len(cleared) == 2 and cleared[-1] >= 1     # cleared, then painted again
+
+
+def test_hot_seat_quit_from_the_privacy_screen_keeps_the_table_hidden() -> None:
+    ctl = Controller(session(players=2, seed=5))
+    assert ctl.dialog is not None and ctl.dialog.kind == "privacy"
+    ctl.key("q")
+    text = render(ctl, 80, 24).text()
+    assert "Quit the game?" in text and "Stock" not in text and not any(ch in text for ch in "♣♦♥♠")
+    ctl.key("n")
+    assert ctl.dialog is not None and ctl.dialog.kind == "privacy" and not ctl.quitting
+    ctl.key("enter")
+    assert ctl.hand() and ctl.my_turn()
+
+
+def test_two_player_table() -> None:
+    s = session(seed=4, rules="two-player")
+    ctl = Controller(s)
+    text = render(ctl, 80, 24).text()
+    lines = text.splitlines()
+    assert "P1: 0   P2: 0" in lines[0] and "1&3" not in text
+    assert lines[1].startswith("─ Player 2 ") and "─ Table " in lines[1] and "─ Player 1 " in lines[1]
+    assert "15 cards" in text and "Your hand (15 cards)" in text
+    drive(ctl, lambda c: s.state.phase == Phase.HAND_OVER, 6000)
+    assert "is over" in render(ctl, 80, 24).text()
+
+
+def test_three_player_table() -> None:
+    s = session(seed=4, rules="three-player")
+    ctl = Controller(s)
+    lines = render(ctl, 80, 24).lines()
+    assert "P1: 0   P2: 0   P3: 0" in lines[0]
+    assert [h in lines[1] for h in ("─ Player 2 ", "─ Table ", "─ Player 3 ", "─ Player 1 ")] == [True] * 4
+    assert lines[7].count("P1 50") == 1 and "P3 50" in lines[7]
+    drive(ctl, lambda c: s.state.phase == Phase.HAND_OVER, 6000)
+    assert "is over" in render(ctl, 80, 24).text()
