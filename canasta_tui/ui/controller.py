@@ -370,10 +370,13 @@ class Controller:
         self.cursor = 0
         self.selected.clear()
         log = self.session.log
-        since = [line.text for line in log[self.seen_log.get(seat, 0):] if line.seat != seat]
+        new = log[self.seen_log.get(seat, 0):]
         self.seen_log[seat] = len(log)
-        if any(line.seat >= 0 and line.seat != seat for line in log[self.seen_log.get(seat, 0):]):
-            self.message = ["Since your last turn:"] + since[-8:]
+        since = [line.text for line in new if line.seat != seat]
+        if any(line.seat >= 0 and line.seat != seat for line in new):
+            more = len(since) - 8
+            self.message = ["Since your last turn:"] + ([f"({more} earlier moves: g shows the log)"] if more > 0 else [])
+            self.message += since[-8:]
         self._start_turn_if_needed()
         if self.session.state.phase == Phase.PERMISSION:
             self.dialog = Dialog("answer", seat=seat)

@@ -5,6 +5,7 @@ Each test has its own tmux server (``-L``) and always kills it.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import time
@@ -90,9 +91,14 @@ def test_privacy_screen_hides_every_hand_and_lights_follow_the_phase(tmux: Calla
     t.keys("c")
     # The turn is over: the hand is hidden and the computers play; Player 4 is next up.
     screen = t.wait(lambda s: "Player 4 is up" in s)
-    assert not any(ch in screen for ch in SUITS)
+    assert not any(ch in screen for ch in SUITS) and "Stock" not in screen and "hand (" not in screen
+    # "At the conclusion of the play a bell will sound" (DOS manual): tmux saw the bell.
+    assert t.run("display-message", "-p", "-t", "t", "#{window_bell_flag}").strip() == "1"
     t.keys("Enter")
-    screen = t.wait(lambda s: "Player 4's hand" in s or "Since your last turn" in s)
+    # Player 4's hand, and what the others did since (public information: "drew", never the card).
+    screen = t.wait(lambda s: "Player 4's hand" in s and "Since your last turn" in s)
+    assert "Player 1 discarded" in screen and "Player 1 drew\n" not in screen
+    assert any(ch in "".join(hand_rows(screen)) for ch in SUITS)
     t.keys("q")
     t.wait(lambda s: "Quit the game?" in s or "(press any key)" in s)
 

@@ -153,3 +153,28 @@ def test_query_a_computer_partner_shows_the_answer() -> None:
     ctl.apply_computer(ctl.session.computer_choice())
     assert ctl.message and ctl.message[0].startswith("Player 3 says: ")
     assert ctl.session.state.t.permission in (0, 1)
+
+
+def test_hot_seat_returning_player_sees_what_the_others_did() -> None:
+    # Issue 4: "then show that player's hand with a short log of what happened since their last turn".
+    ctl = Controller(session(players=2, seed=7))
+    s = ctl.session
+    ctl.key("enter")                      # Player 1 reveals
+    ctl.key("d")
+    hand1 = set(ctl.hand())
+    ctl.key("c")
+    assert ctl.viewer is None and ctl.bell and not ctl.hand()    # hidden again, bell rung
+    while ctl.dialog is None or ctl.dialog.kind != "privacy":
+        ctl.apply_computer(s.computer_choice())
+    assert ctl.dialog.seat == 3 and not ctl.hand()
+    ctl.key("enter")                      # Player 4 reveals
+    assert ctl.viewer == 3 and ctl.hand()
+    assert ctl.message[0] == "Since your last turn:"
+    assert any(m.startswith("Player 1 discarded") for m in ctl.message)
+    assert not any(m.startswith("Player 4 ") for m in ctl.message[1:])
+    # Public information only: a card is named only where everybody saw it (discards, the pile, red threes).
+    for m in ctl.message[1:]:
+        if any(ch in m for ch in "♣♦♥♠"):
+            assert any(w in m for w in ("discarded", "took the pile", "laid out")), m
+    assert "Since your last turn:" in render(ctl, 80, 24).text()
+    assert hand1
