@@ -188,6 +188,8 @@ def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Ca
     if width < MIN_W or height < MIN_H:
         msg = f"terminal too small (need {MIN_W}x{MIN_H})"
         sub = f"now {width}x{height}; q quits"
+        if ctl.dialog is not None and ctl.dialog.kind == "quit":
+            sub = "Quit the game? y: quit, n: keep playing"
         cv.put(height // 2 - 1, max(0, (width - len(msg)) // 2), msg, "error")
         cv.put(height // 2, max(0, (width - len(sub)) // 2), sub)
         return cv

@@ -71,6 +71,9 @@ def test_too_small() -> None:
     text = render(busy_controller(), 79, 24).text()
     assert "terminal too small (need 80x24)" in text
     assert "♠" not in text and "K" not in text.replace("q quits", "")
+    ctl = busy_controller()
+    ctl.key("q")
+    assert "Quit the game? y: quit, n: keep playing" in render(ctl, 70, 20).text()
 
 
 def test_first_screen_80x24() -> None:
