@@ -266,7 +266,7 @@ def table_layout(width: int, height: int, teams: int) -> tuple[list[Rect], Rect,
     """
     order = list(range(1, teams)) + [0]          # team at each panel position
     cols = teams + 1
-    top, h = 1, height - 7
+    top, h = 1, height - 7 - hand_extra(width, height)
     avail = width - (cols - 1)
     widths = [avail // cols + (1 if i < avail % cols else 0) for i in range(cols)]
     centre_at = 1
@@ -287,6 +287,11 @@ def short_team(t: int, rules: Any) -> str:
     if rules.partnerships:
         return "1&3" if t == 0 else "2&4"
     return f"P{t + 1}"
+
+
+def hand_extra(width: int, height: int) -> int:
+    """Extra rows the hand gets on a big terminal, where cards are drawn framed (0 at 80x24)."""
+    return 2 if width >= 100 and height >= 34 else 0
 
 
 def _kind(ctl: Any, seat: int) -> str:
@@ -442,7 +447,7 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
             cv.put(yy, rect.x + rect.w, g.vline, "dim")
 
     # Bottom: whose hand this is, the live meld count, then the hand itself.
-    hand_y = H - 6
+    hand_y = H - 6 - hand_extra(W, H)
     row = Region(cv, 0, hand_y, W, 1)
     row.put(0, 0, g.hline * W, "dim")
     if ctl.viewer is not None and v.hand:
@@ -470,7 +475,8 @@ def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> Non
         cv.put(y + 1, 2, "(no hand shown)", "dim")
         return
     new = ctl.new_cards()
-    cell = max(4, min(6, (W - 2) // len(hand)))
+    framed = hand_extra(W, cv.height) > 0
+    cell = max(4, min(6, (W - 2) // len(hand))) if not framed else max(6, min(8, (W - 2) // len(hand)))
     fit = (W - 2) // cell
     start = 0
     if len(hand) > fit:
@@ -489,6 +495,20 @@ def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> Non
         elif new[i]:
             style = f"{style},new" if style else "new"
         handler = _card_handler(ctl, i) if opts.mouse else None
+        if framed:
+            # A small card: frame, then the label; selected cards stand one row higher.
+            top = y if i in ctl.selected else y + 1
+            frame = "box" if i != ctl.cursor else "cursor"
+            cv.put(top, x, g.corners[0] + g.hline * 3 + g.corners[1], frame, handler)
+            cv.put(top + 1, x, g.vline, frame, handler)
+            cv.put(top + 1, x + 1, f"{card_label(c, g):<3}", style, handler)
+            cv.put(top + 1, x + 4, g.vline, frame, handler)
+            cv.put(top + 2, x, g.corners[2] + g.hline * 3 + g.corners[3], frame, handler)
+            other = y + 3 if top == y else y
+            cv.put(other, x, "     ", "", handler)
+            mark = (g.cursor if i == ctl.cursor else " ") + (g.new if new[i] else " ")
+            cv.put(y + 4, x + 1, mark, "count", handler)
+            continue
         cv.put(row, x, f"{card_label(c, g):<3}", style, handler)
         if handler is not None:
             other = y + 1 if row == y else y
