@@ -90,7 +90,7 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
     elif k == "undo":
         out.append(f"{who} took back a meld")
     elif k == "unpile":
-        out.append(f"{who} put the pile back")
+        out.append(f"{who} put the pile back ({before.rules.undo_pile_penalty}-point penalty)")
     elif k == "end":
         out.append(f"{who} ended the hand")
     for p in range(len(after.red_threes)):

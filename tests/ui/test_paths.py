@@ -79,6 +79,7 @@ def test_unpile_says_the_penalty_up_front_and_charges_it() -> None:
     assert st.penalties[team] == pen + 50
     assert st.phase == Phase.DRAW and ctl.my_turn()
     assert ctl.message and "50-point penalty" in ctl.message[0]
+    assert ctl.session.log[-1].text == "Player 1 put the pile back (50-point penalty)"
     ctl.key("x")
     assert not ctl.lit()["unpile"]             # once back, it cannot be put back again
 
