@@ -6,11 +6,16 @@ cannot see at random, consistently with everything its view shows
 (:func:`~canasta_tui.engine.determinize`), plays each candidate in every sampled deal
 and lets the Advanced rules play on for a round (the rollout), then scores the
 position.  The same sampled deals are used for every candidate (common random numbers),
-so the comparison is fair even with few samples.  Elsewhere it plays as Advanced.
+so the comparison is fair even with few samples.  Elsewhere it plays its own rules of
+thumb (:data:`~canasta_tui.ai.heuristic.EXPERT`: Advanced with faster mixed canastas and
+fewer cards held back), which its side also follows in the rollouts; the opponents are
+modelled as Advanced.
 
 The number of samples follows from the time budget (a fixed rate, so choices are
-reproducible for a seed); a deadline at the budget stops a search early on a slow or
-busy machine.
+reproducible for a seed); a deadline stops a search early on a slow or busy machine:
+no new rollout starts when it could not finish by 85% of the budget, and a rollout still
+running at 95% is abandoned (only whole samples count), so a decision returns within
+its budget.
 
 Aggression: at the start of each hand the Expert draws (from its seed) whether to play
 the hand aggressively (fast melding, quick going out) or patiently; the style holds for
@@ -26,10 +31,12 @@ from dataclasses import replace
 from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, score_hand, view_for
 from ..engine import actions as A
 from ..engine.cards import VALUE
+from ..engine.play import _apply_legal
 from ..engine.state import team
 from .heuristic import (
     ADVANCED,
-    ADVANCED_AGGRESSIVE,
+    EXPERT,
+    EXPERT_AGGRESSIVE,
     Style,
     TurnMemory,
     decide,
@@ -68,7 +75,7 @@ class ExpertPlayer:
 
     @property
     def style(self) -> Style:
-        return ADVANCED_AGGRESSIVE if self.aggressive else ADVANCED
+        return EXPERT_AGGRESSIVE if self.aggressive else EXPERT
 
     def _new_hand(self, v: PlayerView) -> None:
         """Decide once per hand, by chance, whether this hand is played aggressively."""
@@ -131,7 +138,7 @@ class ExpertPlayer:
             variants: list[Style] = []
             if go_out_plan(v, tm) is not None:
                 variants += [replace(style, go_out=1), replace(style, go_out=-1)]
-            variants.append(ADVANCED if style.aggressive else ADVANCED_AGGRESSIVE)
+            variants.append(EXPERT if style.aggressive else EXPERT_AGGRESSIVE)
             for st in variants:
                 a = decide(v, st, TurnMemory())
                 if a in legal:
@@ -152,6 +159,7 @@ class ExpertPlayer:
                 base: Action) -> tuple[Action, Style | None]:
         start = time.perf_counter()
         deadline = start + self.budget * 0.85
+        stop = start + self.budget * 0.95 if self.deadline else float("inf")
         n = self.samples if self.samples is not None else max(3, int(self.budget * SAMPLES_PER_SECOND / len(cands)))
         me = team(v.seat, v.rules)
         values: list[list[float]] = [[] for _ in cands]
@@ -168,7 +176,10 @@ class ExpertPlayer:
             for a, st in cands:
                 if self.deadline and time.perf_counter() + per_rollout > deadline:
                     break
-                got.append(self._rollout(world, v.seat, a, st, me))
+                x = self._rollout(world, v.seat, a, st, me, stop)
+                if x is None:
+                    break
+                got.append(x)
                 rollouts = done * len(cands) + len(got)
                 per_rollout = (time.perf_counter() - start) / rollouts
             if len(got) < len(cands):
@@ -191,7 +202,9 @@ class ExpertPlayer:
                 best_j, best_gain = j, mu
         return cands[best_j]
 
-    def _rollout(self, world: GameState, seat: int, first: Action, style: Style | None, me: int) -> float:
+    def _rollout(self, world: GameState, seat: int, first: Action, style: Style | None, me: int,
+                 stop: float) -> float | None:
+        """The value for side ``me`` of playing ``first`` in ``world``; None past ``stop``."""
         s = apply(world, first)
         turn0 = world.turn_number
         mems = [TurnMemory() for _ in range(world.rules.players)]
@@ -200,6 +213,8 @@ class ExpertPlayer:
         while s.phase != Phase.HAND_OVER and steps < MAX_ROLLOUT_STEPS:
             if s.turn_number - turn0 > HORIZON_TURNS:
                 break
+            if time.perf_counter() > stop:
+                return None
             actor = s.actor
             v = view_for(s, actor)
             st = own_style if (actor == seat and s.turn_number == turn0) else (
@@ -207,7 +222,7 @@ class ExpertPlayer:
             a = decide(v, st, mems[actor])
             if a not in v.legal:
                 a = v.legal[0]
-            s = apply(s, a)
+            s = _apply_legal(s, a)  # taken from v.legal: no need to check it again
             steps += 1
         return evaluate(s, me)
 

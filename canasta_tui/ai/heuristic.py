@@ -13,7 +13,7 @@ next player cannot want) and freezing the pile when the opponents threaten it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
@@ -43,11 +43,18 @@ class Style:
     pair_wild_melds: bool = True  # meld a natural pair with a wild card once open
     ask_partner: bool = False
     go_out: int = 0              # 1: go out whenever possible, -1: never (this turn), 0: judge
+    wild_from: int = 0           # put a wild card on a meld of at least this size (0: only to finish)
 
 
 BEGINNER = Style()
 ADVANCED = Style(advanced=True, keep_cards=5, pair_wild_melds=False, ask_partner=True)
 ADVANCED_AGGRESSIVE = Style(advanced=True, aggressive=True, keep_cards=3, pair_wild_melds=True, ask_partner=True)
+#: The Expert's own habits (its default play and its side's rollouts), found by duplicate
+#: benches against Advanced: push a meld of five toward a mixed canasta with a wild card
+#: ("make mixed canastas fast"), keep three cards back rather than five, and never open a
+#: meld with a wild card on a bare pair.
+EXPERT = replace(ADVANCED, keep_cards=3, wild_from=5)
+EXPERT_AGGRESSIVE = replace(EXPERT, aggressive=True)
 
 
 @dataclass
@@ -496,7 +503,7 @@ def _wild_add_score(v: PlayerView, style: Style, m: Meld, cnt: list[int]) -> flo
     # "Make mixed canastas fast": when the wild cards in hand finish the canasta
     if size + wilds_held >= 7 and len(m.wilds) + (7 - size) <= v.rules.wilds_allowed(len(m.naturals)):
         return 45.0 + size
-    if style.aggressive and size >= 5:
+    if (style.aggressive and size >= 5) or (style.wild_from and size >= style.wild_from):
         return 20.0
     return -1.0
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 
 from canasta_tui.ai import ALL_LEVELS, make_player
-from canasta_tui.engine import score_hand
+from canasta_tui.ai.heuristic import ADVANCED, EXPERT, TurnMemory, decide
+from canasta_tui.engine import Phase, score_hand, view_for
+from canasta_tui.engine import actions as A
+from canasta_tui.engine.cards import DEUCE, KING
 
-from .helpers import play_hand
+from .helpers import play_hand, position
 
 
 @pytest.mark.parametrize("level", ["random", "beginner", "advanced"])
@@ -48,3 +51,14 @@ def test_unknown_level_and_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="aggression"):
         make_player("expert", 1, aggression=101)
     assert set(ALL_LEVELS) == {"random", "beginner", "advanced", "expert"}
+
+
+def test_expert_habit_pushes_a_meld_of_five_toward_a_mixed_canasta() -> None:
+    """"Make mixed canastas fast": the Expert's own style puts a wild card on a meld of
+    five (Advanced waits until its wild cards finish the canasta)."""
+    s = position({0: "2c 4d 6h 8s 9c 10d Jh Qs"}, melds={0: ["Kh Kd Kc Ks Kh", "7h 7d 7c"]}, phase=Phase.MELD)
+    v = view_for(s, 0)
+    wild_on_kings = A.add(DEUCE, KING)
+    assert wild_on_kings in v.legal
+    assert decide(v, EXPERT, TurnMemory()) == wild_on_kings
+    assert decide(v, ADVANCED, TurnMemory()) != wild_on_kings
