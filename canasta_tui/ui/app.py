@@ -25,7 +25,20 @@ from .keys import KEYS
 from .render import DEFAULT_OPTIONS, Options, render
 from .style import make_style
 
-_NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "s-tab"}
+_NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "s-tab",
+          Keys.SIGINT.value: "c-c"}
+
+#: Key events the terminal (not the player) produces: replies to queries, mouse reports while the
+#: mouse is off, scrolling, pasted text, sequences prompt-toolkit marks as "ignore".  The
+#: ``Keys.Any`` binding sees them all; none of them may dismiss a message or press a button.
+NOT_USER_KEYS = frozenset({Keys.CPRResponse, Keys.Ignore, Keys.Vt100MouseEvent, Keys.WindowsMouseEvent,
+                           Keys.ScrollUp, Keys.ScrollDown, Keys.BracketedPaste})
+
+
+def is_user_key(ev: KeyPressEvent) -> bool:
+    """Did a person press this key (as opposed to the terminal reporting something)?"""
+    kp = ev.key_sequence[0]
+    return kp.key not in NOT_USER_KEYS and not (kp.key == Keys.Any and not kp.data)
 
 
 def _key_name(ev: KeyPressEvent) -> str:
@@ -98,6 +111,8 @@ class TableApp:
         self.app.invalidate()
 
     def _on_key(self, ev: KeyPressEvent) -> None:
+        if not is_user_key(ev):
+            return
         name = _key_name(ev)
         if name == "c-l":
             # Ctrl-L: forget what is on the terminal and paint every cell again.

@@ -100,8 +100,15 @@ def test_privacy_screen_hides_every_hand_and_lights_follow_the_phase(tmux: Calla
     assert "Player 1 discarded" in screen and "Player 1 drew" in screen
     assert re.search("Player 1 drew[^│]*[♣♦♥♠]", screen) is None
     assert any(ch in "".join(hand_rows(screen)) for ch in SUITS)
+    # Any key dismisses the message, q included (it does not quit from under a message):
+    # wait for it to go before quitting, or the check races the game.
     t.keys("q")
-    t.wait(lambda s: "Quit the game?" in s or "(press any key)" in s)
+    screen = t.wait(lambda s: "Since your last turn" not in s and "Player 4's hand" in s)
+    assert "Quit the game?" not in screen
+    t.keys("q")
+    t.wait(lambda s: "Quit the game?" in s)
+    t.keys("y")
+    t.wait(lambda s: "Player 4's hand" not in s)
 
 
 def test_too_small_and_quit_asks_first(tmux: Callable[[str], Tmux]) -> None:

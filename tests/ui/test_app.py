@@ -71,3 +71,43 @@ def test_hot_seat_hand_never_shows_a_hand_at_the_privacy_screen() -> None:
     asyncio.run(play_hand(2, seed=12, watch=watch))
     assert {0, 3} <= set(seen)
     assert not shown_during_privacy
+
+
+def test_terminal_reports_never_dismiss_a_message() -> None:
+    """Only a person's key dismisses a message: a cursor-position report, a mouse report with
+    the mouse off, scrolling, a pasted text or an 'ignore' sequence that the terminal sends
+    reach the ``Keys.Any`` binding too, and must leave the message where it is."""
+    async def run() -> tuple[list[str], list[str], int]:
+        s = session(players=1, seed=5)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            app = TableApp(s, delay_ms=0, input=inp, output=DummyOutput())
+            task = asyncio.create_task(app.run_async())
+            ctl = app.controller
+            for _ in range(2000):
+                if ctl.my_turn():
+                    break
+                await asyncio.sleep(0.005)
+            ctl.message = ["Since your last turn:", "Player 3 discarded 7♥"]
+            for seq in ("\x1b[12;40R",          # cursor position report (Keys.CPRResponse)
+                        "\x1b[E",               # Keys.Ignore
+                        "\x1b[<0;10;5M",        # SGR mouse press (Keys.Vt100MouseEvent)
+                        "\x1b[<64;10;5M",       # wheel (a mouse event too)
+                        "\x1b[200~pasted\x1b[201~"):   # bracketed paste
+                inp.send_text(seq)
+            await asyncio.sleep(0.3)
+            kept = list(ctl.message)
+            handled = ctl.keys_handled
+            inp.send_text("x")                  # a person's key: this one dismisses it
+            for _ in range(400):
+                if not ctl.message:
+                    break
+                await asyncio.sleep(0.005)
+            after = list(ctl.message)
+            inp.send_text("q")
+            inp.send_text("y")
+            await asyncio.wait_for(task, 5)
+        return kept, after, handled
+    kept, after, handled = asyncio.run(run())
+    assert kept == ["Since your last turn:", "Player 3 discarded 7♥"]
+    assert handled == 0
+    assert after == []
