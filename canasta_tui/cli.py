@@ -9,7 +9,7 @@ import click
 from .bench.ai_bench import ai_command
 from .engine.errors import RulesError
 from .persistence.commands import config_command, stats_command
-from .persistence.integrate import SettingsGroup, start_session
+from .persistence.integrate import SettingsGroup, TableFiles, start_session
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
 
@@ -44,10 +44,10 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     from .ui.launch import launch
 
-    session = start_session(rules, resume=resume, new=new_game, load=load_file, players=players, seed=seed,
-                            level=level.lower(), name=name)
+    session, saver = start_session(rules, resume=resume, new=new_game, load=load_file, players=players, seed=seed,
+                                   level=level.lower(), name=name)
     launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
-           four_color=four_color, mouse=mouse, name=name, session=session)
+           four_color=four_color, mouse=mouse, name=name, session=session, files=TableFiles(session, saver))
 
 
 @main.group()

@@ -152,9 +152,9 @@ class Session:
         self.lock = threading.RLock()
         self._observers: list[Observer] = []
         self.log: list[LogLine] = []
-        self.computers: dict[int, ComputerPlayer] = {
-            s: computer_factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(self.seats) if not seat.human
-        }
+        self._factory = computer_factory
+        self.game_id = ""                      # set by the persistence layer (saves, statistics)
+        self.computers = self._make_computers()
         self.match = match if match is not None else new_match(rules, self.shuffled_deck(), first_dealer=rules.players - 1)
         if match is None:
             self.log.append(LogLine(-1, f"Hand 1: {player_name(self.match.state.dealer)} dealt"))
@@ -166,9 +166,29 @@ class Session:
         s.log.append(LogLine(-1, f"Hand {match.hand_number} resumed"))
         return s
 
+    def _make_computers(self) -> dict[int, ComputerPlayer]:
+        return {s: self._factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(self.seats) if not seat.human}
+
+    def replace_match(self, match: Match, seats: Sequence[Seat], note: str = "") -> None:
+        """F3: play on from a loaded match, in place, with the seats it was saved with.
+
+        Observers (autosave, statistics, the table) stay attached: they are told "load",
+        so the autosave now holds the loaded game.  New deals keep using this session's seed.
+        """
+        if len(seats) != match.rules.players:
+            raise ValueError(f"{match.rules.players} seats needed, got {len(seats)}")
+        with self.lock:
+            self.rules = match.rules
+            self.seats = tuple(seats)
+            self.computers = self._make_computers()
+            self.match = match
+            self.log = [LogLine(-1, note or f"Hand {match.hand_number} loaded")]
+        self._notify("load")
+
     # ----------------------------------------------------------------- observers
     def add_observer(self, fn: Observer) -> None:
-        """Call ``fn(session, event)`` after every completed action ("action") and new deal ("deal")."""
+        """Call ``fn(session, event)`` after every completed action ("action"), new deal ("deal")
+        and loaded game ("load")."""
         self._observers.append(fn)
 
     def _notify(self, event: str) -> None:

@@ -13,10 +13,21 @@ from typing import Any
 import click
 
 from ..engine import Rules, RulesError
+from . import paths, stats
 from . import settings as settings_mod
-from . import stats
 from .commands import choose_start
-from .saves import Autosaver, LoadedGame, attach_autosave, install_exit_savers, session_meta
+from .saves import (
+    Autosaver,
+    LoadedGame,
+    SaveError,
+    SaveInfo,
+    attach_autosave,
+    install_exit_savers,
+    list_saves,
+    load_file,
+    save_named,
+    session_meta,
+)
 
 #: settings key -> the parameter name of ``canasta``'s option
 OPTION_FOR = {"rules": "rules_name", "level": "level", "delay": "delay", "four_color": "four_color",
@@ -68,8 +79,8 @@ def _seats_from(game: LoadedGame, players: int, level: str, name: str) -> Sequen
 
 
 def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, players: int, seed: int | None,
-                  level: str, name: str) -> Any:
-    """The Session to play: loaded, resumed or new, with autosave and statistics attached.
+                  level: str, name: str) -> tuple[Any, Autosaver]:
+    """The Session to play (loaded, resumed or new) and its autosaver; statistics are attached.
 
     Shows notices (a corrupt autosave set aside, a backup kept) before the table opens.
     """
@@ -89,14 +100,16 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, pl
             players = rules.players
         session = Session(rules, seats_for(players, level, name)[: rules.players], seed)
         game_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{session.seed}"
-    attach(session, game_id)
-    return session
+    saver = attach(session, game_id)
+    return session, saver
 
 
 def attach(session: Any, game_id: str) -> Autosaver:
     """Autosave after every action and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end."""
     def meta() -> dict[str, Any]:
-        return session_meta(session) | {"game_id": game_id}
+        return session_meta(session) | {"game_id": getattr(session, "game_id", game_id)}
+
+    session.game_id = game_id
 
     saver = attach_autosave(session, meta, on_error=lambda msg: None)
     install_exit_savers(lambda: saver.save(session.match))
@@ -117,4 +130,72 @@ def attach(session: Any, game_id: str) -> Autosaver:
     return saver
 
 
-__all__ = ["SettingsGroup", "apply_rule_options", "attach", "default_map", "start_session"]
+def seats_of_save(game: LoadedGame, current: Sequence[Any]) -> Sequence[Any]:
+    """The seats a loaded game was saved with (the current seats' levels fill gaps)."""
+    from ..session import Seat
+
+    n = game.match.rules.players
+    cur = list(current)[:n] + [Seat(False, "advanced")] * max(0, n - len(current))
+    meta = game.meta
+    kinds, levels, names = meta.get("seats"), meta.get("levels"), meta.get("names")
+    if not (isinstance(kinds, list) and len(kinds) == n):
+        return tuple(cur)
+    lv = levels if isinstance(levels, list) and len(levels) == n else [c.level for c in cur]
+    nm = names if isinstance(names, list) and len(names) == n else [""] * n
+    return tuple(Seat(k == "human", str(lv[i] or cur[i].level), str(nm[i] or "")) for i, k in enumerate(kinds))
+
+
+class TableFiles:
+    """What the table's F3, F4 and autosave notice need from the files (see ``ui.controller.Files``)."""
+
+    def __init__(self, session: Any, saver: Autosaver | None = None) -> None:
+        self.session = session
+        self.saver = saver
+
+    def default_name(self) -> str:
+        s = self.session
+        humans = [i for i, seat in enumerate(s.seats) if seat.human]
+        return str(s.name(humans[0]) if humans else "game")
+
+    def where(self) -> str:
+        return str(paths.saves_dir())
+
+    def save(self, name: str) -> tuple[bool, str]:
+        meta = session_meta(self.session) | {"game_id": getattr(self.session, "game_id", "")}
+        try:
+            path = save_named(self.session.match, meta, name)
+        except SaveError as exc:
+            return False, str(exc)
+        return True, str(path)
+
+    def saved_games(self) -> list[SaveInfo]:
+        return list_saves()
+
+    def load(self, path: str) -> str | None:
+        """Replace the session's match with the saved one; the reason it failed, or None."""
+        try:
+            game = load_file(path)
+        except SaveError as exc:
+            return str(exc)
+        if game.match.winner is not None:
+            return f"{path}: the match in this file is already over"
+        try:
+            self.session.replace_match(game.match, seats_of_save(game, self.session.seats),
+                                       f"Loaded {game.path.stem}: hand {game.match.hand_number}")
+        except ValueError as exc:
+            return f"{path}: {exc}"
+        gid = game.meta.get("game_id")
+        if isinstance(gid, str) and gid:
+            self.session.game_id = gid
+        return None
+
+    def problem(self) -> str | None:
+        """The autosave's failure as the table shows it, or None while it works."""
+        f = self.saver.failure if self.saver is not None else None
+        if f is None:
+            return None
+        return f"Autosave failed: {f.reason} ({f.path}); F4 saves elsewhere"
+
+
+__all__ = ["SettingsGroup", "TableFiles", "apply_rule_options", "attach", "default_map", "seats_of_save",
+           "start_session"]

@@ -323,6 +323,7 @@ class Autosaver:
         self._meta = meta
         self.on_error = on_error
         self.error: str | None = None
+        self.failure: SaveError | None = None   # the last write's failure (path and reason), if it failed
         self.notices: list[str] = []
         self.last: Match | None = None
         self.saves = 0
@@ -352,11 +353,13 @@ class Autosaver:
             write_save(self.path, match, self.meta())
         except SaveError as exc:
             first = self.error is None
+            self.failure = exc
             self.error = f"The game cannot be autosaved: {exc}"
             if first and self.on_error is not None:
                 self.on_error(self.error)
             return False
         self.error = None
+        self.failure = None
         self.saves += 1
         return True
 

@@ -20,7 +20,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 
 from ..session import Session
-from .controller import Controller
+from .controller import Controller, Files
 from .keys import KEYS
 from .render import DEFAULT_OPTIONS, Options, render
 from .style import make_style
@@ -54,9 +54,10 @@ class TableApp:
     """The table: a controller, the prompt-toolkit application and the computer-player pump."""
 
     def __init__(self, session: Session, *, delay_ms: int = 500, options: Options = DEFAULT_OPTIONS,
-                 color: bool = True, input: Input | None = None, output: Output | None = None) -> None:
+                 color: bool = True, input: Input | None = None, output: Output | None = None,
+                 files: Files | None = None) -> None:
         self.session = session
-        self.controller = Controller(session)
+        self.controller = Controller(session, files)
         self.delay = delay_ms / 1000
         self.options = options
         self.frames = 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
 
 from ..engine import (
     Action,
@@ -37,7 +39,34 @@ RANK_KEYS = {"a": 1, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "0": 10, "t
              "j": 11, "q": 12, "k": 13, "3": 3, "2": 2, "w": 2}
 
 #: Dialogs that stop computer players until the human has seen them.
-BLOCKING = frozenset({"summary", "sheet_end", "match_over", "quit", "privacy"})
+BLOCKING = frozenset({"summary", "sheet_end", "match_over", "quit", "privacy", "save_name", "load_list"})
+
+
+class SavedGame(Protocol):
+    """One line of the F3 list (``persistence.saves.SaveInfo``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def modified(self) -> float: ...
+    @property
+    def summary(self) -> str: ...
+
+
+class Files(Protocol):
+    """What F3, F4 and the autosave notice need (``persistence.integrate.TableFiles``)."""
+
+    def default_name(self) -> str: ...
+    def where(self) -> str: ...
+    def save(self, name: str) -> tuple[bool, str]: ...          # (True, path) or (False, why)
+    def saved_games(self) -> Sequence[SavedGame]: ...
+    def load(self, path: str) -> str | None: ...                # None, or why it was not loaded
+    def problem(self) -> str | None: ...                        # the autosave's failure, if any
+
+#: Longest name the F4 dialog takes.
+NAME_MAX = 40
 
 
 @dataclass
@@ -47,8 +76,10 @@ class Dialog:
     seat: int = -1       # privacy/answer: whose turn it is
     options: list[Action] = field(default_factory=list)
     card: int = -1       # wild_target: the wild card
-    page: int = 0
+    page: int = 0                # help: the page; load_list: the highlighted line
     back: Dialog | None = None   # quit: the dialog to return to on "no" (e.g. the privacy screen)
+    text: str = ""               # save_name: the name typed so far
+    items: list[SavedGame] = field(default_factory=list)   # load_list: the saved games
 
 
 def plural(rank: int) -> str:
@@ -105,20 +136,14 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
 class Controller:
     """UI state around the session: cursor, selection, messages, dialogs, hot-seat privacy."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, files: Files | None = None) -> None:
         self.session = session
-        humans = session.humans
-        self.hot_seat = len(humans) > 1
-        #: The seat whose hand is on screen (None: nobody's, e.g. between hot-seat turns).
-        self.viewer: int | None = humans[0] if len(humans) == 1 else None
-        self.cursor = 0
-        self.selected: set[int] = set()      # indexes into the sorted hand
+        self.files = files
+        self._problem_shown: str | None = None   # the autosave failure already told
         self.message: list[str] = []
         self.dialog: Dialog | None = None
         self.quitting = False                # the user confirmed quit
         self.bell = False                    # ring the terminal bell at the next paint
-        self.turn_start: dict[int, Counter[int]] = {}   # hand at the start of a human's turn
-        self.seen_log: dict[int, int] = {s: 0 for s in humans}
         self.on_change: Callable[[], None] = lambda: None
         self.keys_handled = 0                # how many keys were handled (tests wait on it)
         self._keymap: dict[str, str] = {}
@@ -126,7 +151,20 @@ class Controller:
             if k.section != "Dialogs":
                 for name in k.keys:
                     self._keymap.setdefault(name, k.command)
+        self._seat_players()
         self.after_change()
+
+    def _seat_players(self) -> None:
+        """Who looks at the table: set up at the start and again when F3 loads another game."""
+        session = self.session
+        humans = session.humans
+        self.hot_seat = len(humans) > 1
+        #: The seat whose hand is on screen (None: nobody's, e.g. between hot-seat turns).
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
+        self.cursor = 0
+        self.selected: set[int] = set()      # indexes into the sorted hand
+        self.turn_start: dict[int, Counter[int]] = {}   # hand at the start of a human's turn
+        self.seen_log: dict[int, int] = {s: 0 for s in humans}
 
     # ------------------------------------------------------------------ what is shown
     @property
@@ -270,6 +308,12 @@ class Controller:
         if name == "c-c":
             self.dialog = Dialog("quit", back=d)
             return
+        if k == "save_name":
+            self._save_name_key(d, name)
+            return
+        if k == "load_list":
+            self._load_list_key(d, name)
+            return
         if k == "answer":
             if name in ("y", "n"):
                 self.dialog = None
@@ -331,9 +375,87 @@ class Controller:
         # score, sheet, log: any key closes
         self.dialog = None
 
+    # ------------------------------------------------------------------ F3 and F4
+    def _save_name_key(self, d: Dialog, name: str) -> None:
+        if name == "escape":
+            self.dialog = None
+        elif name == "enter":
+            typed = d.text.strip()
+            if not typed:
+                return       # the dialog says a name is needed
+            self.dialog = None
+            assert self.files is not None
+            ok, text = self.files.save(typed)
+            self.message = [f"Saved: {text}"] if ok else ["Not saved:", text]
+        elif name in ("c-h", "backspace"):
+            d.text = d.text[:-1]
+        elif name == "c-u":
+            d.text = ""
+        elif name == "space":
+            if len(d.text) < NAME_MAX:
+                d.text += " "
+        elif len(name) == 1 and name.isprintable() and len(d.text) < NAME_MAX:
+            d.text += name
+
+    def _load_list_key(self, d: Dialog, name: str) -> None:
+        n = len(d.items)
+        if name in ("escape", "q"):
+            self.dialog = None
+        elif name in ("down", "j", "tab"):
+            d.page = min(n - 1, d.page + 1)
+        elif name in ("up", "k", "s-tab"):
+            d.page = max(0, d.page - 1)
+        elif name in ("home", "pageup"):
+            d.page = 0
+        elif name in ("end", "pagedown"):
+            d.page = n - 1
+        elif name == "enter" and n:
+            item = d.items[d.page]
+            self.dialog = None
+            assert self.files is not None
+            problem = self.files.load(str(item.path))
+            if problem is not None:
+                self.message = ["Not loaded (the game goes on as it was):", problem]
+                return
+            self._seat_players()
+            self.after_change()
+            if self.dialog is None:
+                self.message = [f"Loaded {item.name}: hand {self.session.match.hand_number}"]
+
+    def cmd_save(self) -> None:
+        if self.files is None:
+            self.message = ["Saving is not available at this table"]
+            return
+        self.dialog = Dialog("save_name", text=self.files.default_name()[:NAME_MAX])
+
+    def cmd_load(self) -> None:
+        if self.files is None:
+            self.message = ["Loading is not available at this table"]
+            return
+        items = list(self.files.saved_games())
+        if not items:
+            self.message = [f"No saved games yet (F4 saves one; they go to {self.files.where()})"]
+            return
+        self.dialog = Dialog("load_list", items=items)
+
+    def _tell_file_problem(self) -> None:
+        """Show an autosave failure once (again only if it stops and comes back)."""
+        problem = self.files.problem() if self.files is not None else None
+        if problem is None:
+            self._problem_shown = None
+            return
+        if problem == self._problem_shown or self.dialog is not None:
+            return
+        self._problem_shown = problem
+        self.message = [problem] + ([""] + self.message if self.message else [])
+
     # ------------------------------------------------------------------ the flow of play
     def after_change(self) -> None:
         """Bring the screen in line with the game after anything happened."""
+        self._after_change()
+        self._tell_file_problem()
+
+    def _after_change(self) -> None:
         s = self.session.state
         hand_len = len(self.hand())
         self.cursor = max(0, min(self.cursor, hand_len - 1))

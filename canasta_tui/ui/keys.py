@@ -44,6 +44,8 @@ KEYS: list[KeyHelp] = [
     KeyHelp("score", ("s",), "s", "Show the scores and each side's initial meld requirement", "Game"),
     KeyHelp("sheet", ("t",), "t", "Show the score sheet of every hand so far", "Game"),
     KeyHelp("log", ("g",), "g", "Show the log of this hand (public information)", "Game"),
+    KeyHelp("load", ("f3",), "F3", "Load a saved game: Up/Down choose, Enter loads, Esc or q goes back", "Game"),
+    KeyHelp("save", ("f4",), "F4", "Save the game under a name (asks for it; your name is offered)", "Game"),
     KeyHelp("help", ("?", "f1"), "?, F1", "This help", "Game"),
     KeyHelp("redraw", ("c-l",), "Ctrl-L", "Redraw the screen", "Game"),
     KeyHelp("quit", ("q", "c-c"), "q, Ctrl-C", "Quit (asks first)", "Game"),

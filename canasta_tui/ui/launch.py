@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ..engine import Rules
 from ..session import Session, seats_for
 from .app import TableApp
+from .controller import Files
 from .render import Options
 from .style import ASCII, UNICODE, no_color, wants_ascii
 
@@ -16,7 +17,7 @@ SESSION_HOOKS: list[Callable[[Session], None]] = []
 
 def launch(rules: Rules, *, players: int = 1, seed: int | None = None, level: str = "advanced",
            delay_ms: int = 600, ascii: bool = False, four_color: bool = False, mouse: bool = False,
-           name: str = "", session: Session | None = None) -> Session:
+           name: str = "", session: Session | None = None, files: Files | None = None) -> Session:
     """Play at the terminal until the user quits; returns the session."""
     if session is None:
         if not rules.partnerships and players > rules.players:
@@ -26,6 +27,7 @@ def launch(rules: Rules, *, players: int = 1, seed: int | None = None, level: st
     for hook in SESSION_HOOKS:
         hook(session)
     glyphs = ASCII if ascii or wants_ascii() else UNICODE
-    app = TableApp(session, delay_ms=delay_ms, options=Options(glyphs, four_color, mouse), color=not no_color())
+    app = TableApp(session, delay_ms=delay_ms, options=Options(glyphs, four_color, mouse), color=not no_color(),
+                   files=files)
     app.run()
     return session

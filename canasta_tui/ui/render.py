@@ -641,6 +641,37 @@ def draw_dialog(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     elif k == "log":
         lines = [glyph_text(line.text, opts.glyphs) for line in s.log][-(cv.height - 8):]
         draw_box(cv, "Table log", lines + ["", "(press any key)"])
+    elif k == "save_name":
+        where = ctl.files.where() if ctl.files is not None else ""
+        field = (d.text + "_").ljust(42)
+        lines = ["Save the game as:", "", "> " + field, ""]
+        lines.append("Enter: save    Esc: cancel" if d.text.strip() else "Type a name (Esc: cancel)")
+        lines += ["", f"(in {where}; a name with / is a path)"]
+        draw_box(cv, "Save", lines)
+    elif k == "load_list":
+        draw_box(cv, "Load a saved game", load_lines(d.items, d.page, cv.height - 10, cv.width - 10),
+                 width=cv.width - 6)
+
+
+def load_lines(items: Sequence[Any], current: int, rows: int, width: int) -> list[str]:
+    """The F3 list: name, hand and score, date; the highlighted line marked with ``>``."""
+    import time
+
+    rows = max(1, rows)
+    start = min(max(0, current - rows // 2), max(0, len(items) - rows))
+    out = []
+    shown = range(start, min(len(items), start + rows))
+    sw = max((len(items[i].summary) for i in shown), default=0)
+    for i in shown:
+        it = items[i]
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(it.modified))
+        room = max(8, width - len(when) - sw - 6)
+        name = it.name if len(it.name) <= room else it.name[: room - 1] + "~"
+        mark = ">" if i == current else " "
+        out.append(f"{mark} {name:<{room}}  {it.summary:<{sw}}  {when}"[:width])
+    more = len(items) - rows
+    out += ["", (f"{len(items)} saved games; " if more > 0 else "") + "Up/Down: choose  Enter: load  Esc or q: back"]
+    return out
 
 
 def pile_option_text(a: Any, v: PlayerView, g: Glyphs) -> str:

@@ -1,0 +1,158 @@
+"""F3 (load) and F4 (save) at the table, and the autosave failure notice, with the real files.
+
+Every test has its own CANASTA_HOME; the table is driven by key names as the app sends them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from canasta_tui.engine import Phase
+from canasta_tui.persistence import paths
+from canasta_tui.persistence.integrate import TableFiles, attach
+from canasta_tui.persistence.saves import read_record
+from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.render import render
+
+from .helpers import session
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    h = tmp_path / "home"
+    monkeypatch.setenv("CANASTA_HOME", str(h))
+    return h
+
+
+def table(seed: int = 5) -> Controller:
+    s = session(seed=seed)
+    saver = attach(s, "game-test")
+    ctl = Controller(s, TableFiles(s, saver))
+    while not ctl.my_turn():
+        ctl.apply_computer(s.computer_choice())
+    return ctl
+
+
+def typ(ctl: Controller, text: str) -> None:
+    for ch in text:
+        ctl.key("space" if ch == " " else ch)
+
+
+def screen(ctl: Controller) -> str:
+    return render(ctl, 80, 24).text()
+
+
+def test_f4_asks_for_a_name_offers_the_players_and_confirms_with_the_path() -> None:
+    ctl = table()
+    ctl.key("f4")
+    assert ctl.dialog is not None and ctl.dialog.kind == "save_name"
+    assert "> Player 1_" in screen(ctl)
+    for _ in range(len("Player 1")):
+        ctl.key("c-h")
+    ctl.key("enter")                       # an empty name is not saved: the dialog stays
+    assert ctl.dialog is not None and "Type a name" in screen(ctl)
+    typ(ctl, "ann q?")                     # q and ? are letters here, not quit and help
+    ctl.key("enter")
+    path = paths.saves_dir() / "ann-q.json"
+    assert ctl.dialog is None and ctl.message == [f"Saved: {path}"]
+    assert read_record(path).match.state == ctl.session.state
+    assert "Saved:" in screen(ctl)
+
+
+def test_f4_esc_cancels_and_a_bad_place_says_why() -> None:
+    ctl = table()
+    ctl.key("f4")
+    ctl.key("escape")
+    assert ctl.dialog is None and not paths.saves_dir().exists()
+    blocker = paths.data_dir()
+    blocker.parent.mkdir(parents=True, exist_ok=True)
+    blocker.write_text("a file where the directory should be")
+    ctl.key("f4")
+    ctl.key("enter")
+    assert ctl.message[0] == "Not saved:" and "cannot write here" in ctl.message[1]
+
+
+def test_f3_lists_the_saves_and_enter_loads_one_in_place_of_the_game() -> None:
+    ctl = table()
+    ctl.key("f4")
+    ctl.key("enter")                       # saved as "Player 1"
+    saved = ctl.session.state
+    ctl.key("x")                           # dismiss "Saved: ..."
+    ctl.key("d")                           # play on: the game moves away from the save
+    assert ctl.session.state != saved
+    ctl.key("f3")
+    assert ctl.dialog is not None and ctl.dialog.kind == "load_list"
+    text = screen(ctl)
+    assert "> Player-1" in text and "hand 1, 0 to 0" in text and "Enter: load" in text
+    ctl.key("enter")
+    assert ctl.dialog is None and ctl.message == ["Loaded Player-1: hand 1"]
+    assert ctl.session.state == saved and ctl.my_turn()
+    # the autosave follows the loaded game, and keeps following it
+    assert read_record(paths.autosave_path()).match.state == saved
+    ctl.key("x")
+    ctl.key("d")
+    assert read_record(paths.autosave_path()).match.state == ctl.session.state != saved
+
+
+def test_f3_bad_file_shows_the_reason_and_changes_nothing() -> None:
+    ctl = table()
+    ctl.key("d")
+    before = ctl.session.state
+    paths.saves_dir().mkdir(parents=True)
+    (paths.saves_dir() / "broken.json").write_text('{"format": "canasta-save", "version"')
+    ctl.key("f3")
+    assert "broken" in screen(ctl)
+    ctl.key("enter")
+    assert ctl.message[0] == "Not loaded (the game goes on as it was):"
+    assert "broken.json" in ctl.message[1] and "ends too early" in ctl.message[1]
+    assert ctl.session.state is before
+
+
+def test_f3_arrows_move_esc_and_q_go_back_and_nothing_to_list_says_where() -> None:
+    ctl = table()
+    ctl.key("f3")
+    assert ctl.dialog is None and "No saved games yet" in ctl.message[0]
+    assert str(paths.saves_dir()) in ctl.message[0]
+    ctl.key("x")
+    for name in ("one", "two", "three"):
+        ctl.key("f4")
+        for _ in range(8):
+            ctl.key("c-h")
+        typ(ctl, name)
+        ctl.key("enter")
+        ctl.key("x")
+    ctl.key("f3")
+    d = ctl.dialog
+    assert d is not None and len(d.items) == 3
+    ctl.key("down")
+    ctl.key("down")
+    ctl.key("down")                        # stops at the last line
+    assert d.page == 2 and f"> {d.items[2].name}" in screen(ctl)
+    ctl.key("up")
+    assert d.page == 1
+    ctl.key("q")
+    assert ctl.dialog is None and not ctl.quitting
+    ctl.key("f3")
+    ctl.key("escape")
+    assert ctl.dialog is None
+
+
+def test_autosave_failure_is_told_once_with_the_reason_and_the_path(home: Path) -> None:
+    home.mkdir(parents=True)
+    (home / "state").write_text("not a directory")         # the autosave cannot be written
+    ctl = table()
+    want = "Autosave failed: cannot write here: "
+    assert ctl.message and ctl.message[0].startswith(want)
+    assert ctl.message[0].endswith(f"({paths.autosave_path()}); F4 saves elsewhere")
+    assert "Autosave failed" in screen(ctl)
+    ctl.key("x")                                           # dismissed ...
+    ctl.key("d")
+    while not ctl.my_turn() and ctl.session.state.phase != Phase.HAND_OVER:
+        ctl.apply_computer(ctl.session.computer_choice())
+    assert not any("Autosave failed" in m for m in ctl.message)   # ... and not repeated
+    # F4 still saves elsewhere
+    ctl.key("f4")
+    ctl.key("enter")
+    assert ctl.message[0].startswith("Saved: ")
