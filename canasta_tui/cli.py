@@ -22,8 +22,12 @@ from .rules_cmd import rules_command
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (reproducible deals).")
 @click.option("--level", type=click.Choice(["beginner", "advanced", "expert"], case_sensitive=False),
               default="advanced", show_default=True, help="Strength of the computer players.")
-@click.option("--delay", type=click.IntRange(0, 10000), default=600, show_default=True, metavar="MS",
+@click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
               help="Pause after each computer action, in milliseconds (0-10000).")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colours: auto (off with NO_COLOR or TERM=dumb), always (on even then), never.")
+@click.option("--sort", type=click.Choice(["rank", "suit"]), default="rank", show_default=True,
+              help="Your hand's order: rank (A, 3 ... K, wild cards) or suit.")
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as letters (c d h s), ASCII lines (automatic without UTF-8).")
 @click.option("--four-color", is_flag=True, help="Four-colour deck: clubs green, diamonds blue.")
 @click.option("--mouse", is_flag=True, help="Mouse clicks on cards and commands (off by default: it costs bytes).")
@@ -33,7 +37,7 @@ from .rules_cmd import rules_command
 @click.option("--load", "load_file", metavar="FILE", help="Play on from a saved game.")
 @click.pass_context
 def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, level: str, delay: int,
-         ascii_: bool, four_color: bool, mouse: bool, name: str,
+         color: str, sort: str, ascii_: bool, four_color: bool, mouse: bool, name: str,
          resume: bool = False, new_game: bool = False, load_file: str | None = None) -> None:
     """Four-player partnership Canasta at the terminal."""
     if ctx.invoked_subcommand is not None:
@@ -47,7 +51,8 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
     session, saver = start_session(rules, resume=resume, new=new_game, load=load_file, players=players, seed=seed,
                                    level=level.lower(), name=name)
     launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
-           four_color=four_color, mouse=mouse, name=name, session=session, files=TableFiles(session, saver))
+           four_color=four_color, mouse=mouse, name=name, session=session, files=TableFiles(session, saver),
+           color=color, sort=sort)
 
 
 @main.group()

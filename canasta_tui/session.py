@@ -127,13 +127,16 @@ class _LegalPlayer:
         return legal[0]
 
 
-def make_computer(level: str, seed: int) -> ComputerPlayer:
-    """A computer player of ``level`` from :mod:`canasta_tui.ai` (a simple stand-in if it is missing)."""
+def make_computer(level: str, seed: int, aggression: int = 50) -> ComputerPlayer:
+    """A computer player of ``level`` from :mod:`canasta_tui.ai` (a simple stand-in if it is missing).
+
+    ``aggression`` (0-100, the ``aggression`` setting) only changes how the Expert plays.
+    """
     try:
         from .ai import make_player
     except ImportError:  # pragma: no cover - only before the AI module lands
         return _LegalPlayer(seed)
-    player: ComputerPlayer = make_player(level, seed)
+    player: ComputerPlayer = make_player(level, seed, aggression=aggression)
     return player
 
 
@@ -142,7 +145,8 @@ class Session:
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], seed: int | None = None, *,
                  match: Match | None = None,
-                 computer_factory: Callable[[str, int], ComputerPlayer] = make_computer) -> None:
+                 computer_factory: Callable[[str, int], ComputerPlayer] | None = None,
+                 aggression: int = 50) -> None:
         if len(seats) != rules.players:
             raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
         self.rules = rules
@@ -152,7 +156,9 @@ class Session:
         self.lock = threading.RLock()
         self._observers: list[Observer] = []
         self.log: list[LogLine] = []
-        self._factory = computer_factory
+        self.aggression = aggression
+        self._factory: Callable[[str, int], ComputerPlayer] = computer_factory or (
+            lambda level, seed: make_computer(level, seed, self.aggression))
         self.game_id = ""                      # set by the persistence layer (saves, statistics)
         self.computers = self._make_computers()
         self.match = match if match is not None else new_match(rules, self.shuffled_deck(), first_dealer=rules.players - 1)

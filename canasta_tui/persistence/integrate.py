@@ -31,7 +31,7 @@ from .saves import (
 
 #: settings key -> the parameter name of ``canasta``'s option
 OPTION_FOR = {"rules": "rules_name", "level": "level", "delay": "delay", "four_color": "four_color",
-              "mouse": "mouse", "name": "name"}
+              "mouse": "mouse", "name": "name", "color": "color", "sort": "sort"}
 
 
 def default_map() -> dict[str, Any]:
@@ -89,16 +89,16 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, pl
     game, notices = choose_start(resume, new, load)
     for n in notices:
         click.echo(n, err=True)
-    if settings_mod.load_settings().settings.color == "never":
-        os.environ.setdefault("NO_COLOR", "1")
+    aggression = settings_mod.load_settings().settings.aggression
     if game is not None:
-        session = Session.from_match(game.match, _seats_from(game, players, level, name), seed)
+        session = Session.from_match(game.match, _seats_from(game, players, level, name), seed,
+                                     aggression=aggression)
         game_id = str(game.meta.get("game_id") or f"{time.time():.0f}-{session.seed}")
     else:
         rules = apply_rule_options(rules)
         if not rules.partnerships and players > rules.players:
             players = rules.players
-        session = Session(rules, seats_for(players, level, name)[: rules.players], seed)
+        session = Session(rules, seats_for(players, level, name)[: rules.players], seed, aggression=aggression)
         game_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{session.seed}"
     saver = attach(session, game_id)
     return session, saver

@@ -40,10 +40,10 @@ HELP: dict[str, str] = {
     "level": "computer level: beginner, advanced or expert",
     "aggression": "expert computers' chance of playing aggressively in a hand, 0-100 %",
     "delay": "pause after each computer play, in milliseconds (0-10000)",
-    "color": "colours: auto (unless NO_COLOR is set or the output is not a terminal), always, never",
+    "color": "colours: auto (off when NO_COLOR is set or TERM=dumb), always (on even then), never",
     "four_color": "four-colour deck: clubs green, diamonds blue",
     "deck": "card faces: unicode suit symbols or ascii letters",
-    "sort": "order of the cards in your hand: rank or suit",
+    "sort": "order of the cards in your hand: rank (A, 3 ... K, wild cards) or suit (then rank; wild cards last)",
     "name": "your name (player profile and statistics)",
     "mouse": "mouse clicks on (sends every movement over SSH)",
     "rule_options": "single rule options over the preset (a TOML table; see canasta rules)",
@@ -59,7 +59,7 @@ class Settings:
     rules: str = "classic"
     level: str = "advanced"
     aggression: int = 50
-    delay: int = 600
+    delay: int = 400
     color: str = "auto"
     four_color: bool = False
     deck: str = "unicode"

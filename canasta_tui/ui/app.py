@@ -23,7 +23,7 @@ from ..session import Session
 from .controller import Controller, Files
 from .keys import KEYS
 from .render import DEFAULT_OPTIONS, Options, render
-from .style import make_style
+from .style import color_depth, make_style
 
 _NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "s-tab",
           Keys.SIGINT.value: "c-c"}
@@ -54,10 +54,14 @@ class TableApp:
     """The table: a controller, the prompt-toolkit application and the computer-player pump."""
 
     def __init__(self, session: Session, *, delay_ms: int = 500, options: Options = DEFAULT_OPTIONS,
-                 color: bool = True, input: Input | None = None, output: Output | None = None,
-                 files: Files | None = None) -> None:
+                 color: bool | str = True, input: Input | None = None, output: Output | None = None,
+                 files: Files | None = None, sort: str = "rank") -> None:
         self.session = session
-        self.controller = Controller(session, files)
+        self.controller = Controller(session, files, sort=sort)
+        # color: True/False (colours or monochrome), or a --color mode (auto, always, never).
+        depth = color_depth(color) if isinstance(color, str) else (None if color else ColorDepth.DEPTH_1_BIT)
+        self.color_depth = depth
+        colour = depth != ColorDepth.DEPTH_1_BIT
         self.delay = delay_ms / 1000
         self.options = options
         self.frames = 0
@@ -78,10 +82,10 @@ class TableApp:
         self.app: Application[None] = Application(
             layout=Layout(Window(self.control, wrap_lines=False)),
             key_bindings=kb,
-            style=make_style(color),
+            style=make_style(colour),
             full_screen=True,
             mouse_support=options.mouse,
-            color_depth=None if color else ColorDepth.DEPTH_1_BIT,
+            color_depth=depth,
             input=input,
             output=output,
             erase_when_done=True,

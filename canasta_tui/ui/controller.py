@@ -29,7 +29,7 @@ from ..engine import (
     view_for,
 )
 from ..engine import actions as A
-from ..engine.cards import IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, sorted_for_display
+from ..engine.cards import IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, SUIT_OF, display_key, sorted_for_display
 from ..session import Session
 from .keys import KEYS
 
@@ -80,6 +80,19 @@ class Dialog:
     back: Dialog | None = None   # quit: the dialog to return to on "no" (e.g. the privacy screen)
     text: str = ""               # save_name: the name typed so far
     items: list[SavedGame] = field(default_factory=list)   # load_list: the saved games
+
+
+def sort_hand(cards: Sequence[int], order: str = "rank") -> list[int]:
+    """A hand in the order the player chose.
+
+    ``rank``: as the DOS game, A, 3, 4 ... K, then deuces and jokers (suits in club, diamond,
+    heart, spade order within a rank).  ``suit``: clubs, diamonds, hearts, spades, each in
+    that rank order, then the wild cards.
+    """
+    if order == "suit":
+        return sorted((int(c) for c in cards),
+                      key=lambda c: (IS_WILD[c], 0 if IS_WILD[c] else SUIT_OF[c], display_key(c)))
+    return [int(c) for c in sorted_for_display(cards)]
 
 
 def plural(rank: int) -> str:
@@ -136,9 +149,10 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
 class Controller:
     """UI state around the session: cursor, selection, messages, dialogs, hot-seat privacy."""
 
-    def __init__(self, session: Session, files: Files | None = None) -> None:
+    def __init__(self, session: Session, files: Files | None = None, sort: str = "rank") -> None:
         self.session = session
         self.files = files
+        self.sort = sort                     # the hand's order: "rank" (the DOS game's) or "suit"
         self._problem_shown: str | None = None   # the autosave failure already told
         self.message: list[str] = []
         self.dialog: Dialog | None = None
@@ -185,7 +199,7 @@ class Controller:
     def hand(self) -> list[int]:
         if self.viewer is None or (self.dialog is not None and self.dialog.kind == "privacy"):
             return []
-        return [int(c) for c in sorted_for_display(self.session.state.hands[self.viewer])]
+        return sort_hand(self.session.state.hands[self.viewer], self.sort)
 
     def new_cards(self) -> list[bool]:
         """Per card of :meth:`hand`: drawn or taken from the pile this turn?"""

@@ -9,14 +9,15 @@ from ..session import Session, seats_for
 from .app import TableApp
 from .controller import Files
 from .render import Options
-from .style import ASCII, UNICODE, no_color, wants_ascii
+from .style import ASCII, UNICODE, wants_ascii
 
 #: Hooks run on the new session before play starts (the persistence layer attaches autosave here).
 SESSION_HOOKS: list[Callable[[Session], None]] = []
 
 
 def launch(rules: Rules, *, players: int = 1, seed: int | None = None, level: str = "advanced",
-           delay_ms: int = 600, ascii: bool = False, four_color: bool = False, mouse: bool = False,
+           delay_ms: int = 400, ascii: bool = False, four_color: bool = False, mouse: bool = False,
+           color: str = "auto", sort: str = "rank",
            name: str = "", session: Session | None = None, files: Files | None = None) -> Session:
     """Play at the terminal until the user quits; returns the session."""
     if session is None:
@@ -27,7 +28,7 @@ def launch(rules: Rules, *, players: int = 1, seed: int | None = None, level: st
     for hook in SESSION_HOOKS:
         hook(session)
     glyphs = ASCII if ascii or wants_ascii() else UNICODE
-    app = TableApp(session, delay_ms=delay_ms, options=Options(glyphs, four_color, mouse), color=not no_color(),
-                   files=files)
+    app = TableApp(session, delay_ms=delay_ms, options=Options(glyphs, four_color, mouse), color=color,
+                   files=files, sort=sort)
     app.run()
     return session

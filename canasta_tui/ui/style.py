@@ -12,6 +12,7 @@ import os
 import sys
 from typing import NamedTuple
 
+from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
 
@@ -47,6 +48,29 @@ def wants_ascii() -> bool:
 def no_color() -> bool:
     """https://no-color.org: a non-empty NO_COLOR turns colour off."""
     return bool(os.environ.get("NO_COLOR"))
+
+
+COLOR_MODES = ("auto", "always", "never")
+
+
+def color_depth(mode: str = "auto") -> ColorDepth | None:
+    """The colour depth for ``--color MODE`` (None: let prompt-toolkit decide from TERM).
+
+    * ``auto``: colours unless NO_COLOR is set (prompt-toolkit also goes monochrome for TERM=dumb);
+    * ``never``: monochrome (bold, reverse, underline);
+    * ``always``: colours even with NO_COLOR set or TERM=dumb: $PROMPT_TOOLKIT_COLOR_DEPTH if
+      set, 16 colours on the Linux console, else 256 colours.
+    """
+    if mode == "never" or (mode == "auto" and no_color()):
+        return ColorDepth.DEPTH_1_BIT
+    if mode == "always":
+        env = os.environ.get("PROMPT_TOOLKIT_COLOR_DEPTH", "")
+        if env in {d.value for d in ColorDepth} and env != ColorDepth.DEPTH_1_BIT.value:
+            return ColorDepth(env)
+        if os.environ.get("TERM", "") in ("linux", "eterm-color"):
+            return ColorDepth.DEPTH_4_BIT
+        return ColorDepth.DEPTH_8_BIT
+    return None
 
 
 _COLOUR = {

@@ -54,7 +54,7 @@ def test_a_bad_value_in_the_file_falls_back_to_the_default_for_that_setting() ->
     p.parent.mkdir(parents=True)
     p.write_text('level = "expert"\ndelay = -4\n')
     loaded = settings.load_settings()
-    assert loaded.settings.level == "expert" and loaded.settings.delay == 600
+    assert loaded.settings.level == "expert" and loaded.settings.delay == 400
     assert loaded.problem is not None and "delay must be from 0 to 10000" in loaded.problem
 
 
