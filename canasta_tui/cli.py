@@ -48,8 +48,10 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
         raise click.BadParameter(str(exc), param_hint="--rules") from None
     from .ui.launch import launch
 
+    given = frozenset(p for p in ("players", "level")
+                      if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE)
     session, saver = start_session(rules, resume=resume, new=new_game, load=load_file, players=players, seed=seed,
-                                   level=level.lower(), name=name)
+                                   level=level.lower(), name=name, given=given)
     launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
            four_color=four_color, mouse=mouse, name=name, session=session, files=TableFiles(session, saver),
            color=color, sort=sort)

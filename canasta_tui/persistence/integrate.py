@@ -79,8 +79,12 @@ def _seats_from(game: LoadedGame, players: int, level: str, name: str) -> Sequen
 
 
 def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, players: int, seed: int | None,
-                  level: str, name: str) -> tuple[Any, Autosaver]:
+                  level: str, name: str, given: frozenset[str] = frozenset()) -> tuple[Any, Autosaver]:
     """The Session to play (loaded, resumed or new) and its autosaver; statistics are attached.
+
+    A saved game keeps its seats: who is human comes from the save, so ``--players`` (named
+    in ``given``, the options typed on the command line) is ignored with a notice; ``--level``
+    given on the command line sets the level of the saved game's computer players.
 
     Shows notices (a corrupt autosave set aside, a backup kept) before the table opens.
     """
@@ -91,8 +95,16 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, pl
         click.echo(n, err=True)
     aggression = settings_mod.load_settings().settings.aggression
     if game is not None:
-        session = Session.from_match(game.match, _seats_from(game, players, level, name), seed,
-                                     aggression=aggression)
+        seats = list(_seats_from(game, players, level, name))
+        if "level" in given:
+            seats = [s if s.human else s.__class__(False, level, s.name) for s in seats]
+            click.echo(f"The saved game's computer players play at {level} level (--level).", err=True)
+        if "players" in given:
+            humans = [i + 1 for i, s in enumerate(seats) if s.human]
+            who = ("Player " + ", ".join(map(str, humans))) if humans else "nobody (four computers)"
+            click.echo(f"--players {players} is ignored: the saved game keeps its seats (human: {who}); "
+                       "--new starts a new game.", err=True)
+        session = Session.from_match(game.match, seats, seed, aggression=aggression)
         game_id = str(game.meta.get("game_id") or f"{time.time():.0f}-{session.seed}")
     else:
         rules = apply_rule_options(rules)

@@ -103,3 +103,33 @@ def test_default_delay_is_400_and_the_settings_file_and_options_reach_launch(
     assert (seen["color"], seen["sort"]) == ("always", "suit")
     seen = launched_with(monkeypatch, "--color", "never", "--sort", "rank", "--delay", "0")
     assert (seen["delay_ms"], seen["color"], seen["sort"]) == (0, "never", "rank")
+
+
+def saved_game() -> None:
+    from canasta_tui.persistence import Autosaver
+    from canasta_tui.persistence.selfplay import start, step
+    m = step(step(start(1), 1), 1)
+    Autosaver({"seats": ["human", "computer", "computer", "computer"],
+               "levels": ["beginner"] * 4, "names": ["Ann", "", "", ""]}).save(m)
+
+
+def resumed_with(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[Any, str]:
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("canasta_tui.ui.launch.launch", lambda rules, **kw: seen.update(kw))
+    r = CliRunner().invoke(cli.main, ["--resume", *args])
+    assert r.exit_code == 0, r.output
+    return seen["session"], r.output
+
+
+def test_resume_keeps_the_saved_seats_and_says_so_but_level_sets_the_computers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    saved_game()
+    s, out = resumed_with(monkeypatch)
+    assert [(x.human, x.level) for x in s.seats] == [(True, "beginner")] + [(False, "beginner")] * 3
+    assert out == ""
+    s, out = resumed_with(monkeypatch, "--players", "2", "--level", "expert")
+    assert [x.human for x in s.seats] == [True, False, False, False] and s.seats[0].name == "Ann"
+    assert [x.level for x in s.seats[1:]] == ["expert"] * 3
+    assert "--players 2 is ignored: the saved game keeps its seats (human: Player 1)" in out
+    assert "computer players play at expert level (--level)" in out
+    assert s.computers[1].__class__.__name__ == "ExpertPlayer"
