@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 from rich.console import Console
 from rich.table import Table
@@ -134,7 +136,8 @@ def stats_command(player: str | None, show_history: bool, limit: int, do_reset: 
         raise click.ClickException(str(exc)) from None
 
 
-def choose_start(resume: bool, new: bool, load: str | None, ask: bool = True) -> tuple[LoadedGame | None, list[str]]:
+def choose_start(resume: bool, new: bool, load: str | None, ask: bool = True,
+                 autosave: Path | None = None) -> tuple[LoadedGame | None, list[str]]:
     """What ``canasta`` starts with: a loaded game (``--load``), the autosave, or None for a new game.
 
     ``--new`` keeps the old autosave as a backup; without ``--resume`` the player is
@@ -149,13 +152,13 @@ def choose_start(resume: bool, new: bool, load: str | None, ask: bool = True) ->
             raise click.ClickException(f"cannot load {exc}") from None
     if new:
         try:
-            kept = backup_autosave()
+            kept = backup_autosave(autosave)
         except SaveError as exc:
             raise click.ClickException(str(exc)) from None
         if kept is not None:
             notices.append(f"The unfinished game was kept as {kept}.")
         return None, notices
-    found = find_autosave()
+    found = find_autosave(autosave)
     notices += found.notices
     if found.game is None:
         return None, notices
@@ -168,7 +171,7 @@ def choose_start(resume: bool, new: bool, load: str | None, ask: bool = True) ->
     if click.confirm(f"Resume the unfinished game (hand {m.hand_number}, {totals})?", default=True):
         return found.game, []
     try:
-        kept = backup_autosave()
+        kept = backup_autosave(autosave)
     except SaveError as exc:
         raise click.ClickException(str(exc)) from None
     return None, [f"The unfinished game was kept as {kept}."] if kept else []

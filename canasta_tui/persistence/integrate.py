@@ -8,6 +8,7 @@ import contextlib
 import os
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,6 +17,7 @@ from ..engine import Rules, RulesError
 from . import paths, stats
 from . import settings as settings_mod
 from .commands import choose_start
+from .lock import claim_autosave
 from .saves import (
     Autosaver,
     LoadedGame,
@@ -90,7 +92,12 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, pl
     """
     from ..session import Session, seats_for
 
-    game, notices = choose_start(resume, new, load)
+    try:
+        autosave, locked = claim_autosave()
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from None
+    game, notices = choose_start(resume, new, load, autosave=autosave)
+    notices = locked + notices
     for n in notices:
         click.echo(n, err=True)
     aggression = settings_mod.load_settings().settings.aggression
@@ -112,18 +119,19 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, pl
             players = rules.players
         session = Session(rules, seats_for(players, level, name)[: rules.players], seed, aggression=aggression)
         game_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{session.seed}"
-    saver = attach(session, game_id)
+    saver = attach(session, game_id, autosave)
+    saver.notices[:0] = notices        # the table shows them too (the terminal is cleared)
     return session, saver
 
 
-def attach(session: Any, game_id: str) -> Autosaver:
+def attach(session: Any, game_id: str, path: Path | None = None) -> Autosaver:
     """Autosave after every action and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end."""
     def meta() -> dict[str, Any]:
         return session_meta(session) | {"game_id": getattr(session, "game_id", game_id)}
 
     session.game_id = game_id
 
-    saver = attach_autosave(session, meta, on_error=lambda msg: None)
+    saver = attach_autosave(session, meta, path=path, on_error=lambda msg: None)
     install_exit_savers(lambda: saver.save(session.match))
     recorded: list[bool] = []
 
@@ -200,6 +208,10 @@ class TableFiles:
         if isinstance(gid, str) and gid:
             self.session.game_id = gid
         return None
+
+    def notices(self) -> list[str]:
+        """What the player should read as the table opens (another game running, a file set aside)."""
+        return list(self.saver.notices) if self.saver is not None else []
 
     def problem(self) -> str | None:
         """The autosave's failure as the table shows it, or None while it works."""

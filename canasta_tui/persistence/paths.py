@@ -45,8 +45,9 @@ def data_dir() -> Path:
     return home / "data" if home else Path(platformdirs.user_data_dir(APP, appauthor=False))
 
 
-def autosave_path() -> Path:
-    return state_dir() / "autosave.json"
+def autosave_path(slot: int = 1) -> Path:
+    """The autosave; slot 2, 3 ... are the games started while another one runs (``autosave-2.json``)."""
+    return state_dir() / ("autosave.json" if slot == 1 else f"autosave-{slot}.json")
 
 
 def saves_dir() -> Path:

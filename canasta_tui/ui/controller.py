@@ -64,6 +64,7 @@ class Files(Protocol):
     def saved_games(self) -> Sequence[SavedGame]: ...
     def load(self, path: str) -> str | None: ...                # None, or why it was not loaded
     def problem(self) -> str | None: ...                        # the autosave's failure, if any
+    def notices(self) -> list[str]: ...                         # to read as the table opens
 
 #: Longest name the F4 dialog takes.
 NAME_MAX = 40
@@ -167,6 +168,8 @@ class Controller:
                     self._keymap.setdefault(name, k.command)
         self._seat_players()
         self.after_change()
+        if files is not None and files.notices() and self.dialog is None:
+            self.message = files.notices() + ([""] + self.message if self.message else [])
 
     def _seat_players(self) -> None:
         """Who looks at the table: set up at the start and again when F3 loads another game."""

@@ -206,8 +206,8 @@ def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Ca
     if d is not None:
         draw_dialog(cv, ctl, v, opts)
     elif ctl.message:
-        draw_box(cv, "", [glyph_text(t, opts.glyphs) for t in ctl.message] + ["", "(press any key)"],
-                 style="message")
+        lines = [w for t in ctl.message for w in wrap(glyph_text(t, opts.glyphs), cv.width - 10)]
+        draw_box(cv, "", lines + ["", "(press any key)"], style="message")
     return cv
 
 

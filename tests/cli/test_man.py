@@ -100,7 +100,8 @@ def test_keys_match_the_in_game_help_exactly() -> None:
 
 def test_files_and_environment_name_every_path_and_variable() -> None:
     files = section("FILES")
-    for name in ("settings.toml", "autosave.json", "autosave.backup", "autosave.corrupt", "saves/NAME.json",
+    for name in ("settings.toml", "autosave.json", "autosave.json.lock", "autosave-2.json", "autosave.backup",
+                 "autosave.corrupt", "saves/NAME.json",
                  "canasta.db", "CANASTA_HOME"):
         assert name in files.replace("\\-", "-")
     env = section("ENVIRONMENT")
