@@ -13,8 +13,8 @@ modelled as Advanced.
 
 The number of samples follows from the time budget (a fixed rate, so choices are
 reproducible for a seed); a deadline stops a search early on a slow or busy machine:
-no new rollout starts when it could not finish by 85% of the budget, and a rollout still
-running at 95% is abandoned (only whole samples count), so a decision returns within
+no new rollout starts when it could not finish by 80% of the budget, and a rollout still
+running at 90% is abandoned (only whole samples count), so a decision returns within
 its budget.
 
 Aggression: at the start of each hand the Expert draws (from its seed) whether to play
@@ -50,6 +50,10 @@ from .heuristic import (
 SAMPLES_PER_SECOND = 500.0
 #: Turns played after the candidate's own turn before the position is scored.
 HORIZON_TURNS = 4
+#: A candidate replaces the rule-based choice when its mean gain over the same sampled deals
+#: exceeds both this many points and ``SE_MARGIN`` standard errors.
+MIN_GAIN = 10.0
+SE_MARGIN = 1.0
 #: Steps a rollout may take at most (a safety net).
 MAX_ROLLOUT_STEPS = 200
 
@@ -158,8 +162,8 @@ class ExpertPlayer:
     def _search(self, v: PlayerView, cands: list[tuple[Action, Style | None]],
                 base: Action) -> tuple[Action, Style | None]:
         start = time.perf_counter()
-        deadline = start + self.budget * 0.85
-        stop = start + self.budget * 0.95 if self.deadline else float("inf")
+        deadline = start + self.budget * 0.8
+        stop = start + self.budget * 0.9 if self.deadline else float("inf")
         n = self.samples if self.samples is not None else max(3, int(self.budget * SAMPLES_PER_SECOND / len(cands)))
         me = team(v.seat, v.rules)
         values: list[list[float]] = [[] for _ in cands]
@@ -190,15 +194,15 @@ class ExpertPlayer:
         self.last_search = {"samples": done, "candidates": len(cands), "seconds": time.perf_counter() - start}
         if done < 2:
             return cands[0]
-        # Stay with the Advanced choice unless another is clearly better on the same deals
-        # (paired differences, about two standard errors): noise must not move the Expert.
+        # Stay with the rule-based choice unless another is better on the same deals (paired
+        # differences, by more than MIN_GAIN and SE_MARGIN standard errors).
         best_j, best_gain = 0, 0.0
         for j in range(1, len(cands)):
             d = [x - y for x, y in zip(values[j], values[0], strict=True)]
             mu = sum(d) / done
             var = sum((x - mu) ** 2 for x in d) / (done - 1)
             se = (var / done) ** 0.5
-            if mu > max(10.0, 2.0 * se) and mu > best_gain:
+            if mu > max(MIN_GAIN, SE_MARGIN * se) and mu > best_gain:
                 best_j, best_gain = j, mu
         return cands[best_j]
 

@@ -244,7 +244,9 @@ def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None,
     out["latency_ms"] = {
         side: {"level": a if side == "A" else b, "decisions": len(xs),
                "p50": round(_quantile(xs, 0.5) * 1e3, 2), "p95": round(_quantile(xs, 0.95) * 1e3, 2),
-               "max": round(xs[-1] * 1e3, 2) if xs else 0.0}
+               "max": round(xs[-1] * 1e3, 2) if xs else 0.0,
+               "p99": round(_quantile(xs, 0.99) * 1e3, 2),
+               "over_budget": sum(1 for x in xs if x > budget * 1.1)}
         for side, xs in lat.items()
     }
     return out
@@ -276,8 +278,8 @@ def report(r: dict[str, Any]) -> str:
         ]
     for side in ("A", "B"):
         q = r["latency_ms"][side]
-        lines.append(f"  latency {side} ({q['level']}): p50 {q['p50']} ms  p95 {q['p95']} ms  max {q['max']} ms "
-                     f"over {q['decisions']} decisions")
+        lines.append(f"  latency {side} ({q['level']}): p50 {q['p50']} ms  p95 {q['p95']} ms  p99 {q['p99']} ms  "
+                     f"max {q['max']} ms over {q['decisions']} decisions, {q['over_budget']} over budget+10%")
     lines.append(f"  throughput:        {r['hands_per_second']} hands/s, {r['decisions_per_second']} decisions/s")
     return "\n".join(lines)
 

@@ -25,6 +25,8 @@ def test_bench_ai_json_figures() -> None:
     lo, hi = r["share_a_ci"]
     assert lo <= r["share_a"] <= hi
     assert r["latency_ms"]["A"]["level"] == "beginner" and r["latency_ms"]["A"]["decisions"] > 0
+    q = r["latency_ms"]["A"]
+    assert q["p50"] <= q["p95"] <= q["p99"] <= q["max"] and q["over_budget"] == 0
 
 
 def test_bench_ai_matches_text_and_errors() -> None:
