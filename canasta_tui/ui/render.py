@@ -611,9 +611,15 @@ def draw_dialog(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
         foot = "Enter: next hand" if k == "sheet_end" else "(press any key)"
         if k == "sheet_end" and s.match.winner is not None:
             foot = "Enter: continue"
-        draw_box(cv, "Score sheet", sheet_lines(ctl, cv.height - 8) + ["", foot])
+        room = 4 if k == "sheet_end" else cv.height - 12
+        draw_box(cv, "Score sheet", sheet_lines(ctl, room) + ["", foot])
     elif k == "summary":
-        draw_box(cv, f"Hand {s.match.hand_number} is over", summary_lines(ctl) + ["", "Enter: the score sheet"])
+        names = [s.name(p) for p in range(rules.players)]
+        lines = summary_table(s.state, s.match.sheet[-1], names, cv.width, cv.height, opts.glyphs,
+                              getattr(ctl, "sort", "rank"))
+        cv.fill(0, 0, cv.width, cv.height)
+        for y, text in enumerate(lines):
+            cv.put(y, 0, text, "heading" if y == 0 or text.startswith(opts.glyphs.hline) else "")
     elif k == "match_over":
         w = s.match.winner
         totals = s.match.scores
@@ -733,16 +739,83 @@ def summary_lines(ctl: Any) -> list[str]:
 
 
 def sheet_lines(ctl: Any, room: int) -> list[str]:
+    """The score sheet: per hand and side the bonuses and the net cards (melded cards less the
+    cards in hand less penalties) and the running total, as the DOS sheet; at least the last
+    four hands; then the totals and each side's initial meld requirement for the next hand."""
     s = ctl.session
     rules = s.rules
     sheet = s.match.sheet
-    out = [f"{'Hand':<6}{'Dealer':<10}" + "".join(f"{team_name(t, rules):>15}" for t in range(rules.teams))]
-    shown = sheet[-max(4, room - 4):] if len(sheet) > 4 else sheet
+    col = 21
+    out = [f"{'':<13}" + "".join(f"{team_name(t, rules):>{col}}" for t in range(rules.teams))]
+    out.append(f"{'Hand Dealer':<13}" + f"{'bonus   net  total':>{col}}" * rules.teams)
+    keep = max(4, room - 5)
+    shown = sheet[-keep:]
     if len(shown) < len(sheet):
-        out.append(f"({len(sheet) - len(shown)} earlier hands)")
+        out.append(f"({len(sheet) - len(shown)} earlier hands: t shows more on a taller screen)")
     for rec in shown:
-        out.append(f"{rec.number:<6}{player_name(rec.dealer):<10}" + "".join(f"{ts.total:>15}" for ts in rec.scores))
+        cells = ""
+        for ts, total in zip(rec.scores, rec.totals, strict=True):
+            bonus = ts.canasta_bonus + ts.red_three_points + ts.going_out
+            net = ts.melds - ts.hand - ts.penalties
+            cells += f"{bonus:>{col - 14}}{net:>6}{total:>7}"
+        out.append(f"{rec.number:<5}{player_name(rec.dealer):<8}" + cells)
     totals = s.match.scores
-    out.append(f"{'Totals':<16}" + "".join(f"{t:>15}" for t in totals))
-    out.append(f"{'Next needs':<16}" + "".join(f"{rules.requirement(t):>15}" for t in totals))
+    out.append(f"{'Totals':<13}" + "".join(f"{t:>{col}}" for t in totals))
+    out.append(f"{'Next needs':<13}" + "".join(f"{rules.requirement(t):>{col}}" for t in totals))
+    return out
+
+
+def summary_table(state: Any, rec: Any, names: Sequence[str], width: int, height: int,
+                  g: Glyphs = UNICODE, sort: str = "rank") -> list[str]:
+    """The DOS "Scoring Summary Table" of a finished hand, one screen.
+
+    One half per side (Players 1 & 3 on top, Players 2 & 4 below): the side's combined melds
+    down the left (rank and count), the cards left in each partner's hand in the middle, the
+    scoring summary on the right.
+    """
+    from .controller import sort_hand
+
+    rules = state.rules
+    teams = rules.teams
+    left_w, right_w = 22, 24
+    mid_w = width - left_w - right_w - 2
+    how = (f"{names[rec.went_out]} went out" + (" concealed" if state.concealed else "")
+           if rec.went_out >= 0 else f"the hand ended: {rec.end_reason}")
+    out = [f" Hand {rec.number} is over {g.dash} {how}"[:width]]
+    half = max(4, (height - 3 - teams) // teams)
+    for t in range(teams):
+        title = f"{g.hline} {team_name(t, rules)} "
+        out.append((title + g.hline * width)[:width])
+        melds = [m for rk in MELD_ORDER if (m := state.melds[t][rk]) is not None]
+        left = [meld_line(m, left_w, g)[0] for m in melds] or ["no melds"]
+        if len(left) > half:
+            # Too many for one column: two narrow ones, "K×5+2w" and a star for a canasta.
+            short = [f"{'W' if m.is_wild_meld else RANK_NAMES[m.rank]:>2}×{len(m.naturals)}"
+                     .replace("×", "×" if g is UNICODE else "x")
+                     + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else "")
+                     for m in melds]
+            per = (len(short) + 1) // 2
+            left = [f"{short[i]:<11}" + (short[i + per] if i + per < len(short) else "") for i in range(per)]
+        mid: list[str] = []
+        seats = (t, t + 2) if rules.partnerships else (t,)
+        for p in seats:
+            cards = sort_hand(state.hands[p], sort)
+            text = f"{names[p]}: " + (" ".join(card_label(c, g) for c in cards) if cards else "no cards")
+            mid += wrap(text, mid_w)
+        ts = rec.scores[t]
+        right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in ts.lines()]
+        right.insert(-1, " " * (right_w - 6) + "-" * 6)
+        rows = max(len(left), len(mid), len(right))
+        rows = min(rows, half)
+        for i in range(rows):
+            a = left[i] if i < len(left) else ""
+            b = mid[i] if i < len(mid) else ""
+            c = right[i] if i < len(right) else ""
+            out.append(f"{a:<{left_w}} {b:<{mid_w}} {c:>{right_w}}".rstrip())
+    while len(out) < height - 2:
+        out.append("")
+    totals = "   ".join(f"{team_name(t, rules)}: {rec.totals[t]}" for t in range(teams))
+    out = out[: height - 2]
+    out.append(f"Match: {totals}"[:width])
+    out.append("Enter: the score sheet")
     return out
