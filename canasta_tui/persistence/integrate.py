@@ -144,7 +144,7 @@ def attach(session: Any, game_id: str, path: Path | None = None) -> Autosaver:
         level = "hot-seat" if not levels else "/".join(sorted(levels))
         if humans:
             with contextlib.suppress(stats.StatsError):
-                stats.record_match_result(s.match, humans, level, game_key=game_id)
+                stats.record_match_result(s.match, humans, level, game_key=getattr(s, "game_id", "") or game_id)
 
     session.add_observer(on_event)
     return saver
