@@ -4,7 +4,7 @@ At the decisions that matter (draw or take the pile, how to play the meld turn, 
 out, which card to discard, answering "May I go out?") the Expert deals the cards it
 cannot see at random, consistently with everything its view shows
 (:func:`~canasta_tui.engine.determinize`), plays each candidate in every sampled deal
-and lets the Advanced rules play on for a round (the rollout), then scores the
+and lets rules of thumb play on for a round (the rollout), then scores the
 position.  The same sampled deals are used for every candidate (common random numbers),
 so the comparison is fair even with few samples.  Elsewhere it plays its own rules of
 thumb (:data:`~canasta_tui.ai.heuristic.EXPERT`: Advanced with faster mixed canastas and
@@ -12,7 +12,8 @@ fewer cards held back), which its side also follows in the rollouts; the opponen
 modelled as Advanced.
 
 The number of samples follows from the time budget (a fixed rate, so choices are
-reproducible for a seed); a deadline stops a search early on a slow or busy machine:
+reproducible for a seed; more for draw or take the pile, where the search gains most);
+a deadline stops a search early on a slow or busy machine:
 no new rollout starts when it could not finish by 80% of the budget, and a rollout still
 running at 90% is abandoned (only whole samples count), so a decision returns within
 its budget.
@@ -54,6 +55,11 @@ HORIZON_TURNS = 4
 #: exceeds both this many points and ``SE_MARGIN`` standard errors.
 MIN_GAIN = 10.0
 SE_MARGIN = 1.0
+#: Draw or take the pile is the decision the search improves most (duplicate benches):
+#: it gets this many times the samples of the others.
+DRAW_SAMPLES = 1.6
+#: Worth of a card held at the horizon (options to meld and to take the pile).
+CARD_OPTION = 6.0
 #: Steps a rollout may take at most (a safety net).
 MAX_ROLLOUT_STEPS = 200
 
@@ -164,7 +170,8 @@ class ExpertPlayer:
         start = time.perf_counter()
         deadline = start + self.budget * 0.8
         stop = start + self.budget * 0.9 if self.deadline else float("inf")
-        n = self.samples if self.samples is not None else max(3, int(self.budget * SAMPLES_PER_SECOND / len(cands)))
+        rate = SAMPLES_PER_SECOND * (DRAW_SAMPLES if v.phase == Phase.DRAW else 1.0)
+        n = self.samples if self.samples is not None else max(3, int(self.budget * rate / len(cands)))
         me = team(v.seat, v.rules)
         values: list[list[float]] = [[] for _ in cands]
         done = 0
@@ -262,7 +269,7 @@ def evaluate(s: GameState, me: int) -> float:
         for p in range(rules.players):
             if team(p, rules) == tm:
                 hand = s.hands[p]
-                total += 6.0 * len(hand) - 0.4 * sum(VALUE[c] for c in hand)
+                total += CARD_OPTION * len(hand) - 0.4 * sum(VALUE[c] for c in hand)
         total -= s.penalties[tm]
         vals.append(total)
     return vals[me] - max(x for i, x in enumerate(vals) if i != me)

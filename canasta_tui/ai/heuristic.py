@@ -44,7 +44,6 @@ class Style:
     ask_partner: bool = False
     go_out: int = 0              # 1: go out whenever possible, -1: never (this turn), 0: judge
     wild_from: int = 0           # put a wild card on a meld of at least this size (0: only to finish)
-    pile_wild_min: int = 3       # least pile size worth taking with a wild card (patient play)
 
 
 BEGINNER = Style()
@@ -125,7 +124,7 @@ def choose_draw(v: PlayerView, style: Style) -> Action:
         return A.A_DRAW
     # Advanced: "the object of the game is to take the pack"; a wild card spent on a
     # pile of one or two cards is not worth it.
-    if pile_preference(best) >= 2 and size < style.pile_wild_min and not style.aggressive:
+    if pile_preference(best) >= 2 and size < 3 and not style.aggressive:
         return A.A_DRAW
     return best
 
