@@ -54,7 +54,7 @@ HORIZON_TURNS = 4
 #: A candidate replaces the rule-based choice when its mean gain over the same sampled deals
 #: exceeds both this many points and ``SE_MARGIN`` standard errors.
 MIN_GAIN = 10.0
-SE_MARGIN = 1.0
+SE_MARGIN = 2.0
 #: Draw or take the pile is the decision the search improves most (duplicate benches):
 #: it gets this many times the samples of the others.
 DRAW_SAMPLES = 1.6
@@ -148,8 +148,8 @@ class ExpertPlayer:
             variants: list[Style] = []
             if go_out_plan(v, tm) is not None:
                 variants += [replace(style, go_out=1), replace(style, go_out=-1)]
-            variants.append(EXPERT if style.aggressive else EXPERT_AGGRESSIVE)
-            for st in variants:
+            variants.append(EXPERT if style == EXPERT_AGGRESSIVE else EXPERT_AGGRESSIVE)
+            for st in (st for st in variants if st != style):
                 a = decide(v, st, TurnMemory())
                 if a in legal:
                     out.append((a, st))

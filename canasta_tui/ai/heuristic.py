@@ -52,9 +52,10 @@ ADVANCED_AGGRESSIVE = Style(advanced=True, aggressive=True, keep_cards=3, pair_w
 #: The Expert's own habits (its default play and its side's rollouts), found by duplicate
 #: benches against Advanced: push a meld of five toward a mixed canasta with a wild card
 #: ("make mixed canastas fast"), keep three cards back rather than five, and never open a
-#: meld with a wild card on a bare pair.
+#: meld with a wild card on a bare pair.  Its aggressive hands meld down to two cards and
+#: go out whenever they can, but do not spend wild cards on small piles (that loses).
 EXPERT = replace(ADVANCED, keep_cards=3, wild_from=5)
-EXPERT_AGGRESSIVE = replace(EXPERT, aggressive=True)
+EXPERT_AGGRESSIVE = replace(EXPERT, keep_cards=2, go_out=1)
 
 
 @dataclass
