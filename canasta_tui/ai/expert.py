@@ -32,7 +32,7 @@ from dataclasses import replace
 from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, score_hand, view_for
 from ..engine import actions as A
 from ..engine.cards import VALUE
-from ..engine.play import _apply_legal
+from ..engine.play import apply_legal
 from ..engine.state import team
 from .heuristic import (
     ADVANCED,
@@ -233,7 +233,7 @@ class ExpertPlayer:
             a = decide(v, st, mems[actor])
             if a not in v.legal:
                 a = v.legal[0]
-            s = _apply_legal(s, a)  # taken from v.legal: no need to check it again
+            s = apply_legal(s, a)  # taken from v.legal: no need to check it again
             steps += 1
         return evaluate(s, me)
 

@@ -13,9 +13,10 @@ next player cannot want) and freezing the pile when the opponents threaten it.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field, replace
 
-from ..engine import Action, Phase, PlayerView
+from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, legal_actions
 from ..engine import actions as A
 from ..engine.cards import (
     DEUCE,
@@ -204,6 +205,19 @@ def safe_fallback(v: PlayerView, mem: TurnMemory) -> Action:
     discards = [a for a in legal if a.kind == A.DISCARD]
     if discards:
         return best_discard(v, BEGINNER, discards)
+    if v.phase == Phase.MELD and not v.t.final:
+        # No discard is legal yet (e.g. the initial meld is short): follow a sequence of
+        # melds that makes one legal, or take back a meld and look again from there.
+        plan = mem.extra.get("plan")
+        if isinstance(plan, list) and plan and plan[0] in legal:
+            return plan.pop(0)  # type: ignore[no-any-return]
+        found = finish_turn_plan(v)
+        if found:
+            mem.extra["plan"] = found[1:]
+            return found[0]
+        if A.A_UNDO in legal:
+            mem.undone = True
+            return A.A_UNDO
     if v.phase == Phase.DRAW:
         return A.A_DRAW if A.A_DRAW in legal else legal[0]
     n = len(v.hand)
@@ -217,6 +231,42 @@ def safe_fallback(v: PlayerView, mem: TurnMemory) -> Action:
             return simple
     others = [a for a in legal if a.kind not in (A.ASK,)]
     return others[0] if others else legal[0]
+
+
+def finish_turn_plan(v: PlayerView, limit: int = 2000) -> list[Action] | None:
+    """Meld and add actions after which this turn can end (a discard is legal, or the
+    player has gone out); None if there are none from here.
+
+    Only the seat's own hand and its side's melds decide which melds are legal, so any
+    position consistent with the view serves for the search (no hidden card is used).
+    """
+    start = determinize(v, random.Random(0))
+    tm = start.team_of(start.turn)
+    seen: set[tuple[object, ...]] = set()
+    nodes = 0
+
+    def search(s: GameState, path: list[Action]) -> list[Action] | None:
+        nonlocal nodes
+        nodes += 1
+        if s.phase == Phase.HAND_OVER:
+            return path
+        legal = legal_actions(s)
+        if any(a.kind == A.DISCARD for a in legal):
+            return path
+        key = (s.hands[s.turn], s.melds[tm])
+        if key in seen or nodes > limit:
+            return None
+        seen.add(key)
+        steps = [a for a in legal if a.kind in (A.MELD, A.ADD)]
+        steps.sort(key=lambda a: -sum(VALUE[r * 4] if r != JOKER else 50 for r in a.ranks))
+        for a in steps:
+            found = search(apply(s, a), [*path, a])
+            if found is not None:
+                return found
+        return None
+
+    found = search(start, [])
+    return found or None
 
 
 # --------------------------------------------------------------------------- going out

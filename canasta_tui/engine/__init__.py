@@ -13,7 +13,7 @@ from .cards import Card, card, card_text, cards_text, full_deck, parse_card, sor
 from .errors import CanastaError, IllegalActionError, InvalidActionError, RulesError
 from .match import HandRecord, Match, new_match, next_hand, play, replay
 from .melds import Meld
-from .play import apply, deal, explain, legal_actions, meld_count, meld_needed, turn_problem
+from .play import apply, apply_legal, deal, explain, legal_actions, meld_count, meld_needed, turn_problem
 from .rules import CLASSIC, Rules, rules_from_dict, rules_from_toml
 from .scoring import TeamScore, score_hand
 from .state import GameState, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
@@ -37,6 +37,7 @@ __all__ = [
     "TeamScore",
     "Turn",
     "apply",
+    "apply_legal",
     "card",
     "card_text",
     "cards_text",
