@@ -80,13 +80,38 @@ def test_unwritable_directory_is_a_clear_error_and_the_game_goes_on(tmp_path: Pa
     assert saver.error is not None and "cannot write here" in saver.error
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
-def test_read_only_directory(tmp_path: Path) -> None:
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    ro.chmod(0o500)
-    with pytest.raises(SaveError, match="Permission denied"):
-        write_save(ro / "g.json", start(1))
+def test_read_only_directory_is_refused_with_the_reason() -> None:
+    """A directory without write permission: the save is refused, saying why and where.
+
+    Root writes anywhere, so as root the write runs with the effective user ``nobody``
+    (and root is restored after it).
+    """
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="canasta-ro-", dir="/tmp"))
+    ro = base / "ro"
+    try:
+        base.chmod(0o755)
+        ro.mkdir()
+        ro.chmod(0o555)
+        match = start(1)
+        root = os.geteuid() == 0
+        if root:
+            os.setegid(65534)
+            os.seteuid(65534)
+        try:
+            with pytest.raises(SaveError) as caught:
+                write_save(ro / "g.json", match)
+        finally:
+            if root:
+                os.seteuid(0)
+                os.setegid(0)
+        assert "Permission denied" in str(caught.value) and str(ro) in str(caught.value)
+        assert not (ro / "g.json").exists()
+    finally:
+        ro.chmod(0o755)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 class FakeSession:
