@@ -33,6 +33,7 @@ from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, s
 from ..engine import actions as A
 from ..engine.cards import VALUE
 from ..engine.play import apply_legal
+from ..engine.scoring import canasta_bonus, red_three_points
 from ..engine.state import team
 from .heuristic import (
     ADVANCED,
@@ -256,7 +257,7 @@ def evaluate(s: GameState, me: int) -> float:
             total += m.points
             size = m.size
             if size >= 7:
-                total += rules.natural_canasta_bonus if m.is_natural else rules.mixed_canasta_bonus
+                total += canasta_bonus(m, rules)
             elif size == 6:
                 total += 150
             elif size == 5:
@@ -264,8 +265,7 @@ def evaluate(s: GameState, me: int) -> float:
             elif size == 4:
                 total += 25
         threes = sum(len(s.red_threes[p]) for p in range(rules.players) if team(p, rules) == tm)
-        red = rules.red_three_all_four_bonus if threes == 4 else threes * rules.red_three_bonus
-        total += red if opened else -red
+        total += red_three_points(threes, opened, rules)
         for p in range(rules.players):
             if team(p, rules) == tm:
                 hand = s.hands[p]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from ..engine import Meld, PlayerView
 from ..engine.cards import DEUCE, IS_BLACK_THREE, IS_RED_THREE, IS_WILD, JOKER, NATURAL_RANKS, RANK_OF, VALUE
+from ..engine.scoring import canasta_bonus, red_three_points
 from ..engine.state import team
 
 #: Copies of each natural rank in the deck (two standard decks).
@@ -66,18 +67,9 @@ def table_value(v: PlayerView, tm: int) -> int:
         if m is None:
             continue
         opened = True
-        total += m.points
-        if m.is_canasta:
-            if m.is_wild_meld:
-                total += rules.wild_canasta_bonus
-            elif m.is_natural:
-                total += rules.natural_canasta_bonus
-            else:
-                total += rules.mixed_canasta_bonus
+        total += m.points + canasta_bonus(m, rules)
     threes = sum(len(v.red_threes[p]) for p in range(len(v.hand_sizes)) if team(p, rules) == tm)
-    red = rules.red_three_all_four_bonus if threes == 4 else threes * rules.red_three_bonus
-    total += red if opened else -red
-    return total
+    return total + red_three_points(threes, opened, rules)
 
 
 def canastas(v: PlayerView, tm: int) -> int:

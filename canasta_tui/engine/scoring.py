@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import VALUE
+from .melds import Meld
+from .rules import Rules
 from .state import GameState, team_seats
 
 
@@ -34,6 +36,23 @@ class TeamScore(NamedTuple):
                 ("Cards in hand", -self.hand), ("Penalties", -self.penalties), ("Total", self.total)]
 
 
+def canasta_bonus(m: Meld, rules: Rules) -> int:
+    """The bonus a meld earns: none until it is a canasta; then wild, natural or mixed."""
+    if not m.is_canasta:
+        return 0
+    if m.is_wild_meld:
+        return rules.wild_canasta_bonus
+    return rules.natural_canasta_bonus if m.is_natural else rules.mixed_canasta_bonus
+
+
+def red_three_points(count: int, melded: bool, rules: Rules) -> int:
+    """A side's red threes: a bonus once it has melded; against it if it has made no meld
+    (Hoyle, and the DOS manual's "penalized")."""
+    if melded:
+        return rules.red_three_all_four_bonus if count == 4 else count * rules.red_three_bonus
+    return -(rules.red_three_all_four_penalty if count == 4 else count * rules.red_three_penalty)
+
+
 def score_hand(s: GameState) -> tuple[TeamScore, ...]:
     """The score of every side for the hand in ``s`` (normally a finished hand)."""
     rules = s.rules
@@ -45,13 +64,9 @@ def score_hand(s: GameState) -> tuple[TeamScore, ...]:
         nat = sum(1 for m in row if m.is_canasta and m.is_natural)
         wild = sum(1 for m in row if m.is_canasta and m.is_wild_meld)
         mixed = sum(1 for m in row if m.is_canasta) - nat - wild
-        bonus = nat * rules.natural_canasta_bonus + mixed * rules.mixed_canasta_bonus + wild * rules.wild_canasta_bonus
+        bonus = sum(canasta_bonus(m, rules) for m in row)
         threes = sum(len(s.red_threes[p]) for p in seats)
-        if row:
-            red = rules.red_three_all_four_bonus if threes == 4 else threes * rules.red_three_bonus
-        else:
-            # Hoyle (and the DOS manual's "penalized"): red threes count against a side that made no meld.
-            red = -(rules.red_three_all_four_penalty if threes == 4 else threes * rules.red_three_penalty)
+        red = red_three_points(threes, bool(row), rules)
         out_bonus = 0
         if s.went_out >= 0 and s.went_out in seats:
             out_bonus = rules.going_out_bonus + (rules.concealed_bonus if s.concealed else 0)
