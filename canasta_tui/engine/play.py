@@ -22,10 +22,12 @@ from .cards import (
     IS_WILD,
     JOKER,
     NATURAL_RANKS,
+    RANK_NAMES,
     RANK_OF,
     RANK_WORDS,
     THREE,
     VALUE,
+    card_text,
     full_deck,
 )
 from .errors import CanastaError, IllegalActionError
@@ -759,16 +761,11 @@ def explain(s: GameState, a: Action) -> str | None:
             if not s.rules.red_three_discard_freezes or c not in s.red_threes[seat]:
                 return "Red threes are laid out, never discarded"
         elif c not in hand:
-            return f"You do not hold {_card_name(c)}"
-        return turn_problem(s, len(hand) == 1) or f"You may not discard {_card_name(c)} now"
+            return f"You do not hold {card_text(c)}"
+        return turn_problem(s, len(hand) == 1) or f"You may not discard {card_text(c)} now"
     if k in (A.MELD, A.ADD):
         return _meld_reason(s, a, counts, row)
     return f"'{a}' is not allowed now"
-
-
-def _card_name(c: int) -> str:
-    from .cards import card_text
-    return card_text(c)
 
 
 def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | None, ...]) -> str:
@@ -857,7 +854,7 @@ def _pile_reason(s: GameState, a: Action) -> str:
     if not a.ranks:
         return f"Your side has no meld of {name} to add the upcard to"
     if any(x != r and x not in _WILD_RANKS for x in a.ranks) or len(a.ranks) != 2:
-        return f"Take the pile with cards that meld with the upcard, like: pile {_rn(r)} {_rn(r)}"
+        return f"Take the pile with cards that meld with the upcard, like: pile {RANK_NAMES[r]} {RANK_NAMES[r]}"
     if m is not None and any(x in _WILD_RANKS for x in a.ranks):
         return f"Your side already has a meld of {name}: take the pile onto it with: pile"
     if any(x in _WILD_RANKS for x in a.ranks) and rules.pile_new_meld_needs_natural_pair:
@@ -866,8 +863,3 @@ def _pile_reason(s: GameState, a: Action) -> str:
     if counts[r] < need:
         return f"You need {'a natural pair' if need == 2 else 'a natural card'} of {name} in your hand"
     return "You may not take the pile that way"
-
-
-def _rn(r: int) -> str:
-    from .cards import RANK_NAMES
-    return RANK_NAMES[r]
