@@ -712,19 +712,13 @@ def explain(s: GameState, a: Action) -> str | None:
         if k == A.ASK:
             return "Permission may only be asked after drawing and before any meld"
         if k == A.DRAW:
-            if legal_actions(s) == [A.A_PILE]:
-                # "the next player is 'forced' to pick up the discard provided it can be melded
-                # on an existing meld"
-                return "You must take the pile: the upcard fits a meld of your side and the stock is exhausted"
-            return "The stock is exhausted"
+            return _forced_pile(s) or "The stock is exhausted"
         if k == A.PILE:
             if s.t.pile_undone:
                 return "You put the pile back this turn: draw from the stock"
             return _pile_reason(s, a)
         if k == A.END:
-            if s.stock_size == 0 and legal_actions(s) == [A.A_PILE]:
-                return "You must take the pile: the upcard fits a meld of your side and the stock is exhausted"
-            return "You may end the hand only when the stock is exhausted"
+            return _forced_pile(s) or "You may end the hand only when the stock is exhausted"
         return f"'{a}' is not allowed now"
     # MELD phase
     t = s.t
@@ -766,6 +760,14 @@ def explain(s: GameState, a: Action) -> str | None:
     if k in (A.MELD, A.ADD):
         return _meld_reason(s, a, counts, row)
     return f"'{a}' is not allowed now"
+
+
+def _forced_pile(s: GameState) -> str | None:
+    """The refusal of anything but the forced take: "the next player is 'forced' to pick up
+    the discard provided it can be melded on an existing meld" (stock exhausted)."""
+    if legal_actions(s) == [A.A_PILE]:
+        return "You must take the pile: the upcard fits a meld of your side and the stock is exhausted"
+    return None
 
 
 def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | None, ...]) -> str:
