@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ..engine import Meld, PlayerView
 from ..engine.cards import DEUCE, IS_BLACK_THREE, IS_RED_THREE, IS_WILD, JOKER, NATURAL_RANKS, RANK_OF, VALUE
 from ..engine.scoring import canasta_bonus, red_three_points
-from ..engine.state import team
+from ..engine.state import partner, team
 
 #: Copies of each natural rank in the deck (two standard decks).
 COPIES = 8
@@ -46,7 +46,7 @@ def partner_seat(v: PlayerView, seat: int | None = None) -> int | None:
     seat = v.seat if seat is None else seat
     if not v.rules.partnerships:
         return None
-    return (seat + 2) % 4
+    return partner(seat)
 
 
 def next_player(v: PlayerView, seat: int | None = None) -> int:

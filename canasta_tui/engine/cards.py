@@ -117,6 +117,11 @@ del _c, _r, _s
 JOKER_CARD: Final = CARDS[56]
 
 
+def plural(rank: int) -> str:
+    """"Kings", "Sixes", "Jokers": a rank's name for a meld or a sentence."""
+    return RANK_WORDS[rank] + ("es" if rank == 6 else "s")
+
+
 def card(rank: int, suit: int = CLUBS) -> Card:
     """The card of this rank and suit (suit is ignored for jokers)."""
     return CARDS[_code(rank, suit)]

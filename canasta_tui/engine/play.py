@@ -29,6 +29,7 @@ from .cards import (
     VALUE,
     card_text,
     full_deck,
+    plural,
 )
 from .errors import CanastaError, IllegalActionError
 from .melds import Meld
@@ -38,10 +39,6 @@ from .state import GameState, Phase, Turn, next_seat, partner, player_name, team
 EMPTY_ROW: tuple[Meld | None, ...] = (None,) * 15
 _SORTED_DECK = tuple(sorted(full_deck()))
 _WILD_RANKS = (DEUCE, JOKER)
-
-
-def plural(rank: int) -> str:
-    return RANK_WORDS[rank] + ("es" if rank == 6 else "s")
 
 
 # --------------------------------------------------------------------------- deal

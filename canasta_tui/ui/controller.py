@@ -29,7 +29,7 @@ from ..engine import (
     view_for,
 )
 from ..engine import actions as A
-from ..engine.cards import IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, SUIT_OF, display_key, sorted_for_display
+from ..engine.cards import IS_WILD, RANK_OF, RANK_WORDS, SUIT_OF, display_key, plural, sorted_for_display
 from ..session import Session
 from .keys import KEYS
 
@@ -94,10 +94,6 @@ def sort_hand(cards: Sequence[int], order: str = "rank") -> list[int]:
         return sorted((int(c) for c in cards),
                       key=lambda c: (IS_WILD[c], 0 if IS_WILD[c] else SUIT_OF[c], display_key(c)))
     return [int(c) for c in sorted_for_display(cards)]
-
-
-def plural(rank: int) -> str:
-    return RANK_WORDS[rank] + ("es" if rank == 6 else "s")
 
 
 def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds: bool) -> list[Action] | str:
@@ -814,7 +810,3 @@ class Controller:
     def type_action(self, text: str) -> bool:
         """Play an action written in the notation (``meld K K K``), as the player to act."""
         return self._play([parse_action(text)])
-
-
-def rank_name(r: int) -> str:
-    return RANK_NAMES[r]
