@@ -18,10 +18,12 @@ from .rules_cmd import rules_command
 @click.option("--rules", "rules_name", default="classic", show_default=True, metavar="NAME|FILE",
               help="Rules preset (" + ", ".join(preset_names()) + ") or a TOML file.")
 @click.option("--players", type=click.IntRange(0, 4), default=1, show_default=True,
-              help="Human players: 1 (you, Player 1), 2 (Players 1 and 4), 3, 4 (hot-seat) or 0 (watch).")
+              help="Human players: 1 (you, Player 1), 2 (Players 1 and 4), 3, 4 (hot-seat) or 0 (watch). "
+                   "A resumed game keeps its seats.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (reproducible deals).")
 @click.option("--level", type=click.Choice(["beginner", "advanced", "expert"], case_sensitive=False),
-              default="advanced", show_default=True, help="Strength of the computer players.")
+              default="advanced", show_default=True,
+              help="Strength of the computer players (given with a resumed game, it sets theirs).")
 @click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
               help="Pause after each computer action, in milliseconds (0-10000).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,

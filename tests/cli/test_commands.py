@@ -129,3 +129,11 @@ def test_installed_entry_point(home: Path) -> None:
     assert r.returncode == 0 and "INITIAL MELD" in r.stdout.upper()
     r = subprocess.run([entry_point(), "stats"], capture_output=True, text=True, env=env, timeout=30)
     assert r.returncode == 0 and "No finished matches yet." in r.stdout
+
+
+def test_help_says_what_a_resumed_game_does_with_players_and_level(home: Path) -> None:
+    code, out = run("--help")
+    flat = " ".join(out.split())
+    assert code == 0
+    assert "A resumed game keeps its seats." in flat
+    assert "given with a resumed game, it sets theirs" in flat
