@@ -9,7 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from . import paths, settings, stats
-from .saves import LoadedGame, SaveError, backup_autosave, find_autosave, load_file
+from .lock import MAX_SLOTS, AutosaveLock
+from .saves import LoadedGame, SaveError, backup_autosave, find_autosave, is_finished, load_file, read_record
 
 
 def _console() -> Console:
@@ -161,7 +162,7 @@ def choose_start(resume: bool, new: bool, load: str | None, ask: bool = True,
     found = find_autosave(autosave)
     notices += found.notices
     if found.game is None:
-        return None, notices
+        return None, notices + other_unfinished(autosave)
     if resume or not ask:
         return found.game, notices
     m = found.game.match
@@ -177,4 +178,30 @@ def choose_start(resume: bool, new: bool, load: str | None, ask: bool = True,
     return None, [f"The unfinished game was kept as {kept}."] if kept else []
 
 
-__all__ = ["choose_start", "config_command", "stats_command"]
+def other_unfinished(autosave: Path | None) -> list[str]:
+    """Notices for unfinished games left in the other autosaves (``autosave-2.json`` ...,
+    played while another game held the first): only ``--load`` reaches them, so say so.
+    Games still running elsewhere (their lock is held) and unreadable files are left alone."""
+    first = paths.autosave_path()
+    if autosave not in (None, first):
+        return []
+    out: list[str] = []
+    for n in range(2, MAX_SLOTS + 1):
+        path = paths.autosave_path(n)
+        if not path.exists():
+            continue
+        lock = AutosaveLock(path)
+        if lock.acquire() is False:
+            continue
+        try:
+            game = read_record(path)
+        except SaveError:
+            continue
+        finally:
+            lock.release()
+        if not is_finished(game.match):
+            out.append(f"Another unfinished game is autosaved in {path} (canasta --load {path} plays it on).")
+    return out
+
+
+__all__ = ["choose_start", "config_command", "other_unfinished", "stats_command"]

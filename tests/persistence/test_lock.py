@@ -66,3 +66,29 @@ def test_the_lock_is_held_while_the_game_runs_in_this_process(home: Path) -> Non
     time.sleep(0.01)
     out, _ = python(CLAIM, home).communicate(timeout=30)
     assert out.splitlines()[0] == str(paths.autosave_path())
+
+
+def test_an_unfinished_game_in_another_autosave_is_pointed_out(home: Path) -> None:
+    """A game played while another held the autosave lives on in autosave-2.json; a new
+    ``canasta`` says where it is and how to play it on, unless it is running right now."""
+    from canasta_tui.persistence import Autosaver
+    from canasta_tui.persistence.commands import choose_start
+    from canasta_tui.persistence.lock import AutosaveLock
+    from canasta_tui.persistence.selfplay import start, step
+
+    second = paths.autosave_path(2)
+    Autosaver({"seats": ["human", "computer", "computer", "computer"]}, path=second).save(step(start(4), 1))
+    game, notices = choose_start(resume=False, new=False, load=None, ask=False)
+    assert game is None
+    assert notices == [f"Another unfinished game is autosaved in {second} (canasta --load {second} plays it on)."]
+    # Still being played by another canasta (its lock is held): nothing to point out.
+    running = AutosaveLock(second)
+    assert running.acquire() is True
+    try:
+        assert choose_start(resume=False, new=False, load=None, ask=False) == (None, [])
+    finally:
+        running.release()
+    # A file that cannot be read is left exactly as it is, and not offered.
+    second.write_text("{not json", encoding="utf-8")
+    assert choose_start(resume=False, new=False, load=None, ask=False) == (None, [])
+    assert second.read_text(encoding="utf-8") == "{not json"
