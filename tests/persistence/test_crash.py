@@ -14,6 +14,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -45,8 +46,17 @@ def kill_at(home: Path, seed: int, sig: int, after: int) -> tuple[list[str], int
         if line.strip().isdigit() and int(line) >= after:
             p.send_signal(sig)
             break
-    out, err = p.communicate(timeout=30)
-    lines += out.split()
+    # Read the rest through the same text wrapper: communicate() reads the pipe's file
+    # descriptor directly and would lose the lines the loop above had already buffered (the
+    # last printed action among them). The timer stands in for communicate()'s timeout.
+    watchdog = threading.Timer(30, p.kill)
+    watchdog.start()
+    try:
+        lines += p.stdout.read().split()
+        err = p.stderr.read() if p.stderr is not None else ""
+        p.wait()
+    finally:
+        watchdog.cancel()
     assert "Traceback" not in err, err
     return lines, p.returncode
 
