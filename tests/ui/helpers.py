@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from canasta_tui.engine import Phase
 from canasta_tui.presets import load_rules
 from canasta_tui.session import Session, seats_for
@@ -46,3 +48,17 @@ def _meldable_three(ctl: Controller) -> bool:
     st = ctl.session.state
     # Only once the side has opened: a lone meld of three rarely meets the initial requirement.
     return r not in (2, 3, 14) and meld_needed(st) == 0 and A.meld(r, r, r) in legal_actions(st)
+
+
+def drive(ctl: Controller, until: Callable[[Controller], bool], steps: int = 2000) -> None:
+    """Play (simple human keys, computers' choices) until ``until(ctl)`` holds."""
+    s = ctl.session
+    for _ in range(steps):
+        if until(ctl):
+            return
+        k = next_key(ctl)
+        if k is None:
+            ctl.apply_computer(s.computer_choice())
+        else:
+            ctl.key(k)
+    raise AssertionError("never got there")

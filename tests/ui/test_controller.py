@@ -7,7 +7,7 @@ from canasta_tui.engine.cards import parse_card
 from canasta_tui.ui.controller import Controller, compose_meld
 from canasta_tui.ui.render import render
 
-from .helpers import next_key, session
+from .helpers import drive, session
 
 EMPTY = (None,) * 15
 
@@ -126,14 +126,8 @@ def test_score_dialog_and_quit_asks_first() -> None:
 def test_whole_hand_by_keys_without_the_app() -> None:
     ctl = Controller(session(seed=11))
     s = ctl.session
-    for _ in range(5000):
-        if s.state.phase == Phase.HAND_OVER:
-            break
-        k = next_key(ctl)
-        if k is None:
-            ctl.apply_computer(s.computer_choice())
-        else:
-            ctl.key(k)
+    # 5001 checks: up to 5000 actions, then the hand must be over
+    drive(ctl, lambda c: c.session.state.phase == Phase.HAND_OVER, steps=5001)
     assert s.state.phase == Phase.HAND_OVER
     assert ctl.dialog is not None and ctl.dialog.kind == "summary"
     text = render(ctl, 80, 24).text()

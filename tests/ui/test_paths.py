@@ -15,21 +15,7 @@ from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.render import Options, render
 
-from .helpers import next_key, session
-
-
-def drive(ctl: Controller, until: Callable[[Controller], bool], steps: int = 2000) -> None:
-    """Play (simple human keys, computers' choices) until ``until(ctl)`` holds."""
-    s = ctl.session
-    for _ in range(steps):
-        if until(ctl):
-            return
-        k = next_key(ctl)
-        if k is None:
-            ctl.apply_computer(s.computer_choice())
-        else:
-            ctl.key(k)
-    raise AssertionError("never got there")
+from .helpers import drive, session
 
 
 def pile_choices(ctl: Controller) -> int:
