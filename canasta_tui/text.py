@@ -1,0 +1,63 @@
+"""Text from outside the program (names, file names, chat, saved games) made safe for a terminal.
+
+Anything a user or a file supplies may hold control characters: an escape sequence
+would repaint or retitle another player's terminal, a newline would break the table's
+layout.  Two tools:
+
+* :func:`printable` shows such text with every control character written out
+  (``\\x1b``, ``\\n``), so it can be printed anywhere and still says what it held;
+* :func:`check_name` refuses a player name that holds any, or is too long.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Longest player name (the table's panels show names in full up to here).
+NAME_MAX = 20
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _unsafe(ch: str) -> bool:
+    """Control characters (C0, DEL, C1), lone surrogates, line and paragraph separators, and the
+    bidirectional overrides that reorder what a terminal shows."""
+    cat = unicodedata.category(ch)
+    return cat in ("Cc", "Cs", "Zl", "Zp") or ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b[2J`` stays visible
+    as those characters and does nothing)."""
+    if not any(_unsafe(ch) for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if not _unsafe(ch):
+            out.append(ch)
+        elif ch in _NAMED:
+            out.append(_NAMED[ch])
+        else:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+    return "".join(out)
+
+
+class BadName(ValueError):
+    """A player name that cannot be used; the message says why."""
+
+
+def check_name(name: str) -> str:
+    """The name with surrounding spaces removed, or BadName saying what is wrong with it."""
+    if not isinstance(name, str):
+        raise BadName(f"a name must be text, not {type(name).__name__}")
+    clean = name.strip()
+    bad = [ch for ch in clean if _unsafe(ch)]
+    if bad:
+        raise BadName(f"a name may not hold control characters ({printable(''.join(dict.fromkeys(bad)))})")
+    if len(clean) > NAME_MAX:
+        raise BadName(f"a name may be at most {NAME_MAX} characters long, not {len(clean)}")
+    return clean
+
+
+__all__ = ["NAME_MAX", "BadName", "check_name", "printable"]
