@@ -470,6 +470,11 @@ class Controller:
 
     def _after_change(self) -> None:
         s = self.session.state
+        if self.hot_seat and self.viewer is not None and (s.phase == Phase.HAND_OVER or s.actor != self.viewer):
+            # Hot-seat's one rule: a hand shows only while its seat has input to give.  Whatever
+            # ended that input (a discard, going out, an answer, a question to a partner), the
+            # hand goes away before anybody else acts.
+            self._turn_ended(self.viewer)
         hand_len = len(self.hand())
         self.cursor = max(0, min(self.cursor, hand_len - 1))
         self.selected = {i for i in self.selected if i < hand_len}
@@ -517,12 +522,13 @@ class Controller:
             self.dialog = Dialog("answer", seat=seat)
 
     def _turn_ended(self, seat: int) -> None:
-        """A human's turn ended: in hot-seat, hide the hand again and ring the bell."""
+        """A hot-seat human's input is done: hide the hand and ring the bell ("At the conclusion
+        of the play a bell will sound indicating that it permissible, once again to look at the
+        table", DOS manual)."""
         self.seen_log[seat] = len(self.session.log)
-        if self.hot_seat:
-            self.viewer = None
-            self.message = []
-            self.bell = True
+        self.viewer = None
+        self.message = []        # a message to that player may speak of their hand
+        self.bell = True
 
     def _play(self, actions: Sequence[Action]) -> bool:
         """Play these actions as one move: all of them, or (with the engine's reason) none."""
@@ -534,18 +540,9 @@ class Controller:
             except IllegalActionError as exc:
                 self.message = [str(exc)]
                 return False
-        seat = s.actor
-        turn = s.turn
         for a in actions:
             self.session.play(a)
         self.selected.clear()
-        after = self.session.state
-        if after.turn != turn or after.phase == Phase.HAND_OVER:
-            if seat == turn:
-                self._turn_ended(seat)
-        elif seat != turn and after.actor == turn and self.hot_seat and self.session.is_human(turn):
-            # A human partner answered a human's question: hide this hand again.
-            self._turn_ended(seat)
         self.after_change()
         return True
 
@@ -732,11 +729,7 @@ class Controller:
 
     def cmd_query(self) -> None:
         if self._need_turn():
-            if self._play([A.A_ASK]):
-                p = self.session.state.actor
-                if self.session.is_human(p) and self.hot_seat:
-                    self._turn_ended(self.session.state.turn)
-                    self.after_change()
+            self._play([A.A_ASK])
 
     def cmd_left(self) -> None:
         self.cursor = max(0, self.cursor - 1)

@@ -1,0 +1,54 @@
+"""Hot-seat privacy: a hand shows only while its own seat has input to give."""
+
+from __future__ import annotations
+
+import pytest
+
+from canasta_tui.engine import Phase
+from canasta_tui.presets import load_rules
+from canasta_tui.session import Session, seats_for
+from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.render import render
+
+SUITS = "♣♦♥♠"
+
+
+def hand_visible_while_others_act(seed: int, level: str = "advanced") -> list[str]:
+    """Play one hand of ``canasta --players 2`` with humans pressing only d, c, Enter and n;
+    return a note for every moment a human's hand was on screen while somebody else acted."""
+    s = Session(load_rules("classic"), seats_for(2, level), seed)
+    ctl = Controller(s)
+    leaks: list[str] = []
+    for _ in range(20000):
+        st = s.state
+        if st.phase == Phase.HAND_OVER:
+            return leaks
+        d = ctl.dialog
+        if d is not None:
+            ctl.key({"privacy": "enter", "answer": "n"}.get(d.kind, "enter"))
+            continue
+        if ctl.message:
+            ctl.key("x")
+            continue
+        if ctl.my_turn():
+            ctl.key("d" if ctl.lit()["draw"] else "c")
+            continue
+        text = render(ctl, 80, 24).text()
+        hand_rows = "\n".join(text.splitlines()[19:21])
+        if ctl.hand() or any(ch in hand_rows for ch in SUITS):
+            leaks.append(f"turn {st.turn_number}: Player {st.actor + 1} acts, Player {ctl.viewer} hand shown")
+        ctl.apply_computer(s.computer_choice())
+    raise AssertionError("the hand never ended")
+
+
+def test_answering_a_computer_partner_hides_the_hand_at_once() -> None:
+    """Issue 10 #6: ``canasta --players 2 --seed 1 --delay 500 --level advanced``, the humans
+    pressing only d, c, Enter and n: at hand 1, turn 63, Player 3 (a computer) asks Player 1
+    "May I go out?".  Player 1 passes the privacy screen and answers, and then their hand
+    stayed on screen for the rest of Player 3's turn (the next human is an opponent)."""
+    assert hand_visible_while_others_act(1) == []
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_no_hand_shows_while_another_seat_acts(seed: int) -> None:
+    assert hand_visible_while_others_act(seed) == []
