@@ -22,7 +22,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from ..session import Session
 from .controller import Controller, Files
 from .keys import KEYS
-from .render import DEFAULT_OPTIONS, Options, render
+from .render import DEFAULT_OPTIONS, MIN_H, MIN_W, Options, render
 from .style import color_depth, make_style
 
 _NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "s-tab",
@@ -119,6 +119,8 @@ class TableApp:
         if not is_user_key(ev):
             return
         name = _key_name(ev)
+        size = self.app.output.get_size()
+        self.controller.too_small = size.columns < MIN_W or size.rows < MIN_H
         if name == "c-l":
             # Ctrl-L: forget what is on the terminal and paint every cell again.
             self.app.renderer.clear()

@@ -157,6 +157,9 @@ class Controller:
         self.bell = False                    # ring the terminal bell at the next paint
         self.on_change: Callable[[], None] = lambda: None
         self.keys_handled = 0                # how many keys were handled (tests wait on it)
+        #: The terminal is smaller than the table (the app says so before each key): the screen
+        #: shows only "terminal too small", so no key may act blind there but quitting.
+        self.too_small = False
         self._keymap: dict[str, str] = {}
         for k in KEYS:
             if k.section != "Dialogs":
@@ -277,6 +280,12 @@ class Controller:
             self.on_change()
 
     def _key(self, name: str) -> None:
+        if self.too_small:
+            if self.dialog is not None and self.dialog.kind == "quit":
+                self._dialog_key(name)
+            elif name in ("q", "c-c"):
+                self.dialog = Dialog("quit", back=self.dialog)
+            return
         if self.dialog is not None:
             self._dialog_key(name)
             return

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -111,3 +112,62 @@ def test_terminal_reports_never_dismiss_a_message() -> None:
     assert kept == ["Since your last turn:", "Player 3 discarded 7♥"]
     assert handled == 0
     assert after == []
+
+
+class ResizableOutput(DummyOutput):
+    """A dummy terminal whose size the test changes (as a user resizing the window)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.size = Size(rows=24, columns=80)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
+def test_keys_do_nothing_behind_the_terminal_too_small_screen() -> None:
+    """Issue 10 #7: press d, shrink the terminal to 60x20, press c, and a card was discarded
+    blind.  While that screen is up, only resizing and q (quit, asking first) may act."""
+    async def run() -> tuple[int, int, Phase, bool, bool, int, Phase]:
+        s = session(players=1, seed=5)
+        out = ResizableOutput()
+        with create_pipe_input() as inp, create_app_session(input=inp, output=out):
+            app = TableApp(s, delay_ms=0, input=inp, output=out)
+            task = asyncio.create_task(app.run_async())
+            ctl = app.controller
+
+            async def press(key: str) -> None:
+                n = ctl.keys_handled
+                inp.send_text(key)
+                for _ in range(2000):
+                    if ctl.keys_handled != n:
+                        return
+                    await asyncio.sleep(0.001)
+
+            for _ in range(2000):
+                if ctl.my_turn():
+                    break
+                await asyncio.sleep(0.005)
+            await press("d")
+            hand = len(s.state.hands[0])
+            out.size = Size(rows=20, columns=60)
+            for key in ("c", "\r", "d", "m", " "):
+                await press(key)
+            after = len(s.state.hands[0])
+            phase = s.state.phase
+            await press("q")
+            asked = ctl.dialog is not None and ctl.dialog.kind == "quit"
+            await press("n")
+            back = ctl.dialog is None and not ctl.quitting
+            out.size = Size(rows=24, columns=80)
+            await press("c")
+            discarded = len(s.state.hands[0])
+            phase_after = s.state.phase
+            ctl.quitting = True
+            app.app.exit()
+            await asyncio.wait_for(task, 5)
+        return hand, after, phase, asked, back, discarded, phase_after
+    hand, after, phase, asked, back, discarded, phase_after = asyncio.run(run())
+    assert (after, phase) == (hand, Phase.MELD)          # nothing happened blind
+    assert asked and back                                 # q still asks, n goes back
+    assert discarded == hand - 1 and phase_after == Phase.DRAW  # big again: c discards
