@@ -20,7 +20,6 @@ from .engine import (
     Action,
     GameState,
     Match,
-    Phase,
     PlayerView,
     Rules,
     full_deck,
@@ -31,7 +30,7 @@ from .engine import (
     player_name,
     view_for,
 )
-from .engine.cards import RANK_NAMES, card_text
+from .events import DEALT, Event, action_events, deal_events, describe, hand_events
 
 #: What an observer receives: the session and what happened ("action" or "deal").
 Observer = Callable[["Session", str], None]
@@ -58,51 +57,10 @@ def seats_for(players: int, level: str = "advanced", name: str = "") -> tuple[Se
 
 
 class LogLine(NamedTuple):
-    """One public event: who did it and the text anybody at the table could see."""
+    """One line of the table's log: who did it and the text anybody at the table could see."""
 
     seat: int
     text: str
-
-
-def describe(before: GameState, action: Action, after: GameState) -> list[str]:
-    """What everybody at the table saw ``action`` do (public information only)."""
-    seat = before.actor
-    who = player_name(seat)
-    k = action.kind
-    out: list[str] = []
-    if k == "draw":
-        n = len(after.hands[seat]) - len(before.hands[seat])
-        out.append(f"{who} drew" + ("" if n == 1 else f" {n} cards"))
-    elif k == "pile":
-        with_ = (" with " + " ".join(RANK_NAMES[r] for r in action.ranks)) if action.ranks else ""
-        up = card_text(before.pile[-1], True) if before.pile else "?"
-        out.append(f"{who} took the pile of {len(before.pile)}, {up}{with_}")
-    elif k == "meld":
-        out.append(f"{who} melded " + " ".join(RANK_NAMES[r] for r in action.ranks))
-    elif k == "add":
-        out.append(f"{who} added {str(action)[4:]}")
-    elif k == "discard":
-        out.append(f"{who} discarded {card_text(action.card, True)}")
-    elif k == "ask":
-        out.append(f"{who} asked: May I go out, partner?")
-    elif k in ("yes", "no"):
-        out.append(f"{who} answered {k.capitalize()}")
-    elif k == "undo":
-        out.append(f"{who} took back a meld")
-    elif k == "unpile":
-        out.append(f"{who} put the pile back ({before.rules.undo_pile_penalty}-point penalty)")
-    elif k == "end":
-        out.append(f"{who} ended the hand")
-    for p in range(len(after.red_threes)):
-        new = after.red_threes[p][len(before.red_threes[p]):] if len(after.red_threes[p]) > len(before.red_threes[p]) else ()
-        for c in new:
-            out.append(f"{player_name(p)} laid out {card_text(c, True)}")
-    if after.phase == Phase.HAND_OVER and before.phase != Phase.HAND_OVER:
-        if after.went_out >= 0:
-            out.append(f"{player_name(after.went_out)} went out" + (" concealed" if after.concealed else ""))
-        else:
-            out.append(f"The hand ended: {after.end_reason}")
-    return out
 
 
 class _LegalPlayer:
@@ -156,6 +114,7 @@ class Session:
         self.lock = threading.RLock()
         self._observers: list[Observer] = []
         self.log: list[LogLine] = []
+        self.events: list[Event] = []           # public events of this game, numbered from 1
         self.aggression = aggression
         self._factory: Callable[[str, int], ComputerPlayer] = computer_factory or (
             lambda level, seed: make_computer(level, seed, self.aggression))
@@ -163,14 +122,32 @@ class Session:
         self.computers = self._make_computers()
         self.match = match if match is not None else new_match(rules, self.shuffled_deck(), first_dealer=rules.players - 1)
         if match is None:
-            self.log.append(LogLine(-1, f"Hand 1: {player_name(self.match.state.dealer)} dealt"))
+            self._publish(deal_events(self.match.state, 1))
 
     @classmethod
     def from_match(cls, match: Match, seats: Sequence[Seat], seed: int | None = None, **kw: object) -> Session:
         """Resume a loaded match with these seats (new deals use ``seed``)."""
         s = cls(match.rules, seats, seed, match=match, **kw)  # type: ignore[arg-type]
-        s.log.append(LogLine(-1, f"Hand {match.hand_number} resumed"))
+        s._rebuild_log(f"Hand {match.hand_number} resumed")
         return s
+
+    def _rebuild_log(self, note: str) -> None:
+        """The current hand's events again, from its deck and saved actions (a player back from
+        a dropped link sees what the others did), then ``note``."""
+        m = self.match
+        h = m.hand_number
+        before = m.sheet[h - 2].totals if h >= 2 else (0,) * m.rules.teams
+        self.events = []
+        self.log = []
+        self._publish(hand_events(m.rules, m.decks[-1], m.state.dealer, before, m.log[-1], h))
+        self.log.append(LogLine(-1, note))
+
+    def _publish(self, events: Sequence[Event]) -> None:
+        for e in events:
+            e = e._replace(seq=len(self.events) + 1)
+            self.events.append(e)
+            # The deal is the table's doing, not a move of the dealer's (the hot-seat recap lists moves).
+            self.log.append(LogLine(-1 if e.kind == DEALT else e.seat, describe(e, self.name)))
 
     def _make_computers(self) -> dict[int, ComputerPlayer]:
         return {s: self._factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(self.seats) if not seat.human}
@@ -188,7 +165,7 @@ class Session:
             self.seats = tuple(seats)
             self.computers = self._make_computers()
             self.match = match
-            self.log = [LogLine(-1, note or f"Hand {match.hand_number} loaded")]
+            self._rebuild_log(note or f"Hand {match.hand_number} loaded")
         self._notify("load")
 
     # ----------------------------------------------------------------- observers
@@ -234,11 +211,9 @@ class Session:
         with self.lock:
             before = self.state
             self.match = play(self.match, action)
-            after = self.state
-            for text in describe(before, action, after):
-                self.log.append(LogLine(before.actor, text))
+            self._publish(action_events(before, action, self.state, self.match.hand_number))
         self._notify("action")
-        return after
+        return self.state
 
     def computer_choice(self) -> Action:
         """What the computer player to act chooses (may take a while: call from a worker)."""
@@ -251,5 +226,5 @@ class Session:
         """Deal the next hand (the current one is over and the match goes on)."""
         with self.lock:
             self.match = next_hand(self.match, self.shuffled_deck())
-            self.log.append(LogLine(-1, f"Hand {self.match.hand_number}: {player_name(self.state.dealer)} dealt"))
+            self._publish(deal_events(self.state, self.match.hand_number))
         self._notify("deal")

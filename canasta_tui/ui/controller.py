@@ -30,6 +30,7 @@ from ..engine import (
 )
 from ..engine import actions as A
 from ..engine.cards import IS_WILD, RANK_OF, RANK_WORDS, SUIT_OF, display_key, plural, sorted_for_display
+from ..events import recap
 from ..session import Session
 from .keys import KEYS
 
@@ -180,7 +181,7 @@ class Controller:
         self.cursor = 0
         self.selected: set[int] = set()      # indexes into the sorted hand
         self.turn_start: dict[int, Counter[int]] = {}   # hand at the start of a human's turn
-        self.seen_log: dict[int, int] = {s: 0 for s in humans}
+        self.seen_log: dict[int, int] = {s: 0 for s in humans}   # per human: events seen up to here
 
     # ------------------------------------------------------------------ what is shown
     @property
@@ -518,14 +519,12 @@ class Controller:
         self.viewer = seat
         self.cursor = 0
         self.selected.clear()
-        log = self.session.log
-        new = log[self.seen_log.get(seat, 0):]
-        self.seen_log[seat] = len(log)
-        since = [line.text for line in new if line.seat != seat]
-        if any(line.seat >= 0 and line.seat != seat for line in new):
-            more = len(since) - 8
-            self.message = ["Since your last turn:"] + ([f"({more} earlier moves: g shows the log)"] if more > 0 else [])
-            self.message += since[-8:]
+        events = self.session.events
+        since = recap(events[self.seen_log.get(seat, 0):], self.session.name, skip=seat)
+        self.seen_log[seat] = len(events)
+        if since:
+            # One line per player's moves, so every discard since this player's last turn fits.
+            self.message = ["Since your last turn:", *since]
         self._start_turn_if_needed()
         if self.session.state.phase == Phase.PERMISSION:
             self.dialog = Dialog("answer", seat=seat)
@@ -534,7 +533,7 @@ class Controller:
         """A hot-seat human's input is done: hide the hand and ring the bell ("At the conclusion
         of the play a bell will sound indicating that it permissible, once again to look at the
         table", DOS manual)."""
-        self.seen_log[seat] = len(self.session.log)
+        self.seen_log[seat] = len(self.session.events)
         self.viewer = None
         self.message = []        # a message to that player may speak of their hand
         self.bell = True

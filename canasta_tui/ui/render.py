@@ -403,10 +403,13 @@ def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options) -> None:
             r.put(3 + i, 0, t.upper() if i == 0 and v.frozen else t, "frozen")
     else:
         r.put(3, 0, "pile not frozen", "dim")
-    r.put(5, 0, "Initial meld needs:")
-    need = "   ".join(f"{short_team(t, rules)}: {v.requirements[t]}" for t in range(rules.teams))
+    # A side that has melded needs nothing more this hand: say so instead of its old requirement.
+    needs = [("made" if any(m is not None for m in v.melds[t]) else str(v.requirements[t]))
+             for t in range(rules.teams)]
+    r.put(5, 0, "Initial melds:" if all(n == "made" for n in needs) else "Initial meld needs:")
+    need = "   ".join(f"{short_team(t, rules)}: {needs[t]}" for t in range(rules.teams))
     if len(need) + 2 > r.w:
-        need = " ".join(f"{short_team(t, rules)} {v.requirements[t]}" for t in range(rules.teams))
+        need = " ".join(f"{short_team(t, rules)} {needs[t]}" for t in range(rules.teams))
     r.put(6, 0, ("  " + need) if len(need) + 2 <= r.w else need)
     top = 7
     r.heading(top, "Log")

@@ -164,7 +164,7 @@ def test_hot_seat_returning_player_sees_what_the_others_did() -> None:
     ctl.key("enter")                      # Player 4 reveals
     assert ctl.viewer == 3 and ctl.hand()
     assert ctl.message[0] == "Since your last turn:"
-    assert any(m.startswith("Player 1 discarded") for m in ctl.message)
+    assert any(m.startswith("Player 1 ") and "discarded" in m for m in ctl.message)
     assert not any(m.startswith("Player 4 ") for m in ctl.message[1:])
     # Public information only: a card is named only where everybody saw it (discards, the pile, red threes).
     for m in ctl.message[1:]:

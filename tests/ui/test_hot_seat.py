@@ -52,3 +52,36 @@ def test_answering_a_computer_partner_hides_the_hand_at_once() -> None:
 @pytest.mark.parametrize("seed", [2, 3, 4])
 def test_no_hand_shows_while_another_seat_acts(seed: int) -> None:
     assert hand_visible_while_others_act(seed) == []
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 5])
+def test_the_recap_always_holds_the_other_humans_discard(seed: int) -> None:
+    """Issue 10 #19: the recap showed the last 8 moves only, so after a busy round the other
+    human's discard (the earliest move since) fell off.  Now each player's moves make one line."""
+    s = Session(load_rules("classic"), seats_for(2, "advanced"), seed)
+    ctl = Controller(s)
+    checked = 0
+    for _ in range(20000):
+        if s.state.phase == Phase.HAND_OVER:
+            break
+        d = ctl.dialog
+        if d is not None and d.kind == "privacy":
+            seat, other = d.seat, 3 - d.seat
+            discarded_since = s.state.turn_number > 1 and s.state.phase == Phase.DRAW
+            ctl.key("enter")
+            if discarded_since:
+                checked += 1
+                lines = ctl.message[1:]
+                assert ctl.message[0] == "Since your last turn:"
+                assert any(t.startswith(f"Player {other + 1} ") and " discarded " in f" {t}" for t in lines), lines
+                assert not any(t.startswith(f"Player {seat + 1} ") for t in lines)
+            continue
+        if d is not None:
+            ctl.key({"answer": "n"}.get(d.kind, "enter"))
+        elif ctl.message:
+            ctl.key("x")
+        elif ctl.my_turn():
+            ctl.key("d" if ctl.lit()["draw"] else "c")
+        else:
+            ctl.apply_computer(s.computer_choice())
+    assert checked >= 5

@@ -43,7 +43,10 @@ def test_pile_choice_dialog_asks_how_to_meld_the_upcard() -> None:
     ctl.key("2")
     st = ctl.session.state
     assert ctl.dialog is None and st.phase == Phase.MELD and st.t.drew == "pile"
-    assert ctl.session.log[-1].text.endswith("with " + " ".join(str(options[1]).split()[1:]))
+    # The log names the cards melded with the upcard, suits and all (issue 10 #19: it dropped suits).
+    line = ctl.session.log[-1].text
+    used = line.split(" with ")[1].split()
+    assert [w[:-1] if w != "JK" else w for w in used] == str(options[1]).split()[1:], line
     assert len(st.pile) == 0 and pile_before > 0
 
 

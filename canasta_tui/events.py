@@ -1,0 +1,199 @@
+"""Public events: what everybody at the table saw happen, as small values.
+
+An event holds only public facts: who acted, and the cards that were shown (melded,
+added, discarded, laid out, the upcard taken).  A card drawn from the stock is never
+named.  The log text, the hot-seat "since your last turn" recap and a reconnecting
+player's catch-up are all renderings of events (:func:`describe`), and the events of a
+hand are a pure function of its deck and action log (:func:`hand_events`), so a
+resumed game rebuilds them from the save.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple
+
+from .engine import Action, GameState, Phase, Rules, apply, deal, player_name
+from .engine.cards import DEUCE, RANK_OF, THREE, card_text, plural
+
+# Event kinds, in Canasta's words.
+DEALT = "dealt"
+LAID_OUT = "laid_out"          # a red three laid out (cards)
+DREW = "drew"                  # amount: how many cards (never which)
+TOOK_PILE = "took_pile"        # cards: upcard then the hand's cards melded with it; amount: pile size; rank
+MELDED = "melded"              # cards; rank
+ADDED = "added"                # cards; rank: the meld they joined
+DISCARDED = "discarded"        # cards: the one card
+ASKED = "asked"
+ANSWERED = "answered"          # text: "yes" or "no"
+TOOK_BACK = "took_back"        # undo: cards back in the hand (they had been on the table)
+PUT_BACK = "put_back"          # unpile; amount: the penalty
+ENDED = "ended"                # a player ended the hand (stock exhausted)
+WENT_OUT = "went_out"          # text: "concealed" or ""
+HAND_OVER = "hand_over"        # text: why play ended (when nobody went out)
+
+
+class Event(NamedTuple):
+    """One public event.  ``seq`` numbers the events of a game from 1; ``hand`` from 1."""
+
+    seq: int
+    hand: int
+    kind: str
+    seat: int = -1                 # who did it (-1: the table)
+    cards: tuple[int, ...] = ()
+    amount: int = 0                # DREW: cards drawn; TOOK_PILE: the pile's size; PUT_BACK: the penalty
+    rank: int = 0
+    text: str = ""
+
+
+def _new_red_threes(before: GameState, after: GameState) -> Iterator[tuple[int, int]]:
+    for p in range(len(after.red_threes)):
+        for c in after.red_threes[p][len(before.red_threes[p]):]:
+            yield p, c
+
+
+def deal_events(state: GameState, hand: int) -> list[Event]:
+    """The deal, and the red threes laid out before anybody acted (the first player's)."""
+    out = [Event(0, hand, DEALT, state.dealer)]
+    out += [Event(0, hand, LAID_OUT, p, (c,)) for p in range(len(state.red_threes)) for c in state.red_threes[p]]
+    return out
+
+
+def action_events(before: GameState, action: Action, after: GameState, hand: int) -> list[Event]:
+    """What everybody saw ``action`` do (``seq`` still 0: the table numbers them)."""
+    seat = before.actor
+    k = action.kind
+    out: list[Event] = []
+
+    def add(kind: str, **kw: object) -> None:
+        out.append(Event(0, hand, kind, seat, **kw))  # type: ignore[arg-type]
+
+    tm = before.team_of(seat)
+    if k == "draw":
+        add(DREW, amount=len(after.hands[seat]) - len(before.hands[seat]))
+    elif k == "pile":
+        up = before.pile[-1]
+        used = tuple(after.t.melded)
+        add(TOOK_PILE, cards=(up, *used), amount=len(before.pile), rank=RANK_OF[up])
+    elif k in ("meld", "add"):
+        cards = tuple(after.t.melded[len(before.t.melded):])
+        key = action.target if k == "add" else (DEUCE if all(RANK_OF[c] in (DEUCE, 14) for c in cards) else action.ranks[0])
+        add(MELDED if k == "meld" else ADDED, cards=cards, rank=key)
+    elif k == "discard":
+        add(DISCARDED, cards=(action.card,))
+    elif k == "ask":
+        add(ASKED)
+    elif k in ("yes", "no"):
+        add(ANSWERED, text=k)
+    elif k == "undo":
+        gone = tuple(before.t.melded[len(after.t.melded):])
+        row = before.melds[tm]
+        rank = next((r for r in range(15) if row[r] is not None and row[r] != after.melds[tm][r]), 0)
+        add(TOOK_BACK, cards=gone, rank=rank)
+    elif k == "unpile":
+        add(PUT_BACK, amount=before.rules.undo_pile_penalty)
+    elif k == "end":
+        add(ENDED)
+    for p, c in _new_red_threes(before, after):
+        out.append(Event(0, hand, LAID_OUT, p, (c,)))
+    if after.phase == Phase.HAND_OVER and before.phase != Phase.HAND_OVER:
+        if after.went_out >= 0:
+            out.append(Event(0, hand, WENT_OUT, after.went_out, text="concealed" if after.concealed else ""))
+        else:
+            out.append(Event(0, hand, HAND_OVER, text=after.end_reason))
+    return out
+
+
+def hand_events(rules: Rules, deck: Sequence[int], dealer: int, scores: Sequence[int],
+                actions: Sequence[Action], hand: int) -> list[Event]:
+    """Every public event of one hand, rebuilt from its deck and actions (``seq`` 0)."""
+    state = deal(rules, deck, dealer, scores)
+    out = deal_events(state, hand)
+    for a in actions:
+        after = apply(state, a)
+        out += action_events(state, a, after, hand)
+        state = after
+    return out
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(card_text(c, True) for c in cards)
+
+
+def _meld_name(rank: int) -> str:
+    if rank == DEUCE:
+        return "wild cards"
+    if rank == THREE:
+        return "black threes"
+    return plural(rank)
+
+
+def _what(e: Event) -> str:
+    """What the event's player did, without their name ("discarded 7♥")."""
+    k = e.kind
+    if k == LAID_OUT:
+        return f"laid out {_cards(e.cards)}"
+    if k == DREW:
+        return "drew" + ("" if e.amount == 1 else f" {e.amount} cards")
+    if k == TOOK_PILE:
+        up, used = e.cards[0], e.cards[1:]
+        how = f"with {_cards(used)}" if used else f"onto their {_meld_name(e.rank)}"
+        size = f"{e.amount} card" + ("" if e.amount == 1 else "s")
+        return f"took the pile ({size}): {card_text(up, True)} {how}"
+    if k == MELDED:
+        return f"melded {_cards(e.cards)}"
+    if k == ADDED:
+        return f"added {_cards(e.cards)} to the {_meld_name(e.rank)}"
+    if k == DISCARDED:
+        return f"discarded {_cards(e.cards)}"
+    if k == ASKED:
+        return "asked: May I go out, partner?"
+    if k == ANSWERED:
+        return f"answered {e.text.capitalize()}"
+    if k == TOOK_BACK:
+        return f"took back {_cards(e.cards)}" if e.cards else "took back a meld"
+    if k == PUT_BACK:
+        return f"put the pile back ({e.amount}-point penalty)"
+    if k == ENDED:
+        return "ended the hand"
+    if k == WENT_OUT:
+        return "went out" + (" concealed" if e.text else "")
+    return k
+
+
+def describe(e: Event, name: Callable[[int], str] = player_name) -> str:
+    """The log line of an event, with suit symbols (the screen turns them into letters for --ascii)."""
+    if e.kind == DEALT:
+        return f"Hand {e.hand}: {name(e.seat)} dealt"
+    if e.kind == HAND_OVER:
+        return f"The hand ended: {e.text}"
+    return f"{name(e.seat)} {_what(e)}"
+
+
+def recap(events: Sequence[Event], name: Callable[[int], str] = player_name, skip: int = -1) -> list[str]:
+    """What happened, one line per player's run of moves ("Player 2 drew, melded 4♣ 4♥ 4♥,
+    discarded 6♠"): short enough that every player's discard fits the hot-seat recap.
+    Moves of seat ``skip`` (the reader's own) are left out; the deal is not a move."""
+    out: list[str] = []
+    seat = -2
+    parts: list[str] = []
+    for e in events:
+        if e.kind == DEALT or e.seat == skip:
+            continue
+        if e.kind == HAND_OVER:
+            who, what = -1, describe(e, name)
+        else:
+            who, what = e.seat, _what(e)
+        if who != seat and parts:
+            out.append((f"{name(seat)} " if seat >= 0 else "") + ", ".join(parts))
+            parts = []
+        seat = who
+        parts.append(what)
+    if parts:
+        out.append((f"{name(seat)} " if seat >= 0 else "") + ", ".join(parts))
+    return out
+
+
+__all__ = ["ADDED", "ANSWERED", "ASKED", "DEALT", "DISCARDED", "DREW", "ENDED", "HAND_OVER", "LAID_OUT", "MELDED",
+           "PUT_BACK", "TOOK_BACK", "TOOK_PILE", "WENT_OUT", "Event", "action_events", "deal_events", "describe",
+           "hand_events", "recap"]

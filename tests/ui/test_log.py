@@ -1,0 +1,76 @@
+"""The table's log: public events told in full words, rebuilt on resume (issue 10 #18, #19)."""
+
+from __future__ import annotations
+
+import re
+
+from canasta_tui.engine import Phase, record
+from canasta_tui.events import DREW, LAID_OUT
+from canasta_tui.session import Session
+from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.render import render
+
+from .helpers import drive, session
+
+CARD = r"(?:10|[A2-9JQK])[♣♦♥♠]|JK"
+
+
+def played(seed: int = 5, until: int = 80) -> Session:
+    s = session(seed=seed)
+    ctl = Controller(s)
+    drive(ctl, lambda c: len(s.log) >= until or s.state.phase == Phase.HAND_OVER)
+    return s
+
+
+def test_resume_rebuilds_the_log_of_the_hand() -> None:
+    """#18: after a dropped SSH link, --resume brought the hand back exactly but the log showed
+    only "Hand 1 resumed": the player could not see what the opponents had discarded."""
+    s = played()
+    saved = [line.text for line in s.log]
+    again = Session.from_match(record.loads(record.dumps(s.match)), s.seats, 1)
+    assert [line.text for line in again.log] == [*saved, "Hand 1 resumed"]
+    assert [e._replace(seq=0) for e in again.events] == [e._replace(seq=0) for e in s.events]
+    assert any("discarded" in t for t in saved)
+
+
+def test_log_names_cards_with_suits_and_pile_sizes_in_words() -> None:
+    """#19: "melded 6 6 6" dropped the suits; "took the pile of 3, 9♥" read as a card 3."""
+    s = played(seed=5, until=200)
+    texts = [line.text for line in s.log]
+    melds = [t for t in texts if " melded " in t]
+    assert melds and all(re.fullmatch(rf"Player \d melded( (?:{CARD}))+", t) for t in melds), melds
+    piles = [t for t in texts if "took the pile" in t]
+    assert piles and all(re.fullmatch(rf"Player \d took the pile \(\d+ cards?\): (?:{CARD}) (with|onto) .+", t)
+                         for t in piles), piles
+    adds = [t for t in texts if " added " in t]
+    assert all(re.fullmatch(rf"Player \d added( (?:{CARD}))+ to the \w+( \w+)?", t) for t in adds), adds
+
+
+def test_no_event_names_a_card_drawn_from_the_stock() -> None:
+    s = played(seed=5, until=200)
+    draws = [e for e in s.events if e.kind == DREW]
+    assert draws and all(e.cards == () for e in draws)
+
+
+def test_a_red_three_laid_out_at_the_deal_is_logged() -> None:
+    """#19: the first player lays out a dealt red three before anybody acts; it was not logged."""
+    for seed in range(1, 200):
+        s = session(seed=seed)
+        first = s.state.turn
+        if s.state.red_threes[first]:
+            break
+    else:
+        raise AssertionError("no seed deals the first player a red three")
+    laid = [e for e in s.events if e.kind == LAID_OUT]
+    assert [e.seat for e in laid] == [first] * len(s.state.red_threes[first])
+    assert s.log[1].text.startswith(f"Player {first + 1} laid out 3")
+
+
+def test_initial_meld_requirement_of_a_side_that_has_melded_is_not_shown() -> None:
+    """#19: "Initial meld needs: 1&3: 50" stayed on screen after the side had melded."""
+    s = session(seed=5)
+    ctl = Controller(s)
+    assert "1&3: 50   2&4: 50" in render(ctl, 80, 24).text()
+    drive(ctl, lambda c: any(m is not None for m in s.state.melds[1]) and not any(m is not None for m in s.state.melds[0]))
+    text = render(ctl, 80, 24).text()
+    assert "1&3: 50   2&4: made" in text and "Initial meld needs:" in text
