@@ -213,6 +213,10 @@ class TableFiles:
         """What the player should read as the table opens (another game running, a file set aside)."""
         return list(self.saver.notices) if self.saver is not None else []
 
+    def autosaved(self) -> str | None:
+        """Where the game is autosaved (said when the player quits), or None without an autosave."""
+        return str(self.saver.path) if self.saver is not None else None
+
     def problem(self) -> str | None:
         """The autosave's failure as the table shows it, or None while it works."""
         f = self.saver.failure if self.saver is not None else None

@@ -8,6 +8,7 @@ repaints only after something changed (no clocks, no periodic repaints).
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from typing import Any
 
@@ -92,6 +93,8 @@ class TableApp:
         )
         self.app.ttimeoutlen = 0.05
         self.controller.on_change = self._changed
+        if hasattr(signal, "SIGTSTP"):
+            self.controller.on_suspend = self._suspend
 
     # ------------------------------------------------------------------ painting
     def _fragments(self) -> Any:
@@ -125,6 +128,11 @@ class TableApp:
             # Ctrl-L: forget what is on the terminal and paint every cell again.
             self.app.renderer.clear()
         self.controller.key(name)
+
+    def _suspend(self) -> None:
+        """Ctrl-Z: stop like any terminal program; on ``fg`` prompt-toolkit takes the terminal
+        back and the whole screen is painted again."""
+        self.app.suspend_to_background()
 
     # ------------------------------------------------------------------ computer players
     async def _pump(self) -> None:

@@ -35,6 +35,7 @@ from ..session import Session
 from .keys import KEYS
 
 _WILD_RANKS = (2, 14)
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 #: Keys that name a meld's rank (for "add the wild card to which meld?").
 RANK_KEYS = {"a": 1, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "0": 10, "t": 10,
              "j": 11, "q": 12, "k": 13, "3": 3, "2": 2, "w": 2}
@@ -66,6 +67,7 @@ class Files(Protocol):
     def load(self, path: str) -> str | None: ...                # None, or why it was not loaded
     def problem(self) -> str | None: ...                        # the autosave's failure, if any
     def notices(self) -> list[str]: ...                         # to read as the table opens
+    def autosaved(self) -> str | None: ...                      # where the game is autosaved (None: nowhere)
 
 #: Longest name the F4 dialog takes.
 NAME_MAX = 40
@@ -124,6 +126,15 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
         return "Select the rank to put a wild card on: press w, then the meld's rank"
     if wilds and len(naturals) > 1:
         return "Select wild cards together with one rank only, so it is clear which meld they join"
+    short = [r for r, n in naturals.items() if row[r] is None and n < 3 and not (n == 2 and wilds)]
+    if short and len(naturals) > 1:
+        # Name the whole selection, not just the first rank that falls short.
+        def some(r: int, n: int) -> str:
+            return f"{_NUMBER_WORDS.get(n, str(n))} {plural(r) if n != 1 else RANK_WORDS[r]}"
+        chosen = [some(r, n) for r, n in sorted(naturals.items())]
+        said = ", ".join(chosen[:-1]) + " and " + chosen[-1]
+        lacking = " and ".join(plural(r) for r in sorted(short))
+        return f"A new meld needs three cards: you selected {said} (not enough {lacking})"
     out = []
     for r, n in sorted(naturals.items()):
         if row[r] is not None:
@@ -157,6 +168,8 @@ class Controller:
         self.quitting = False                # the user confirmed quit
         self.bell = False                    # ring the terminal bell at the next paint
         self.on_change: Callable[[], None] = lambda: None
+        #: Ctrl-Z: the app suspends to the shell (None where that makes no sense, e.g. over SSH).
+        self.on_suspend: Callable[[], None] | None = None
         self.keys_handled = 0                # how many keys were handled (tests wait on it)
         #: The terminal is smaller than the table (the app says so before each key): the screen
         #: shows only "terminal too small", so no key may act blind there but quitting.
@@ -803,6 +816,12 @@ class Controller:
 
     def cmd_redraw(self) -> None:
         pass
+
+    def cmd_suspend(self) -> None:
+        if self.on_suspend is None:
+            self.message = ["Ctrl-Z does nothing here"]
+            return
+        self.on_suspend()
 
     def cmd_quit(self) -> None:
         self.dialog = Dialog("quit")

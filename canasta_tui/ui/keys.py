@@ -48,6 +48,7 @@ KEYS: list[KeyHelp] = [
     KeyHelp("save", ("f4",), "F4", "Save the game under a name (asks for it; your name is offered)", "Game"),
     KeyHelp("help", ("?", "f1"), "?, F1", "This help", "Game"),
     KeyHelp("redraw", ("c-l",), "Ctrl-L", "Redraw the screen", "Game"),
+    KeyHelp("suspend", ("c-z",), "Ctrl-Z", "Suspend the game to the shell (fg brings it back, redrawn)", "Game"),
     KeyHelp("quit", ("q", "c-c"), "q, Ctrl-C", "Quit (asks first)", "Game"),
     KeyHelp("confirm", ("enter",), "Enter", "Continue: dismiss a message, show the next hand, take your turn in hot-seat",
             "Dialogs"),

@@ -31,4 +31,19 @@ def launch(rules: Rules, *, players: int = 1, seed: int | None = None, level: st
     app = TableApp(session, delay_ms=delay_ms, options=Options(glyphs, four_color, mouse), color=color,
                    files=files, sort=sort)
     app.run()
+    for line in farewell(session, files):
+        print(line)
     return session
+
+
+def farewell(session: Session, files: Files | None) -> list[str]:
+    """What the terminal says after the table closes: is the game kept, and how to go on."""
+    if session.match.winner is not None:
+        return ["The match is over."]
+    problem = files.problem() if files is not None else None
+    if problem is not None:
+        return [problem, "The game could not be kept: it is lost when a new one starts."]
+    saved = files.autosaved() if files is not None else None
+    if saved is None:
+        return []
+    return [f"The game is saved ({saved}).", "Run canasta to resume it (canasta --resume resumes at once)."]

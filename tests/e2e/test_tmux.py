@@ -127,3 +127,36 @@ def test_too_small_and_quit_asks_first(tmux: Callable[[str], Tmux]) -> None:
     t.wait(lambda s: "Quit the game?" in s)
     t.keys("y")
     t.wait(lambda s: "CANASTA" not in s)
+
+
+@pytest.fixture
+def shell(tmp_path: Path) -> Iterator[Tmux]:
+    """An interactive shell in a tmux pane at 80x24 (job control needs one), in a fresh home."""
+    t = Tmux(f"canasta-e2e-{uuid.uuid4().hex[:8]}")
+    t.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
+          f"env -i PATH=/usr/bin:/bin HOME={tmp_path} CANASTA_HOME={tmp_path / 'home'} LANG=C.UTF-8 "
+          "TERM=xterm-256color PS1='$ ' bash --norc --noprofile -i")
+    try:
+        yield t
+    finally:
+        subprocess.run(["tmux", "-L", t.socket, "kill-server"], capture_output=True, timeout=10)
+
+
+def test_ctrl_z_suspends_to_the_shell_and_fg_redraws(shell: Tmux) -> None:
+    """Issue 10 #19: Ctrl-Z did nothing; terminal programs suspend, and redraw on fg."""
+    t = shell
+    t.wait(lambda s: "$" in s)
+    t.keys(f"{CANASTA} --seed 3 --delay 0", "Enter")
+    t.wait(lambda s: "[Q]uit" in s)
+    t.keys("C-z")
+    screen = t.wait(lambda s: "Stopped" in s or "stopped" in s)
+    assert "[Q]uit" not in screen
+    t.keys("fg", "Enter")
+    screen = t.wait(lambda s: "[Q]uit" in s and "CANASTA" in s)
+    assert "Stopped" not in screen      # the whole screen was painted again
+    t.keys("q")
+    t.wait(lambda s: "Quit the game?" in s)
+    t.keys("y")
+    # Issue 10 #19: quitting printed nothing; now the shell is told the game is kept and how to go on.
+    screen = t.wait(lambda s: "[Q]uit" not in s and "The game is saved" in s)
+    assert "autosave.json" in screen and "canasta --resume" in screen

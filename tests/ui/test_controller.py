@@ -172,3 +172,12 @@ def test_hot_seat_returning_player_sees_what_the_others_did() -> None:
             assert any(w in m for w in ("discarded", "took the pile", "laid out")), m
     assert "Since your last turn:" in render(ctl, 80, 24).text()
     assert hand1
+
+
+def test_compose_names_the_whole_selection_when_a_rank_falls_short() -> None:
+    """Issue 10 #19: selecting 5♥ 5♠ 7♣ and pressing m said "you selected two Fives",
+    ignoring the 7♣."""
+    msg = compose_meld(cards("5h 5s 7c"), EMPTY, False)
+    assert msg == "A new meld needs three cards: you selected two Fives and one Seven (not enough Fives and Sevens)"
+    msg = compose_meld(cards("5h 5s 5c 7c"), EMPTY, False)
+    assert msg == "A new meld needs three cards: you selected three Fives and one Seven (not enough Sevens)"
