@@ -26,6 +26,7 @@ from ..ui.controller import Controller
 from ..ui.render import render
 
 TARGETS = {"first_frame_s": 0.5, "render_p95_ms": 15.0, "bytes_per_cursor_key": 400}
+DEFAULT_DELAY_MS = 400   # canasta's --delay default
 
 
 class ByteCounter(io.StringIO):
@@ -81,7 +82,7 @@ def render_times(n: int = 300) -> list[float]:
     return out
 
 
-async def _terminal_run(seed: int) -> dict[str, Any]:
+async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[str, Any]:
     t_start = time.perf_counter()
     out = ByteCounter()
     s = Session(load_rules("classic"), seats_for(1, "beginner"), seed)
@@ -89,7 +90,7 @@ async def _terminal_run(seed: int) -> dict[str, Any]:
     with create_pipe_input() as inp:
         output = Vt100_Output(out, lambda: Size(rows=24, columns=80), term="xterm-256color", enable_cpr=False)
         with create_app_session(input=inp, output=output):
-            app = TableApp(s, delay_ms=0, input=inp, output=output)
+            app = TableApp(s, delay_ms=delay_ms, input=inp, output=output)
             ctl = app.controller
             task = asyncio.create_task(app.run_async())
             while app.frames == 0 or out.bytes == 0:
@@ -129,7 +130,7 @@ async def _terminal_run(seed: int) -> dict[str, Any]:
             # Discard, then count the bytes until it is our turn again (three computer turns).
             turns = 0
             total = 0
-            for _ in range(5):
+            for _ in range(rounds):
                 while ctl.message:
                     await press("x")
                 if not ctl.my_turn() or over():
@@ -156,13 +157,18 @@ async def _terminal_run(seed: int) -> dict[str, Any]:
     return figures
 
 
-def run(seed: int = 5) -> dict[str, Any]:
+def run(seed: int = 5, paced_delay_ms: int = DEFAULT_DELAY_MS, paced_rounds: int = 3) -> dict[str, Any]:
     times = sorted(render_times())
     result: dict[str, Any] = {
         "render_p50_ms": statistics.median(times) * 1000,
         "render_p95_ms": times[int(len(times) * 0.95)] * 1000,
     }
     result.update(asyncio.run(_terminal_run(seed)))
+    # At the default pace every computer action is painted on its own (at 0 ms several are
+    # painted together): what an SSH link carries in play.
+    paced = asyncio.run(_terminal_run(seed, paced_delay_ms, rounds=paced_rounds))
+    result["bytes_per_computer_turn_paced"] = paced["bytes_per_computer_turn"]
+    result["paced_delay_ms"] = paced_delay_ms
     result["targets"] = TARGETS
     return result
 
@@ -179,6 +185,9 @@ def report(r: dict[str, Any]) -> str:
         f"bytes per cursor key   {r['bytes_per_cursor_key']:8.1f}      (max {r['bytes_per_cursor_key_max']})"
         f"  target < {TARGETS['bytes_per_cursor_key']}  {mark(r['bytes_per_cursor_key'] < TARGETS['bytes_per_cursor_key'])}",
         "bytes per computer turn " + (f"{r['bytes_per_computer_turn']:7.0f}" if r["bytes_per_computer_turn"]
-                                      else "    n/a"),
+                                      else "    n/a") + "      (--delay 0: moves painted together)",
+        "bytes per computer turn " + (f"{r['bytes_per_computer_turn_paced']:7.0f}" if r["bytes_per_computer_turn_paced"]
+                                      else "    n/a") + f"      (--delay {r['paced_delay_ms']}"
+        + (", the default" if r["paced_delay_ms"] == DEFAULT_DELAY_MS else "") + ": each move painted)",
     ]
     return "\n".join(lines)
