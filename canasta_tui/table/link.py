@@ -1,0 +1,122 @@
+"""What a client may touch of a table: its own seats' views, public facts, and its moves.
+
+A client (the table screen, local or over SSH) is given a :class:`Link`, never the
+:class:`~.table.Table`: through it, it can read the view of the seats it plays (one, or
+several in hot-seat), the public view, the public events and scores, and submit moves
+for its own seats.  Nothing here returns another seat's hand before the hand is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from ..engine import Action, HandRecord, Phase, PlayerView, Rules
+from ..events import Event
+from .table import ChatLine, Listener, Outcome, Table
+
+
+class Link:
+    """One client's connection to a table, for the seats it plays (none for a spectator)."""
+
+    def __init__(self, table: Table, seats: Sequence[int], token: Hashable, *, attend: bool = True,
+                 may_hold: bool = False) -> None:
+        self._table = table
+        self.seats = tuple(seats)
+        self.token = token
+        self._may_hold = may_hold
+        if attend:
+            table.attend(token)
+
+    # ----------------------------------------------------------------- public facts
+    @property
+    def rules(self) -> Rules:
+        return self._table.rules
+
+    @property
+    def hand_number(self) -> int:
+        return self._table.match.hand_number
+
+    @property
+    def sheet(self) -> tuple[HandRecord, ...]:
+        return self._table.match.sheet
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._table.match.scores
+
+    @property
+    def winner(self) -> int | None:
+        return self._table.match.winner
+
+    @property
+    def events(self) -> Sequence[Event]:
+        return self._table.events
+
+    @property
+    def chat(self) -> Sequence[ChatLine]:
+        return self._table.chat
+
+    @property
+    def version(self) -> int:
+        return self._table.version
+
+    def name(self, seat: int) -> str:
+        return self._table.name(seat)
+
+    def is_human(self, seat: int) -> bool:
+        return self._table.is_human(seat)
+
+    def kind(self, seat: int) -> str:
+        return self._table.seats[seat].kind
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return self._table.humans
+
+    def waiting(self) -> int:
+        """How many clients still have to acknowledge the end of the hand."""
+        return len(self._table.waiting)
+
+    def public_view(self) -> PlayerView:
+        return self._table.public_view()
+
+    def final_hands(self) -> tuple[tuple[int, ...], ...] | None:
+        """Every hand as it ended, once the hand is over (they are shown face up then)."""
+        s = self._table.match.state
+        return s.hands if s.phase == Phase.HAND_OVER else None
+
+    # ----------------------------------------------------------------- this client's seats
+    def view(self, seat: int) -> PlayerView:
+        if seat not in self.seats:
+            raise PermissionError(f"this client does not play Player {seat + 1}")
+        return self._table.view(seat)
+
+    def submit(self, seat: int, actions: Sequence[Action]) -> Outcome:
+        if seat not in self.seats:
+            return Outcome(False, f"You do not play {self._table.name(seat)}")
+        return self._table.submit(seat, actions)
+
+    def acknowledge(self) -> None:
+        self._table.acknowledge(self.token)
+
+    def subscribe(self, listener: Listener) -> None:
+        self._table.subscribe(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self._table.unsubscribe(listener)
+
+    def hold(self) -> None:
+        """Stop the computers (a local player's question on screen); only a local table honours it."""
+        if self._may_hold:
+            self._table.hold(self.token)
+
+    def release(self) -> None:
+        if self._may_hold:
+            self._table.release(self.token)
+
+    def close(self) -> None:
+        self._table.leave(self.token)
+        self.release()
+
+
+__all__ = ["Link"]

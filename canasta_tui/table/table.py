@@ -1,0 +1,359 @@
+"""The table: the game driver that every seat plays at.
+
+The table is the only place that holds the whole position (``Match``, hence every hand
+and the stock).  Seats play at it through one protocol, whoever sits there:
+
+* the table tells its listeners that something changed (``table_changed``);
+* the seat to act answers with :meth:`Table.submit` — a move of one or more actions
+  that the table applies atomically or refuses with the engine's reason.
+
+A computer seat answers from a worker thread (its thinking never blocks a key); a
+human seat answers when the person has composed the move, from a client that sees only
+that seat's view (see :mod:`.link`).  At the end of a hand the table waits until every
+attending client has acknowledged the score, then deals.  Randomness lives here, never in
+the engine: decks are shuffled by a ``random.Random`` seeded from ``--seed``.
+
+Every method runs on the event loop's thread (or, without a loop, the caller's); only a
+computer's ``choose`` runs elsewhere, on a view taken beforehand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Executor
+from typing import NamedTuple, Protocol
+
+from ..ai import ComputerPlayer, make_player
+from ..engine import (
+    Action,
+    IllegalActionError,
+    Match,
+    Phase,
+    PlayerView,
+    Rules,
+    apply,
+    full_deck,
+    new_match,
+    next_hand,
+    view_for,
+)
+from ..engine import play as play_action
+from ..events import DEALT, Event, action_events, deal_events, describe, hand_events
+from .seats import COMPUTER, Seat, seat_name
+
+#: What an observer receives: the table and what happened ("action", "deal", "load", "seats").
+Observer = Callable[["Table", str], None]
+
+
+class Outcome(NamedTuple):
+    """The table's answer to a move: applied, or refused with the reason (``changed``: the
+    refusal still changed the table, e.g. improper melds went back to the hand)."""
+
+    ok: bool
+    reason: str = ""
+    changed: bool = False
+
+
+class Listener(Protocol):
+    """A client of the table: told after anything changed (on the table's thread)."""
+
+    def table_changed(self, what: str) -> None: ...
+
+
+class ChatLine(NamedTuple):
+    seq: int
+    who: str
+    text: str
+
+
+def make_computer(level: str, seed: int, aggression: int = 50) -> ComputerPlayer:
+    """A computer player of ``level``; ``aggression`` (0-100) only changes how the Expert plays."""
+    return make_player(level, seed, aggression=aggression)
+
+
+class Table:
+    """One game: rules, seats, the match, the shuffles still to come, events and observers."""
+
+    def __init__(self, rules: Rules, seats: Sequence[Seat], seed: int | None = None, *,
+                 match: Match | None = None, delay_ms: int = 0, aggression: int = 50,
+                 computer_factory: Callable[[str, int], ComputerPlayer] | None = None,
+                 game_id: str = "") -> None:
+        if len(seats) != rules.players:
+            raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
+        self.rules = rules
+        self.seats = tuple(seats)
+        self.seed = random.randrange(1 << 31) if seed is None else seed
+        self.rng = random.Random(self.seed)
+        self.delay = delay_ms / 1000
+        self.aggression = aggression
+        self.game_id = game_id
+        self._factory: Callable[[str, int], ComputerPlayer] = computer_factory or (
+            lambda level, s: make_computer(level, s, self.aggression))
+        self._observers: list[Observer] = []
+        self._listeners: list[Listener] = []
+        self.events: list[Event] = []
+        self.chat: list[ChatLine] = []
+        self.version = 0                      # bumped by every change (a computer's stale answer is dropped)
+        self.closed = False
+        #: Who must acknowledge the end of a hand before the next is dealt (clients that attend).
+        self.attendees: set[Hashable] = set()
+        self.waiting: set[Hashable] = set()
+        #: Holds that stop the computers (a local player's quit question); a server never holds.
+        self.holds: set[Hashable] = set()
+        self._wake: asyncio.Event | None = None
+        self.computers = self._make_computers()
+        if match is None:
+            match = new_match(rules, self.shuffled_deck(), first_dealer=rules.players - 1)
+            self.match = match
+            self._publish(deal_events(match.state, 1))
+        else:
+            self.match = match
+            self._rebuild_events()
+
+    # ----------------------------------------------------------------- who and what
+    def name(self, seat: int) -> str:
+        return seat_name(self.seats, seat)
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(s for s, seat in enumerate(self.seats) if seat.human)
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat].human
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know: its own hand and everything public."""
+        return view_for(self.match.state, seat)
+
+    def public_view(self) -> PlayerView:
+        """What a spectator may know: no hand at all."""
+        s = self.match.state
+        v = view_for(s, 0)
+        return v._replace(seat=-1, hand=(), legal=(), t=v.t._replace(own=None))
+
+    def shuffled_deck(self) -> list[int]:
+        deck = [int(c) for c in full_deck()]
+        self.rng.shuffle(deck)
+        return deck
+
+    def _make_computers(self) -> dict[int, ComputerPlayer]:
+        return {s: self._factory(seat.level, self.seed * 7 + s)
+                for s, seat in enumerate(self.seats) if seat.kind == COMPUTER}
+
+    # ----------------------------------------------------------------- observers and listeners
+    def add_observer(self, fn: Observer) -> None:
+        """``fn(table, what)`` after every move ("action"), deal ("deal"), loaded game ("load")
+        and change of seats ("seats"): autosave and statistics."""
+        self._observers.append(fn)
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _changed(self, what: str, observe: bool = True) -> None:
+        self.version += 1
+        if observe:
+            for fn in list(self._observers):
+                fn(self, what)
+        for listener in list(self._listeners):
+            listener.table_changed(what)
+        if self._wake is not None:
+            self._wake.set()
+
+    def _publish(self, events: Sequence[Event]) -> None:
+        for e in events:
+            self.events.append(e._replace(seq=len(self.events) + 1))
+
+    def _rebuild_events(self) -> None:
+        """The current hand's events again, from its deck and actions (a resumed or loaded game)."""
+        m = self.match
+        h = m.hand_number
+        before = m.sheet[h - 2].totals if h >= 2 else (0,) * m.rules.teams
+        self.events = []
+        self._publish(hand_events(m.rules, m.decks[-1], m.state.dealer, before, m.log[-1], h))
+
+    def log_lines(self) -> list[tuple[int, str]]:
+        """The log: (who, text) per event; the deal counts as the table's (-1)."""
+        return [(-1 if e.kind == DEALT else e.seat, describe(e, self.name)) for e in self.events]
+
+    # ----------------------------------------------------------------- moves
+    def submit(self, seat: int, actions: Sequence[Action]) -> Outcome:
+        """Play ``actions`` for ``seat`` as one move: all of them, or none and the reason.
+
+        A discard refused because of this turn's melds returns the last of them to the hand
+        (DOS manual, "Improper Melds"): the refusal then says so and the table has changed.
+        """
+        if self.closed:
+            return Outcome(False, "The table is closed")
+        s = self.match.state
+        if not actions:
+            return Outcome(False, "Nothing to play")
+        if s.phase == Phase.HAND_OVER:
+            return Outcome(False, "The hand is over")
+        if seat != s.actor:
+            if s.phase == Phase.PERMISSION:
+                return Outcome(False, f"{self.name(s.actor)} must first answer: may {self.name(s.turn)} go out?")
+            return Outcome(False, f"It is {self.name(s.actor)}'s turn")
+        trial = s
+        for i, a in enumerate(actions):
+            if i and trial.actor != seat:
+                return Outcome(False, f"'{actions[i - 1]}' ends your part of the turn: nothing can follow it")
+            try:
+                trial = apply(trial, a)
+            except IllegalActionError as exc:
+                if i == 0 and len(actions) == 1:
+                    returned = self._return_improper_melds(seat, a)
+                    if returned is not None:
+                        return returned
+                return Outcome(False, str(exc))
+        for a in actions:
+            self._play(a)
+        self._after_move()
+        return Outcome(True)
+
+    def _return_improper_melds(self, seat: int, a: Action) -> Outcome | None:
+        from ..engine import improper_melds
+
+        found = improper_melds(self.match.state, a)
+        if found is None or not found.undo:
+            return None
+        for u in found.undo:
+            self._play(u)
+        self._changed("action")
+        return Outcome(False, found.message, changed=True)
+
+    def _play(self, a: Action) -> None:
+        before = self.match.state
+        self.match = play_action(self.match, a)
+        self._publish(action_events(before, a, self.match.state, self.match.hand_number))
+
+    def _after_move(self) -> None:
+        if self.match.state.phase == Phase.HAND_OVER:
+            self.waiting = set(self.attendees)
+        self._changed("action")
+        self._deal_if_ready()
+
+    # ----------------------------------------------------------------- the end of a hand
+    def attend(self, who: Hashable) -> None:
+        """``who`` (a client) must acknowledge the end of every hand before the next is dealt."""
+        self.attendees.add(who)
+
+    def leave(self, who: Hashable) -> None:
+        self.attendees.discard(who)
+        if who in self.waiting:
+            self.acknowledge(who)
+
+    def acknowledge(self, who: Hashable) -> None:
+        """``who`` has seen the score of the hand: deal when everybody has."""
+        self.waiting.discard(who)
+        self._deal_if_ready()
+
+    def _deal_if_ready(self) -> None:
+        m = self.match
+        if m.needs_deal and not self.waiting and not self.closed:
+            self.match = next_hand(m, self.shuffled_deck())
+            self._publish(deal_events(self.match.state, self.match.hand_number))
+            self._changed("deal")
+
+    # ----------------------------------------------------------------- computers
+    def computer_to_act(self) -> int | None:
+        """The computer seat to act now, if any (none while a hand is over or the table is held)."""
+        s = self.match.state
+        if s.phase == Phase.HAND_OVER or self.closed or self.holds:
+            return None
+        return s.actor if s.actor in self.computers else None
+
+    def computer_choice(self, seat: int | None = None) -> Action:
+        """What the computer to act chooses (synchronously; tests and tools)."""
+        seat = self.match.state.actor if seat is None else seat
+        return self._choose(self.computers[seat], self.view(seat))
+
+    @staticmethod
+    def _choose(player: ComputerPlayer, view: PlayerView) -> Action:
+        try:
+            a = player.choose(view)
+        except Exception:  # a computer never stalls the table: fall back to a legal action
+            return view.legal[0]
+        return a if a in view.legal else view.legal[0]
+
+    def step(self) -> bool:
+        """Play one computer move now (synchronously); False if no computer is to act."""
+        seat = self.computer_to_act()
+        if seat is None:
+            return False
+        self.submit(seat, [self.computer_choice(seat)])
+        return True
+
+    async def run(self, executor: Executor | None = None) -> None:
+        """Drive the computers until the table closes: think in a worker thread, check that
+        nothing changed meanwhile, apply, then pause ``delay`` so people can follow."""
+        self._wake = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        while not self.closed:
+            seat = self.computer_to_act()
+            if seat is None:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            version = self.version
+            view = self.view(seat)
+            action = await loop.run_in_executor(executor, self._choose, self.computers[seat], view)
+            if self.version != version or self.closed:
+                continue
+            self.submit(seat, [action])
+            if self.delay:
+                await asyncio.sleep(self.delay)
+
+    def wake(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def hold(self, who: Hashable) -> None:
+        self.holds.add(who)
+
+    def release(self, who: Hashable) -> None:
+        self.holds.discard(who)
+        self.wake()
+
+    def close(self) -> None:
+        self.closed = True
+        self._changed("closed", observe=False)
+
+    # ----------------------------------------------------------------- seats and games
+    def set_seat(self, seat: int, new: Seat) -> None:
+        """Change who plays a seat (a computer takes over a dropped player, a human sits down)."""
+        seats = list(self.seats)
+        seats[seat] = new
+        self.seats = tuple(seats)
+        if new.kind == COMPUTER:
+            self.computers[seat] = self._factory(new.level, self.seed * 7 + seat)
+        else:
+            self.computers.pop(seat, None)
+        self._changed("seats")
+
+    def replace_match(self, match: Match, seats: Sequence[Seat]) -> None:
+        """Play on from a loaded match, in one step (the caller has checked everything)."""
+        if len(seats) != match.rules.players:
+            raise ValueError(f"{match.rules.players} seats needed, got {len(seats)}")
+        self.rules = match.rules
+        self.seats = tuple(seats)
+        self.computers = self._make_computers()
+        self.match = match
+        self.waiting = set(self.attendees) if match.state.phase == Phase.HAND_OVER else set()
+        self._rebuild_events()
+        self._changed("load")
+
+    def say(self, who: str, text: str) -> ChatLine:
+        """A chat line at this table (the server checks length and rate)."""
+        line = ChatLine(len(self.chat) + 1, who, text)
+        self.chat.append(line)
+        self._changed("chat", observe=False)
+        return line
+
+
+__all__ = ["ChatLine", "Listener", "Observer", "Outcome", "Table", "make_computer"]
