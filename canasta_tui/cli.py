@@ -9,7 +9,7 @@ import click
 from .bench.ai_bench import ai_command
 from .engine.errors import RulesError
 from .persistence.commands import config_command, stats_command
-from .persistence.integrate import SettingsGroup, TableFiles, start_session
+from .persistence.integrate import SettingsGroup, TableFiles, start_session, statistics_outcome
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
 
@@ -57,6 +57,9 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
     launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
            four_color=four_color, mouse=mouse, name=name, session=session, files=TableFiles(session, saver),
            color=color, sort=sort)
+    problem = statistics_outcome(session)
+    if problem:
+        click.echo(problem, err=True)
 
 
 @main.group()
