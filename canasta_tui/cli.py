@@ -12,6 +12,15 @@ from .persistence.commands import config_command, stats_command
 from .persistence.integrate import SettingsGroup, TableFiles, start_session, statistics_outcome
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
+from .text import BadName, check_name
+
+
+def _name_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """--name: a name the table can show (no control characters, at most NAME_MAX characters)."""
+    try:
+        return check_name(value)
+    except BadName as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @click.group(cls=SettingsGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,7 +42,8 @@ from .rules_cmd import rules_command
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as letters (c d h s), ASCII lines (automatic without UTF-8).")
 @click.option("--four-color", is_flag=True, help="Four-colour deck: clubs green, diamonds blue.")
 @click.option("--mouse", is_flag=True, help="Mouse clicks on cards and commands (off by default: it costs bytes).")
-@click.option("--name", default="", metavar="NAME", help="Your name at the table (Player 1).")
+@click.option("--name", default="", metavar="NAME", callback=_name_option,
+              help="Your name at the table (Player 1), up to 20 characters.")
 @click.option("--resume", is_flag=True, help="Resume the unfinished game without asking.")
 @click.option("--new", "new_game", is_flag=True, help="Start a new game; the unfinished one is kept as a backup.")
 @click.option("--load", "load_file", metavar="FILE", help="Play on from a saved game.")

@@ -12,9 +12,11 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
+from rich.text import Text
 
 from .engine import CLASSIC, Rules, RulesError
 from .presets import load_rules, preset_names, rules_dir
+from .text import printable
 
 
 def rules_text_path() -> Path:
@@ -23,7 +25,8 @@ def rules_text_path() -> Path:
 
 def options_table(rules: Rules) -> Table:
     """Every rule option with the preset's value; values that differ from classic are marked."""
-    t = Table(title=f"Rule options of the {rules.name} preset (* differs from classic)", title_justify="left")
+    t = Table(title=Text(f"Rule options of the {printable(rules.name)} preset (* differs from classic)"),
+              title_justify="left")
     t.add_column("option")
     t.add_column("value")
     base = CLASSIC.to_dict()
@@ -32,7 +35,7 @@ def options_table(rules: Rules) -> Table:
             continue
         shown = ", ".join(f"{a}+: {b}" for a, b in value) if key == "initial_meld" else str(value).lower() \
             if isinstance(value, bool) else str(value)
-        t.add_row(key, shown + (" *" if base.get(key) != value else ""))
+        t.add_row(key, Text(printable(shown) + (" *" if base.get(key) != value else "")))
     return t
 
 
@@ -46,7 +49,7 @@ def render(rules: Rules, width: int = 80, color: bool = False) -> str:
     con.print(Markdown(text))
     con.print()
     if rules.description:
-        con.print(f"{rules.name}: {rules.description}")
+        con.print(Text(printable(f"{rules.name}: {rules.description}")))   # from a file: no markup, no escapes
     con.print(options_table(rules))
     return buf.getvalue()
 
@@ -63,7 +66,7 @@ def rules_command(preset: str, no_pager: bool) -> None:
     try:
         rules = load_rules(preset)
     except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="PRESET") from None
+        raise click.BadParameter(printable(str(exc)), param_hint="PRESET") from None
     tty = sys.stdout.isatty()
     width = shutil.get_terminal_size()[0] if tty else 80
     color = tty and not os.environ.get("NO_COLOR")

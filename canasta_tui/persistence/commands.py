@@ -25,6 +25,12 @@ def plain(text: object) -> Text:
     return Text(printable(str(text)))
 
 
+def _shown(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    return str(value)
+
+
 @click.group("config", invoke_without_command=True)
 @click.pass_context
 def config_command(ctx: click.Context) -> None:
@@ -44,14 +50,13 @@ def config_command(ctx: click.Context) -> None:
     t.add_column("meaning")
     for key in settings.KEYS:
         value = getattr(loaded.settings, key)
-        shown = ", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
-        t.add_row(key, shown, "file" if key in loaded.from_file else "default", settings.HELP[key])
+        t.add_row(key, plain(_shown(value)), "file" if key in loaded.from_file else "default", settings.HELP[key])
     con.print(t)
     click.echo("Files:")
     for what, where in paths.all_paths().items():
-        click.echo(f"  {what:<11} {where}" + ("" if where.exists() else "  (not yet created)"))
+        click.echo(f"  {what:<11} {printable(str(where))}" + ("" if where.exists() else "  (not yet created)"))
     if loaded.problem:
-        click.echo(f"warning: {loaded.problem}", err=True)
+        click.echo(f"warning: {printable(loaded.problem)}", err=True)
 
 
 @config_command.command("set")
@@ -62,8 +67,9 @@ def config_set(key: str, value: str) -> None:
     try:
         path = settings.set_value(key, value)
     except settings.SettingsError as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(f"{key} = {value}  ({path})")
+        raise click.ClickException(printable(str(exc))) from None
+    click.echo(f"{key} = {printable(_shown(settings.load_settings(path).settings.to_dict()[key]))}  "
+               f"({printable(str(path))})")
 
 
 @config_command.command("unset")
@@ -73,14 +79,14 @@ def config_unset(key: str) -> None:
     try:
         path = settings.unset_value(key)
     except settings.SettingsError as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(f"{key} is back to its default  ({path})")
+        raise click.ClickException(printable(str(exc))) from None
+    click.echo(f"{key} is back to its default  ({printable(str(path))})")
 
 
 @config_command.command("path")
 def config_path() -> None:
     """Print the settings file's path (for scripts and editors)."""
-    click.echo(str(paths.settings_path()))
+    click.echo(printable(str(paths.settings_path())))
 
 
 def _history(con: Console, player: str | None, limit: int) -> None:
