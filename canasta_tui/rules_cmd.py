@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -17,6 +18,15 @@ from rich.text import Text
 from .engine import CLASSIC, Rules, RulesError
 from .presets import load_rules, preset_names, rules_dir
 from .text import printable
+
+#: The end of a line: spaces (rich pads lines to the width) mixed with colour codes.
+_TRAILING = re.compile(r"(?:[ \t]|\x1b\[[0-9;]*m)+$", re.M)
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _strip_trailing_spaces(text: str) -> str:
+    """Every line without the spaces at its end; the colour codes there stay (they reset the colours)."""
+    return _TRAILING.sub(lambda m: "".join(_SGR.findall(m.group(0))), text)
 
 
 def rules_text_path() -> Path:
@@ -51,7 +61,7 @@ def render(rules: Rules, width: int = 80, color: bool = False) -> str:
     if rules.description:
         con.print(Text(printable(f"{rules.name}: {rules.description}")))   # from a file: no markup, no escapes
     con.print(options_table(rules))
-    return buf.getvalue()
+    return _strip_trailing_spaces(buf.getvalue())
 
 
 @click.command("rules")
@@ -72,7 +82,9 @@ def rules_command(preset: str, no_pager: bool) -> None:
     color = tty and not os.environ.get("NO_COLOR")
     text = render(rules, min(width, 100), color)
     if tty and not no_pager:
-        click.echo_via_pager(text, color=color)
+        # color=None lets click decide with the pager: it sets LESS=-R for less when LESS is unset,
+        # and strips the colours for a pager that would show them as ESC[... text.
+        click.echo_via_pager(text, color=None if color else False)
     else:
         click.echo(text, nl=False)
 
