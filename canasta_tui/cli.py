@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
@@ -23,6 +24,14 @@ def _name_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
         raise click.BadParameter(str(exc)) from None
 
 
+def _check_terminal() -> None:
+    """The table places the cursor anywhere on the screen; a dumb terminal cannot."""
+    if os.environ.get("TERM") == "dumb":
+        raise click.ClickException(
+            "canasta needs a terminal that can place the cursor, and TERM=dumb cannot: play in a terminal "
+            "window, or in tmux or screen (canasta rules, stats and config work here)")
+
+
 @click.group(cls=SettingsGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--rules", "rules_name", default="classic", show_default=True, metavar="NAME|FILE",
               help="Rules preset (" + ", ".join(preset_names()) + ") or a TOML file.")
@@ -36,7 +45,7 @@ def _name_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
               help="Pause after each computer action, in milliseconds (0-10000).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="Colours: auto (off with NO_COLOR or TERM=dumb), always (on even then), never.")
+              help="Colours: auto (off with NO_COLOR), always (on even then), never.")
 @click.option("--sort", type=click.Choice(["rank", "suit"]), default="rank", show_default=True,
               help="Your hand's order: rank (A, 3 ... K, wild cards) or suit.")
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as letters (c d h s), ASCII lines (automatic without UTF-8).")
@@ -54,6 +63,7 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
     """Four-player partnership Canasta at the terminal."""
     if ctx.invoked_subcommand is not None:
         return
+    _check_terminal()
     try:
         rules = load_rules(rules_name)
     except RulesError as exc:

@@ -41,7 +41,7 @@ HELP: dict[str, str] = {
     "level": "computer level: beginner, advanced or expert",
     "aggression": "expert computers' chance of playing aggressively in a hand, 0-100 %",
     "delay": "pause after each computer play, in milliseconds (0-10000)",
-    "color": "colours: auto (off when NO_COLOR is set or TERM=dumb), always (on even then), never",
+    "color": "colours: auto (off when NO_COLOR is set), always (on even then), never",
     "four_color": "four-colour deck: clubs green, diamonds blue",
     "deck": "card faces: unicode suit symbols or ascii letters",
     "sort": "order of the cards in your hand: rank (A, 3 ... K, wild cards) or suit (then rank; wild cards last)",
