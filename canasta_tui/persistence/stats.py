@@ -183,13 +183,27 @@ def _check_pages(db: sqlite3.Connection, path: Path) -> None:
         raise StatsError(f"{_where(path)}: the statistics database is damaged ({printable(problems[0])}); {_AFRESH}")
 
 
+def _open_read_only(path: Path, timeout: float) -> sqlite3.Connection:
+    uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StatsError(f"{_where(path)}: cannot open the statistics database: {printable(str(exc))}") from None
+    db.text_factory = _decode           # text that is not UTF-8 is shown, not a crash
+    return db
+
+
 def connect(path: Path | None = None, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
     """Open the statistics database for writing: created if missing, checked, then WAL mode and upgrades.
 
-    Nothing is written to a file that fails the checks.
+    An existing file is checked through a read-only connection first (schema and pages), so that
+    nothing, not even closing a connection, writes to a file that fails the checks.
     """
     path = path or paths.stats_path()
-    existed = _check_file(path)
+    if _check_file(path):
+        with closing(_open_read_only(path, timeout)) as ro, _errors(path):
+            if check_schema(ro, path):
+                _check_pages(ro, path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
@@ -197,9 +211,6 @@ def connect(path: Path | None = None, timeout: float = BUSY_TIMEOUT) -> sqlite3.
         raise StatsError(f"{_where(path)}: cannot open the statistics database: {printable(str(exc))}") from None
     try:
         with _errors(path):
-            version = check_schema(db, path)
-            if existed and version:
-                _check_pages(db, path)
             # Only now may the file change: WAL for concurrent writers, then the schema.
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA foreign_keys = ON")
@@ -252,18 +263,11 @@ def reading(path: Path | None = None, timeout: float = BUSY_TIMEOUT) -> Iterator
     if not _check_file(path):
         yield None
         return
-    uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
-    try:
-        db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
-    except sqlite3.Error as exc:
-        raise StatsError(f"{_where(path)}: cannot open the statistics database: {printable(str(exc))}") from None
-    with closing(db):
-        db.text_factory = _decode           # text that is not UTF-8 is shown, not a crash
-        with _errors(path):
-            if check_schema(db, path) == 0:
-                yield None
-                return
-            yield db
+    with closing(_open_read_only(path, timeout)) as db, _errors(path):
+        if check_schema(db, path) == 0:
+            yield None
+            return
+        yield db
 
 
 @contextmanager

@@ -95,6 +95,32 @@ def test_recording_into_a_refused_schema_says_so_and_changes_nothing() -> None:
     assert fingerprint(path) == before
 
 
+KILLED_WRITER = textwrap.dedent("""
+    import os, sqlite3, sys
+    db = sqlite3.connect(sys.argv[1], isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA wal_autocheckpoint = 0")
+    db.execute("CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT, created TEXT)")
+    db.execute("PRAGMA user_version = 1")
+    os._exit(0)               # killed: its writes stay in the -wal file, not in the database file
+""")
+
+
+def test_a_refused_file_whose_wal_holds_another_writers_pages_is_not_checkpointed() -> None:
+    """Closing the last read-write connection copies the WAL into the database file: a file that is
+    refused is checked through a read-only connection, so even that does not happen."""
+    path = paths.stats_path()
+    path.parent.mkdir(parents=True)
+    subprocess.run([sys.executable, "-c", KILLED_WRITER, str(path)], check=True, timeout=60)
+    wal = path.with_name(path.name + "-wal")
+    assert wal.stat().st_size > 0
+    main_file, wal_file = path.read_bytes(), wal.read_bytes()
+    for command in (("stats",), ("stats", "--reset", "--yes")):
+        code, out = run(*command)
+        assert code == 1 and "lacks the table matches, the table hands" in one_error_line(out)
+    assert (path.read_bytes(), wal.read_bytes()) == (main_file, wal_file)
+
+
 # ----------------------------------------------------------------- damage that only a query finds
 
 def malformed_db() -> Path:
