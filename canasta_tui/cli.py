@@ -13,7 +13,7 @@ from .persistence.commands import config_command, stats_command
 from .persistence.integrate import SettingsGroup, TableFiles, start_session, statistics_outcome
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
-from .text import BadName, check_name
+from .text import BadName, check_name, printable
 
 
 def _name_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -67,7 +67,7 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
     try:
         rules = load_rules(rules_name)
     except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules") from None
+        raise click.BadParameter(printable(str(exc)), param_hint="--rules") from None
     from .ui.launch import launch
 
     given = frozenset(p for p in ("players", "level")
@@ -101,7 +101,7 @@ def bench_engine(seconds: float, seed: int, rules_name: str, as_json: bool) -> N
     try:
         rules = load_rules(rules_name)
     except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules") from None
+        raise click.BadParameter(printable(str(exc)), param_hint="--rules") from None
     result = run(seconds, seed, rules)
     click.echo(json.dumps(result) if as_json else report(result))
 

@@ -168,3 +168,10 @@ def test_a_rules_file_that_is_not_text_is_refused_with_the_reason(tmp_path: Path
         load_rules(str(f))
     code, out = run("rules", str(f))
     assert code == 2 and "not a rules file: it is not UTF-8 text" in out
+
+
+def test_a_rules_file_name_with_an_escape_sequence_is_written_out_in_the_error(tmp_path: Path) -> None:
+    """--rules FILE goes through the same check for the game and for bench engine (which needs no terminal)."""
+    code, out = run("bench", "engine", "--rules", str(tmp_path / "x\x1b[2J.toml"))
+    assert code == 2 and "x\\x1b[2J.toml" in out
+    no_control(out)
