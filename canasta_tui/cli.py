@@ -3,15 +3,33 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
 from .bench.ai_bench import ai_command
 from .engine.errors import RulesError
 from .persistence.commands import config_command, stats_command
-from .persistence.integrate import SettingsGroup, TableFiles, start_session
+from .persistence.integrate import SettingsGroup, TableFiles, start_session, statistics_outcome
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
+from .text import BadName, check_name, printable
+
+
+def _name_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """--name: a name the table can show (no control characters, at most NAME_MAX characters)."""
+    try:
+        return check_name(value)
+    except BadName as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _check_terminal() -> None:
+    """The table places the cursor anywhere on the screen; a dumb terminal cannot."""
+    if os.environ.get("TERM") == "dumb":
+        raise click.ClickException(
+            "canasta needs a terminal that can place the cursor, and TERM=dumb cannot: play in a terminal "
+            "window, or in tmux or screen (canasta rules, stats and config work here)")
 
 
 @click.group(cls=SettingsGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,13 +45,14 @@ from .rules_cmd import rules_command
 @click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
               help="Pause after each computer action, in milliseconds (0-10000).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="Colours: auto (off with NO_COLOR or TERM=dumb), always (on even then), never.")
+              help="Colours: auto (off with NO_COLOR), always (on even then), never.")
 @click.option("--sort", type=click.Choice(["rank", "suit"]), default="rank", show_default=True,
               help="Your hand's order: rank (A, 3 ... K, wild cards) or suit.")
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as letters (c d h s), ASCII lines (automatic without UTF-8).")
 @click.option("--four-color", is_flag=True, help="Four-colour deck: clubs green, diamonds blue.")
 @click.option("--mouse", is_flag=True, help="Mouse clicks on cards and commands (off by default: it costs bytes).")
-@click.option("--name", default="", metavar="NAME", help="Your name at the table (Player 1).")
+@click.option("--name", default="", metavar="NAME", callback=_name_option,
+              help="Your name at the table (Player 1), up to 20 characters.")
 @click.option("--resume", is_flag=True, help="Resume the unfinished game without asking.")
 @click.option("--new", "new_game", is_flag=True, help="Start a new game; the unfinished one is kept as a backup.")
 @click.option("--load", "load_file", metavar="FILE", help="Play on from a saved game.")
@@ -44,10 +63,11 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
     """Four-player partnership Canasta at the terminal."""
     if ctx.invoked_subcommand is not None:
         return
+    _check_terminal()
     try:
         rules = load_rules(rules_name)
     except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules") from None
+        raise click.BadParameter(printable(str(exc)), param_hint="--rules") from None
     from .ui.launch import launch
 
     given = frozenset(p for p in ("players", "level")
@@ -57,6 +77,9 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
     launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
            four_color=four_color, mouse=mouse, name=name, session=session, files=TableFiles(session, saver),
            color=color, sort=sort)
+    problem = statistics_outcome(session)
+    if problem:
+        click.echo(problem, err=True)
 
 
 @main.group()
@@ -78,7 +101,7 @@ def bench_engine(seconds: float, seed: int, rules_name: str, as_json: bool) -> N
     try:
         rules = load_rules(rules_name)
     except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules") from None
+        raise click.BadParameter(printable(str(exc)), param_hint="--rules") from None
     result = run(seconds, seed, rules)
     click.echo(json.dumps(result) if as_json else report(result))
 

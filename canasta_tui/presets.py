@@ -32,6 +32,8 @@ def load_rules(name_or_path: str = "classic") -> Rules:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RulesError(f"cannot read rules file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not a rules file: it is not UTF-8 text") from None
     try:
         return rules_from_toml(text)
     except RulesError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -12,9 +13,20 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
+from rich.text import Text
 
 from .engine import CLASSIC, Rules, RulesError
 from .presets import load_rules, preset_names, rules_dir
+from .text import printable
+
+#: The end of a line: spaces (rich pads lines to the width) mixed with colour codes.
+_TRAILING = re.compile(r"(?:[ \t]|\x1b\[[0-9;]*m)+$", re.M)
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _strip_trailing_spaces(text: str) -> str:
+    """Every line without the spaces at its end; the colour codes there stay (they reset the colours)."""
+    return _TRAILING.sub(lambda m: "".join(_SGR.findall(m.group(0))), text)
 
 
 def rules_text_path() -> Path:
@@ -23,7 +35,8 @@ def rules_text_path() -> Path:
 
 def options_table(rules: Rules) -> Table:
     """Every rule option with the preset's value; values that differ from classic are marked."""
-    t = Table(title=f"Rule options of the {rules.name} preset (* differs from classic)", title_justify="left")
+    t = Table(title=Text(f"Rule options of the {printable(rules.name)} preset (* differs from classic)"),
+              title_justify="left")
     t.add_column("option")
     t.add_column("value")
     base = CLASSIC.to_dict()
@@ -32,7 +45,7 @@ def options_table(rules: Rules) -> Table:
             continue
         shown = ", ".join(f"{a}+: {b}" for a, b in value) if key == "initial_meld" else str(value).lower() \
             if isinstance(value, bool) else str(value)
-        t.add_row(key, shown + (" *" if base.get(key) != value else ""))
+        t.add_row(key, Text(printable(shown) + (" *" if base.get(key) != value else "")))
     return t
 
 
@@ -46,9 +59,9 @@ def render(rules: Rules, width: int = 80, color: bool = False) -> str:
     con.print(Markdown(text))
     con.print()
     if rules.description:
-        con.print(f"{rules.name}: {rules.description}")
+        con.print(Text(printable(f"{rules.name}: {rules.description}")))   # from a file: no markup, no escapes
     con.print(options_table(rules))
-    return buf.getvalue()
+    return _strip_trailing_spaces(buf.getvalue())
 
 
 @click.command("rules")
@@ -63,13 +76,15 @@ def rules_command(preset: str, no_pager: bool) -> None:
     try:
         rules = load_rules(preset)
     except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="PRESET") from None
+        raise click.BadParameter(printable(str(exc)), param_hint="PRESET") from None
     tty = sys.stdout.isatty()
     width = shutil.get_terminal_size()[0] if tty else 80
     color = tty and not os.environ.get("NO_COLOR")
     text = render(rules, min(width, 100), color)
     if tty and not no_pager:
-        click.echo_via_pager(text, color=color)
+        # color=None lets click decide with the pager: it sets LESS=-R for less when LESS is unset,
+        # and strips the colours for a pager that would show them as ESC[... text.
+        click.echo_via_pager(text, color=None if color else False)
     else:
         click.echo(text, nl=False)
 

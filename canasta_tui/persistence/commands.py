@@ -7,7 +7,9 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from ..text import printable
 from . import paths, settings, stats
 from .lock import MAX_SLOTS, AutosaveLock
 from .saves import LoadedGame, SaveError, backup_autosave, find_autosave, is_finished, load_file, read_record
@@ -15,6 +17,18 @@ from .saves import LoadedGame, SaveError, backup_autosave, find_autosave, is_fin
 
 def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
+
+
+def plain(text: object) -> Text:
+    """Text from a user or a file as rich shows it: no markup (``[/]`` is text), no emoji codes,
+    and every control character written out (an escape sequence would reach the terminal)."""
+    return Text(printable(str(text)))
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    return str(value)
 
 
 @click.group("config", invoke_without_command=True)
@@ -36,14 +50,13 @@ def config_command(ctx: click.Context) -> None:
     t.add_column("meaning")
     for key in settings.KEYS:
         value = getattr(loaded.settings, key)
-        shown = ", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
-        t.add_row(key, shown, "file" if key in loaded.from_file else "default", settings.HELP[key])
+        t.add_row(key, plain(_shown(value)), "file" if key in loaded.from_file else "default", settings.HELP[key])
     con.print(t)
     click.echo("Files:")
     for what, where in paths.all_paths().items():
-        click.echo(f"  {what:<11} {where}" + ("" if where.exists() else "  (not yet created)"))
+        click.echo(f"  {what:<11} {printable(str(where))}" + ("" if where.exists() else "  (not yet created)"))
     if loaded.problem:
-        click.echo(f"warning: {loaded.problem}", err=True)
+        click.echo(f"warning: {printable(loaded.problem)}", err=True)
 
 
 @config_command.command("set")
@@ -54,8 +67,9 @@ def config_set(key: str, value: str) -> None:
     try:
         path = settings.set_value(key, value)
     except settings.SettingsError as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(f"{key} = {value}  ({path})")
+        raise click.ClickException(printable(str(exc))) from None
+    click.echo(f"{key} = {printable(_shown(settings.load_settings(path).settings.to_dict()[key]))}  "
+               f"({printable(str(path))})")
 
 
 @config_command.command("unset")
@@ -65,14 +79,60 @@ def config_unset(key: str) -> None:
     try:
         path = settings.unset_value(key)
     except settings.SettingsError as exc:
-        raise click.ClickException(str(exc)) from None
-    click.echo(f"{key} is back to its default  ({path})")
+        raise click.ClickException(printable(str(exc))) from None
+    click.echo(f"{key} is back to its default  ({printable(str(path))})")
 
 
 @config_command.command("path")
 def config_path() -> None:
     """Print the settings file's path (for scripts and editors)."""
-    click.echo(str(paths.settings_path()))
+    click.echo(printable(str(paths.settings_path())))
+
+
+def _history(con: Console, player: str | None, limit: int) -> None:
+    rows = stats.history(player, limit)
+    if not rows:
+        click.echo("No finished matches yet.")
+        return
+    for row in rows:
+        con.print(plain(f"#{row.id} {row.finished}  {row.player} ({row.level}, {row.rules} rules): "
+                        f"{'won' if row.won else 'lost'} {row.our_score} to {row.their_score}"))
+        if row.sheet_problem is not None:
+            con.print(plain(f"  (the score sheet cannot be read: {row.sheet_problem})"))
+            continue
+        t = Table()
+        t.add_column("hand", justify="right")
+        sides = len(row.sheet[0]["scores"]) if row.sheet else 0
+        for side in range(sides):
+            t.add_column(f"side {side + 1}", justify="right")
+            t.add_column("total", justify="right")
+        for h in row.sheet:
+            cells = [str(h["hand"])]
+            for side in range(sides):
+                cells += [str(h["scores"][side]["total"]), str(h["totals"][side])]
+            t.add_row(*cells)
+        con.print(t)
+
+
+def _tables(con: Console, player: str | None) -> None:
+    ratios = stats.win_ratios(player)
+    if not ratios:
+        click.echo("No finished matches yet." if not player else f"No finished matches for {printable(player)}.")
+        return
+    t = Table(title="Win ratio", title_justify="left")
+    for col in ("player", "level", "wins", "losses", "win ratio"):
+        t.add_column(col, justify="left" if col in ("player", "level") else "right")
+    for wr in ratios:
+        t.add_row(plain(wr.player), plain(wr.level), str(wr.wins), str(wr.losses), f"{wr.ratio:.0f}%")
+    con.print(t)
+    for level, scores in stats.high_scores().items():
+        hs = Table(title=plain(f"High scores: {level} (best single hand, our side minus theirs)"),
+                   title_justify="left")
+        for col in ("#", "player", "score", "hand", "date"):
+            hs.add_column(col, justify="right" if col in ("#", "score", "hand") else "left")
+        for i, hsc in enumerate(scores, 1):
+            hs.add_row(str(i), plain(hsc.player), str(hsc.difference), str(hsc.hand), plain(hsc.date))
+        con.print(hs)
 
 
 @click.command("stats")
@@ -87,52 +147,16 @@ def stats_command(player: str | None, show_history: bool, limit: int, do_reset: 
     """Win ratio per computer level, high scores and match history."""
     try:
         if do_reset:
-            who = f"{player}'s" if player else "every player's"
+            who = f"{printable(player)}'s" if player else "every player's"
             if not yes and not click.confirm(f"Reset {who} wins, losses and high scores?", default=False):
                 click.echo("Nothing was reset.")
                 return
             n = stats.reset(player)
             click.echo(f"Reset: {n} match{'es' if n != 1 else ''} no longer counted (the history is kept).")
-            return
-        con = _console()
-        if show_history:
-            rows = stats.history(player, limit)
-            if not rows:
-                click.echo("No finished matches yet.")
-                return
-            for row in rows:
-                t = Table(title=f"#{row.id} {row.finished}  {row.player} ({row.level}, {row.rules} rules): "
-                                f"{'won' if row.won else 'lost'} {row.our_score} to {row.their_score}",
-                          title_justify="left")
-                t.add_column("hand", justify="right")
-                sides = len(row.sheet[0]["scores"]) if row.sheet else 0
-                for side in range(sides):
-                    t.add_column(f"side {side + 1}", justify="right")
-                    t.add_column("total", justify="right")
-                for h in row.sheet:
-                    cells = [str(h["hand"])]
-                    for side in range(sides):
-                        cells += [str(h["scores"][side]["total"]), str(h["totals"][side])]
-                    t.add_row(*cells)
-                con.print(t)
-            return
-        ratios = stats.win_ratios(player)
-        if not ratios:
-            click.echo("No finished matches yet." if not player else f"No finished matches for {player}.")
-            return
-        t = Table(title="Win ratio", title_justify="left")
-        for col in ("player", "level", "wins", "losses", "win ratio"):
-            t.add_column(col, justify="left" if col in ("player", "level") else "right")
-        for wr in ratios:
-            t.add_row(wr.player, wr.level, str(wr.wins), str(wr.losses), f"{wr.ratio:.0f}%")
-        con.print(t)
-        for level, scores in stats.high_scores().items():
-            hs = Table(title=f"High scores: {level} (best single hand, our side minus theirs)", title_justify="left")
-            for col in ("#", "player", "score", "hand", "date"):
-                hs.add_column(col, justify="right" if col in ("#", "score", "hand") else "left")
-            for i, hsc in enumerate(scores, 1):
-                hs.add_row(str(i), hsc.player, str(hsc.difference), str(hsc.hand), hsc.date)
-            con.print(hs)
+        elif show_history:
+            _history(_console(), player, limit)
+        else:
+            _tables(_console(), player)
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
 

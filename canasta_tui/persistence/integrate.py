@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from typing import Any
 import click
 
 from ..engine import Rules, RulesError
+from ..text import printable
 from . import paths, stats
 from . import settings as settings_mod
 from .commands import choose_start
@@ -124,6 +127,50 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, pl
     return session, saver
 
 
+class StatsRecording:
+    """Recording a finished match in the statistics, on a thread of its own: the table never waits
+    for the database (another process may hold it), and a failure is kept to be told once."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._problem: str | None = None
+        self._told = False
+
+    def start(self, match: Any, humans: dict[int, str], level: str, game_key: str) -> None:
+        def record() -> None:
+            try:
+                stats.record_match_result(match, humans, level, game_key=game_key)
+            except stats.StatsError as exc:
+                self._problem = f"The match was not recorded in the statistics: {exc}"
+            except Exception as exc:  # a traceback from this thread would be printed over the table
+                self._problem = f"The match was not recorded in the statistics: {type(exc).__name__}: {exc}"
+
+        # Not a daemon: a result being written when the player leaves the table is still written.
+        self._thread = threading.Thread(target=record, name="canasta-statistics")
+        self._thread.start()
+
+    def outcome(self, timeout: float | None = None) -> str | None:
+        """Wait for the recording (if any) to finish; the reason it failed, once, or None."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                return None
+        if self._problem is None or self._told:
+            return None
+        self._told = True
+        return printable(self._problem)
+
+
+_RECORDINGS: weakref.WeakKeyDictionary[Any, StatsRecording] = weakref.WeakKeyDictionary()
+
+
+def statistics_outcome(session: Any, timeout: float = stats.RECORD_TIMEOUT + 5) -> str | None:
+    """After play: wait for the end-of-match statistics of ``session`` and return why they were
+    not recorded (once, one line), or None (recorded, or nothing to record)."""
+    recording = _RECORDINGS.get(session)
+    return recording.outcome(timeout) if recording is not None else None
+
+
 def attach(session: Any, game_id: str, path: Path | None = None) -> Autosaver:
     """Autosave after every action and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end."""
     def meta() -> dict[str, Any]:
@@ -133,6 +180,7 @@ def attach(session: Any, game_id: str, path: Path | None = None) -> Autosaver:
 
     saver = attach_autosave(session, meta, path=path, on_error=lambda msg: None)
     install_exit_savers(lambda: saver.save(session.match))
+    recording = _RECORDINGS[session] = StatsRecording()
     recorded: list[bool] = []
 
     def on_event(s: Any, event: str = "") -> None:
@@ -143,8 +191,7 @@ def attach(session: Any, game_id: str, path: Path | None = None) -> Autosaver:
         levels = {seat.level for seat in s.seats if not seat.human}
         level = "hot-seat" if not levels else "/".join(sorted(levels))
         if humans:
-            with contextlib.suppress(stats.StatsError):
-                stats.record_match_result(s.match, humans, level, game_key=getattr(s, "game_id", "") or game_id)
+            recording.start(s.match, humans, level, getattr(s, "game_id", "") or game_id)
 
     session.add_observer(on_event)
     return saver
@@ -225,5 +272,5 @@ class TableFiles:
         return f"Autosave failed: {f.reason} ({f.path}); F4 saves elsewhere"
 
 
-__all__ = ["SettingsGroup", "TableFiles", "apply_rule_options", "attach", "default_map", "seats_of_save",
-           "start_session"]
+__all__ = ["SettingsGroup", "StatsRecording", "TableFiles", "apply_rule_options", "attach", "default_map",
+           "seats_of_save", "start_session", "statistics_outcome"]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..text import BadName, check_name, printable
 from . import paths
 from .saves import SaveError, atomic_write_text
 
@@ -40,11 +41,11 @@ HELP: dict[str, str] = {
     "level": "computer level: beginner, advanced or expert",
     "aggression": "expert computers' chance of playing aggressively in a hand, 0-100 %",
     "delay": "pause after each computer play, in milliseconds (0-10000)",
-    "color": "colours: auto (off when NO_COLOR is set or TERM=dumb), always (on even then), never",
+    "color": "colours: auto (off when NO_COLOR is set), always (on even then), never",
     "four_color": "four-colour deck: clubs green, diamonds blue",
     "deck": "card faces: unicode suit symbols or ascii letters",
     "sort": "order of the cards in your hand: rank (A, 3 ... K, wild cards) or suit (then rank; wild cards last)",
-    "name": "your name (player profile and statistics)",
+    "name": "your name (player profile and statistics), up to 20 characters",
     "mouse": "mouse clicks on (sends every movement over SSH)",
     "rule_options": "single rule options over the preset (a TOML table; see canasta rules)",
 }
@@ -76,34 +77,70 @@ KEYS = tuple(f.name for f in fields(Settings))
 _DEFAULTS = Settings()
 
 
+def shown(value: Any) -> str:
+    """A value as a message quotes it: short, and never the raw text (it may be huge, nested, or hold
+    escape sequences)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40])[:-1] + "...'"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return f"a {type(value).__name__}"
+
+
+def _no_control(what: str, text: str) -> None:
+    if printable(text) != text:
+        raise SettingsError(f"{what} may not hold control characters ({printable(text)})")
+
+
 def check(key: str, value: Any) -> Any:
     """The value if ``key`` may take it, else SettingsError saying what is allowed."""
     if key not in KEYS:
-        raise SettingsError(f"unknown setting {key!r}; the settings are: {', '.join(KEYS)}")
+        raise SettingsError(f"unknown setting {printable(key)!r}; the settings are: {', '.join(KEYS)}")
     default = getattr(_DEFAULTS, key)
+    if key == "name":
+        try:
+            return check_name(value)
+        except BadName as exc:
+            raise SettingsError(f"name: {exc}") from None
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise SettingsError(f"{key} must be true or false, not {value!r}")
+            raise SettingsError(f"{key} must be true or false, not {shown(value)}")
     elif isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SettingsError(f"{key} must be a whole number, not {value!r}")
+            raise SettingsError(f"{key} must be a whole number, not {shown(value)}")
         lo, hi = RANGES[key]
         if not lo <= value <= hi:
             raise SettingsError(f"{key} must be from {lo} to {hi}, not {value}")
     elif isinstance(default, str):
         if not isinstance(value, str):
-            raise SettingsError(f"{key} must be text, not {value!r}")
+            raise SettingsError(f"{key} must be text, not {shown(value)}")
+        _no_control(key, value)
         if key in CHOICES and value not in CHOICES[key]:
-            raise SettingsError(f"{key} must be one of {', '.join(CHOICES[key])}, not {value!r}")
+            raise SettingsError(f"{key} must be one of {', '.join(CHOICES[key])}, not {shown(value)}")
+        if key == "rules" and not value.strip():
+            raise SettingsError("rules must name a preset or a .toml file")
     elif isinstance(default, dict):
         if not isinstance(value, dict):
-            raise SettingsError(f"{key} must be a table")
+            raise SettingsError(f"{key} must be a table, not {shown(value)}")
         from ..engine import RulesError, rules_from_dict
 
         try:
+            for option, v in value.items():
+                if isinstance(v, str):
+                    _no_control(option, v)
             rules_from_dict(value)
-        except (RulesError, TypeError) as exc:
+        except SettingsError as exc:
             raise SettingsError(f"{key}: {exc}") from None
+        except (RulesError, TypeError, ValueError) as exc:
+            raise SettingsError(f"{key}: {printable(str(exc))}") from None
+        except RecursionError:
+            raise SettingsError(f"{key}: a value is nested too deeply") from None
     return value
 
 
@@ -115,19 +152,21 @@ def parse_value(key: str, text: str) -> Any:
     if isinstance(default, bool):
         words = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
         if text.lower() not in words:
-            raise SettingsError(f"{key} must be true or false, not {text!r}")
+            raise SettingsError(f"{key} must be true or false, not {shown(text)}")
         return check(key, words[text.lower()])
     if isinstance(default, int):
         try:
             number = int(text)
         except ValueError:
-            raise SettingsError(f"{key} must be a whole number, not {text!r}") from None
+            raise SettingsError(f"{key} must be a whole number, not {shown(text)}") from None
         return check(key, number)
     if isinstance(default, dict):
         try:
             table = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise SettingsError(f"{key} must be TOML like 'target_score = 3000': {exc}") from None
+        except RecursionError:
+            raise SettingsError(f"{key}: a value is nested too deeply") from None
         return check(key, table)
     return check(key, text)
 
@@ -154,6 +193,8 @@ def load_settings(path: Path | None = None) -> Loaded:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return Loaded(Settings(), path, True, set(), f"{path}: not valid TOML ({exc}); using the defaults")
+    except RecursionError:
+        return Loaded(Settings(), path, True, set(), f"{path}: not valid TOML (nested too deeply); using the defaults")
     values = {}
     problems = []
     for key, value in data.items():
@@ -221,4 +262,4 @@ def unset_value(key: str, path: Path | None = None) -> Path:
 
 
 __all__ = ["CHOICES", "HELP", "KEYS", "LEVELS", "Loaded", "Settings", "SettingsError", "check", "dumps",
-           "load_settings", "parse_value", "set_value", "unset_value"]
+           "load_settings", "parse_value", "set_value", "shown", "unset_value"]

@@ -5,6 +5,12 @@ database runs in WAL mode with a busy timeout, every write is one short
 ``BEGIN IMMEDIATE`` transaction, and the schema is versioned with
 ``PRAGMA user_version`` and upgraded by :data:`MIGRATIONS` in order.
 
+A database this program did not write, or one that is damaged, is never changed:
+its schema (version, tables, columns) and its pages are checked before anything is
+written or its journal mode switched, and the queries for display open it read-only.
+Every failure is one :class:`StatsError` whose message says what and where; a lock
+held by another process is reported as busy after a short wait instead of hanging.
+
 As the Windows game defines them:
 
 * **Win Ratio**: wins and losses of matches per player and computer level, and the
@@ -17,18 +23,28 @@ As the Windows game defines them:
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 import time
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ..engine import Match, team, team_name
+from ..text import NAME_MAX, BadName, check_name, printable
 from . import paths
 
-BUSY_TIMEOUT_MS = 30_000
+#: How long an interactive command (``canasta stats``) waits for another writer before it says "busy".
+BUSY_TIMEOUT = 2.0
+#: How long recording a finished match waits (it runs off the table's thread).
+RECORD_TIMEOUT = 5.0
+#: SQLite keeps integers in 64 bits.
+INT64 = (-(1 << 63), (1 << 63) - 1)
 
 MIGRATIONS: list[str] = [
     # 1: players, matches (with the score sheet as JSON), hands (for high scores)
@@ -63,39 +79,153 @@ MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+_BUSY_CODES = {getattr(sqlite3, "SQLITE_BUSY", 5), getattr(sqlite3, "SQLITE_LOCKED", 6)}
+_AFRESH = "it is left as it is (move it away and canasta starts new statistics)"
 
 
 class StatsError(Exception):
-    """The statistics database cannot be used; says what and where."""
+    """The statistics database cannot be used; says what and where, in one line."""
 
 
 def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M")
 
 
-def connect(path: Path | None = None) -> sqlite3.Connection:
-    """Open (creating and upgrading if needed) the statistics database."""
+def _where(path: Path) -> str:
+    return printable(str(path))
+
+
+def _statements(script: str) -> list[str]:
+    return [s for s in script.split(";") if s.strip()]
+
+
+@cache
+def schema_of(version: int) -> dict[str, frozenset[str]]:
+    """The tables and their columns at schema ``version`` (from :data:`MIGRATIONS`, built in memory)."""
+    with closing(sqlite3.connect(":memory:")) as db:
+        for script in MIGRATIONS[:version]:
+            for statement in _statements(script):
+                db.execute(statement)
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {t: frozenset(r[1] for r in db.execute(f"PRAGMA table_info({t})")) for t in tables}
+
+
+def _error(exc: BaseException, path: Path) -> StatsError:
+    """One line for what SQLite (or the data in the file) said."""
+    where = _where(path)
+    if isinstance(exc, sqlite3.OperationalError) and (
+            getattr(exc, "sqlite_errorcode", None) in _BUSY_CODES or "locked" in str(exc)):
+        return StatsError(f"{where}: the statistics database is busy: another canasta is writing to it; try again")
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return StatsError(f"{where}: the statistics database is damaged ({printable(str(exc))}); {_AFRESH}")
+    return StatsError(f"{where}: the statistics database cannot be used: {printable(str(exc))}")
+
+
+@contextmanager
+def _errors(path: Path) -> Iterator[None]:
+    """Every SQLite error inside becomes one StatsError that says what and where."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise _error(exc, path) from None
+
+
+def _check_file(path: Path) -> bool:
+    """Whether the database file exists; StatsError if it is not a regular file (a FIFO would hang)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise StatsError(f"{_where(path)}: cannot open the statistics database: {exc.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise StatsError(f"{_where(path)}: the statistics database is not a regular file; {_AFRESH}")
+    return True
+
+
+def check_schema(db: sqlite3.Connection, path: Path) -> int:
+    """The schema version, after checking (reading only) that the file holds what that version needs.
+
+    0 means an empty database (no tables yet).  StatsError for a newer version, another
+    program's database, or missing tables or columns.
+    """
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    where = _where(path)
+    if not isinstance(version, int) or version < 0:
+        raise StatsError(f"{where}: the statistics database has schema version {version}; {_AFRESH}")
+    if version > SCHEMA_VERSION:
+        raise StatsError(f"{where}: the statistics database is schema version {version}, newer than this "
+                         f"program knows ({SCHEMA_VERSION}): update canasta")
+    tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+              if not str(r[0]).startswith("sqlite_")}
+    if version == 0:
+        if tables:
+            names = printable(", ".join(sorted(tables)))
+            raise StatsError(f"{where}: not a canasta statistics database (it holds the tables {names}); {_AFRESH}")
+        return 0
+    missing = []
+    for table, columns in schema_of(version).items():
+        if table not in tables:
+            missing.append(f"the table {table}")
+            continue
+        have = {str(r[1]) for r in db.execute(f"PRAGMA table_info({table})")}
+        missing += [f"{table}.{c}" for c in sorted(columns - have)]
+    if missing:
+        raise StatsError(f"{where}: the statistics database (schema version {version}) lacks "
+                         f"{', '.join(missing)}; {_AFRESH}")
+    return version
+
+
+def _check_pages(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged file before writing to it (writing could spread the damage)."""
+    problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(3)")]
+    if problems != ["ok"]:
+        raise StatsError(f"{_where(path)}: the statistics database is damaged ({printable(problems[0])}); {_AFRESH}")
+
+
+def _open_read_only(path: Path, timeout: float) -> sqlite3.Connection:
+    uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StatsError(f"{_where(path)}: cannot open the statistics database: {printable(str(exc))}") from None
+    db.text_factory = _decode           # text that is not UTF-8 is shown, not a crash
+    return db
+
+
+def connect(path: Path | None = None, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+    """Open the statistics database for writing: created if missing, checked, then WAL mode and upgrades.
+
+    An existing file is checked through a read-only connection first (schema and pages), so that
+    nothing, not even closing a connection, writes to a file that fails the checks.
+    """
     path = path or paths.stats_path()
+    if _check_file(path):
+        with closing(_open_read_only(path, timeout)) as ro, _errors(path):
+            if check_schema(ro, path):
+                _check_pages(ro, path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
     except (OSError, sqlite3.Error) as exc:
-        raise StatsError(f"{path}: cannot open the statistics database: {exc}") from None
+        raise StatsError(f"{_where(path)}: cannot open the statistics database: {printable(str(exc))}") from None
     try:
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        migrate(db, path)
-    except sqlite3.DatabaseError as exc:
+        with _errors(path):
+            # Only now may the file change: WAL for concurrent writers, then the schema.
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA foreign_keys = ON")
+            migrate(db, path)
+    except BaseException:
         db.close()
-        raise StatsError(f"{path}: the statistics database cannot be used: {exc}") from None
+        raise
     return db
 
 
 def migrate(db: sqlite3.Connection, path: Path | str = "") -> None:
+    where = printable(str(path))
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
-        raise StatsError(f"{path}: the statistics database is schema version {version}, newer than this "
+        raise StatsError(f"{where}: the statistics database is schema version {version}, newer than this "
                          f"program knows ({SCHEMA_VERSION}): update canasta")
     if version == SCHEMA_VERSION:
         return
@@ -103,9 +233,8 @@ def migrate(db: sqlite3.Connection, path: Path | str = "") -> None:
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have done it
         for n in range(version, SCHEMA_VERSION):
-            for statement in MIGRATIONS[n].split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            for statement in _statements(MIGRATIONS[n]):
+                db.execute(statement)
             db.execute(f"PRAGMA user_version = {n + 1}")
         db.execute("COMMIT")
     except BaseException:
@@ -114,8 +243,30 @@ def migrate(db: sqlite3.Connection, path: Path | str = "") -> None:
 
 
 @contextmanager
-def opened(path: Path | None = None) -> Iterator[sqlite3.Connection]:
-    with closing(connect(path)) as db:
+def opened(path: Path | None = None, timeout: float = BUSY_TIMEOUT) -> Iterator[sqlite3.Connection]:
+    """The database opened for writing (see :func:`connect`)."""
+    with closing(connect(path, timeout)) as db:
+        yield db
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+@contextmanager
+def reading(path: Path | None = None, timeout: float = BUSY_TIMEOUT) -> Iterator[sqlite3.Connection | None]:
+    """The database opened read-only and checked, or None when nothing has been recorded yet.
+
+    SQLite errors inside (a page damaged where only a query finds it) become StatsError.
+    """
+    path = path or paths.stats_path()
+    if not _check_file(path):
+        yield None
+        return
+    with closing(_open_read_only(path, timeout)) as db, _errors(path):
+        if check_schema(db, path) == 0:
+            yield None
+            return
         yield db
 
 
@@ -142,30 +293,53 @@ def sheet_of(m: Match) -> list[dict[str, Any]]:
              "scores": [s._asdict() for s in h.scores], "totals": list(h.totals)} for h in m.sheet]
 
 
+def recorded_name(name: str) -> str:
+    """The name a player is recorded under: a name that is not allowed at the table (control
+    characters, too long) is kept written out and cut to length, so it can be shown safely."""
+    try:
+        clean = check_name(name)
+    except BadName:
+        clean = printable(name.strip())[:NAME_MAX]
+    return clean or "Player"
+
+
+def _fits(match: Match) -> None:
+    """StatsError unless every number recorded fits SQLite's 64 bits."""
+    lo, hi = INT64
+    numbers = list(match.scores) + [s.total for h in match.sheet for s in h.scores]
+    numbers += [a - b for h in match.sheet for a in (s.total for s in h.scores) for b in (s.total for s in h.scores)]
+    big = [n for n in numbers if not lo <= n <= hi]
+    if big:
+        raise StatsError(f"a score of {max(big, key=abs)} does not fit the statistics (they keep numbers up to "
+                         f"{hi}); the match was not recorded")
+
+
 def record_match_result(match: Match, humans: Mapping[int, str], level: str, *, game_key: str | None = None,
-                        path: Path | None = None) -> list[int]:
+                        path: Path | None = None, timeout: float = RECORD_TIMEOUT) -> list[int]:
     """Record a finished match for each human seat (seat -> player name); the new match ids.
 
     ``game_key`` (for instance the game's start time and seed) makes recording the
-    same match twice harmless.  The app calls this when the match is over.
+    same match twice harmless.  The table calls this (off its thread) when the match is over.
     """
     winner = match.winner
     if winner is None:
         raise StatsError("the match is not over")
+    _fits(match)
     rules = match.rules
     sheet = json.dumps(sheet_of(match))
     ids = []
-    with opened(path) as db, _write(db):
+    path = path or paths.stats_path()
+    with opened(path, timeout) as db, _errors(path), _write(db):
         for seat, name in humans.items():
             ours = team(seat, rules)
             totals = match.scores
             theirs = max(t for i, t in enumerate(totals) if i != ours)
-            pid = _player_id(db, name.strip() or "Player")
+            pid = _player_id(db, recorded_name(name))
             cur = db.execute(
                 "INSERT OR IGNORE INTO matches(player_id, level, rules, finished, won, our_score, their_score, hands,"
                 " sheet, game_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (pid, level, rules.name, _now(), int(winner == ours), totals[ours], theirs, len(match.sheet), sheet,
-                 game_key))
+                (pid, printable(level), printable(rules.name), _now(), int(winner == ours), totals[ours], theirs,
+                 len(match.sheet), sheet, None if game_key is None else printable(game_key)))
             if not cur.rowcount or cur.lastrowid is None:
                 continue
             mid = cur.lastrowid
@@ -212,20 +386,65 @@ class MatchRow:
     their_score: int
     hands: int
     sheet: list[dict[str, Any]]
+    sheet_problem: str | None = None     # the stored score sheet cannot be read: why
+
+
+def _text(value: object) -> str:
+    """A stored text as it may be shown (written out, whatever the column held)."""
+    return printable("" if value is None else str(value))
+
+
+def _number(value: object, path: Path) -> int:
+    if isinstance(value, int):
+        return value
+    try:
+        return int(value)  # type: ignore[call-overload, no-any-return]
+    except (TypeError, ValueError, OverflowError):
+        raise StatsError(f"{_where(path)}: the statistics database holds {printable(repr(value))[:40]} where a number "
+                         f"belongs; {_AFRESH}") from None
+
+
+def read_sheet(text: object) -> tuple[list[dict[str, Any]], str | None]:
+    """A stored score sheet checked for the shape the history shows; ([], why) if it is not one."""
+    if not isinstance(text, str):
+        return [], "it is not text"
+    try:
+        sheet = json.loads(text)
+    except (ValueError, RecursionError):
+        return [], "it is not JSON"
+    if not isinstance(sheet, list):
+        return [], "it is not a list of hands"
+    sides = None
+    for h in sheet:
+        scores, totals = (h.get("scores"), h.get("totals")) if isinstance(h, dict) else (None, None)
+        if not (isinstance(h, dict) and isinstance(h.get("hand"), int) and isinstance(scores, list)
+                and isinstance(totals, list) and len(scores) == len(totals)
+                and all(isinstance(s, dict) and isinstance(s.get("total"), int) for s in scores)
+                and all(isinstance(t, int) for t in totals) and sides in (None, len(scores))):
+            return [], "a hand in it is not hand, scores and totals"
+        sides = len(scores)
+    return sheet, None
 
 
 def win_ratios(player: str | None = None, path: Path | None = None) -> list[WinRatio]:
+    path = path or paths.stats_path()
     where, args = ("AND p.name = ?", (player,)) if player else ("", ())
-    with opened(path) as db:
+    with reading(path) as db:
+        if db is None:
+            return []
         rows = db.execute(
-            "SELECT p.name, m.level, SUM(m.won), SUM(1 - m.won) FROM matches m JOIN players p ON p.id = m.player_id"
-            f" WHERE m.counted = 1 {where} GROUP BY p.name, m.level ORDER BY p.name, m.level", args).fetchall()
-    return [WinRatio(n, lv, int(w), int(lo)) for n, lv, w, lo in rows]
+            "SELECT p.name, m.level, TOTAL(m.won), TOTAL(1 - m.won) FROM matches m JOIN players p"
+            f" ON p.id = m.player_id WHERE m.counted = 1 {where} GROUP BY p.name, m.level ORDER BY p.name, m.level",
+            args).fetchall()
+    return [WinRatio(_text(n), _text(lv), _number(w, path), _number(lo, path)) for n, lv, w, lo in rows]
 
 
 def high_scores(level: str | None = None, limit: int = 10, path: Path | None = None) -> dict[str, list[HighScore]]:
     """Per level, the top ``limit`` single-hand differences."""
-    with opened(path) as db:
+    path = path or paths.stats_path()
+    with reading(path) as db:
+        if db is None:
+            return {}
         levels = [level] if level else [r[0] for r in db.execute(
             "SELECT DISTINCT level FROM matches WHERE counted = 1 ORDER BY level")]
         out = {}
@@ -234,28 +453,40 @@ def high_scores(level: str | None = None, limit: int = 10, path: Path | None = N
                 "SELECT p.name, h.difference, h.number, m.finished FROM hands h JOIN matches m ON m.id = h.match_id"
                 " JOIN players p ON p.id = m.player_id WHERE m.level = ? AND m.counted = 1"
                 " ORDER BY h.difference DESC, m.finished LIMIT ?", (lv, limit)).fetchall()
-            out[lv] = [HighScore(lv, n, d, hn, f) for n, d, hn, f in rows]
+            out[_text(lv)] = [HighScore(_text(lv), _text(n), _number(d, path), _number(hn, path), _text(f))
+                              for n, d, hn, f in rows]
     return out
 
 
 def history(player: str | None = None, limit: int = 20, path: Path | None = None) -> list[MatchRow]:
+    path = path or paths.stats_path()
     where, args = ("WHERE p.name = ?", (player, limit)) if player else ("", (limit,))
-    with opened(path) as db:
+    with reading(path) as db:
+        if db is None:
+            return []
         rows = db.execute(
             "SELECT m.id, p.name, m.level, m.rules, m.finished, m.won, m.our_score, m.their_score, m.hands, m.sheet"
             f" FROM matches m JOIN players p ON p.id = m.player_id {where} ORDER BY m.id DESC LIMIT ?", args).fetchall()
-    return [MatchRow(i, n, lv, r, f, bool(w), o, t, h, json.loads(s)) for i, n, lv, r, f, w, o, t, h, s in rows]
+    out = []
+    for i, n, lv, r, f, w, o, t, h, s in rows:
+        sheet, problem = read_sheet(s)
+        out.append(MatchRow(_number(i, path), _text(n), _text(lv), _text(r), _text(f), bool(_number(w, path)),
+                            _number(o, path), _number(t, path), _number(h, path), sheet, problem))
+    return out
 
 
 def players(path: Path | None = None) -> list[str]:
-    with opened(path) as db:
-        return [r[0] for r in db.execute("SELECT name FROM players ORDER BY name")]
+    with reading(path) as db:
+        if db is None:
+            return []
+        return [_text(r[0]) for r in db.execute("SELECT name FROM players ORDER BY name")]
 
 
 def reset(player: str | None = None, path: Path | None = None) -> int:
     """Set wins, losses and high scores to zero (for one player or all); the history stays.  Matches reset."""
+    path = path or paths.stats_path()
     where, args = ("AND player_id = (SELECT id FROM players WHERE name = ?)", (player,)) if player else ("", ())
-    with opened(path) as db, _write(db):
+    with opened(path) as db, _errors(path), _write(db):
         return db.execute(f"UPDATE matches SET counted = 0 WHERE counted = 1 {where}", args).rowcount
 
 
@@ -263,5 +494,6 @@ def team_label(m: Match, seat: int) -> str:
     return team_name(team(seat, m.rules), m.rules)
 
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "HighScore", "MatchRow", "StatsError", "WinRatio", "connect", "high_scores",
-           "history", "players", "record_match_result", "reset", "sheet_of", "win_ratios"]
+__all__ = ["BUSY_TIMEOUT", "MIGRATIONS", "RECORD_TIMEOUT", "SCHEMA_VERSION", "HighScore", "MatchRow", "StatsError",
+           "WinRatio", "check_schema", "connect", "high_scores", "history", "opened", "players", "read_sheet",
+           "reading", "record_match_result", "recorded_name", "reset", "schema_of", "sheet_of", "win_ratios"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import locale
 import os
 import sys
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from prompt_toolkit.output import ColorDepth
@@ -36,13 +37,72 @@ UNICODE = Glyphs("♣♦♥♠", "●", "○", "★", "─", "│", "┌┐└�
 ASCII = Glyphs("cdhs", "*", "o", "*", "-", "|", "++++", "^", "+", "<", ">", "-", "...")
 
 
-def wants_ascii() -> bool:
-    """Suit symbols need a UTF-8 terminal; fall back to letters otherwise."""
-    enc = (getattr(sys.stdout, "encoding", None) or locale.getpreferredencoding(False) or "").lower()
-    lang = " ".join(os.environ.get(v, "") for v in ("LC_ALL", "LC_CTYPE", "LANG")).lower()
-    if "utf" not in enc.replace("-", "") and "utf" not in lang.replace("-", ""):
+#: The variables that choose the locale for characters, strongest first (POSIX: LC_ALL wins over
+#: LC_CTYPE, which wins over LANG; an empty value does not count).
+LOCALE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")
+
+
+def _startup_value(var: str) -> str | None:
+    """``var`` as the program was started with (Linux keeps the original environment in /proc), or
+    None if it was unset; raises OSError where that cannot be read."""
+    prefix = var.encode() + b"="
+    with open("/proc/self/environ", "rb") as f:
+        for entry in f.read().split(b"\0"):
+            if entry.startswith(prefix):
+                return os.fsdecode(entry[len(prefix):])
+    return None
+
+
+def locale_name(environ: Mapping[str, str] | None = None) -> str:
+    """The locale for characters: the first of LC_ALL, LC_CTYPE, LANG that is set and not empty ("C" if none).
+
+    Under the C locale Python rewrites LC_CTYPE to C.UTF-8 in its own environment at start
+    (PEP 538) and turns on its UTF-8 mode: then the value the program was started with counts.
+    """
+    env = dict(os.environ if environ is None else environ)
+    if environ is None and sys.flags.utf8_mode and env.get("LC_CTYPE") == "C.UTF-8":
+        try:
+            original = _startup_value("LC_CTYPE")
+        except OSError:
+            original = "C"        # UTF-8 mode came on by itself: the program started in the C locale
+        if original is None:
+            env.pop("LC_CTYPE")
+        else:
+            env["LC_CTYPE"] = original
+    for var in LOCALE_VARS:
+        if env.get(var):
+            return env[var]
+    return "C"
+
+
+def locale_codeset(name: str) -> str:
+    """The character set of a locale: the one its name states (``en_US.UTF-8``), else the C library's."""
+    if name in ("C", "POSIX"):
+        return "ANSI_X3.4-1968"
+    base = name.split("@", 1)[0]
+    if "." in base:
+        return base.split(".", 1)[1]
+    previous = locale.setlocale(locale.LC_CTYPE)
+    try:
+        locale.setlocale(locale.LC_CTYPE, name)
+        return locale.nl_langinfo(locale.CODESET)
+    except (locale.Error, AttributeError):
+        return "ANSI_X3.4-1968"    # not on this system: the C library falls back to the C locale
+    finally:
+        locale.setlocale(locale.LC_CTYPE, previous)
+
+
+def _is_utf8(codeset: str) -> bool:
+    return codeset.lower().replace("-", "").replace("_", "") == "utf8"
+
+
+def wants_ascii(environ: Mapping[str, str] | None = None) -> bool:
+    """Suit symbols and box lines need UTF-8: letters and ASCII lines when the locale is not UTF-8
+    (``LANG=C``, ``en_US.ISO-8859-1``), or when standard output cannot write UTF-8."""
+    if not _is_utf8(locale_codeset(locale_name(environ))):
         return True
-    return False
+    encoding = getattr(sys.stdout, "encoding", None) or ""
+    return bool(encoding) and not _is_utf8(encoding)
 
 
 def no_color() -> bool:

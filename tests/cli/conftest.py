@@ -10,4 +10,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     h = tmp_path / "home"
     monkeypatch.setenv("CANASTA_HOME", str(h))
     monkeypatch.delenv("PAGER", raising=False)
+    # The game refuses TERM=dumb (some CI sets it): the tests that start it get a terminal that can
+    # place the cursor, unless they set TERM themselves.
+    monkeypatch.setenv("TERM", "xterm-256color")
     return h

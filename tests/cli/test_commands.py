@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from canasta_tui.cli import main
 from canasta_tui.persistence import Autosaver, find_autosave, paths, stats
 from canasta_tui.persistence.commands import choose_start
-from canasta_tui.persistence.integrate import attach, default_map
+from canasta_tui.persistence.integrate import attach, default_map, statistics_outcome
 from canasta_tui.persistence.selfplay import game_over, start, step
 from canasta_tui.session import Seat, Session
 
@@ -105,6 +105,7 @@ def test_the_session_is_autosaved_and_the_result_recorded_once_at_the_end() -> N
     attach(session, "game-1")
     session.play(last)
     assert find_autosave().game is None  # finished: nothing to resume
+    assert statistics_outcome(session) is None     # recorded (off the table's thread)
     [row] = stats.history()
     assert row.player == "Ann" and row.level == "expert"
     # recording the same game again is a no-op:

@@ -61,3 +61,29 @@ def test_a_bad_value_in_the_file_falls_back_to_the_default_for_that_setting() ->
 def test_canasta_home_moves_every_directory(home: object) -> None:
     for p in paths.all_paths().values():
         assert str(p).startswith(str(home))
+
+
+def test_an_array_nested_5000_deep_gives_the_defaults_and_a_message() -> None:
+    """`name = [[[…]]]` nested 5,000 deep gave RecursionError from the TOML parser."""
+    p = paths.settings_path()
+    p.parent.mkdir(parents=True)
+    p.write_text("name = " + "[" * 5000 + "]" * 5000 + "\n")
+    loaded = settings.load_settings()
+    assert loaded.settings == settings.Settings()
+    assert loaded.problem == f"{p}: not valid TOML (nested too deeply); using the defaults"
+    with pytest.raises(settings.SettingsError, match="rule_options: a value is nested too deeply"):
+        settings.parse_value("rule_options", "initial_meld = " + "[" * 5000 + "]" * 5000)
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("rules", "", "rules must name a preset or a .toml file"),
+    ("rules", "classic\x1b[2J", "rules may not hold control characters (classic\\x1b[2J)"),
+    ("name", "Ann\x07", "name: a name may not hold control characters (\\x07)"),
+    ("name", "\ud800", "name: a name may not hold control characters (\\ud800)"),
+    ("level", "x" * 500, "level must be one of beginner, advanced, expert, not 'xxxxxxxxxx"),
+])
+def test_text_settings_are_checked_and_the_message_stays_short(key: str, value: str, message: str) -> None:
+    with pytest.raises(settings.SettingsError) as err:
+        settings.set_value(key, value)
+    assert str(err.value).startswith(message) and len(str(err.value)) < 120
+    assert not paths.settings_path().exists()
