@@ -31,10 +31,14 @@ from types import FrameType
 from typing import Any, NamedTuple, Protocol
 
 from ..engine import CanastaError, Match, record
+from ..text import printable
 from . import paths
+from .safe_io import Unreadable, read_regular
 
 MAX_SAVE_BYTES = 16 * 1024 * 1024
 SUFFIX = ".json"
+#: What a save file is, in the messages ("is a FIFO (named pipe), not a Canasta save").
+SAVE_WHAT = "a Canasta save"
 
 
 class SaveError(Exception):
@@ -141,16 +145,9 @@ def read_record(path: Path) -> LoadedGame:
     """Load and check one save file; raises SaveError saying what is wrong with it."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise SaveError(path, "is a directory, not a save file")
-        if size > MAX_SAVE_BYTES:
-            raise SaveError(path, f"too large to be a Canasta save ({size} bytes)")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SaveError(path, "no such file") from None
-    except OSError as exc:
-        raise SaveError(path, f"cannot read: {exc.strerror or exc}") from None
+        raw = read_regular(path, SAVE_WHAT, MAX_SAVE_BYTES)
+    except Unreadable as exc:
+        raise SaveError(path, exc.reason) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -233,7 +230,9 @@ def _summary(data: Any) -> str:
     if not isinstance(snap, dict) or not isinstance(hands, list):
         return "not a Canasta save"
     scores = snap.get("scores")
-    score_text = " to ".join(str(s) for s in scores) if isinstance(scores, list) else "?"
+    # Only numbers are shown: the file is not trusted until it is loaded, and text in it may hold escapes.
+    score_text = (" to ".join(str(s) if type(s) is int else "?" for s in scores[:4])
+                  if isinstance(scores, list) else "?")
     return f"hand {len(hands)}, {score_text}"
 
 
@@ -251,11 +250,13 @@ def list_saves(directory: Path | None = None) -> list[SaveInfo]:
         except OSError:
             continue
         try:
-            data = json.loads(p.read_bytes().decode("utf-8")) if p.stat().st_size <= MAX_SAVE_BYTES else None
+            data = json.loads(read_regular(p, SAVE_WHAT, MAX_SAVE_BYTES).decode("utf-8"))
             summary, ok = _summary(data), isinstance(data, dict) and data.get("format") == record.FORMAT
-        except (OSError, ValueError, RecursionError):
+        except Unreadable as exc:
+            summary, ok = exc.reason, False     # a FIFO or /dev/zero is named, never read
+        except (ValueError, RecursionError):
             summary, ok = "unreadable", False
-        out.append(SaveInfo(p.stem, p, modified, summary, ok))
+        out.append(SaveInfo(printable(p.stem), p, modified, summary, ok))
     out.sort(key=lambda s: s.modified, reverse=True)
     return out
 
