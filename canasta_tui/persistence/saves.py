@@ -22,6 +22,7 @@ import json
 import os
 import re
 import signal
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -93,6 +94,39 @@ def atomic_write_text(path: Path, text: str) -> None:
             raise SaveError(path, f"cannot write: {exc.strerror or exc}") from None
         raise
     _fsync_dir(directory)
+
+
+#: A temporary file older than this is no write in progress (a write takes milliseconds).
+STALE_TEMP_SECONDS = 60.0
+
+
+def remove_stale_temps(path: Path, older_than: float = STALE_TEMP_SECONDS) -> list[Path]:
+    """Delete what writes of ``path`` left behind when they were killed (``kill -9``, a power cut).
+
+    Only the names :func:`atomic_write_text` gives (``.<name>.XXXXXXXX.tmp`` next to ``path``, so
+    ``autosave-2.json``'s are not ``autosave.json``'s), only regular files, only those older than
+    ``older_than`` seconds.  The caller makes sure that nobody else writes ``path`` (it holds the lock).
+    """
+    path = Path(path)
+    ours = re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]{8}" + re.escape(".tmp"))
+    removed = []
+    now = time.time()
+    try:
+        names = [e.name for e in os.scandir(path.parent)]
+    except OSError:
+        return []
+    for name in names:
+        if not ours.fullmatch(name):
+            continue
+        tmp = path.parent / name
+        try:
+            st = tmp.lstat()
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > older_than:
+                tmp.unlink()
+                removed.append(tmp)
+        except OSError:
+            continue
+    return removed
 
 
 def stamp() -> str:
@@ -459,5 +493,5 @@ def exit_savers(save: Callable[[], object]) -> Iterator[None]:
 
 __all__ = ["MAX_SAVE_BYTES", "Autosaver", "LoadedGame", "Resume", "SaveError", "SaveInfo", "atomic_write_text",
            "attach_autosave", "backup_autosave", "exit_savers", "find_autosave", "install_exit_savers",
-           "is_finished", "list_saves", "load_file", "read_record", "save_named", "save_path_for", "session_meta",
-           "write_save"]
+           "is_finished", "list_saves", "load_file", "read_record", "remove_stale_temps", "save_named",
+           "save_path_for", "session_meta", "write_save"]

@@ -9,6 +9,7 @@ fails the test instead of hanging the suite or eating the machine's memory.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -18,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from canasta_tui.persistence import Autosaver, paths
+from canasta_tui.persistence.lock import AutosaveLock, claim_autosave, release_all
+from canasta_tui.persistence.saves import remove_stale_temps
 from canasta_tui.persistence.selfplay import start, step
 
 LIMIT_SECONDS = 20
@@ -174,3 +177,119 @@ def test_rules_setting_pointing_at_dev_zero_gives_a_message_at_start(home: Path)
     r = bounded("from canasta_tui.cli import main; main([])", home)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "/dev/zero: is a character device, not a rules file" in r.stderr
+
+
+# --------------------------------------------------------------------------- the lock (item 5)
+
+def test_a_lock_file_that_is_a_symlink_never_touches_its_target(home: Path, tmp_path: Path) -> None:
+    """``state/autosave.json.lock`` as a symlink to a user's file: that file was truncated and got a PID.
+    Now the link is left alone, the game plays on unlocked, and the player is told."""
+    victim = tmp_path / "thesis.txt"
+    victim.write_text("three years of work\n", encoding="utf-8")
+    lock = paths.autosave_path().with_name("autosave.json.lock")
+    lock.parent.mkdir(parents=True)
+    lock.symlink_to(victim)
+    try:
+        path, notes = claim_autosave()
+    finally:
+        release_all()
+    assert victim.read_text(encoding="utf-8") == "three years of work\n"
+    assert path == paths.autosave_path() and lock.is_symlink()
+    assert notes == [f"The lock file {lock} is a symbolic link, not a lock file; it is left alone, so this game is "
+                     f"not protected from a second canasta autosaving to {path}. Remove it to fix this."]
+
+
+def test_a_lock_file_that_is_a_fifo_or_a_dangling_link_is_refused(home: Path, tmp_path: Path) -> None:
+    lock = AutosaveLock(paths.autosave_path())
+    fifo(lock.path)
+    assert lock.acquire() is None and lock.problem == "is a FIFO (named pipe), not a lock file"
+    lock.path.unlink()
+    lock.path.symlink_to(tmp_path / "not-yet")      # O_CREAT through a dangling link would create the target
+    assert lock.acquire() is None and lock.problem == "is a symbolic link, not a lock file"
+    assert not (tmp_path / "not-yet").exists()
+    assert lock.holder() == ""
+
+
+# --------------------------------------------------------------------------- stale temporary files (item 13)
+
+def old(path: Path, age: float = 3600) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{half a save", encoding="utf-8")
+    t = path.stat().st_mtime - age
+    os.utime(path, (t, t))
+    return path
+
+
+def test_temporary_files_left_by_kill_9_are_removed_when_the_autosave_is_claimed(home: Path) -> None:
+    """``.autosave.json.*.tmp`` files left by ``kill -9`` were never cleaned up.  Only ours go: only
+    the names the atomic write gives, only old ones (a write in progress is milliseconds old), only
+    for the autosave this game holds the lock of."""
+    state = paths.state_dir()
+    stale = old(state / ".autosave.json.k3j_x9ab.tmp")
+    fresh = old(state / ".autosave.json.q1w2e3r4.tmp", age=0)
+    other_game = old(state / ".autosave-2.json.zz99yy88.tmp")     # autosave-2's: another game's business
+    not_ours = old(state / ".autosave.json.notours.tmp")
+    try:
+        claim_autosave()
+    finally:
+        release_all()
+    assert not stale.exists()
+    assert fresh.exists() and other_game.exists() and not_ours.exists()
+
+
+HOLD = """
+import sys, time
+from canasta_tui.persistence.lock import claim_autosave
+print(claim_autosave()[0], flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_second_game_leaves_the_first_games_temporary_files_alone(home: Path) -> None:
+    """Two games at once: the second one (autosave-2.json) cleans its own leftovers, never the first's."""
+    state = paths.state_dir()
+    holder = subprocess.Popen([sys.executable, "-c", HOLD], env=dict(os.environ, CANASTA_HOME=str(home)),
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == str(paths.autosave_path())
+        # The first game is running: its temporary file may be a write in progress, however old it looks.
+        first_games = old(state / ".autosave.json.aaaaaaaa.tmp")
+        second_games = old(state / ".autosave-2.json.bbbbbbbb.tmp")
+        try:
+            path, _ = claim_autosave()
+        finally:
+            release_all()
+        assert path == paths.autosave_path(2)
+        assert first_games.exists() and not second_games.exists()
+    finally:
+        holder.kill()
+        holder.wait(10)
+
+
+def test_remove_stale_temps_ignores_directories_and_links(tmp_path: Path) -> None:
+    target = tmp_path / "autosave.json"
+    (tmp_path / ".autosave.json.dir12345.tmp").mkdir()
+    keep = tmp_path / "keep.txt"
+    keep.write_text("mine", encoding="utf-8")
+    link = tmp_path / ".autosave.json.link1234.tmp"
+    link.symlink_to(keep)
+    os.utime(link, (0, 0), follow_symlinks=False)
+    assert remove_stale_temps(target) == []
+    assert keep.read_text(encoding="utf-8") == "mine"
+
+
+def test_the_bounded_reader_refuses_files_over_the_limit_even_when_they_claim_to_be_small(tmp_path: Path) -> None:
+    from canasta_tui.persistence.safe_io import Unreadable, read_regular
+
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"a": "b" * 100}), encoding="utf-8")
+    with pytest.raises(Unreadable, match="too large to be a Canasta save"):
+        read_regular(f, "a Canasta save", 50)
+    assert read_regular(f, "a Canasta save", 1000) == f.read_bytes()
+    # /proc files are regular and report size 0: only the bounded read notices they are bigger.
+    assert os.stat("/proc/self/status").st_size == 0
+    with pytest.raises(Unreadable, match="more than 10 bytes"):
+        read_regular("/proc/self/status", "a Canasta save", 10)
+    with pytest.raises(Unreadable) as caught:
+        read_regular(tmp_path / "none.json", "a Canasta save", 1000)
+    assert caught.value.missing and caught.value.reason == "no such file"
