@@ -172,23 +172,27 @@ class Session:
         s.log.append(LogLine(-1, f"Hand {match.hand_number} resumed"))
         return s
 
-    def _make_computers(self) -> dict[int, ComputerPlayer]:
-        return {s: self._factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(self.seats) if not seat.human}
+    def _make_computers(self, seats: Sequence[Seat] | None = None) -> dict[int, ComputerPlayer]:
+        """A computer player for every computer seat; ValueError for a level that does not exist."""
+        seats = self.seats if seats is None else seats
+        return {s: self._factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(seats) if not seat.human}
 
-    def replace_match(self, match: Match, seats: Sequence[Seat], note: str = "") -> None:
+    def replace_match(self, match: Match, seats: Sequence[Seat], note: str = "", notices: Sequence[str] = ()) -> None:
         """F3: play on from a loaded match, in place, with the seats it was saved with.
 
+        Everything that can fail (the seat count, the computer players' levels) is done
+        before anything is replaced: on ValueError the session is exactly as it was.
         Observers (autosave, statistics, the table) stay attached: they are told "load",
         so the autosave now holds the loaded game.  New deals keep using this session's seed.
+        ``notices`` (what loading had to change) follow ``note`` in the log.
         """
+        seats = tuple(seats)
         if len(seats) != match.rules.players:
             raise ValueError(f"{match.rules.players} seats needed, got {len(seats)}")
-        with self.lock:
-            self.rules = match.rules
-            self.seats = tuple(seats)
-            self.computers = self._make_computers()
-            self.match = match
-            self.log = [LogLine(-1, note or f"Hand {match.hand_number} loaded")]
+        computers = self._make_computers(seats)
+        log = [LogLine(-1, note or f"Hand {match.hand_number} loaded"), *(LogLine(-1, n) for n in notices)]
+        with self.lock:    # one step: a painter never sees the new rules with the old match
+            self.rules, self.seats, self.computers, self.match, self.log = match.rules, seats, computers, match, log
         self._notify("load")
 
     # ----------------------------------------------------------------- observers

@@ -77,13 +77,18 @@ def atomic_write_text(path: Path, text: str) -> None:
     path = Path(path)
     directory = path.parent
     try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:   # a lone surrogate (from a hand-edited file, or undecodable argv)
+        raise SaveError(path, f"not written: the text holds {printable(exc.object[exc.start:exc.end])}, "
+                              "which is not Unicode text") from None
+    try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise SaveError(path, f"cannot write here: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -305,7 +310,7 @@ class Resume:
     notices: list[str] = field(default_factory=list)
 
 
-def find_autosave(path: Path | None = None) -> Resume:
+def find_autosave(path: Path | None = None, then: str = "a new game starts") -> Resume:
     """The unfinished autosaved game, if any.
 
     A corrupt autosave is renamed aside (``autosave.corrupt-<time>.json``), never
@@ -324,10 +329,23 @@ def find_autosave(path: Path | None = None) -> Resume:
         except SaveError as exc2:
             return Resume(None, [notice, f"It could not be set aside either ({exc2.reason}); a new game will not "
                                          "overwrite it, so it will not be autosaved."])
-        return Resume(None, [notice + f" It is kept as {kept}; a new game starts."])
+        return Resume(None, [notice + f" It is kept as {kept}; {then}."])
     if is_finished(game.match):
         return Resume()
     return Resume(game)
+
+
+def keep_copy(match: Match, meta: dict[str, Any] | None = None, directory: Path | None = None) -> Path:
+    """Save ``match`` as a new ``kept-<time>.json`` among the named saves, where F3 lists it
+    (F3 keeps so the game it replaces; the name fits the log)."""
+    directory = directory or paths.saves_dir()
+    base = f"kept-{stamp()}"
+    target = directory / (base + SUFFIX)
+    n = 1
+    while target.exists() or target.is_symlink():
+        n += 1
+        target = directory / f"{base}-{n}{SUFFIX}"
+    return write_save(target, match, meta)
 
 
 def backup_autosave(path: Path | None = None) -> Path | None:
@@ -493,5 +511,5 @@ def exit_savers(save: Callable[[], object]) -> Iterator[None]:
 
 __all__ = ["MAX_SAVE_BYTES", "Autosaver", "LoadedGame", "Resume", "SaveError", "SaveInfo", "atomic_write_text",
            "attach_autosave", "backup_autosave", "exit_savers", "find_autosave", "install_exit_savers",
-           "is_finished", "list_saves", "load_file", "read_record", "remove_stale_temps", "save_named",
+           "is_finished", "keep_copy", "list_saves", "load_file", "read_record", "remove_stale_temps", "save_named",
            "save_path_for", "session_meta", "write_save"]
