@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import click
 
 from .bench.ai_bench import ai_command
 from .engine.errors import RulesError
-from .persistence.commands import config_command, stats_command
+from .persistence.commands import config_command, open_for_play, stats_command
 from .persistence.integrate import SettingsGroup, TableFiles, start_session, statistics_outcome
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
@@ -30,6 +31,15 @@ def _check_terminal() -> None:
         raise click.ClickException(
             "canasta needs a terminal that can place the cursor, and TERM=dumb cannot: play in a terminal "
             "window, or in tmux or screen (canasta rules, stats and config work here)")
+
+NO_TERMINAL = ("canasta needs a terminal to play: its input and output are a file or a pipe here. "
+               "Run it in a terminal window (or over ssh -t); canasta stats, canasta rules and "
+               "canasta config work without one.")
+
+
+def has_terminal() -> bool:
+    """The table reads keys from the terminal and draws on it: both must be one."""
+    return all(f is not None and f.isatty() for f in (sys.stdin, sys.stdout))
 
 
 @click.group(cls=SettingsGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -55,7 +65,8 @@ def _check_terminal() -> None:
               help="Your name at the table (Player 1), up to 20 characters.")
 @click.option("--resume", is_flag=True, help="Resume the unfinished game without asking.")
 @click.option("--new", "new_game", is_flag=True, help="Start a new game; the unfinished one is kept as a backup.")
-@click.option("--load", "load_file", metavar="FILE", help="Play on from a saved game.")
+@click.option("--load", "load_file", metavar="FILE",
+              help="Play on from a saved game (an unfinished autosaved game is kept as a backup).")
 @click.pass_context
 def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, level: str, delay: int,
          color: str, sort: str, ascii_: bool, four_color: bool, mouse: bool, name: str,
@@ -68,11 +79,16 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
         rules = load_rules(rules_name)
     except RulesError as exc:
         raise click.BadParameter(printable(str(exc)), param_hint="--rules") from None
+    # A file to load is checked before anything else happens (it only reads): a broken or finished
+    # match is reported at once, terminal or not.
+    loaded = open_for_play(load_file) if load_file else None
+    if not has_terminal():
+        raise click.ClickException(NO_TERMINAL)
     from .ui.launch import launch
 
     given = frozenset(p for p in ("players", "level")
                       if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE)
-    session, saver = start_session(rules, resume=resume, new=new_game, load=load_file, players=players, seed=seed,
+    session, saver = start_session(rules, resume=resume, new=new_game, load=loaded, players=players, seed=seed,
                                    level=level.lower(), name=name, given=given)
     launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
            four_color=four_color, mouse=mouse, name=name, session=session, files=TableFiles(session, saver),

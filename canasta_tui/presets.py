@@ -6,6 +6,10 @@ from pathlib import Path
 
 from .engine.errors import RulesError
 from .engine.rules import Rules, rules_from_toml
+from .persistence.safe_io import Unreadable, read_regular
+
+#: A rules file is a page of options; anything bigger is not one (and is not read into memory).
+MAX_RULES_BYTES = 1024 * 1024
 
 
 def rules_dir() -> Path:
@@ -29,11 +33,11 @@ def load_rules(name_or_path: str = "classic") -> Rules:
             raise RulesError(f"no rules preset {name_or_path!r}; choose one of: {', '.join(preset_names())}, "
                              "or give a .toml file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"cannot read rules file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise RulesError(f"{path}: not a rules file: it is not UTF-8 text") from None
+        text = read_regular(path, "a rules file", MAX_RULES_BYTES).decode("utf-8")
+    except Unreadable as exc:
+        raise RulesError(f"cannot read rules file {path}: {exc.reason}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{path}: not a rules file: not UTF-8 text (byte {exc.start})") from None
     try:
         return rules_from_toml(text)
     except RulesError as exc:

@@ -134,38 +134,52 @@ class Session:
     def _rebuild_log(self, note: str) -> None:
         """The current hand's events again, from its deck and saved actions (a player back from
         a dropped link sees what the others did), then ``note``."""
-        m = self.match
+        self.events, self.log = self._log_of(self.match, [note], self.seats)
+
+    def _log_of(self, m: Match, notes: Sequence[str], seats: Sequence[Seat]) -> tuple[list[Event], list[LogLine]]:
+        def name(p: int) -> str:
+            return seats[p].name or player_name(p)
+
         h = m.hand_number
         before = m.sheet[h - 2].totals if h >= 2 else (0,) * m.rules.teams
-        self.events = []
-        self.log = []
-        self._publish(hand_events(m.rules, m.decks[-1], m.state.dealer, before, m.log[-1], h))
-        self.log.append(LogLine(-1, note))
+        events: list[Event] = []
+        log: list[LogLine] = []
+        for e in hand_events(m.rules, m.decks[-1], m.state.dealer, before, m.log[-1], h):
+            e = e._replace(seq=len(events) + 1)
+            events.append(e)
+            # The deal is the table's doing, not a move of the dealer's (the hot-seat recap lists moves).
+            log.append(LogLine(-1 if e.kind == DEALT else e.seat, describe(e, name)))
+        log += [LogLine(-1, n) for n in notes]
+        return events, log
 
     def _publish(self, events: Sequence[Event]) -> None:
         for e in events:
             e = e._replace(seq=len(self.events) + 1)
             self.events.append(e)
-            # The deal is the table's doing, not a move of the dealer's (the hot-seat recap lists moves).
             self.log.append(LogLine(-1 if e.kind == DEALT else e.seat, describe(e, self.name)))
 
-    def _make_computers(self) -> dict[int, ComputerPlayer]:
-        return {s: self._factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(self.seats) if not seat.human}
+    def _make_computers(self, seats: Sequence[Seat] | None = None) -> dict[int, ComputerPlayer]:
+        """A computer player for every computer seat; ValueError for a level that does not exist."""
+        seats = self.seats if seats is None else seats
+        return {s: self._factory(seat.level, self.seed * 7 + s) for s, seat in enumerate(seats) if not seat.human}
 
-    def replace_match(self, match: Match, seats: Sequence[Seat], note: str = "") -> None:
+    def replace_match(self, match: Match, seats: Sequence[Seat], note: str = "", notices: Sequence[str] = ()) -> None:
         """F3: play on from a loaded match, in place, with the seats it was saved with.
 
+        Everything that can fail (the seat count, the computer players' levels) is done
+        before anything is replaced: on ValueError the session is exactly as it was.
         Observers (autosave, statistics, the table) stay attached: they are told "load",
         so the autosave now holds the loaded game.  New deals keep using this session's seed.
+        ``notices`` (what loading had to change) follow ``note`` in the log.
         """
+        seats = tuple(seats)
         if len(seats) != match.rules.players:
             raise ValueError(f"{match.rules.players} seats needed, got {len(seats)}")
-        with self.lock:
-            self.rules = match.rules
-            self.seats = tuple(seats)
-            self.computers = self._make_computers()
-            self.match = match
-            self._rebuild_log(note or f"Hand {match.hand_number} loaded")
+        computers = self._make_computers(seats)
+        events, log = self._log_of(match, [note or f"Hand {match.hand_number} loaded", *notices], seats)
+        with self.lock:    # one step: a painter never sees the new rules with the old match
+            self.rules, self.seats, self.computers, self.match = match.rules, seats, computers, match
+            self.events, self.log = events, log
         self._notify("load")
 
     # ----------------------------------------------------------------- observers

@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from ..engine import Rules, RulesError
-from ..text import printable
+from ..engine import Rules, RulesError, player_name
+from ..text import BadName, check_name, printable
 from . import paths, stats
 from . import settings as settings_mod
 from .commands import choose_start
@@ -28,6 +28,7 @@ from .saves import (
     SaveInfo,
     attach_autosave,
     install_exit_savers,
+    keep_copy,
     list_saves,
     load_file,
     save_named,
@@ -70,26 +71,86 @@ def apply_rule_options(rules: Rules) -> Rules:
         return rules
 
 
-def _seats_from(game: LoadedGame, players: int, level: str, name: str) -> Sequence[Any]:
-    from ..session import Seat, seats_for
+def _shown(value: Any) -> str:
+    """A value from a file, as a message may quote it: escaped, and short."""
+    text = repr(value)
+    return printable(text if len(text) <= 40 else text[:37] + "...")
 
-    meta = game.meta
-    kinds, levels, names = meta.get("seats"), meta.get("levels"), meta.get("names")
+
+def _column(meta: dict[str, Any], key: str, n: int, notices: list[str]) -> list[Any]:
+    """``meta[key]`` as one entry per seat (None where the save says nothing)."""
+    value = meta.get(key)
+    if isinstance(value, list) and len(value) == n:
+        return value
+    if value is not None:
+        notices.append(f"The save's {key} ({_shown(value)}) are not one per player; they are not used.")
+    return [None] * n
+
+
+def saved_seats(game: LoadedGame, fallback: Sequence[Any], source: str) -> tuple[tuple[Any, ...], list[str]]:
+    """The seats ``game`` was saved with, checked, and notices for what could not be used.
+
+    A save's ``meta`` (who is human, the computers' levels, the names) is not part of the
+    game the engine replays and checks, so nothing in it is trusted: every value is checked
+    here, before anything is built from it, and one that cannot be used is replaced by the
+    seat's value in ``fallback`` (the seats ``source``, "the command line" or "this table",
+    gives), with a notice that says what and why.  The game itself is never refused for it:
+    a label should not cost a good game.
+    """
+    from ..ai import ALL_LEVELS
+    from ..session import Seat
+
     n = game.match.rules.players
-    if isinstance(kinds, list) and len(kinds) == n:
-        lv = levels if isinstance(levels, list) and len(levels) == n else [level] * n
-        nm = names if isinstance(names, list) and len(names) == n else [""] * n
-        return tuple(Seat(k == "human", str(lv[i] or level), str(nm[i] or "")) for i, k in enumerate(kinds))
-    return seats_for(players, level, name)[:n]
+    fb = list(fallback)[:n] + [Seat(False, "advanced")] * max(0, n - len(fallback))
+    meta = game.meta
+    kinds = meta.get("seats")
+    if kinds is None:
+        return tuple(fb), []
+    notices: list[str] = []
+    if not (isinstance(kinds, list) and len(kinds) == n and all(k in ("human", "computer") for k in kinds)):
+        notices.append(f"The save's seats ({_shown(kinds)}) are not {n} of \"human\" or \"computer\"; "
+                       f"the players sit as {source} has them.")
+        return tuple(fb), notices
+    levels = _column(meta, "levels", n, notices)
+    names = _column(meta, "names", n, notices)
+    seats = []
+    for i, kind in enumerate(kinds):
+        who = player_name(i)
+        human = kind == "human"
+        level = fb[i].level
+        saved = levels[i]
+        if isinstance(saved, str) and saved.strip().lower() in ALL_LEVELS:
+            level = saved.strip().lower()
+        elif saved not in (None, "") and not human:   # a human's level is not used: no need to say
+            notices.append(f"{who}'s level in the save ({_shown(saved)}) is not a computer level "
+                           f"({', '.join(ALL_LEVELS)}); {who} plays at {level}.")
+        name = ""
+        if names[i] not in (None, ""):
+            try:
+                name = check_name(names[i])
+            except BadName as exc:
+                notices.append(f"{who}'s name in the save cannot be used: {exc}; {who} is called {who}.")
+        seats.append(Seat(human, level, name))
+    return tuple(seats), notices
 
 
-def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, players: int, seed: int | None,
-                  level: str, name: str, given: frozenset[str] = frozenset()) -> tuple[Any, Autosaver]:
+def _seats_from(game: LoadedGame, players: int, level: str, name: str) -> tuple[tuple[Any, ...], list[str]]:
+    """``--resume`` and ``--load``: the saved seats, the command line's where the save's cannot be used."""
+    from ..session import seats_for
+
+    return saved_seats(game, seats_for(players, level, name), "the command line")
+
+
+def start_session(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGame | None, players: int,
+                  seed: int | None, level: str, name: str,
+                  given: frozenset[str] = frozenset()) -> tuple[Any, Autosaver]:
     """The Session to play (loaded, resumed or new) and its autosaver; statistics are attached.
 
     A saved game keeps its seats: who is human comes from the save, so ``--players`` (named
     in ``given``, the options typed on the command line) is ignored with a notice; ``--level``
-    given on the command line sets the level of the saved game's computer players.
+    given on the command line sets the level of the saved game's computer players.  What the
+    save says about its seats is checked first (:func:`saved_seats`): a bad autosave never
+    stops the program.  ``load`` is ``--load``'s path, or the game already read from it.
 
     Shows notices (a corrupt autosave set aside, a backup kept) before the table opens.
     """
@@ -101,13 +162,22 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, pl
         raise click.ClickException(str(exc)) from None
     game, notices = choose_start(resume, new, load, autosave=autosave)
     notices = locked + notices
-    for n in notices:
-        click.echo(n, err=True)
     aggression = settings_mod.load_settings().settings.aggression
-    if game is not None:
-        seats = list(_seats_from(game, players, level, name))
+    if game is None:
+        for n in notices:
+            click.echo(n, err=True)
+        rules = apply_rule_options(rules)
+        if not rules.partnerships and players > rules.players:
+            players = rules.players
+        session = Session(rules, seats_for(players, level, name)[: rules.players], seed, aggression=aggression)
+        game_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{session.seed}"
+    else:
+        seats, seat_notices = _seats_from(game, players, level, name)
+        notices += seat_notices
+        for n in notices:
+            click.echo(n, err=True)
         if "level" in given:
-            seats = [s if s.human else s.__class__(False, level, s.name) for s in seats]
+            seats = tuple(s if s.human else s.__class__(False, level, s.name) for s in seats)
             click.echo(f"The saved game's computer players play at {level} level (--level).", err=True)
         if "players" in given:
             humans = [i + 1 for i, s in enumerate(seats) if s.human]
@@ -115,13 +185,8 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | None, pl
             click.echo(f"--players {players} is ignored: the saved game keeps its seats (human: {who}); "
                        "--new starts a new game.", err=True)
         session = Session.from_match(game.match, seats, seed, aggression=aggression)
-        game_id = str(game.meta.get("game_id") or f"{time.time():.0f}-{session.seed}")
-    else:
-        rules = apply_rule_options(rules)
-        if not rules.partnerships and players > rules.players:
-            players = rules.players
-        session = Session(rules, seats_for(players, level, name)[: rules.players], seed, aggression=aggression)
-        game_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{session.seed}"
+        gid = game.meta.get("game_id")
+        game_id = gid if isinstance(gid, str) and gid else f"{time.time():.0f}-{session.seed}"
     saver = attach(session, game_id, autosave)
     saver.notices[:0] = notices        # the table shows them too (the terminal is cleared)
     return session, saver
@@ -197,19 +262,9 @@ def attach(session: Any, game_id: str, path: Path | None = None) -> Autosaver:
     return saver
 
 
-def seats_of_save(game: LoadedGame, current: Sequence[Any]) -> Sequence[Any]:
-    """The seats a loaded game was saved with (the current seats' levels fill gaps)."""
-    from ..session import Seat
-
-    n = game.match.rules.players
-    cur = list(current)[:n] + [Seat(False, "advanced")] * max(0, n - len(current))
-    meta = game.meta
-    kinds, levels, names = meta.get("seats"), meta.get("levels"), meta.get("names")
-    if not (isinstance(kinds, list) and len(kinds) == n):
-        return tuple(cur)
-    lv = levels if isinstance(levels, list) and len(levels) == n else [c.level for c in cur]
-    nm = names if isinstance(names, list) and len(names) == n else [""] * n
-    return tuple(Seat(k == "human", str(lv[i] or cur[i].level), str(nm[i] or "")) for i, k in enumerate(kinds))
+def seats_of_save(game: LoadedGame, current: Sequence[Any]) -> tuple[tuple[Any, ...], list[str]]:
+    """F3: the seats a loaded game was saved with (the current seats fill what the save cannot give)."""
+    return saved_seats(game, current, "this table")
 
 
 class TableFiles:
@@ -245,12 +300,25 @@ class TableFiles:
         except SaveError as exc:
             return str(exc)
         if game.match.winner is not None:
-            return f"{path}: the match in this file is already over"
-        try:
-            self.session.replace_match(game.match, seats_of_save(game, self.session.seats),
-                                       f"Loaded {game.path.stem}: hand {game.match.hand_number}")
+            return f"{printable(path)}: the match in this file is already over"
+        seats, notices = seats_of_save(game, self.session.seats)
+        # The game being played is replaced in the autosave: keep it, as --load and --new keep theirs.
+        current = self.session.match
+        kept: Path | None = None
+        if self.saver is not None and current.winner is None and any(current.log) and game.path != self.saver.path:
+            try:
+                kept = keep_copy(current, self.saver.meta())
+            except SaveError as exc:
+                return f"{printable(path)} was not loaded, because the game being played could not be kept: {exc}"
+            notices = [f"The game you were playing is saved as {kept.stem} (F3 lists it).", *notices]
+        try:   # checks everything before it replaces anything: on failure the game goes on as it was
+            self.session.replace_match(game.match, seats,
+                                       f"Loaded {printable(game.path.stem)}: hand {game.match.hand_number}", notices)
         except ValueError as exc:
-            return f"{path}: {exc}"
+            if kept is not None:
+                with contextlib.suppress(OSError):
+                    kept.unlink()
+            return f"{printable(path)}: {exc}"
         gid = game.meta.get("game_id")
         if isinstance(gid, str) and gid:
             self.session.game_id = gid
@@ -273,4 +341,4 @@ class TableFiles:
 
 
 __all__ = ["SettingsGroup", "StatsRecording", "TableFiles", "apply_rule_options", "attach", "default_map",
-           "seats_of_save", "start_session", "statistics_outcome"]
+           "saved_seats", "seats_of_save", "start_session", "statistics_outcome"]

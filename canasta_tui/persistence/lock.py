@@ -9,10 +9,14 @@ started meanwhile does not touch that autosave: it plays a separate game autosav
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 from pathlib import Path
 
 from . import paths
+from .safe_io import Unreadable, kind_of, read_regular
+from .saves import remove_stale_temps
 
 try:
     import fcntl
@@ -30,15 +34,41 @@ class AutosaveLock:
         self.autosave = autosave
         self.path = autosave.with_name(autosave.name + ".lock")
         self.fd: int | None = None
+        self.problem: str | None = None
 
     def acquire(self) -> bool | None:
-        """True: ours now; False: another process holds it; None: locking is impossible here."""
+        """True: ours now; False: another process holds it; None: locking is impossible here
+        (:attr:`problem` then says why, when the lock file itself is the reason).
+
+        The lock file is opened without following a symbolic link, and anything but a regular
+        file is left alone: the PID written into it must never land in somebody's file.
+        """
+        self.problem = None
         if fcntl is None:
             return None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            pass
         except OSError:
+            return None
+        else:
+            if not stat.S_ISREG(st.st_mode):        # a FIFO or a device is not even opened
+                self.problem = f"is {kind_of(st.st_mode)}, not a lock file"
+                return None
+        flags = (os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:            # made a symbolic link since the lstat
+                self.problem = "is a symbolic link, not a lock file"
+            return None
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            self.problem = f"is {kind_of(mode)}, not a lock file"
             return None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -57,8 +87,8 @@ class AutosaveLock:
     def holder(self) -> str:
         """The process id written by whoever holds the lock ("" if unknown)."""
         try:
-            return self.path.read_text(encoding="ascii").strip()
-        except (OSError, UnicodeDecodeError):
+            return read_regular(self.path, "a lock file", 64, follow_symlinks=False).decode("ascii").strip()
+        except (Unreadable, UnicodeDecodeError):
             return ""
 
     def release(self) -> None:
@@ -78,9 +108,13 @@ def claim_autosave() -> tuple[Path, list[str]]:
         lock = AutosaveLock(path)
         got = lock.acquire()
         if got is None:          # cannot lock (read-only directory...): play on; autosave errors show
-            return path, []
+            if lock.problem is None:
+                return path, []
+            return path, [f"The lock file {lock.path} {lock.problem}; it is left alone, so this game is "
+                          f"not protected from a second canasta autosaving to {path}. Remove it to fix this."]
         if got:
             _held.append(lock)
+            remove_stale_temps(path)   # ours now: a temporary file left there is a write that was killed
             if n == 1:
                 return path, []
             who = AutosaveLock(first).holder()

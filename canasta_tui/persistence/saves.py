@@ -22,6 +22,7 @@ import json
 import os
 import re
 import signal
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -31,10 +32,14 @@ from types import FrameType
 from typing import Any, NamedTuple, Protocol
 
 from ..engine import CanastaError, Match, record
+from ..text import printable
 from . import paths
+from .safe_io import Unreadable, read_regular
 
 MAX_SAVE_BYTES = 16 * 1024 * 1024
 SUFFIX = ".json"
+#: What a save file is, in the messages ("is a FIFO (named pipe), not a Canasta save").
+SAVE_WHAT = "a Canasta save"
 
 
 class SaveError(Exception):
@@ -72,13 +77,18 @@ def atomic_write_text(path: Path, text: str) -> None:
     path = Path(path)
     directory = path.parent
     try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:   # a lone surrogate (from a hand-edited file, or undecodable argv)
+        raise SaveError(path, f"not written: the text holds {printable(exc.object[exc.start:exc.end])}, "
+                              "which is not Unicode text") from None
+    try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise SaveError(path, f"cannot write here: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -89,6 +99,39 @@ def atomic_write_text(path: Path, text: str) -> None:
             raise SaveError(path, f"cannot write: {exc.strerror or exc}") from None
         raise
     _fsync_dir(directory)
+
+
+#: A temporary file older than this is no write in progress (a write takes milliseconds).
+STALE_TEMP_SECONDS = 60.0
+
+
+def remove_stale_temps(path: Path, older_than: float = STALE_TEMP_SECONDS) -> list[Path]:
+    """Delete what writes of ``path`` left behind when they were killed (``kill -9``, a power cut).
+
+    Only the names :func:`atomic_write_text` gives (``.<name>.XXXXXXXX.tmp`` next to ``path``, so
+    ``autosave-2.json``'s are not ``autosave.json``'s), only regular files, only those older than
+    ``older_than`` seconds.  The caller makes sure that nobody else writes ``path`` (it holds the lock).
+    """
+    path = Path(path)
+    ours = re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]{8}" + re.escape(".tmp"))
+    removed = []
+    now = time.time()
+    try:
+        names = [e.name for e in os.scandir(path.parent)]
+    except OSError:
+        return []
+    for name in names:
+        if not ours.fullmatch(name):
+            continue
+        tmp = path.parent / name
+        try:
+            st = tmp.lstat()
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > older_than:
+                tmp.unlink()
+                removed.append(tmp)
+        except OSError:
+            continue
+    return removed
 
 
 def stamp() -> str:
@@ -141,16 +184,9 @@ def read_record(path: Path) -> LoadedGame:
     """Load and check one save file; raises SaveError saying what is wrong with it."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise SaveError(path, "is a directory, not a save file")
-        if size > MAX_SAVE_BYTES:
-            raise SaveError(path, f"too large to be a Canasta save ({size} bytes)")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SaveError(path, "no such file") from None
-    except OSError as exc:
-        raise SaveError(path, f"cannot read: {exc.strerror or exc}") from None
+        raw = read_regular(path, SAVE_WHAT, MAX_SAVE_BYTES)
+    except Unreadable as exc:
+        raise SaveError(path, exc.reason) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -233,7 +269,9 @@ def _summary(data: Any) -> str:
     if not isinstance(snap, dict) or not isinstance(hands, list):
         return "not a Canasta save"
     scores = snap.get("scores")
-    score_text = " to ".join(str(s) for s in scores) if isinstance(scores, list) else "?"
+    # Only numbers are shown: the file is not trusted until it is loaded, and text in it may hold escapes.
+    score_text = (" to ".join(str(s) if type(s) is int else "?" for s in scores[:4])
+                  if isinstance(scores, list) else "?")
     return f"hand {len(hands)}, {score_text}"
 
 
@@ -251,11 +289,13 @@ def list_saves(directory: Path | None = None) -> list[SaveInfo]:
         except OSError:
             continue
         try:
-            data = json.loads(p.read_bytes().decode("utf-8")) if p.stat().st_size <= MAX_SAVE_BYTES else None
+            data = json.loads(read_regular(p, SAVE_WHAT, MAX_SAVE_BYTES).decode("utf-8"))
             summary, ok = _summary(data), isinstance(data, dict) and data.get("format") == record.FORMAT
-        except (OSError, ValueError, RecursionError):
+        except Unreadable as exc:
+            summary, ok = exc.reason, False     # a FIFO or /dev/zero is named, never read
+        except (ValueError, RecursionError):
             summary, ok = "unreadable", False
-        out.append(SaveInfo(p.stem, p, modified, summary, ok))
+        out.append(SaveInfo(printable(p.stem), p, modified, summary, ok))
     out.sort(key=lambda s: s.modified, reverse=True)
     return out
 
@@ -270,7 +310,7 @@ class Resume:
     notices: list[str] = field(default_factory=list)
 
 
-def find_autosave(path: Path | None = None) -> Resume:
+def find_autosave(path: Path | None = None, then: str = "a new game starts") -> Resume:
     """The unfinished autosaved game, if any.
 
     A corrupt autosave is renamed aside (``autosave.corrupt-<time>.json``), never
@@ -289,10 +329,23 @@ def find_autosave(path: Path | None = None) -> Resume:
         except SaveError as exc2:
             return Resume(None, [notice, f"It could not be set aside either ({exc2.reason}); a new game will not "
                                          "overwrite it, so it will not be autosaved."])
-        return Resume(None, [notice + f" It is kept as {kept}; a new game starts."])
+        return Resume(None, [notice + f" It is kept as {kept}; {then}."])
     if is_finished(game.match):
         return Resume()
     return Resume(game)
+
+
+def keep_copy(match: Match, meta: dict[str, Any] | None = None, directory: Path | None = None) -> Path:
+    """Save ``match`` as a new ``kept-<time>.json`` among the named saves, where F3 lists it
+    (F3 keeps so the game it replaces; the name fits the log)."""
+    directory = directory or paths.saves_dir()
+    base = f"kept-{stamp()}"
+    target = directory / (base + SUFFIX)
+    n = 1
+    while target.exists() or target.is_symlink():
+        n += 1
+        target = directory / f"{base}-{n}{SUFFIX}"
+    return write_save(target, match, meta)
 
 
 def backup_autosave(path: Path | None = None) -> Path | None:
@@ -458,5 +511,5 @@ def exit_savers(save: Callable[[], object]) -> Iterator[None]:
 
 __all__ = ["MAX_SAVE_BYTES", "Autosaver", "LoadedGame", "Resume", "SaveError", "SaveInfo", "atomic_write_text",
            "attach_autosave", "backup_autosave", "exit_savers", "find_autosave", "install_exit_savers",
-           "is_finished", "list_saves", "load_file", "read_record", "save_named", "save_path_for", "session_meta",
-           "write_save"]
+           "is_finished", "keep_copy", "list_saves", "load_file", "read_record", "remove_stale_temps", "save_named",
+           "save_path_for", "session_meta", "write_save"]

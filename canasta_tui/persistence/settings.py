@@ -26,7 +26,11 @@ from typing import Any
 
 from ..text import BadName, check_name, printable
 from . import paths
+from .safe_io import Unreadable, read_regular
 from .saves import SaveError, atomic_write_text
+
+#: A settings file is a few lines; anything bigger is not one (and is not read into memory).
+MAX_SETTINGS_BYTES = 1024 * 1024
 
 LEVELS = ("beginner", "advanced", "expert")
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -184,11 +188,14 @@ def load_settings(path: Path | None = None) -> Loaded:
     """The settings file, checked; never raises: a bad file gives the defaults and a ``problem``."""
     path = path or paths.settings_path()
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Loaded(Settings(), path, False, set())
-    except (OSError, UnicodeDecodeError) as exc:
-        return Loaded(Settings(), path, True, set(), f"{path}: cannot read the settings: {exc}; using the defaults")
+        text = read_regular(path, "a settings file", MAX_SETTINGS_BYTES).decode("utf-8")
+    except Unreadable as exc:
+        if exc.missing:
+            return Loaded(Settings(), path, False, set())
+        return Loaded(Settings(), path, True, set(), f"{path}: {exc.reason}; using the defaults")
+    except UnicodeDecodeError as exc:
+        return Loaded(Settings(), path, True, set(),
+                      f"{path}: not a settings file: not UTF-8 text (byte {exc.start}); using the defaults")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

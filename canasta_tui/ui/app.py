@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 import time
 from typing import Any
 
@@ -32,6 +33,9 @@ _NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "
 #: Key events the terminal (not the player) produces: replies to queries, mouse reports while the
 #: mouse is off, scrolling, pasted text, sequences prompt-toolkit marks as "ignore".  The
 #: ``Keys.Any`` binding sees them all; none of them may dismiss a message or press a button.
+#: Signals that end the game from outside: the terminal went away (SIGHUP), kill (SIGTERM).
+EXIT_SIGNALS = tuple(s for s in (getattr(signal, "SIGHUP", None), signal.SIGTERM) if s is not None)
+
 NOT_USER_KEYS = frozenset({Keys.CPRResponse, Keys.Ignore, Keys.Vt100MouseEvent, Keys.WindowsMouseEvent,
                            Keys.ScrollUp, Keys.ScrollDown, Keys.BracketedPaste})
 
@@ -68,6 +72,8 @@ class TableApp:
         self.frames = 0
         self.render_times: list[float] = []
         self._wake: asyncio.Event | None = None
+        self.signalled: int | None = None             # SIGHUP or SIGTERM that ended the app
+        self._replaced: dict[int, Any] = {}           # the handlers the loop's replaced while it ran
         self.control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         kb = KeyBindings()
         names: set[str] = set()
@@ -155,8 +161,51 @@ class TableApp:
     def _pre_run(self) -> None:
         self.app.create_background_task(self._pump())
 
+    # ------------------------------------------------------------------ signals
+    def _catch_exit_signals(self) -> None:
+        """SIGHUP and SIGTERM while the table runs end the app on the event loop.
+
+        A Python signal handler runs between two bytecodes of the main thread, which here runs
+        the event loop: the exit saver's SystemExit could land inside a task (the computer-player
+        pump, in the middle of an autosave), and prompt-toolkit reported it as "Unhandled exception
+        in event loop ... SystemExit: 143".  On the loop the signal only asks the app to exit; the
+        handler it replaced (the exit saver: save, then exit with 128 + signal) gets the signal
+        once the loop is done and the terminal is restored (:meth:`run`).
+        """
+        if threading.current_thread() is not threading.main_thread():
+            return
+        loop = asyncio.get_running_loop()
+        for sig in EXIT_SIGNALS:
+            previous = signal.getsignal(sig)
+            if previous in (signal.SIG_IGN, None):
+                continue
+            try:
+                loop.add_signal_handler(sig, self._exit_on_signal, sig)
+            except (ValueError, RuntimeError, NotImplementedError):
+                continue
+            self._replaced[sig] = previous
+
+    def _exit_on_signal(self, sig: int) -> None:
+        if self.signalled is None:
+            self.signalled = sig
+        if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
+            self.app.exit()
+
     def run(self) -> None:
-        self.app.run(pre_run=self._pre_run)
+        """Play until the player quits; SIGHUP/SIGTERM end the app first, then reach their handler."""
+        self._replaced.clear()
+        self.signalled = None
+
+        def pre_run() -> None:
+            self._catch_exit_signals()
+            self._pre_run()
+        try:
+            self.app.run(pre_run=pre_run)
+        finally:
+            for sig, handler in self._replaced.items():   # closing the loop left SIG_DFL there
+                signal.signal(sig, handler)
+            if self.signalled is not None:
+                signal.raise_signal(self.signalled)       # the exit saver runs now, outside the loop
 
     async def run_async(self) -> None:
         await self.app.run_async(pre_run=self._pre_run)

@@ -138,3 +138,25 @@ def test_help_says_what_a_resumed_game_does_with_players_and_level(home: Path) -
     assert code == 0
     assert "A resumed game keeps its seats." in flat
     assert "given with a resumed game, it sets theirs" in flat
+
+
+def test_without_a_terminal_canasta_says_it_needs_one_and_touches_nothing(home: Path) -> None:
+    """``canasta </dev/null`` printed "Aborted!" (the resume question read end-of-file), and with no
+    autosave it started a game on a non-terminal and left an autosave behind."""
+    env = dict(os.environ, CANASTA_HOME=str(home))
+    for stdin in (subprocess.DEVNULL, None):      # input from /dev/null; output to a pipe
+        r = subprocess.run([entry_point()], capture_output=True, text=True, env=env, timeout=30, stdin=stdin)
+        assert r.returncode == 1 and "Aborted!" not in r.stderr + r.stdout
+        assert "canasta needs a terminal to play" in r.stderr and "canasta stats" in r.stderr
+        assert not paths.state_dir().exists()       # no game started, no lock, no autosave
+    m = step(step(start(1), 1), 1)
+    Autosaver({"seats": ["human", "computer", "computer", "computer"]}).save(m)
+    before = paths.autosave_path().read_bytes()
+    r = subprocess.run([entry_point()], capture_output=True, text=True, env=env, timeout=30,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 1 and "Aborted!" not in r.stderr and "needs a terminal" in r.stderr
+    assert paths.autosave_path().read_bytes() == before
+    # Commands that need no table work without a terminal.
+    r = subprocess.run([entry_point(), "stats"], capture_output=True, text=True, env=env, timeout=30,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 0 and "No finished matches yet." in r.stdout

@@ -164,10 +164,10 @@ def test_a_rules_file_that_is_not_text_is_refused_with_the_reason(tmp_path: Path
     """`rules = "/bin/ls"` gave UnicodeDecodeError: a file that is not UTF-8 text is a RulesError."""
     f = tmp_path / "binary.toml"
     f.write_bytes(b"\x7fELF\x02\x01\x01\x00\xff\xfe" * 50)
-    with pytest.raises(RulesError, match=f"{f}: not a rules file: it is not UTF-8 text"):
+    with pytest.raises(RulesError, match=f"{f}: not a rules file: not UTF-8 text \\(byte 8\\)"):
         load_rules(str(f))
     code, out = run("rules", str(f))
-    assert code == 2 and "not a rules file: it is not UTF-8 text" in out
+    assert code == 2 and "not a rules file: not UTF-8 text (byte 8)" in out
 
 
 def test_a_rules_file_name_with_an_escape_sequence_is_written_out_in_the_error(tmp_path: Path) -> None:

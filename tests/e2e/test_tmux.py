@@ -55,9 +55,10 @@ def tmux(tmp_path: Path) -> Iterator[Callable[[str], Tmux]]:
     t = Tmux(socket)
 
     def start(args: str) -> Tmux:
-        # A fresh home: no saved game to resume, no settings of the person running the tests.
+        # A fresh home: no saved game to resume, no settings of the person running the tests.  Every
+        # variable is set here: a tmux server started elsewhere would not pass on the test's own.
         dirs = " ".join(f"{v}={tmp_path / v.lower()}" for v in
-                        ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"))
+                        ("CANASTA_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"))
         env = f"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color HOME={tmp_path} {dirs}"
         t.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", f"{env} {CANASTA} {args}")
         return t
