@@ -14,7 +14,7 @@ from typing import Any
 from .actions import parse_action
 from .cards import card_text, cards_text, parse_card
 from .errors import CanastaError, RulesError
-from .match import Match, replay
+from .match import MAX_HAND_ACTIONS, Match, replay
 from .rules import rules_from_dict
 from .state import GameState
 
@@ -96,6 +96,9 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
     for i, h in enumerate(hands, 1):
         if not isinstance(h, dict) or not isinstance(h.get("deck"), str) or not isinstance(h.get("actions"), list):
             raise RecordError(f"hand {i}: expected an object with a deck (text) and actions (a list)")
+        if len(h["actions"]) > MAX_HAND_ACTIONS:
+            # Refused unread: a hand never needs this many, and replaying them would take long.
+            raise RecordError(f"hand {i} has {len(h['actions'])} actions; a hand holds at most {MAX_HAND_ACTIONS}")
         try:
             decks.append(tuple(parse_card(w) for w in h["deck"].split()))
         except ValueError as exc:
