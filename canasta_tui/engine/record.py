@@ -84,7 +84,7 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
     except (RulesError, TypeError, ValueError) as exc:
         raise RecordError(f"the save's rules cannot be used: {exc}") from None
     first = data.get("first_dealer", 0)
-    if not isinstance(first, int) or not 0 <= first < rules.players:
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < rules.players:
         raise RecordError(f"first_dealer must be a seat from 0 to {rules.players - 1}")
     hands = data.get("hands")
     if hands is None or hands == []:
@@ -120,9 +120,22 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
         got = snapshot(m.state, m.scores)
         want = data["snapshot"]
         if got != want:
-            diffs = [k for k in got if not isinstance(want, dict) or want.get(k) != got[k]]
-            raise RecordError("the snapshot disagrees with the replayed game (" + ", ".join(diffs) + ")")
+            raise RecordError("the snapshot disagrees with the replayed game (" + _differences(got, want) + ")")
     return m
+
+
+def _differences(got: dict[str, Any], want: Any) -> str:
+    """The snapshot's fields that differ from the replay, then those it lacks or adds."""
+    if not isinstance(want, dict):
+        return ", ".join(got)
+    parts = [", ".join(k for k in got if k in want and want[k] != got[k])]
+    missing = [k for k in got if k not in want]
+    if missing:
+        parts.append("missing: " + ", ".join(missing))
+    extra = [k if len(k) <= 30 else k[:30] + "..." for k in want if k not in got]
+    if extra:
+        parts.append("unknown: " + ", ".join(repr(k) for k in extra[:5]) + (", ..." if len(extra) > 5 else ""))
+    return "; ".join(p for p in parts if p)
 
 
 def loads(text: str) -> Match:
