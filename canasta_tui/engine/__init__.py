@@ -15,12 +15,13 @@ from .match import HandRecord, Match, new_match, next_hand, play, replay
 from .melds import Meld
 from .play import apply, apply_legal, deal, explain, legal_actions, meld_count, meld_needed, turn_problem
 from .rules import CLASSIC, Rules, rules_from_dict, rules_from_toml
-from .scoring import TeamScore, score_hand
-from .state import GameState, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
+from .scoring import RED_THREE_IN_HAND_PENALTY, TeamScore, score_hand
+from .state import GameState, Penalty, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
 from .view import PlayerView, determinize, unseen_cards, view_for
 
 __all__ = [
     "CLASSIC",
+    "RED_THREE_IN_HAND_PENALTY",
     "Action",
     "CanastaError",
     "Card",
@@ -30,6 +31,7 @@ __all__ = [
     "InvalidActionError",
     "Match",
     "Meld",
+    "Penalty",
     "Phase",
     "PlayerView",
     "Rules",

@@ -34,7 +34,7 @@ from .cards import (
 from .errors import CanastaError, IllegalActionError
 from .melds import Meld
 from .rules import Rules
-from .state import GameState, Phase, Turn, next_seat, partner, player_name, team
+from .state import PERMISSION_BROKEN, PILE_PUT_BACK, GameState, Phase, Turn, next_seat, partner, player_name, team
 
 EMPTY_ROW: tuple[Meld | None, ...] = (None,) * 15
 _SORTED_DECK = tuple(sorted(full_deck()))
@@ -537,8 +537,8 @@ def _apply_legal(s: GameState, a: Action) -> GameState:
         before = s.t.pile_undo
         assert before is not None
         tm = team(s.turn, s.rules)
-        return before._replace(penalties=_set(before.penalties, tm, before.penalties[tm] + s.rules.undo_pile_penalty),
-                               t=before.t._replace(pile_undone=True))
+        return before.charge(tm, s.rules.undo_pile_penalty, PILE_PUT_BACK)._replace(
+            t=before.t._replace(pile_undone=True))
     if k == A.END:
         return _end_hand(s, "the stock is exhausted")
     after = _apply_unchecked(s, a)
@@ -676,13 +676,12 @@ def _discard(s: GameState, c: int) -> GameState:
         red_threes = _set(red_threes, seat, tuple(rt))
     else:
         hand.remove(c)
-    penalties = s.penalties
     if s.t.permission == 1 and hand:
         # "Should the player not abide by the answer, a 100 point penalty is assessed."
-        penalties = _set(penalties, tm, penalties[tm] + rules.permission_penalty)
+        s = s.charge(tm, rules.permission_penalty, PERMISSION_BROKEN)
     frozen = s.frozen or IS_WILD[c] or IS_RED_THREE[c]
     changes: dict[str, Any] = dict(hands=_set(s.hands, seat, tuple(hand)), red_threes=red_threes,
-                   pile=(*s.pile, c), frozen=frozen, penalties=penalties,
+                   pile=(*s.pile, c), frozen=frozen,
                    known=_set(s.known, seat, _remove_known(s.known[seat], (c,))) if s.known[seat] else s.known)
     if not hand:
         return _end_hand(s._replace(**changes), "went out", seat, _concealed(s))

@@ -17,7 +17,7 @@ from .cards import IS_RED_THREE, full_deck
 from .melds import Meld
 from .play import legal_actions, meld_count, meld_needed
 from .rules import Rules
-from .state import GameState, Phase, Turn
+from .state import GameState, Penalty, Phase, Turn
 
 
 class PlayerView(NamedTuple):
@@ -47,6 +47,7 @@ class PlayerView(NamedTuple):
     went_out: int
     concealed: bool
     end_reason: str
+    penalty_log: tuple[Penalty, ...]          # every penalty of the hand, with its reason
 
     @property
     def upcard(self) -> int | None:
@@ -69,7 +70,7 @@ def view_for(s: GameState, seat: int) -> PlayerView:
         meld_count=meld_count(s) if s.phase != Phase.HAND_OVER else 0,
         meld_needed=meld_needed(s) if s.phase != Phase.HAND_OVER else 0,
         legal=tuple(legal_actions(s)) if s.actor == seat else (),
-        went_out=s.went_out, concealed=s.concealed, end_reason=s.end_reason,
+        went_out=s.went_out, concealed=s.concealed, end_reason=s.end_reason, penalty_log=s.penalty_log,
     )
 
 
@@ -139,7 +140,7 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
         phase=v.phase, turn=v.turn, actor=v.actor, turn_number=v.turn_number, has_melded=v.has_melded,
         threes_laid=laid,
         known=v.known, penalties=v.penalties, t=v.t, stock_turned=v.stock_turned,
-        went_out=v.went_out, concealed=v.concealed, end_reason=v.end_reason,
+        went_out=v.went_out, concealed=v.concealed, end_reason=v.end_reason, penalty_log=v.penalty_log,
     )
 
 

@@ -28,7 +28,7 @@ WENT_OUT = '''\
  7 ×6                                                   Red threes           100
  8 ×5 +2                                                Going out            100
  9 ×4                                                   Cards in hand        -20
-10 ×5                                                   Penalties           -200
+10 ×5                                                   Yes, not out x2     -200
  J ×6 +2 2      ★mixed                                                    ------
  Q ×6                                                   Total               1215
  K ×5
@@ -38,7 +38,7 @@ WENT_OUT = '''\
  6 ×4 +JK              Player 4: Q♦ K♥ JK               Red threes           200
 10 ×2 +2                                                Going out              0
                                                         Cards in hand       -145
-                                                        Penalties           -300
+                                                        Yes, not out x3     -300
                                                                           ------
                                                         Total                285
 
@@ -54,7 +54,7 @@ TWO_COLUMNS_OF_MELDS = '''\
  7 ×3                  Player 3: 10♥                    Red threes           100
  8 ×3                                                   Going out              0
  Q ×3                                                   Cards in hand        -80
- K ×5 +2                                                Penalties           -200
+ K ×5 +2                                                Yes, not out x2     -200
                                                                           ------
                                                         Total                 30
 ─ Players 2 & 4 ────────────────────────────────────────────────────────────────
@@ -63,7 +63,7 @@ TWO_COLUMNS_OF_MELDS = '''\
  5×6       10×4+1w     Player 4: A♦ A♥ 3♣ 5♠ 8♦ 8♠ 9♣   Red threes           300
  6×4+1w     J×4+1w       9♠ 10♠ K♣ K♥                   Going out              0
  7×2+1w     Q×5                                         Cards in hand       -200
-                                                        Penalties           -100
+                                                        Yes, not out        -100
                                                                           ------
                                                         Total                680
 
