@@ -13,7 +13,18 @@ from .cards import Card, card, card_text, cards_text, full_deck, parse_card, sor
 from .errors import CanastaError, IllegalActionError, InvalidActionError, RulesError
 from .match import HandRecord, Match, new_match, next_hand, play, replay
 from .melds import Meld
-from .play import apply, apply_legal, deal, explain, legal_actions, meld_count, meld_needed, turn_problem
+from .play import (
+    ImproperMelds,
+    apply,
+    apply_legal,
+    deal,
+    explain,
+    improper_melds,
+    legal_actions,
+    meld_count,
+    meld_needed,
+    turn_problem,
+)
 from .rules import CLASSIC, Rules, rules_from_dict, rules_from_toml
 from .scoring import RED_THREE_IN_HAND_PENALTY, TeamScore, score_hand
 from .state import GameState, Penalty, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
@@ -28,6 +39,7 @@ __all__ = [
     "GameState",
     "HandRecord",
     "IllegalActionError",
+    "ImproperMelds",
     "InvalidActionError",
     "Match",
     "Meld",
@@ -47,6 +59,7 @@ __all__ = [
     "determinize",
     "explain",
     "full_deck",
+    "improper_melds",
     "legal_actions",
     "meld_count",
     "meld_needed",

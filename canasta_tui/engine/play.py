@@ -10,8 +10,9 @@ Rule references in comments are to Chapter 2 of the DOS manual
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import actions as A
 from .actions import Action
@@ -686,6 +687,71 @@ def _discard(s: GameState, c: int) -> GameState:
     if not hand:
         return _end_hand(s._replace(**changes), "went out", seat, _concealed(s))
     return _begin_turn(s, next_seat(seat, rules.players), **changes)
+
+
+# --------------------------------------------------------------------------- improper melds
+
+class ImproperMelds(NamedTuple):
+    """A discard refused because of the turn's melds, and the melds it returns to the hand.
+
+    DOS manual, Chapter 1, "Improper Melds": "you can always have the melds returned to your
+    hand by attempting to discard a card. An error message will be generated and ... one of
+    the melds will be returned to your hand. To have the remaining meld(s) returned, select
+    the discard function again."  The caller applies ``undo`` (legal ``undo`` actions, so the
+    log replays); it is empty when the melds were made to take the pile (they stay).
+    """
+
+    reason: str                  # why the discard is refused (the turn's problem)
+    undo: tuple[Action, ...]     # the undos that return the most recent meld of one rank
+    rank: int                    # that meld's rank (2: the wild meld); 0 when nothing returns
+    cards: tuple[int, ...]       # the cards they return to the hand
+    whole: bool                  # the meld itself was made this turn (not only cards added)
+    more: bool                   # after them the discard is still refused and more can return
+
+
+def improper_melds(s: GameState, a: Action) -> ImproperMelds | None:
+    """What attempting the discard ``a`` does under the DOS rule for improper melds; None
+    when ``a`` is legal or is refused for another reason than the turn's melds."""
+    first = _improper(s, a)
+    if first is None:
+        return None
+    reason, steps, key, back = first
+    if not steps:
+        return ImproperMelds(reason, (), 0, (), False, False)
+    returned = Counter(back.hands[s.turn])
+    returned.subtract(s.hands[s.turn])
+    nxt = _improper(back, a)
+    return ImproperMelds(reason, (A.A_UNDO,) * steps, key, tuple(sorted(returned.elements())),
+                         back.melds[team(s.turn, s.rules)][key] is None, nxt is not None and nxt[1] > 0)
+
+
+def _improper(s: GameState, a: Action) -> tuple[str, int, int, GameState] | None:
+    """(reason, undo steps, rank, position after them) for a discard refused by the turn's melds."""
+    t = s.t
+    if a.kind != A.DISCARD or s.phase != Phase.MELD or t.final or not t.melded or a in legal_actions(s):
+        return None
+    seat = s.turn
+    hand = s.hands[seat]
+    c = a.card
+    if IS_RED_THREE[c]:
+        if not s.rules.red_three_discard_freezes or c not in s.red_threes[seat] or len(hand) < 2:
+            return None
+        reason = turn_problem(s, False)
+    elif c in hand:
+        reason = turn_problem(s, len(hand) == 1)
+    else:
+        return None
+    if reason is None:
+        return None
+    tm = team(seat, s.rules)
+    steps, key, cur = 0, 0, s
+    while cur.t.prev is not None:
+        prev = cur.t.prev
+        changed = next(r for r in range(15) if prev.melds[tm][r] != cur.melds[tm][r])
+        if steps and changed != key:
+            break
+        steps, key, cur = steps + 1, changed, prev
+    return reason, steps, key, cur
 
 
 # --------------------------------------------------------------------------- explain

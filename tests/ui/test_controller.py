@@ -96,7 +96,8 @@ def test_improper_melds_come_back_to_the_hand() -> None:
     before = len(ctl.hand())
     ctl.key("home")
     ctl.key("c")
-    assert ctl.message[0] == "Improper melds: Initial meld needs 50 points; these melds count 30."
+    assert ctl.message == ["Improper melds: Initial meld needs 50 points; these melds count 30.",
+                           "Your meld of Kings is back in your hand."]
     assert len(ctl.hand()) == before + 3
     assert ctl.session.state.phase == Phase.MELD
 
