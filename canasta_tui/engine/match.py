@@ -16,7 +16,7 @@ from typing import NamedTuple
 from . import actions as A
 from .actions import Action
 from .errors import CanastaError, IllegalActionError
-from .play import apply, apply_legal, deal, legal_actions
+from .play import apply, apply_legal, deal, legal_actions, may_ask_version_1
 from .rules import Rules
 from .scoring import TeamScore, score_hand
 from .state import GameState, Phase, next_seat
@@ -156,12 +156,14 @@ def next_hand(m: Match, deck: Sequence[int]) -> Match:
 
 
 def replay(rules: Rules, decks: Sequence[Sequence[int]], log: Sequence[Sequence[Action]],
-           first_dealer: int = 0) -> Match:
+           first_dealer: int = 0, *, version_1_asks: bool = False) -> Match:
     """Rebuild a match from its decks and action log; raises CanastaError naming the bad step.
 
     Linear in the length of the log: each hand's actions are applied to the position
     and collected in a list, and the match is rebuilt once per hand (``play`` would copy
-    the hand's log at every action)."""
+    the hand's log at every action).  With ``version_1_asks`` an ``ask`` that save format 1
+    allowed (after drawing, before any meld) is replayed as it was played even where going
+    out was impossible: a game saved before that rule, and saved again since, loads."""
     if not decks:
         raise CanastaError("a match needs at least one deck")
     if len(log) > len(decks):
@@ -177,7 +179,10 @@ def replay(rules: Rules, decks: Sequence[Sequence[int]], log: Sequence[Sequence[
                 problem = take_back_problem(s, i, a)
                 if problem is not None:
                     raise IllegalActionError(problem)
-                s = apply(s, a)
+                if version_1_asks and a == A.A_ASK and may_ask_version_1(s):
+                    s = apply_legal(s, a)
+                else:
+                    s = apply(s, a)
             except CanastaError as exc:
                 raise CanastaError(f"hand {h + 1}, action {i + 1} ({a}): {exc}") from None
             done.append(a)

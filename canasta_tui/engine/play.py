@@ -493,8 +493,7 @@ def _meld_actions(s: GameState) -> list[Action]:
         if rules.red_three_discard_freezes and n >= 2 and turn_problem(s, False) is None:
             for c in sorted(set(s.red_threes[seat])):
                 out.append(A.discard(c))
-    if (rules.permission_allowed and rules.partnerships and not t.asked and t.drew == "stock"
-            and not t.melded and not t.final):
+    if may_ask_version_1(s) and _going_out_possible(s):
         out.append(A.A_ASK)
     if t.prev is not None:
         out.append(A.A_UNDO)
@@ -504,6 +503,66 @@ def _meld_actions(s: GameState) -> list[Action]:
     if t.final:
         out.append(A.A_END)
     return out
+
+
+def may_ask_version_1(s: GameState) -> bool:
+    """"Permission may only be asked after the player has drawn but before any meld": the
+    whole rule for ``ask`` before save format 2, which also wants going out to be possible."""
+    rules = s.rules
+    t = s.t
+    return (s.phase == Phase.MELD and rules.permission_allowed and rules.partnerships and not t.asked
+            and t.drew == "stock" and not t.melded and not t.final)
+
+
+def _going_out_possible(s: GameState) -> bool:
+    """Could the player go out this turn at all?  A cheap upper bound, so that "May I go
+    out, partner?" is asked only when the answer matters: the side has the canastas needed
+    ("The player's side must have melded at least one Canasta"), or the hand could
+    complete them now (for some rank: the meld on the table, the natural cards of that
+    rank in the hand and the wild cards the wild limit lets it hold reach seven), or the
+    rules let a concealed hand go out without a canasta."""
+    rules = s.rules
+    tm = team(s.turn, rules)
+    missing = rules.canastas_to_go_out - s.canastas(tm)
+    if missing <= 0:
+        return True
+    t = s.t
+    if not rules.concealed_needs_canasta and not t.opened_at_start and not t.melded_before:
+        return True
+    counts = _count(s.hands[s.turn])
+    wilds = counts[DEUCE] + counts[JOKER]
+    row = s.melds[tm]
+    for r in NATURAL_RANKS:
+        m = row[r]
+        if m is not None and m.is_canasta:
+            continue
+        if m is None and counts[r] < 2:
+            continue  # a new meld needs two natural cards
+        nat = counts[r] + (len(m.naturals) if m is not None else 0)
+        held = len(m.wilds) if m is not None else 0
+        room = max(0, min(wilds, rules.wilds_allowed(nat) - held))
+        if nat + held + room >= 7:
+            missing -= 1
+    if rules.wild_melds_allowed:
+        m = row[DEUCE]
+        if (m is None or not m.is_canasta) and wilds + (m.size if m is not None else 0) >= 7:
+            missing -= 1
+    return missing <= 0
+
+
+def going_out_needs(s: GameState) -> str | None:
+    """What going out would take when this turn cannot reach it; None if it might."""
+    if _going_out_possible(s):
+        return None
+    need = s.rules.canastas_to_go_out
+    have = s.canastas(team(s.turn, s.rules))
+    if have == 0:
+        side = "Your side has no canasta yet"
+        wants = "going out needs one" if need == 1 else "going out needs two"
+        more = "one" if need == 1 else "them"
+    else:
+        side, wants, more = "Your side has one canasta", "going out needs two", "another"
+    return f"{side}: {wants}, and your hand cannot complete {more} this turn"
 
 
 # --------------------------------------------------------------------------- apply
@@ -798,6 +857,10 @@ def explain(s: GameState, a: Action) -> str | None:
             return "These rules do not allow asking permission"
         if t.asked:
             return "You have already asked this turn"
+        if t.drew == "stock" and not t.melded and not t.final:
+            needs = going_out_needs(s)
+            if needs is not None:
+                return needs + ": there is nothing to ask"
         return "Permission may only be asked after drawing from the stock and before any meld"
     if k == A.UNDO:
         return "No meld of this turn to take back (melds made to take the pile stay)"

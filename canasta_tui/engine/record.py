@@ -19,7 +19,10 @@ from .rules import rules_from_dict
 from .state import GameState
 
 FORMAT = "canasta-tui-save"
-VERSION = 1
+#: 2: the rules of issue 10 (``ask`` only when going out is possible, the pile's rest held
+#: aside with ``undo_pile_allowed``, ``end`` with a turned-over stock).  Version 1 files are
+#: read too: an ``ask`` the old rule allowed replays as it was played.
+VERSION = 2
 
 
 class RecordError(CanastaError):
@@ -113,7 +116,9 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
                 raise RecordError(f"hand {i}, action {j}: {exc}") from None
         logs.append(tuple(actions))
     try:
-        m = replay(rules, decks, logs, first)
+        # A game begun before format 2 keeps its old asks when saved again, so they are
+        # read whatever the version says.
+        m = replay(rules, decks, logs, first, version_1_asks=True)
     except CanastaError as exc:
         raise RecordError(f"the action log does not replay: {exc}") from None
     if check_snapshot and "snapshot" in data:
