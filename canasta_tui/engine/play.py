@@ -478,7 +478,7 @@ def _meld_actions(s: GameState) -> list[Action]:
                 out.append(A.add(w, DEUCE))
     # An action that empties the hand is going out: legal only if going out is.
     if n <= 3:
-        out = [a for a in out if len(a.ranks) < n or turn_problem(_apply_unchecked(s, a), True) is None]
+        out = [a for a in out if len(a.ranks) < n or _going_out_ok(s, a)]
     if not t.final:
         if n >= 2:
             ok = turn_problem(s, False) is None
@@ -493,7 +493,7 @@ def _meld_actions(s: GameState) -> list[Action]:
         if rules.red_three_discard_freezes and n >= 2 and turn_problem(s, False) is None:
             for c in sorted(set(s.red_threes[seat])):
                 out.append(A.discard(c))
-    if may_ask_version_1(s) and _going_out_possible(s):
+    if may_ask_version_1(s) and _going_out_possible(s, counts):
         out.append(A.A_ASK)
     if t.prev is not None:
         out.append(A.A_UNDO)
@@ -514,7 +514,7 @@ def may_ask_version_1(s: GameState) -> bool:
             and t.drew == "stock" and not t.melded and not t.final)
 
 
-def _going_out_possible(s: GameState) -> bool:
+def _going_out_possible(s: GameState, counts: list[int] | None = None) -> bool:
     """Could the player go out this turn at all?  A cheap upper bound, so that "May I go
     out, partner?" is asked only when the answer matters: the side has the canastas needed
     ("The player's side must have melded at least one Canasta"), or the hand could
@@ -523,25 +523,33 @@ def _going_out_possible(s: GameState) -> bool:
     rules let a concealed hand go out without a canasta."""
     rules = s.rules
     tm = team(s.turn, rules)
-    missing = rules.canastas_to_go_out - s.canastas(tm)
+    row = s.melds[tm]
+    missing = rules.canastas_to_go_out
+    for m in row:
+        if m is not None and len(m.naturals) + len(m.wilds) >= 7:
+            missing -= 1
     if missing <= 0:
         return True
     t = s.t
     if not rules.concealed_needs_canasta and not t.opened_at_start and not t.melded_before:
         return True
-    counts = _count(s.hands[s.turn])
+    if counts is None:
+        counts = _count(s.hands[s.turn])
     wilds = counts[DEUCE] + counts[JOKER]
-    row = s.melds[tm]
     for r in NATURAL_RANKS:
         m = row[r]
-        if m is not None and m.is_canasta:
-            continue
-        if m is None and counts[r] < 2:
-            continue  # a new meld needs two natural cards
-        nat = counts[r] + (len(m.naturals) if m is not None else 0)
-        held = len(m.wilds) if m is not None else 0
-        room = max(0, min(wilds, rules.wilds_allowed(nat) - held))
-        if nat + held + room >= 7:
+        n = counts[r]
+        if m is None:
+            if n < 2:
+                continue  # a new meld needs two natural cards
+            nat, held = n, 0
+        else:
+            held = len(m.wilds)
+            nat = n + len(m.naturals)
+            if nat + held >= 7 + n:
+                continue  # a canasta already, counted above
+        room = rules.wilds_allowed(nat) - held
+        if nat + held + (wilds if wilds < room else max(room, 0)) >= 7:
             missing -= 1
     if rules.wild_melds_allowed:
         m = row[DEUCE]
@@ -563,6 +571,13 @@ def going_out_needs(s: GameState) -> str | None:
     else:
         side, wants, more = "Your side has one canasta", "going out needs two", "another"
     return f"{side}: {wants}, and your hand cannot complete {more} this turn"
+
+
+def _going_out_ok(s: GameState, a: Action) -> bool:
+    """A meld that melds the last cards of the hand: legal if going out is, or if the rest
+    of the pile it earns comes into the hand."""
+    after = _apply_unchecked(s, a)
+    return bool(after.hands[s.turn]) or turn_problem(after, True) is None
 
 
 # --------------------------------------------------------------------------- apply
@@ -635,7 +650,7 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
         else:
             new = m._replace(naturals=(*m.naturals, c))
         added_existing = t.added_existing or bool(t.start_keys >> key & 1)
-    return s._replace(
+    after = s._replace(
         hands=_set(s.hands, seat, tuple(hand)),
         melds=_set(s.melds, tm, _set(row, key, new)),
         has_melded=_set(s.has_melded, seat, True) if not s.has_melded[seat] else s.has_melded,
@@ -643,6 +658,7 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
         t=t._replace(melded=t.melded + tuple(cards), prev=s,
                      black_threes=t.black_threes or key == THREE, added_existing=added_existing),
     )
+    return _receive_if_opened(after) if t.pile_undo is not None else after
 
 
 def _take_pile(s: GameState, a: Action) -> GameState:
@@ -659,28 +675,48 @@ def _take_pile(s: GameState, a: Action) -> GameState:
     nat = (top, *tuple(c for c in used if not IS_WILD[c]))
     wil = tuple(c for c in used if IS_WILD[c])
     new = Meld(r, nat, wil) if m is None else m._replace(naturals=m.naturals + nat, wilds=m.wilds + wil)
-    laid = s.red_threes[seat]
-    rest = []
-    for c in s.pile[:-1]:
-        if IS_RED_THREE[c]:
-            laid = laid + (c,)  # "... must place the red Three face up ... but does not draw a replacement"
-        else:
-            rest.append(c)
-    hand.extend(rest)
     t = s.t
     opened = t.opened_at_start
-    return s._replace(
-        hands=_set(s.hands, seat, tuple(sorted(hand))),
+    taken = s._replace(
+        hands=_set(s.hands, seat, tuple(hand)),
         melds=_set(s.melds, tm, _set(row, r, new)),
-        red_threes=_set(s.red_threes, seat, laid),
-        pile=(), frozen=False, phase=Phase.MELD,
+        pile=(), frozen=False, phase=Phase.MELD, aside=s.pile[:-1],
         has_melded=_set(s.has_melded, seat, True),
-        known=_set(s.known, seat, tuple(sorted(_remove_known(s.known[seat], used) + tuple(rest)))),
+        known=_set(s.known, seat, _remove_known(s.known[seat], used)) if s.known[seat] else s.known,
         t=t._replace(drew="pile", melded=tuple(used), own=None if opened else own,
                      upcard_points=VALUE[top] if not opened else 0,
                      extra_needed=0 if opened or rules.top_card_counts_for_initial_meld else VALUE[top],
-                     added_existing=m is not None,
-                     pile_undo=s if rules.undo_pile_allowed else None, prev=None),
+                     added_existing=m is not None, prev=None),
+    )
+    if rules.undo_pile_allowed and not opened:
+        # Windows 2.41: "if you had zero points on the table before taking the discard pile,
+        # you must have melded at least the minimum amount of points" before "you receive
+        # the rest of the discard pile"; until then the top card may be put back.
+        waiting = taken._replace(t=taken.t._replace(pile_undo=s))
+        return _receive_if_opened(waiting)
+    return _receive(taken)
+
+
+def _receive_if_opened(s: GameState) -> GameState:
+    """While the rest of the pile waits: hand it over once the turn's melds meet the
+    initial meld requirement."""
+    if s.t.pile_undo is not None and meld_count(s) >= meld_needed(s):
+        return _receive(s)
+    return s
+
+
+def _receive(s: GameState) -> GameState:
+    """The rest of the taken pile goes into the hand; red threes in it are laid out ("must
+    place the red Three face up on the table, but does not draw a replacement card").
+    The pile can no longer be put back, and melds made to earn it stay on the table."""
+    seat = s.turn
+    rest = [c for c in s.aside if not IS_RED_THREE[c]]
+    laid = s.red_threes[seat] + tuple(c for c in s.aside if IS_RED_THREE[c])
+    return s._replace(
+        hands=_set(s.hands, seat, tuple(sorted(s.hands[seat] + tuple(rest)))),
+        red_threes=_set(s.red_threes, seat, laid), aside=(),
+        known=_set(s.known, seat, tuple(sorted(s.known[seat] + tuple(rest)))) if rest else s.known,
+        t=s.t._replace(pile_undo=None, prev=None if s.t.pile_undo is not None else s.t.prev),
     )
 
 
@@ -867,8 +903,14 @@ def explain(s: GameState, a: Action) -> str | None:
     if k == A.UNPILE:
         if not s.rules.undo_pile_allowed:
             return "These rules do not allow putting the pile back"
-        if t.pile_undo is not None and t.prev is None:
+        if t.pile_undo is not None:
+            if t.prev is not None:
+                return "Take back the melds you made since taking the pile first (undo), then put it back"
             return "The stock is exhausted: there is no card to draw instead of the pile"
+        if t.drew == "pile":
+            if t.opened_at_start:
+                return "Your side had made its initial meld, so the whole pile came at once: it cannot go back"
+            return "The rest of the pile is in your hand: it can no longer be put back"
         return "You can put the pile back only right after taking it"
     if k == A.END:
         return "You may end the hand only when the stock is exhausted"
@@ -943,9 +985,10 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
             return _wild_limit_text(rules)
         if target == THREE:
             return "Black threes may be melded only when going out"
-    left = len(s.hands[s.turn]) - len(a.ranks)
-    if left == 0:
-        return turn_problem(_apply_unchecked(s, a), True) or "That would empty your hand"
+    if len(s.hands[s.turn]) == len(a.ranks):
+        after = _apply_unchecked(s, a)
+        if not after.hands[s.turn]:
+            return turn_problem(after, True) or "That would empty your hand"
     return f"'{a}' is not allowed now"
 
 

@@ -85,7 +85,7 @@ class Turn(NamedTuple):
     asked: bool = False
     permission: int = -1              # -1 not asked, 0 "no", 1 "yes"
     prev: GameState | None = None       # the position before the last meld (for undo)
-    pile_undo: GameState | None = None  # the position before taking the pile (for unpile)
+    pile_undo: GameState | None = None  # before taking the pile, while its rest waits (for unpile)
     pile_undone: bool = False
     final: bool = False               # last card was a red three: meld, then end
 
@@ -121,6 +121,7 @@ class GameState(NamedTuple):
     concealed: bool = False
     end_reason: str = ""
     penalty_log: tuple[Penalty, ...] = ()    # every penalty of the hand, in order, with its reason
+    aside: tuple[int, ...] = ()              # the rest of a taken pile, waiting for the initial meld
 
     @property
     def stock_size(self) -> int:

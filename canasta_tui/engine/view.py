@@ -48,6 +48,7 @@ class PlayerView(NamedTuple):
     concealed: bool
     end_reason: str
     penalty_log: tuple[Penalty, ...]          # every penalty of the hand, with its reason
+    aside: tuple[int, ...]                    # the rest of a taken pile, waiting for the initial meld (public)
 
     @property
     def upcard(self) -> int | None:
@@ -56,6 +57,11 @@ class PlayerView(NamedTuple):
     @property
     def pile_size(self) -> int:
         return len(self.pile)
+
+    @property
+    def waiting(self) -> int:
+        """Cards of a taken pile waiting for the initial meld (they come into the hand then)."""
+        return len(self.aside)
 
 
 def view_for(s: GameState, seat: int) -> PlayerView:
@@ -71,13 +77,14 @@ def view_for(s: GameState, seat: int) -> PlayerView:
         meld_needed=meld_needed(s) if s.phase != Phase.HAND_OVER else 0,
         legal=tuple(legal_actions(s)) if s.actor == seat else (),
         went_out=s.went_out, concealed=s.concealed, end_reason=s.end_reason, penalty_log=s.penalty_log,
+        aside=s.aside,
     )
 
 
 def unseen_cards(v: PlayerView) -> list[int]:
     """The cards this seat cannot see: other hands (less their known cards) and the stock."""
     pool = [int(c) for c in full_deck()]
-    seen: list[int] = list(v.hand) + list(v.pile)
+    seen: list[int] = list(v.hand) + list(v.pile) + list(v.aside)
     for row in v.melds:
         for m in row:
             if m is not None:
@@ -141,6 +148,7 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
         threes_laid=laid,
         known=v.known, penalties=v.penalties, t=v.t, stock_turned=v.stock_turned,
         went_out=v.went_out, concealed=v.concealed, end_reason=v.end_reason, penalty_log=v.penalty_log,
+        aside=v.aside,
     )
 
 

@@ -338,21 +338,56 @@ def test_stock_exhausted_turn_over_option() -> None:
 
 @pytest.mark.parametrize("allowed", [False, True])
 def test_undo_pile_option(allowed: bool) -> None:
-    """Windows 2.41: "If you have taken the discard pile but discover that you cannot use the
-    top card, you can restore the pile by clicking on it. This carries a penalty of 50
-    points." """
-    s = position({0: "Kh Kd 7c 6c"}, rules=R(undo_pile_allowed=allowed), phase=D, melds={0: ["Ac Ad Ah"]},
-                 pile="8h Ks", stock="4c 5c")
+    """Windows 2.41 rule 7: "If you have taken the discard pile but discover that you cannot
+    use the top card, you can restore the pile by clicking on it. This carries a penalty of
+    50 points."  And: "you can put the top card back ... this is only possible if you have
+    not yet received the rest of the pile in your hand"; "if you had zero points on the
+    table before taking the discard pile, you must have melded at least the minimum amount
+    of points" before "you receive the rest of the discard pile"."""
+    s = position({0: "Kh Kd Ac Ad Ah 7c 6c"}, rules=R(undo_pile_allowed=allowed), phase=D,
+                 pile="8h 9s Ks", stock="4c 5c")
     s1 = run(s, "pile K K")
     if not allowed:
+        assert s1.aside == () and cards("8h")[0] in s1.hands[0]
         assert why(s1, "unpile") == "These rules do not allow putting the pile back"
         return
+    # the side had not made its initial meld: the rest of the pile waits, in sight
+    assert s1.aside == cards("8h 9s") and s1.hands[0] == tuple(sorted(cards("Ac Ad Ah 7c 6c")))
     assert "unpile" in legal(s1)
     back = run(s1, "unpile")
     assert back.pile == s.pile and back.hands == s.hands and back.penalties == (50, 0)
     assert legal(back) == ["draw"]
     assert why(back, "pile K K") == "You put the pile back this turn: draw from the stock"
     assert score_hand(back._replace(phase=Phase.HAND_OVER))[0].penalties == 50
+    # meeting the requirement (30 + 60) brings the rest into the hand: no putting back now
+    got = run(s1, "meld A A A")
+    assert got.aside == () and got.hands[0] == tuple(sorted(cards("7c 6c 8h 9s")))
+    assert "unpile" not in legal(got) and "undo" not in legal(got)   # the melds that earned it stay
+    assert why(got, "unpile") == "The rest of the pile is in your hand: it can no longer be put back"
+
+
+def test_pile_put_back_only_before_the_rest_is_received() -> None:
+    """Issue 10, item 23b: ``unpile`` was allowed after ``pile 7 7`` with the whole pile
+    already in the hand.  A side that has made its initial meld receives the whole pile at
+    once ("you receive the rest of the discard pile" as soon as the upcard is melded with
+    two cards from the hand), so it cannot put it back; a side that has not can, while the
+    rest waits, once the melds made since are taken back."""
+    r = R(undo_pile_allowed=True)
+    opened = position({0: "Kh Kd 7c 6c"}, rules=r, phase=D, melds={0: ["Ac Ad Ah"]}, pile="8h Ks", stock="4c 5c")
+    s = run(opened, "pile K K")
+    assert s.aside == () and cards("8h")[0] in s.hands[0]
+    assert "unpile" not in legal(s)
+    assert why(s, "unpile") == "Your side had made its initial meld, so the whole pile came at once: it cannot go back"
+    fresh = position({0: "Kh Kd 4c 4d 4h Ac Ad Ah 7c"}, rules=r, phase=D, pile="8h Ks", stock="4c 5c")
+    s = run(fresh, "pile K K", "meld 4 4 4")          # 30 + 15: not yet 50, the rest waits
+    assert s.aside == cards("8h") and "unpile" not in legal(s)
+    assert why(s, "unpile") == "Take back the melds you made since taking the pile first (undo), then put it back"
+    assert why(s, "discard 7c") == "Initial meld needs 50 points; these melds count 45"
+    assert "unpile" in legal(run(s, "undo"))
+    # going on: the Aces make 105, the rest arrives, and the turn ends normally
+    done = run(s, "meld A A A", "discard 7c")
+    assert done.turn == 1 and done.hands[0] == tuple(sorted(cards("8h")))
+    assert done.aside == ()
 
 
 @pytest.mark.parametrize("allowed", [True, False])

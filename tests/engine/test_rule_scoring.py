@@ -127,8 +127,7 @@ def test_every_penalty_is_named_in_the_scoring_summary() -> None:
     assert us.penalty_text() == ["did not go out after 'yes': -100", "did not go out after 'yes': -100"]
     assert us.lines()[-3:] == [("Cards in hand", -(30 + 5)), ("Yes, not out x2", -200), ("Total", us.total)]
     # the pile put back
-    p = position({0: "Kh Kd 7c 6c"}, rules=pile_back, phase=Phase.DRAW, melds={0: ["Ac Ad Ah"]},
-                 pile="8h Ks", stock="4c 5c")
+    p = position({0: "Kh Kd Ac Ad Ah 7c 6c"}, rules=pile_back, phase=Phase.DRAW, pile="8h Ks", stock="4c 5c")
     back = run(p, "pile K K", "unpile")
     assert back.penalty_log[-1].reason == "put the pile back" and back.penalties == (50, 0)
     assert ("Pile put back", -50) in score_hand(back._replace(phase=Phase.HAND_OVER))[0].lines()
