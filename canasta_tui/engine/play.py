@@ -261,6 +261,10 @@ def _draw_actions(s: GameState) -> list[Action]:
         out.append(A.A_DRAW)
     if s.t.pile_undone:
         return out
+    if s.stock_size == 0 and can_draw:
+        # Windows 2.41 rule 11: "When there are no more cards on the draw pile, the player
+        # may choose to stop playing, or to turn the discard pile upside down".
+        return [*out, *_pile_actions(s), A.A_END]
     piles = _pile_actions(s)
     if s.stock_size == 0 and not can_draw and piles:
         # "the next player is 'forced' to pick up the discard provided it can be melded on
@@ -875,7 +879,8 @@ def explain(s: GameState, a: Action) -> str | None:
                 return "You put the pile back this turn: draw from the stock"
             return _pile_reason(s, a)
         if k == A.END:
-            return _forced_pile(s) or "You may end the hand only when the stock is exhausted"
+            return _forced_pile(s) or ("You may end the hand only when the stock is exhausted" if s.stock_size
+                                       else "These rules do not let you end the hand now")
         return f"'{a}' is not allowed now"
     # MELD phase
     t = s.t
@@ -913,6 +918,8 @@ def explain(s: GameState, a: Action) -> str | None:
             return "The rest of the pile is in your hand: it can no longer be put back"
         return "You can put the pile back only right after taking it"
     if k == A.END:
+        if s.stock_size == 0:
+            return "You have drawn this turn: meld and discard (the hand may be ended instead of drawing)"
         return "You may end the hand only when the stock is exhausted"
     if t.final and k == A.DISCARD:
         return "The last card of the stock was a red three: meld if you like, then end the hand"

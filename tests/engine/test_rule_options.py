@@ -329,7 +329,7 @@ def test_stock_exhausted_turn_over_option() -> None:
     s = position({0: "Kh 9d 7c", 1: "5c 6c 8d"}, rules=R(stock_exhausted="turn_over"),
                  melds={0: ["Ac Ad Ah"], 1: ["9c 9s 9h"]}, pile="4c 5d", stock="")
     s1 = run(s, "discard 9d")
-    assert legal(s1) == ["draw", "pile"]
+    assert legal(s1) == ["draw", "pile", "end"]
     s2 = run(s1, "draw")
     assert s2.stock_turned and s2.pile == () and not s2.frozen
     assert s2.hands[1] == tuple(sorted(cards("5c 6c 8d 4c")))  # the bottom card is now on top
@@ -402,6 +402,36 @@ def test_permission_allowed_option(allowed: bool) -> None:
 def test_permission_penalty_option() -> None:
     s = position({0: "Kh Kd Kc 9h", 1: "5c"}, rules=R(permission_penalty=250), melds={0: [C7]})
     assert run(s, "ask", "yes", "discard 9h").penalties == (250, 0)
+
+
+def test_with_the_turn_over_option_the_player_may_stop_playing() -> None:
+    """Issue 10, item 23c: there was no way to stop, and ``end`` was refused with "You may end
+    the hand only when the stock is exhausted" while the stock was empty.  Windows 2.41 rule
+    11: "When there are no more cards on the draw pile, the player may choose to stop
+    playing, or to turn the discard pile upside down and use it as the new draw pile." """
+    s = position({0: "Kh 9d 7c", 1: "5c 6c 8d"}, rules=R(stock_exhausted="turn_over"),
+                 melds={0: ["Ac Ad Ah"], 1: ["9c 9s 9h"]}, pile="4c 5d", stock="")
+    s1 = run(s, "discard 7c")
+    assert s1.stock_size == 0 and legal(s1) == ["draw", "end"]
+    ended = run(s1, "end")
+    assert ended.phase == Phase.HAND_OVER and ended.end_reason == "the stock is exhausted" and ended.went_out == -1
+    # once a card is drawn the hand goes on to the discard, and the refusal says so
+    drawn = run(s1, "draw")
+    assert drawn.stock_turned and why(drawn, "end") == (
+        "You may end the hand only when the stock is exhausted")
+    # while the stock holds cards, ending is refused as before
+    assert why(position({0: "Kh"}, phase=D, rules=R(stock_exhausted="turn_over")), "end") == \
+        "You may end the hand only when the stock is exhausted"
+
+
+def test_a_laid_out_red_three_is_offered_as_a_discard_when_it_freezes() -> None:
+    """Issue 10, item 23d: Windows 2.41, "Red Three options - Freeze discard pile"; the engine
+    offers ``discard 3h`` (the key is the front end's), after the draw, next to the others."""
+    r = R(red_three_discard_freezes=True)
+    s = run(position({0: "Kh 9c"}, rules=r, phase=D, melds={0: ["Ah Ad Ac"]}, red_threes={0: "3h 3d"},
+                     stock="5s 6s"), "draw")
+    assert [x for x in legal(s) if x.startswith("discard")] == [
+        "discard 5s", "discard 9c", "discard Kh", "discard 3d", "discard 3h"]
 
 
 def test_every_preset_loads_and_differs_as_documented() -> None:
