@@ -136,7 +136,7 @@ def turn_can_end(s: GameState, limit: int = 2000) -> bool:
         legal = legal_actions(x)
         if any(a.kind in (A.DISCARD, A.END) for a in legal):
             return True
-        key = (x.hands[x.turn], x.melds)
+        key = (x.hands[x.turn], x.melds, x.aside)
         if key in seen or nodes > limit:
             return False
         seen.add(key)
