@@ -541,17 +541,17 @@ def _going_out_possible(s: GameState, counts: list[int] | None = None) -> bool:
         counts = _count(s.hands[s.turn])
     wilds = counts[DEUCE] + counts[JOKER]
     for r in NATURAL_RANKS:
-        m = row[r]
         n = counts[r]
+        m = row[r]
         if m is None:
-            if n < 2:
-                continue  # a new meld needs two natural cards
+            if n < 2 or n + wilds < 7:
+                continue  # a new meld needs two natural cards, and seven in all
             nat, held = n, 0
         else:
             held = len(m.wilds)
             nat = n + len(m.naturals)
-            if nat + held >= 7 + n:
-                continue  # a canasta already, counted above
+            if nat + held + wilds < 7 or nat + held >= 7 + n:
+                continue  # out of reach, or a canasta already (counted above)
         room = rules.wilds_allowed(nat) - held
         if nat + held + (wilds if wilds < room else max(room, 0)) >= 7:
             missing -= 1
