@@ -232,25 +232,19 @@ def turn_problem(s: GameState, going_out: bool) -> str | None:
 
 # --------------------------------------------------------------------------- legal actions
 
-_legal_cache: list[Any] = [None, None]
-
-
 def legal_actions(s: GameState) -> list[Action]:
-    """Every action the player to act may take, in a stable order."""
-    if _legal_cache[0] is s:
-        cached: list[Action] = _legal_cache[1]
-        return list(cached)
+    """Every action the player to act may take, in a stable order.
+
+    Computed afresh on every call: a pure function of ``s`` with no cache, so that many
+    tables can run in many threads (a caller that needs the list twice keeps it, and uses
+    ``apply_legal`` for an action taken from it)."""
     if s.phase == Phase.DRAW:
-        out = _draw_actions(s)
-    elif s.phase == Phase.MELD:
-        out = _meld_actions(s)
-    elif s.phase == Phase.PERMISSION:
-        out = [A.A_YES, A.A_NO]
-    else:
-        out = []
-    _legal_cache[0] = s
-    _legal_cache[1] = out
-    return list(out)
+        return _draw_actions(s)
+    if s.phase == Phase.MELD:
+        return _meld_actions(s)
+    if s.phase == Phase.PERMISSION:
+        return [A.A_YES, A.A_NO]
+    return []
 
 
 def _draw_actions(s: GameState) -> list[Action]:
