@@ -28,10 +28,11 @@ from .play import (
 from .rules import CLASSIC, Rules, rules_from_dict, rules_from_toml
 from .scoring import RED_THREE_IN_HAND_PENALTY, TeamScore, score_hand
 from .state import GameState, Penalty, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
-from .view import PlayerView, determinize, unseen_cards, view_for
+from .view import PUBLIC, PlayerView, determinize, public_view, unseen_cards, view_for, view_from_dict, view_to_dict
 
 __all__ = [
     "CLASSIC",
+    "PUBLIC",
     "RED_THREE_IN_HAND_PENALTY",
     "Action",
     "CanastaError",
@@ -71,6 +72,7 @@ __all__ = [
     "partner",
     "play",
     "player_name",
+    "public_view",
     "record",
     "replay",
     "rules_from_dict",
@@ -83,4 +85,6 @@ __all__ = [
     "turn_problem",
     "unseen_cards",
     "view_for",
+    "view_from_dict",
+    "view_to_dict",
 ]
