@@ -224,7 +224,8 @@ def turn_problem(s: GameState, going_out: bool) -> str | None:
             need_pts = meld_needed(s)
             count = meld_count(s)
             if count < need_pts:
-                return f"Initial meld needs {need_pts} points; these melds count {count}"
+                waits = " (then the rest of the pile comes into your hand)" if t.pile_undo is not None else ""
+                return f"Initial meld needs {need_pts} points; these melds count {count}{waits}"
     if t.black_threes and not going_out:
         return "Black threes may be melded only when going out"
     return None

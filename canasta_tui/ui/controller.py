@@ -698,8 +698,12 @@ class Controller:
         # engine says which); melds made to take the pile stay, and only the reason shows.
         self.message = [f"Improper melds: {improper.reason}."]
         if improper.undo:
-            for u in improper.undo:
-                self.session.play(u)
+            try:
+                for u in improper.undo:
+                    self.session.play(u)
+            except IllegalActionError as exc:  # a hand past its take-back limit
+                self.message.append(str(exc))
+                return
             self.selected.clear()
             self.after_change()
             what = "wild cards" if improper.rank == 2 else plural(improper.rank)

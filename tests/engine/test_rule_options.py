@@ -382,7 +382,8 @@ def test_pile_put_back_only_before_the_rest_is_received() -> None:
     s = run(fresh, "pile K K", "meld 4 4 4")          # 30 + 15: not yet 50, the rest waits
     assert s.aside == cards("8h") and "unpile" not in legal(s)
     assert why(s, "unpile") == "Take back the melds you made since taking the pile first (undo), then put it back"
-    assert why(s, "discard 7c") == "Initial meld needs 50 points; these melds count 45"
+    assert why(s, "discard 7c") == ("Initial meld needs 50 points; these melds count 45 "
+                                    "(then the rest of the pile comes into your hand)")
     assert "unpile" in legal(run(s, "undo"))
     # going on: the Aces make 105, the rest arrives, and the turn ends normally
     done = run(s, "meld A A A", "discard 7c")
