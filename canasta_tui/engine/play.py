@@ -657,7 +657,7 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
         t=t._replace(melded=t.melded + tuple(cards), prev=s,
                      black_threes=t.black_threes or key == THREE, added_existing=added_existing),
     )
-    return _receive_if_opened(after) if t.pile_undo is not None else after
+    return _receive_if_opened(after) if _waiting(s) else after
 
 
 def _take_pile(s: GameState, a: Action) -> GameState:
@@ -696,10 +696,16 @@ def _take_pile(s: GameState, a: Action) -> GameState:
     return _receive(taken)
 
 
+def _waiting(s: GameState) -> bool:
+    """The rest of a taken pile waits for the initial meld (``pile_undo`` is set while it
+    does; a position rebuilt from a view has no ``pile_undo``, only the cards aside)."""
+    return s.t.pile_undo is not None or bool(s.aside)
+
+
 def _receive_if_opened(s: GameState) -> GameState:
     """While the rest of the pile waits: hand it over once the turn's melds meet the
     initial meld requirement."""
-    if s.t.pile_undo is not None and meld_count(s) >= meld_needed(s):
+    if _waiting(s) and meld_count(s) >= meld_needed(s):
         return _receive(s)
     return s
 
@@ -715,7 +721,7 @@ def _receive(s: GameState) -> GameState:
         hands=_set(s.hands, seat, tuple(sorted(s.hands[seat] + tuple(rest)))),
         red_threes=_set(s.red_threes, seat, laid), aside=(),
         known=_set(s.known, seat, tuple(sorted(s.known[seat] + tuple(rest)))) if rest else s.known,
-        t=s.t._replace(pile_undo=None, prev=None if s.t.pile_undo is not None else s.t.prev),
+        t=s.t._replace(pile_undo=None, prev=None if _waiting(s) else s.t.prev),
     )
 
 
