@@ -41,6 +41,7 @@ from .heuristic import (
     EXPERT_AGGRESSIVE,
     Style,
     TurnMemory,
+    could_go_out,
     decide,
     discard_scores,
     go_out_plan,
@@ -131,6 +132,8 @@ class ExpertPlayer:
         style = self.style
         out: list[tuple[Action, Style | None]] = [(base, None)]
         if v.phase == Phase.PERMISSION:
+            if not could_go_out(v):
+                return [(A.A_NO, None)]  # never "yes" when the side is far from its canastas
             other = A.A_NO if base == A.A_YES else A.A_YES
             return [(base, None), (other, None)]
         if v.phase == Phase.DRAW:

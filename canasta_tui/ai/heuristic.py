@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, legal_actions
+from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, legal_actions, unseen_cards
 from ..engine import actions as A
 from ..engine.cards import (
     DEUCE,
@@ -134,8 +134,11 @@ def choose_draw(v: PlayerView, style: Style) -> Action:
 # --------------------------------------------------------------------------- answering
 
 def answer_yes(v: PlayerView, style: Style) -> bool:
-    """Partner asks "May I go out?": "no" while this hand holds many points that a few
-    more turns could meld, "yes" when the opponents threaten or the hand is cheap."""
+    """Partner asks "May I go out?": never "yes" when the side is far from the canastas it
+    needs; otherwise "no" while this hand holds many points that a few more turns could
+    meld, "yes" when the opponents threaten or the hand is cheap."""
+    if not could_go_out(v):
+        return False
     hand = v.hand
     pts = K.hand_points(hand)
     if not style.advanced:
@@ -150,6 +153,37 @@ def answer_yes(v: PlayerView, style: Style) -> bool:
     if behind and pts < 120:
         return True
     return meldable < 90 and pts < 120
+
+
+def could_go_out(v: PlayerView) -> bool:
+    """Could the asker go out this turn, judged from what the partner sees: the side's
+    melds, the asker's card count and the cards this seat has not seen (the asker's cards
+    are among them, or publicly known).
+
+    The side needs ``canastas_to_go_out`` canastas.  Each missing one must come from a meld
+    on the table that the asker's cards could bring to seven (a meld of ``size`` needs
+    ``7 - size`` of them, of its rank or wild; all may go, since "A player need not make a
+    discard after going out and may meld all remaining cards"), or from a new meld of seven
+    from the hand.  The cheapest missing canastas must fit in the asker's hand together.
+    With no canasta needed for a concealed hand (``concealed_needs_canasta`` off) a side
+    that has not melded may always go out.
+    """
+    rules = v.rules
+    tm = team(v.turn, rules)
+    missing = rules.canastas_to_go_out - K.canastas(v, tm)
+    if missing <= 0:
+        return True
+    row = v.melds[tm]
+    if not rules.concealed_needs_canasta and all(m is None for m in row):
+        return True
+    pool = K.counts([*unseen_cards(v), *v.known[v.turn]])
+    wilds = pool[DEUCE] + pool[JOKER]
+    short = [7 - m.size for m in row if m is not None and not m.is_canasta and m.rank not in (THREE, DEUCE)
+             and pool[m.rank] + wilds >= 7 - m.size]
+    if any(pool[r] + wilds >= 7 for r in NATURAL_RANKS):
+        short += [7] * missing  # new melds of seven from the hand
+    short.sort()
+    return len(short) >= missing and sum(short[:missing]) <= v.hand_sizes[v.turn]
 
 
 # --------------------------------------------------------------------------- meld phase

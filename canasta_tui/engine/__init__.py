@@ -13,23 +13,38 @@ from .cards import Card, card, card_text, cards_text, full_deck, parse_card, sor
 from .errors import CanastaError, IllegalActionError, InvalidActionError, RulesError
 from .match import HandRecord, Match, new_match, next_hand, play, replay
 from .melds import Meld
-from .play import apply, apply_legal, deal, explain, legal_actions, meld_count, meld_needed, turn_problem
+from .play import (
+    ImproperMelds,
+    apply,
+    apply_legal,
+    deal,
+    explain,
+    improper_melds,
+    legal_actions,
+    meld_count,
+    meld_needed,
+    turn_problem,
+)
 from .rules import CLASSIC, Rules, rules_from_dict, rules_from_toml
-from .scoring import TeamScore, score_hand
-from .state import GameState, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
-from .view import PlayerView, determinize, unseen_cards, view_for
+from .scoring import RED_THREE_IN_HAND_PENALTY, TeamScore, score_hand
+from .state import GameState, Penalty, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
+from .view import PUBLIC, PlayerView, determinize, public_view, unseen_cards, view_for, view_from_dict, view_to_dict
 
 __all__ = [
     "CLASSIC",
+    "PUBLIC",
+    "RED_THREE_IN_HAND_PENALTY",
     "Action",
     "CanastaError",
     "Card",
     "GameState",
     "HandRecord",
     "IllegalActionError",
+    "ImproperMelds",
     "InvalidActionError",
     "Match",
     "Meld",
+    "Penalty",
     "Phase",
     "PlayerView",
     "Rules",
@@ -45,6 +60,7 @@ __all__ = [
     "determinize",
     "explain",
     "full_deck",
+    "improper_melds",
     "legal_actions",
     "meld_count",
     "meld_needed",
@@ -56,6 +72,7 @@ __all__ = [
     "partner",
     "play",
     "player_name",
+    "public_view",
     "record",
     "replay",
     "rules_from_dict",
@@ -68,4 +85,6 @@ __all__ = [
     "turn_problem",
     "unseen_cards",
     "view_for",
+    "view_from_dict",
+    "view_to_dict",
 ]

@@ -20,6 +20,8 @@ Ranks are written A 2 3 4 5 6 7 8 9 10 J Q K JK (T for 10 is read too).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .cards import RANK_NAMES, card_text, parse_card, parse_rank
@@ -72,16 +74,27 @@ A_UNPILE = Action(UNPILE)
 A_END = Action(END)
 _SIMPLE = {a.kind: a for a in (A_DRAW, A_PILE, A_ASK, A_YES, A_NO, A_UNDO, A_UNPILE, A_END)}
 
-_cache: dict[tuple[str, tuple[int, ...], int, int], Action] = {}
+def _every_action() -> dict[tuple[str, tuple[int, ...], int, int], Action]:
+    """Every action the engine can offer, built once at import: melds of three ranks, pile
+    takes, adds and discards (about three thousand).  Hot paths compare and hash these
+    constantly, so each exists once; the table is read-only, so threads share it safely."""
+    ranks = range(1, 15)
+    out = [*_SIMPLE.values()]
+    out += [Action(MELD, (a, b, c)) for a in ranks for b in ranks for c in ranks]
+    out += [Action(PILE, (a, b)) for a in ranks for b in ranks]
+    out += [Action(ADD, (r,), target=t) for r in ranks for t in ranks]
+    out += [Action(DISCARD, card=c) for c in range(4, 57)]  # card codes: rank * 4 + suit, joker 56
+    return {(a.kind, a.ranks, a.card, a.target): a for a in out}
+
+
+_ACTIONS: Mapping[tuple[str, tuple[int, ...], int, int], Action] = MappingProxyType(_every_action())
 
 
 def action(kind: str, ranks: tuple[int, ...] = (), card: int = -1, target: int = 0) -> Action:
-    """The interned action with these fields."""
-    key = (kind, ranks, card, target)
-    a = _cache.get(key)
-    if a is None:
-        a = _cache[key] = Action(kind, ranks, card, target)
-    return a
+    """The action with these fields: the shared one from the table, or a new value for the
+    rest (a meld of two or five cards written by hand; it compares equal all the same)."""
+    a = _ACTIONS.get((kind, ranks, card, target))
+    return a if a is not None else Action(kind, ranks, card, target)
 
 
 def meld(*ranks: int) -> Action:

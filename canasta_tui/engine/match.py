@@ -13,12 +13,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from . import actions as A
 from .actions import Action
-from .errors import CanastaError
-from .play import apply, deal, legal_actions
+from .errors import CanastaError, IllegalActionError
+from .play import apply, apply_legal, deal, legal_actions, may_ask_version_1
 from .rules import Rules
 from .scoring import TeamScore, score_hand
 from .state import GameState, Phase, next_seat
+
+#: The most actions one hand's log may hold; a save with a longer hand is refused unread.
+#: A hand needs a few hundred (random self-play's longest are under 300): past that only
+#: ``undo`` and ``unpile`` can repeat without progress, and ``play`` stops them at half.
+MAX_HAND_ACTIONS = 50_000
+TAKE_BACK_LIMIT = MAX_HAND_ACTIONS // 2
 
 
 class HandRecord(NamedTuple):
@@ -72,15 +79,70 @@ def new_match(rules: Rules, deck: Sequence[int], first_dealer: int = 0) -> Match
 
 def play(m: Match, action: Action) -> Match:
     """Apply ``action`` to the current hand; when the hand ends, score it."""
-    state = apply(m.state, action)
-    log = (*m.log[:-1], m.log[-1] + (action,))
+    hand_log = m.log[-1]
+    problem = take_back_problem(m.state, len(hand_log), action)
+    if problem is not None:
+        raise IllegalActionError(problem)
+    return _with_hand(m, apply(m.state, action), hand_log + (action,))
+
+
+def _with_hand(m: Match, state: GameState, hand_log: tuple[Action, ...]) -> Match:
+    """``m`` with the current hand at ``state`` after ``hand_log``, scored if it is over."""
     sheet = m.sheet
-    if state.phase == Phase.HAND_OVER:
+    if state.phase == Phase.HAND_OVER and len(sheet) < len(m.decks):
         scores = score_hand(state)
         before = m.scores
         totals = tuple(before[i] + scores[i].total for i in range(len(scores)))
         sheet = (*sheet, HandRecord(len(m.decks), state.dealer, scores, totals, state.went_out, state.end_reason))
-    return m._replace(state=state, log=log, sheet=sheet)
+    return m._replace(state=state, log=(*m.log[:-1], hand_log), sheet=sheet)
+
+
+def take_back_problem(s: GameState, done: int, a: Action) -> str | None:
+    """Why ``a`` may not follow the ``done`` actions of this hand, or None.
+
+    Every action but ``undo`` and ``unpile`` makes progress (a card drawn, melded or
+    discarded, a question asked once a turn), so a hand of them ends within a few
+    thousand actions.  Once a hand has run to half of :data:`MAX_HAND_ACTIONS`, melds can
+    no longer be taken back nor the pile put back, so its log stays under the bound and
+    every game the engine plays can be saved and loaded.  A player is never left without
+    a way on: past the limit a meld (or pile take) is refused when the turn could not end
+    after it without taking melds back, and ``undo`` is still allowed where nothing else
+    can end the turn.
+    """
+    if done < TAKE_BACK_LIMIT or a.kind not in (A.UNDO, A.UNPILE, A.MELD, A.ADD, A.PILE) \
+            or a not in legal_actions(s):
+        return None  # not limited here (an illegal action gets the engine's own reason)
+    head = f"This hand has run to {done} actions"
+    if a.kind in (A.UNDO, A.UNPILE):
+        if a.kind == A.UNDO and not turn_can_end(s):
+            return None
+        return f"{head}: melds can no longer be taken back, nor the pile put back"
+    if not turn_can_end(apply_legal(s, a)):
+        return f"{head}: a meld now must leave a turn you can end without taking melds back"
+    return None
+
+
+def turn_can_end(s: GameState, limit: int = 2000) -> bool:
+    """Can the current turn end (a discard, the end of the hand) by melding on from ``s``,
+    without ``undo``?  A depth-first search over melds; False when it gives up."""
+    seen: set[tuple[object, ...]] = set()
+    nodes = 0
+
+    def search(x: GameState) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if x.phase != Phase.MELD:
+            return True
+        legal = legal_actions(x)
+        if any(a.kind in (A.DISCARD, A.END) for a in legal):
+            return True
+        key = (x.hands[x.turn], x.melds, x.aside)
+        if key in seen or nodes > limit:
+            return False
+        seen.add(key)
+        return any(search(apply_legal(x, a)) for a in legal if a.kind in (A.MELD, A.ADD))
+
+    return search(s)
 
 
 def next_hand(m: Match, deck: Sequence[int]) -> Match:
@@ -94,8 +156,14 @@ def next_hand(m: Match, deck: Sequence[int]) -> Match:
 
 
 def replay(rules: Rules, decks: Sequence[Sequence[int]], log: Sequence[Sequence[Action]],
-           first_dealer: int = 0) -> Match:
-    """Rebuild a match from its decks and action log; raises CanastaError naming the bad step."""
+           first_dealer: int = 0, *, version_1_asks: bool = False) -> Match:
+    """Rebuild a match from its decks and action log; raises CanastaError naming the bad step.
+
+    Linear in the length of the log: each hand's actions are applied to the position
+    and collected in a list, and the match is rebuilt once per hand (``play`` would copy
+    the hand's log at every action).  With ``version_1_asks`` an ``ask`` that save format 1
+    allowed (after drawing, before any meld) is replayed as it was played even where going
+    out was impossible: a game saved before that rule, and saved again since, loads."""
     if not decks:
         raise CanastaError("a match needs at least one deck")
     if len(log) > len(decks):
@@ -104,12 +172,23 @@ def replay(rules: Rules, decks: Sequence[Sequence[int]], log: Sequence[Sequence[
     for h, deck in enumerate(decks):
         if h:
             m = next_hand(m, deck)
+        s = m.state
+        done: list[Action] = []
         for i, a in enumerate(log[h] if h < len(log) else ()):
             try:
-                m = play(m, a)
+                problem = take_back_problem(s, i, a)
+                if problem is not None:
+                    raise IllegalActionError(problem)
+                if version_1_asks and a == A.A_ASK and may_ask_version_1(s):
+                    s = apply_legal(s, a)
+                else:
+                    s = apply(s, a)
             except CanastaError as exc:
                 raise CanastaError(f"hand {h + 1}, action {i + 1} ({a}): {exc}") from None
+            done.append(a)
+        m = _with_hand(m, s, tuple(done))
     return m
 
 
-__all__ = ["HandRecord", "Match", "legal_actions", "new_match", "next_hand", "play", "replay"]
+__all__ = ["MAX_HAND_ACTIONS", "HandRecord", "Match", "legal_actions", "new_match", "next_hand", "play", "replay",
+           "take_back_problem", "turn_can_end"]

@@ -10,8 +10,9 @@ Rule references in comments are to Chapter 2 of the DOS manual
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import actions as A
 from .actions import Action
@@ -34,7 +35,7 @@ from .cards import (
 from .errors import CanastaError, IllegalActionError
 from .melds import Meld
 from .rules import Rules
-from .state import GameState, Phase, Turn, next_seat, partner, player_name, team
+from .state import PERMISSION_BROKEN, PILE_PUT_BACK, GameState, Phase, Turn, next_seat, partner, player_name, team
 
 EMPTY_ROW: tuple[Meld | None, ...] = (None,) * 15
 _SORTED_DECK = tuple(sorted(full_deck()))
@@ -223,7 +224,8 @@ def turn_problem(s: GameState, going_out: bool) -> str | None:
             need_pts = meld_needed(s)
             count = meld_count(s)
             if count < need_pts:
-                return f"Initial meld needs {need_pts} points; these melds count {count}"
+                waits = " (then the rest of the pile comes into your hand)" if t.pile_undo is not None else ""
+                return f"Initial meld needs {need_pts} points; these melds count {count}{waits}"
     if t.black_threes and not going_out:
         return "Black threes may be melded only when going out"
     return None
@@ -231,25 +233,19 @@ def turn_problem(s: GameState, going_out: bool) -> str | None:
 
 # --------------------------------------------------------------------------- legal actions
 
-_legal_cache: list[Any] = [None, None]
-
-
 def legal_actions(s: GameState) -> list[Action]:
-    """Every action the player to act may take, in a stable order."""
-    if _legal_cache[0] is s:
-        cached: list[Action] = _legal_cache[1]
-        return list(cached)
+    """Every action the player to act may take, in a stable order.
+
+    Computed afresh on every call: a pure function of ``s`` with no cache, so that many
+    tables can run in many threads (a caller that needs the list twice keeps it, and uses
+    ``apply_legal`` for an action taken from it)."""
     if s.phase == Phase.DRAW:
-        out = _draw_actions(s)
-    elif s.phase == Phase.MELD:
-        out = _meld_actions(s)
-    elif s.phase == Phase.PERMISSION:
-        out = [A.A_YES, A.A_NO]
-    else:
-        out = []
-    _legal_cache[0] = s
-    _legal_cache[1] = out
-    return list(out)
+        return _draw_actions(s)
+    if s.phase == Phase.MELD:
+        return _meld_actions(s)
+    if s.phase == Phase.PERMISSION:
+        return [A.A_YES, A.A_NO]
+    return []
 
 
 def _draw_actions(s: GameState) -> list[Action]:
@@ -260,6 +256,10 @@ def _draw_actions(s: GameState) -> list[Action]:
         out.append(A.A_DRAW)
     if s.t.pile_undone:
         return out
+    if s.stock_size == 0 and can_draw:
+        # Windows 2.41 rule 11: "When there are no more cards on the draw pile, the player
+        # may choose to stop playing, or to turn the discard pile upside down".
+        return [*out, *_pile_actions(s), A.A_END]
     piles = _pile_actions(s)
     if s.stock_size == 0 and not can_draw and piles:
         # "the next player is 'forced' to pick up the discard provided it can be melded on
@@ -477,7 +477,7 @@ def _meld_actions(s: GameState) -> list[Action]:
                 out.append(A.add(w, DEUCE))
     # An action that empties the hand is going out: legal only if going out is.
     if n <= 3:
-        out = [a for a in out if len(a.ranks) < n or turn_problem(_apply_unchecked(s, a), True) is None]
+        out = [a for a in out if len(a.ranks) < n or _going_out_ok(s, a)]
     if not t.final:
         if n >= 2:
             ok = turn_problem(s, False) is None
@@ -492,8 +492,7 @@ def _meld_actions(s: GameState) -> list[Action]:
         if rules.red_three_discard_freezes and n >= 2 and turn_problem(s, False) is None:
             for c in sorted(set(s.red_threes[seat])):
                 out.append(A.discard(c))
-    if (rules.permission_allowed and rules.partnerships and not t.asked and t.drew == "stock"
-            and not t.melded and not t.final):
+    if may_ask_version_1(s) and _going_out_possible(s, counts):
         out.append(A.A_ASK)
     if t.prev is not None:
         out.append(A.A_UNDO)
@@ -503,6 +502,81 @@ def _meld_actions(s: GameState) -> list[Action]:
     if t.final:
         out.append(A.A_END)
     return out
+
+
+def may_ask_version_1(s: GameState) -> bool:
+    """"Permission may only be asked after the player has drawn but before any meld": the
+    whole rule for ``ask`` before save format 2, which also wants going out to be possible."""
+    rules = s.rules
+    t = s.t
+    return (s.phase == Phase.MELD and rules.permission_allowed and rules.partnerships and not t.asked
+            and t.drew == "stock" and not t.melded and not t.final)
+
+
+def _going_out_possible(s: GameState, counts: list[int] | None = None) -> bool:
+    """Could the player go out this turn at all?  A cheap upper bound, so that "May I go
+    out, partner?" is asked only when the answer matters: the side has the canastas needed
+    ("The player's side must have melded at least one Canasta"), or the hand could
+    complete them now (for some rank: the meld on the table, the natural cards of that
+    rank in the hand and the wild cards the wild limit lets it hold reach seven), or the
+    rules let a concealed hand go out without a canasta."""
+    rules = s.rules
+    tm = team(s.turn, rules)
+    row = s.melds[tm]
+    missing = rules.canastas_to_go_out
+    for m in row:
+        if m is not None and len(m.naturals) + len(m.wilds) >= 7:
+            missing -= 1
+    if missing <= 0:
+        return True
+    t = s.t
+    if not rules.concealed_needs_canasta and not t.opened_at_start and not t.melded_before:
+        return True
+    if counts is None:
+        counts = _count(s.hands[s.turn])
+    wilds = counts[DEUCE] + counts[JOKER]
+    for r in NATURAL_RANKS:
+        n = counts[r]
+        m = row[r]
+        if m is None:
+            if n < 2 or n + wilds < 7:
+                continue  # a new meld needs two natural cards, and seven in all
+            nat, held = n, 0
+        else:
+            held = len(m.wilds)
+            nat = n + len(m.naturals)
+            if nat + held + wilds < 7 or nat + held >= 7 + n:
+                continue  # out of reach, or a canasta already (counted above)
+        room = rules.wilds_allowed(nat) - held
+        if nat + held + (wilds if wilds < room else max(room, 0)) >= 7:
+            missing -= 1
+    if rules.wild_melds_allowed:
+        m = row[DEUCE]
+        if (m is None or not m.is_canasta) and wilds + (m.size if m is not None else 0) >= 7:
+            missing -= 1
+    return missing <= 0
+
+
+def going_out_needs(s: GameState) -> str | None:
+    """What going out would take when this turn cannot reach it; None if it might."""
+    if _going_out_possible(s):
+        return None
+    need = s.rules.canastas_to_go_out
+    have = s.canastas(team(s.turn, s.rules))
+    if have == 0:
+        side = "Your side has no canasta yet"
+        wants = "going out needs one" if need == 1 else "going out needs two"
+        more = "one" if need == 1 else "them"
+    else:
+        side, wants, more = "Your side has one canasta", "going out needs two", "another"
+    return f"{side}: {wants}, and your hand cannot complete {more} this turn"
+
+
+def _going_out_ok(s: GameState, a: Action) -> bool:
+    """A meld that melds the last cards of the hand: legal if going out is, or if the rest
+    of the pile it earns comes into the hand."""
+    after = _apply_unchecked(s, a)
+    return bool(after.hands[s.turn]) or turn_problem(after, True) is None
 
 
 # --------------------------------------------------------------------------- apply
@@ -537,8 +611,8 @@ def _apply_legal(s: GameState, a: Action) -> GameState:
         before = s.t.pile_undo
         assert before is not None
         tm = team(s.turn, s.rules)
-        return before._replace(penalties=_set(before.penalties, tm, before.penalties[tm] + s.rules.undo_pile_penalty),
-                               t=before.t._replace(pile_undone=True))
+        return before.charge(tm, s.rules.undo_pile_penalty, PILE_PUT_BACK)._replace(
+            t=before.t._replace(pile_undone=True))
     if k == A.END:
         return _end_hand(s, "the stock is exhausted")
     after = _apply_unchecked(s, a)
@@ -575,7 +649,7 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
         else:
             new = m._replace(naturals=(*m.naturals, c))
         added_existing = t.added_existing or bool(t.start_keys >> key & 1)
-    return s._replace(
+    after = s._replace(
         hands=_set(s.hands, seat, tuple(hand)),
         melds=_set(s.melds, tm, _set(row, key, new)),
         has_melded=_set(s.has_melded, seat, True) if not s.has_melded[seat] else s.has_melded,
@@ -583,6 +657,7 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
         t=t._replace(melded=t.melded + tuple(cards), prev=s,
                      black_threes=t.black_threes or key == THREE, added_existing=added_existing),
     )
+    return _receive_if_opened(after) if _waiting(s) else after
 
 
 def _take_pile(s: GameState, a: Action) -> GameState:
@@ -599,28 +674,54 @@ def _take_pile(s: GameState, a: Action) -> GameState:
     nat = (top, *tuple(c for c in used if not IS_WILD[c]))
     wil = tuple(c for c in used if IS_WILD[c])
     new = Meld(r, nat, wil) if m is None else m._replace(naturals=m.naturals + nat, wilds=m.wilds + wil)
-    laid = s.red_threes[seat]
-    rest = []
-    for c in s.pile[:-1]:
-        if IS_RED_THREE[c]:
-            laid = laid + (c,)  # "... must place the red Three face up ... but does not draw a replacement"
-        else:
-            rest.append(c)
-    hand.extend(rest)
     t = s.t
     opened = t.opened_at_start
-    return s._replace(
-        hands=_set(s.hands, seat, tuple(sorted(hand))),
+    taken = s._replace(
+        hands=_set(s.hands, seat, tuple(hand)),
         melds=_set(s.melds, tm, _set(row, r, new)),
-        red_threes=_set(s.red_threes, seat, laid),
-        pile=(), frozen=False, phase=Phase.MELD,
+        pile=(), frozen=False, phase=Phase.MELD, aside=s.pile[:-1],
         has_melded=_set(s.has_melded, seat, True),
-        known=_set(s.known, seat, tuple(sorted(_remove_known(s.known[seat], used) + tuple(rest)))),
+        known=_set(s.known, seat, _remove_known(s.known[seat], used)) if s.known[seat] else s.known,
         t=t._replace(drew="pile", melded=tuple(used), own=None if opened else own,
                      upcard_points=VALUE[top] if not opened else 0,
                      extra_needed=0 if opened or rules.top_card_counts_for_initial_meld else VALUE[top],
-                     added_existing=m is not None,
-                     pile_undo=s if rules.undo_pile_allowed else None, prev=None),
+                     added_existing=m is not None, prev=None),
+    )
+    if rules.undo_pile_allowed and not opened:
+        # Windows 2.41: "if you had zero points on the table before taking the discard pile,
+        # you must have melded at least the minimum amount of points" before "you receive
+        # the rest of the discard pile"; until then the top card may be put back.
+        waiting = taken._replace(t=taken.t._replace(pile_undo=s))
+        return _receive_if_opened(waiting)
+    return _receive(taken)
+
+
+def _waiting(s: GameState) -> bool:
+    """The rest of a taken pile waits for the initial meld (``pile_undo`` is set while it
+    does; a position rebuilt from a view has no ``pile_undo``, only the cards aside)."""
+    return s.t.pile_undo is not None or bool(s.aside)
+
+
+def _receive_if_opened(s: GameState) -> GameState:
+    """While the rest of the pile waits: hand it over once the turn's melds meet the
+    initial meld requirement."""
+    if _waiting(s) and meld_count(s) >= meld_needed(s):
+        return _receive(s)
+    return s
+
+
+def _receive(s: GameState) -> GameState:
+    """The rest of the taken pile goes into the hand; red threes in it are laid out ("must
+    place the red Three face up on the table, but does not draw a replacement card").
+    The pile can no longer be put back, and melds made to earn it stay on the table."""
+    seat = s.turn
+    rest = [c for c in s.aside if not IS_RED_THREE[c]]
+    laid = s.red_threes[seat] + tuple(c for c in s.aside if IS_RED_THREE[c])
+    return s._replace(
+        hands=_set(s.hands, seat, tuple(sorted(s.hands[seat] + tuple(rest)))),
+        red_threes=_set(s.red_threes, seat, laid), aside=(),
+        known=_set(s.known, seat, tuple(sorted(s.known[seat] + tuple(rest)))) if rest else s.known,
+        t=s.t._replace(pile_undo=None, prev=None if _waiting(s) else s.t.prev),
     )
 
 
@@ -676,17 +777,81 @@ def _discard(s: GameState, c: int) -> GameState:
         red_threes = _set(red_threes, seat, tuple(rt))
     else:
         hand.remove(c)
-    penalties = s.penalties
     if s.t.permission == 1 and hand:
         # "Should the player not abide by the answer, a 100 point penalty is assessed."
-        penalties = _set(penalties, tm, penalties[tm] + rules.permission_penalty)
+        s = s.charge(tm, rules.permission_penalty, PERMISSION_BROKEN)
     frozen = s.frozen or IS_WILD[c] or IS_RED_THREE[c]
     changes: dict[str, Any] = dict(hands=_set(s.hands, seat, tuple(hand)), red_threes=red_threes,
-                   pile=(*s.pile, c), frozen=frozen, penalties=penalties,
+                   pile=(*s.pile, c), frozen=frozen,
                    known=_set(s.known, seat, _remove_known(s.known[seat], (c,))) if s.known[seat] else s.known)
     if not hand:
         return _end_hand(s._replace(**changes), "went out", seat, _concealed(s))
     return _begin_turn(s, next_seat(seat, rules.players), **changes)
+
+
+# --------------------------------------------------------------------------- improper melds
+
+class ImproperMelds(NamedTuple):
+    """A discard refused because of the turn's melds, and the melds it returns to the hand.
+
+    DOS manual, Chapter 1, "Improper Melds": "you can always have the melds returned to your
+    hand by attempting to discard a card. An error message will be generated and ... one of
+    the melds will be returned to your hand. To have the remaining meld(s) returned, select
+    the discard function again."  The caller applies ``undo`` (legal ``undo`` actions, so the
+    log replays); it is empty when the melds were made to take the pile (they stay).
+    """
+
+    reason: str                  # why the discard is refused (the turn's problem)
+    undo: tuple[Action, ...]     # the undos that return the most recent meld of one rank
+    rank: int                    # that meld's rank (2: the wild meld); 0 when nothing returns
+    cards: tuple[int, ...]       # the cards they return to the hand
+    whole: bool                  # the meld itself was made this turn (not only cards added)
+    more: bool                   # after them the discard is still refused and more can return
+
+
+def improper_melds(s: GameState, a: Action) -> ImproperMelds | None:
+    """What attempting the discard ``a`` does under the DOS rule for improper melds; None
+    when ``a`` is legal or is refused for another reason than the turn's melds."""
+    first = _improper(s, a)
+    if first is None:
+        return None
+    reason, steps, key, back = first
+    if not steps:
+        return ImproperMelds(reason, (), 0, (), False, False)
+    returned = Counter(back.hands[s.turn])
+    returned.subtract(s.hands[s.turn])
+    nxt = _improper(back, a)
+    return ImproperMelds(reason, (A.A_UNDO,) * steps, key, tuple(sorted(returned.elements())),
+                         back.melds[team(s.turn, s.rules)][key] is None, nxt is not None and nxt[1] > 0)
+
+
+def _improper(s: GameState, a: Action) -> tuple[str, int, int, GameState] | None:
+    """(reason, undo steps, rank, position after them) for a discard refused by the turn's melds."""
+    t = s.t
+    if a.kind != A.DISCARD or s.phase != Phase.MELD or t.final or not t.melded or a in legal_actions(s):
+        return None
+    seat = s.turn
+    hand = s.hands[seat]
+    c = a.card
+    if IS_RED_THREE[c]:
+        if not s.rules.red_three_discard_freezes or c not in s.red_threes[seat] or len(hand) < 2:
+            return None
+        reason = turn_problem(s, False)
+    elif c in hand:
+        reason = turn_problem(s, len(hand) == 1)
+    else:
+        return None
+    if reason is None:
+        return None
+    tm = team(seat, s.rules)
+    steps, key, cur = 0, 0, s
+    while cur.t.prev is not None:
+        prev = cur.t.prev
+        changed = next(r for r in range(15) if prev.melds[tm][r] != cur.melds[tm][r])
+        if steps and changed != key:
+            break
+        steps, key, cur = steps + 1, changed, prev
+    return reason, steps, key, cur
 
 
 # --------------------------------------------------------------------------- explain
@@ -715,7 +880,8 @@ def explain(s: GameState, a: Action) -> str | None:
                 return "You put the pile back this turn: draw from the stock"
             return _pile_reason(s, a)
         if k == A.END:
-            return _forced_pile(s) or "You may end the hand only when the stock is exhausted"
+            return _forced_pile(s) or ("You may end the hand only when the stock is exhausted" if s.stock_size
+                                       else "These rules do not let you end the hand now")
         return f"'{a}' is not allowed now"
     # MELD phase
     t = s.t
@@ -733,16 +899,28 @@ def explain(s: GameState, a: Action) -> str | None:
             return "These rules do not allow asking permission"
         if t.asked:
             return "You have already asked this turn"
+        if t.drew == "stock" and not t.melded and not t.final:
+            needs = going_out_needs(s)
+            if needs is not None:
+                return needs + ": there is nothing to ask"
         return "Permission may only be asked after drawing from the stock and before any meld"
     if k == A.UNDO:
         return "No meld of this turn to take back (melds made to take the pile stay)"
     if k == A.UNPILE:
         if not s.rules.undo_pile_allowed:
             return "These rules do not allow putting the pile back"
-        if t.pile_undo is not None and t.prev is None:
+        if t.pile_undo is not None:
+            if t.prev is not None:
+                return "Take back the melds you made since taking the pile first (undo), then put it back"
             return "The stock is exhausted: there is no card to draw instead of the pile"
+        if t.drew == "pile":
+            if t.opened_at_start:
+                return "Your side had made its initial meld, so the whole pile came at once: it cannot go back"
+            return "The rest of the pile is in your hand: it can no longer be put back"
         return "You can put the pile back only right after taking it"
     if k == A.END:
+        if s.stock_size == 0:
+            return "You have drawn this turn: meld and discard (the hand may be ended instead of drawing)"
         return "You may end the hand only when the stock is exhausted"
     if t.final and k == A.DISCARD:
         return "The last card of the stock was a red three: meld if you like, then end the hand"
@@ -815,9 +993,10 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
             return _wild_limit_text(rules)
         if target == THREE:
             return "Black threes may be melded only when going out"
-    left = len(s.hands[s.turn]) - len(a.ranks)
-    if left == 0:
-        return turn_problem(_apply_unchecked(s, a), True) or "That would empty your hand"
+    if len(s.hands[s.turn]) == len(a.ranks):
+        after = _apply_unchecked(s, a)
+        if not after.hands[s.turn]:
+            return turn_problem(after, True) or "That would empty your hand"
     return f"'{a}' is not allowed now"
 
 

@@ -14,12 +14,15 @@ from typing import Any
 from .actions import parse_action
 from .cards import card_text, cards_text, parse_card
 from .errors import CanastaError, RulesError
-from .match import Match, replay
+from .match import MAX_HAND_ACTIONS, Match, replay
 from .rules import rules_from_dict
 from .state import GameState
 
 FORMAT = "canasta-tui-save"
-VERSION = 1
+#: 2: the rules of issue 10 (``ask`` only when going out is possible, the pile's rest held
+#: aside with ``undo_pile_allowed``, ``end`` with a turned-over stock).  Version 1 files are
+#: read too: an ``ask`` the old rule allowed replays as it was played.
+VERSION = 2
 
 
 class RecordError(CanastaError):
@@ -84,7 +87,7 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
     except (RulesError, TypeError, ValueError) as exc:
         raise RecordError(f"the save's rules cannot be used: {exc}") from None
     first = data.get("first_dealer", 0)
-    if not isinstance(first, int) or not 0 <= first < rules.players:
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < rules.players:
         raise RecordError(f"first_dealer must be a seat from 0 to {rules.players - 1}")
     hands = data.get("hands")
     if hands is None or hands == []:
@@ -96,6 +99,9 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
     for i, h in enumerate(hands, 1):
         if not isinstance(h, dict) or not isinstance(h.get("deck"), str) or not isinstance(h.get("actions"), list):
             raise RecordError(f"hand {i}: expected an object with a deck (text) and actions (a list)")
+        if len(h["actions"]) > MAX_HAND_ACTIONS:
+            # Refused unread: a hand never needs this many, and replaying them would take long.
+            raise RecordError(f"hand {i} has {len(h['actions'])} actions; a hand holds at most {MAX_HAND_ACTIONS}")
         try:
             decks.append(tuple(parse_card(w) for w in h["deck"].split()))
         except ValueError as exc:
@@ -110,16 +116,31 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
                 raise RecordError(f"hand {i}, action {j}: {exc}") from None
         logs.append(tuple(actions))
     try:
-        m = replay(rules, decks, logs, first)
+        # A game begun before format 2 keeps its old asks when saved again, so they are
+        # read whatever the version says.
+        m = replay(rules, decks, logs, first, version_1_asks=True)
     except CanastaError as exc:
         raise RecordError(f"the action log does not replay: {exc}") from None
     if check_snapshot and "snapshot" in data:
         got = snapshot(m.state, m.scores)
         want = data["snapshot"]
         if got != want:
-            diffs = [k for k in got if not isinstance(want, dict) or want.get(k) != got[k]]
-            raise RecordError("the snapshot disagrees with the replayed game (" + ", ".join(diffs) + ")")
+            raise RecordError("the snapshot disagrees with the replayed game (" + _differences(got, want) + ")")
     return m
+
+
+def _differences(got: dict[str, Any], want: Any) -> str:
+    """The snapshot's fields that differ from the replay, then those it lacks or adds."""
+    if not isinstance(want, dict):
+        return ", ".join(got)
+    parts = [", ".join(k for k in got if k in want and want[k] != got[k])]
+    missing = [k for k in got if k not in want]
+    if missing:
+        parts.append("missing: " + ", ".join(missing))
+    extra = [k if len(k) <= 30 else k[:30] + "..." for k in want if k not in got]
+    if extra:
+        parts.append("unknown: " + ", ".join(repr(k) for k in extra[:5]) + (", ..." if len(extra) > 5 else ""))
+    return "; ".join(p for p in parts if p)
 
 
 def loads(text: str) -> Match:

@@ -19,6 +19,21 @@ StockExhausted = Literal["forced", "end", "turn_over"]
 LastRedThree = Literal["end", "meld_then_end", "play_on"]
 
 
+#: Bounds of the numeric options, so that no score can come near a 64-bit integer's range
+#: (a hand scores at most a few hundred thousand points with every bonus at its cap).
+MAX_POINTS = 10_000
+MAX_TARGET = 1_000_000
+_BOUNDS: tuple[tuple[str, int, int], ...] = (
+    ("target_score", 1, MAX_TARGET),
+    ("initial_meld_negative", 0, MAX_POINTS),
+    ("max_wilds", 0, 12),          # the deck holds 8 deuces and 4 jokers
+    *((name, 0, MAX_POINTS) for name in (
+        "natural_canasta_bonus", "mixed_canasta_bonus", "wild_canasta_bonus", "going_out_bonus",
+        "concealed_bonus", "red_three_bonus", "red_three_all_four_bonus", "red_three_penalty",
+        "red_three_all_four_penalty", "undo_pile_penalty", "permission_penalty")),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """All rule options of one game.  Defaults are the DOS manual's Chapter 2 (``classic``)."""
@@ -67,6 +82,17 @@ class Rules:
 
     def __post_init__(self) -> None:
         problems = []
+        for name, low, high in _BOUNDS:
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                problems.append(f"{name} must be a whole number from {low} to {high}")
+        if not self.initial_meld:
+            problems.append("initial_meld must list at least one [lowest score, points] pair")
+        elif len(self.initial_meld) > 100:
+            problems.append("initial_meld may list at most 100 [lowest score, points] pairs")
+        elif not all(isinstance(p, tuple) and len(p) == 2 and all(type(x) is int for x in p)
+                     and 0 <= p[0] <= MAX_TARGET and 0 <= p[1] <= MAX_POINTS for p in self.initial_meld):
+            problems.append(f"initial_meld pairs must be [lowest score 0-{MAX_TARGET}, points 0-{MAX_POINTS}]")
         if self.players not in (2, 3, 4):
             problems.append("players must be 2, 3 or 4")
         if self.partnerships and self.players != 4:
@@ -85,10 +111,8 @@ class Rules:
             problems.append("stock_exhausted must be forced, end or turn_over")
         if self.last_draw_red_three not in ("end", "meld_then_end", "play_on"):
             problems.append("last_draw_red_three must be end, meld_then_end or play_on")
-        if self.target_score <= 0:
-            problems.append("target_score must be positive")
         if problems:
-            raise RulesError(f"rules {self.name!r}: " + "; ".join(problems))
+            raise RulesError(f"rules {_shown(self.name)}: " + "; ".join(problems))
 
     @property
     def teams(self) -> int:
@@ -125,26 +149,48 @@ class Rules:
 _FIELD_TYPES = {f.name: f.type for f in fields(Rules)}
 
 
+def _shown(value: Any) -> str:
+    """A value for a message: short, and never the repr of a deep or huge structure."""
+    if isinstance(value, bool | float) or (isinstance(value, int) and abs(value) < 10**12):
+        return repr(value)
+    if isinstance(value, int):
+        return "a very large number"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
+    if isinstance(value, list | tuple):
+        return "a list"
+    return "a table" if isinstance(value, dict) else "a " + type(value).__name__
+
+
+def _meld_table(value: Any) -> list[tuple[int, int]]:
+    bad = RulesError("initial_meld must be a list of [lowest score, points] pairs of whole numbers")
+    if not isinstance(value, list | tuple):
+        raise bad
+    pairs = []
+    for p in value:
+        if not isinstance(p, list | tuple) or len(p) != 2 or not all(type(x) is int for x in p):
+            raise bad
+        pairs.append((p[0], p[1]))
+    return pairs
+
+
 def rules_from_dict(data: dict[str, Any], base: Rules | None = None) -> Rules:
     """Build Rules from a mapping (a TOML table or a save file's ``rules``), checking every option."""
     values = (base or Rules()).to_dict()
     for key, value in data.items():
         if key not in _FIELD_TYPES:
-            raise RulesError(f"unknown rule option {key!r}")
+            raise RulesError(f"unknown rule option {_shown(key)}")
         current = values[key]
         if key == "initial_meld":
-            try:
-                value = [(int(a), int(b)) for a, b in value]
-            except (TypeError, ValueError):
-                raise RulesError("initial_meld must be a list of [lowest score, points] pairs") from None
+            value = _meld_table(value)
         elif isinstance(current, bool):
             if not isinstance(value, bool):
-                raise RulesError(f"rule option {key!r} must be true or false, not {value!r}")
+                raise RulesError(f"rule option {key!r} must be true or false, not {_shown(value)}")
         elif isinstance(current, int):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"rule option {key!r} must be a whole number, not {value!r}")
+                raise RulesError(f"rule option {key!r} must be a whole number, not {_shown(value)}")
         elif isinstance(current, str) and not isinstance(value, str):
-            raise RulesError(f"rule option {key!r} must be text, not {value!r}")
+            raise RulesError(f"rule option {key!r} must be text, not {_shown(value)}")
         values[key] = value
     values["initial_meld"] = tuple(sorted((tuple(p) for p in values["initial_meld"]), reverse=True))
     return Rules(**values)
@@ -155,6 +201,8 @@ def rules_from_toml(text: str, base: Rules | None = None) -> Rules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise RulesError("not valid rules: arrays or tables nested too deeply") from None
     table = data.get("rules", data)
     if not isinstance(table, dict):
         raise RulesError("the [rules] table is missing")

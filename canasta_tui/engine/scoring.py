@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import VALUE
+from .cards import IS_RED_THREE, VALUE
 from .melds import Meld
 from .rules import Rules
-from .state import GameState, team_seats
+from .state import PERMISSION_BROKEN, PILE_PUT_BACK, RED_THREE_IN_HAND, GameState, team_seats
+
+#: DOS "Irregularities": "Failure to Declare a Red Three: If at the end of play a hand is
+#: found to contain a red Three, the side is penalized 200 points for each red Three found."
+RED_THREE_IN_HAND_PENALTY = 200
+
+#: Short labels of the penalties for the scoring summary (its label column is 16 wide).
+PENALTY_LABELS = {PERMISSION_BROKEN: "Yes, not out", PILE_PUT_BACK: "Pile put back",
+                  RED_THREE_IN_HAND: "Red 3 in hand"}
 
 
 class TeamScore(NamedTuple):
@@ -26,14 +34,29 @@ class TeamScore(NamedTuple):
     red_threes: int       # how many
     red_three_points: int  # bonus, or penalty when the side made no meld
     going_out: int        # going out bonus (including concealed)
-    hand: int             # value of cards left in the hands (subtracted)
-    penalties: int        # permission broken, pile put back
+    hand: int             # value of cards left in the hands (subtracted; red threes are penalties)
+    penalties: int        # the sum of penalty_items
     total: int
+    penalty_items: tuple[tuple[str, int], ...] = ()  # (reason, points) of every penalty, in order
 
     def lines(self) -> list[tuple[str, int]]:
-        return [("Melded cards", self.melds), ("Canasta bonuses", self.canasta_bonus),
-                ("Red threes", self.red_three_points), ("Going out", self.going_out),
-                ("Cards in hand", -self.hand), ("Penalties", -self.penalties), ("Total", self.total)]
+        """The scoring summary: the items, one line per kind of penalty (named, with how many
+        times it was charged), and the total."""
+        out = [("Melded cards", self.melds), ("Canasta bonuses", self.canasta_bonus),
+               ("Red threes", self.red_three_points), ("Going out", self.going_out),
+               ("Cards in hand", -self.hand)]
+        kinds: dict[str, tuple[int, int]] = {}
+        for reason, points in self.penalty_items:
+            n, total = kinds.get(reason, (0, 0))
+            kinds[reason] = (n + 1, total + points)
+        for reason, (n, total) in kinds.items():
+            out.append((PENALTY_LABELS.get(reason, reason[:13].capitalize()) + (f" x{n}" if n > 1 else ""), -total))
+        out.append(("Total", self.total))
+        return out
+
+    def penalty_text(self) -> list[str]:
+        """Every penalty in words, for a log or a message: "did not go out after 'yes': -100"."""
+        return [f"{reason}: -{points}" for reason, points in self.penalty_items]
 
 
 def canasta_bonus(m: Meld, rules: Rules) -> int:
@@ -70,10 +93,22 @@ def score_hand(s: GameState) -> tuple[TeamScore, ...]:
         out_bonus = 0
         if s.went_out >= 0 and s.went_out in seats:
             out_bonus = rules.going_out_bonus + (rules.concealed_bonus if s.concealed else 0)
-        hand = sum(VALUE[c] for p in seats for c in s.hands[p])
+        held = [c for p in seats for c in s.hands[p]]
+        hand = sum(VALUE[c] for c in held if not IS_RED_THREE[c])
+        items = [(p.reason, p.points) for p in s.penalty_log if p.team == tm]
+        unnamed = s.penalties[tm] - sum(points for _, points in items)
+        if unnamed:
+            items.append(("penalties", unnamed))  # a position built without its penalty log
+        if s.is_over:
+            items += [(RED_THREE_IN_HAND, RED_THREE_IN_HAND_PENALTY) for c in held if IS_RED_THREE[c]]
         if rules.canasta_required_for_positive_score and nat + mixed + wild < rules.canastas_to_go_out:
-            meld_points = -meld_points  # Windows: "their value will be deducted from the score"
-        pen = s.penalties[tm]
+            # Windows 2.41, "Total Score": without the canastas needed to go out "a negative
+            # score results consisting of the sum of the values of the cards in your hand and
+            # on the table": no canasta or going-out bonus, and the red threes on the table
+            # count against the side at what they would have scored.
+            meld_points, bonus, out_bonus, red = -meld_points, 0, 0, -abs(red)
+        pen = sum(points for _, points in items)
         total = meld_points + bonus + red + out_bonus - hand - pen
-        out.append(TeamScore(tm, meld_points, nat, mixed, wild, bonus, threes, red, out_bonus, hand, pen, total))
+        out.append(TeamScore(tm, meld_points, nat, mixed, wild, bonus, threes, red, out_bonus, hand, pen, total,
+                             tuple(items)))
     return tuple(out)

@@ -55,6 +55,20 @@ def team_name(t: int, rules: Rules) -> str:
     return player_name(t)
 
 
+#: Why a side was charged a penalty (DOS "Irregularities", Windows 2.41 rule 7).
+PERMISSION_BROKEN = "did not go out after 'yes'"
+PILE_PUT_BACK = "put the pile back"
+RED_THREE_IN_HAND = "red three left in hand"
+
+
+class Penalty(NamedTuple):
+    """One penalty charged to a side during the hand, with its reason (for the scoring summary)."""
+
+    team: int
+    points: int
+    reason: str
+
+
 class Turn(NamedTuple):
     """What the rules need to remember within one turn (reset when the turn passes)."""
 
@@ -71,7 +85,7 @@ class Turn(NamedTuple):
     asked: bool = False
     permission: int = -1              # -1 not asked, 0 "no", 1 "yes"
     prev: GameState | None = None       # the position before the last meld (for undo)
-    pile_undo: GameState | None = None  # the position before taking the pile (for unpile)
+    pile_undo: GameState | None = None  # before taking the pile, while its rest waits (for unpile)
     pile_undone: bool = False
     final: bool = False               # last card was a red three: meld, then end
 
@@ -100,12 +114,14 @@ class GameState(NamedTuple):
     has_melded: tuple[bool, ...]             # per seat: has melded this hand
     threes_laid: tuple[bool, ...]            # per seat: red threes of the deal laid out (first turn)
     known: tuple[tuple[int, ...], ...]       # per seat: cards publicly known to be in the hand
-    penalties: tuple[int, ...]               # per team
+    penalties: tuple[int, ...]               # per team (the sum of penalty_log's points)
     t: Turn
     stock_turned: bool = False
     went_out: int = -1
     concealed: bool = False
     end_reason: str = ""
+    penalty_log: tuple[Penalty, ...] = ()    # every penalty of the hand, in order, with its reason
+    aside: tuple[int, ...] = ()              # the rest of a taken pile, waiting for the initial meld
 
     @property
     def stock_size(self) -> int:
@@ -118,6 +134,12 @@ class GameState(NamedTuple):
     @property
     def players(self) -> int:
         return self.rules.players
+
+    def charge(self, tm: int, points: int, reason: str) -> GameState:
+        """This position with side ``tm`` charged ``points`` for ``reason``."""
+        pen = self.penalties
+        return self._replace(penalties=(*pen[:tm], pen[tm] + points, *pen[tm + 1:]),
+                             penalty_log=(*self.penalty_log, Penalty(tm, points, reason)))
 
     def team_of(self, seat: int) -> int:
         return team(seat, self.rules)

@@ -10,14 +10,15 @@ search); the randomness is handed in.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .actions import Action
-from .cards import IS_RED_THREE, full_deck
+from .actions import Action, parse_action
+from .cards import IS_RED_THREE, RANK_NAMES, cards_text, full_deck, parse_card, parse_rank
+from .errors import CanastaError
 from .melds import Meld
 from .play import legal_actions, meld_count, meld_needed
-from .rules import Rules
-from .state import GameState, Phase, Turn
+from .rules import Rules, rules_from_dict
+from .state import GameState, Penalty, Phase, Turn
 
 
 class PlayerView(NamedTuple):
@@ -47,6 +48,8 @@ class PlayerView(NamedTuple):
     went_out: int
     concealed: bool
     end_reason: str
+    penalty_log: tuple[Penalty, ...]          # every penalty of the hand, with its reason
+    aside: tuple[int, ...]                    # the rest of a taken pile, waiting for the initial meld (public)
 
     @property
     def upcard(self) -> int | None:
@@ -56,27 +59,59 @@ class PlayerView(NamedTuple):
     def pile_size(self) -> int:
         return len(self.pile)
 
+    @property
+    def waiting(self) -> int:
+        """Cards of a taken pile waiting for the initial meld (they come into the hand then)."""
+        return len(self.aside)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-safe data: cards as text (``"Kh 10s JK"``), actions in their notation,
+        the rules as ``Rules.to_dict``.  :meth:`from_dict` reads it back to an equal view."""
+        return view_to_dict(self)
+
+    @staticmethod
+    def from_dict(data: Any) -> PlayerView:
+        return view_from_dict(data)
+
+
+#: The seat of a spectator's view: no hand, no actions.
+PUBLIC = -1
+
 
 def view_for(s: GameState, seat: int) -> PlayerView:
     """The view of ``s`` for ``seat``: its own hand and what everyone can see."""
+    if not 0 <= seat < s.rules.players:
+        raise ValueError(f"no seat {seat} at this table (seats 0 to {s.rules.players - 1}; public_view for a spectator)")
+    return _view(s, seat)
+
+
+def public_view(s: GameState) -> PlayerView:
+    """What a spectator sees: everything on the table and each hand's size, no hand's cards
+    (``seat`` is :data:`PUBLIC`, ``hand`` and ``legal`` are empty)."""
+    return _view(s, PUBLIC)
+
+
+def _view(s: GameState, seat: int) -> PlayerView:
     t = s.t._replace(prev=None, pile_undo=None, own=s.t.own if seat == s.turn else None)
     return PlayerView(
         seat=seat, rules=s.rules, phase=s.phase, turn=s.turn, actor=s.actor, dealer=s.dealer,
-        turn_number=s.turn_number, hand=s.hands[seat], hand_sizes=tuple(len(h) for h in s.hands),
+        turn_number=s.turn_number, hand=s.hands[seat] if seat != PUBLIC else (),
+        hand_sizes=tuple(len(h) for h in s.hands),
         known=s.known, melds=s.melds, red_threes=s.red_threes, pile=s.pile, frozen=s.frozen,
         stock_size=s.stock_size, stock_turned=s.stock_turned, requirements=s.requirements,
         has_melded=s.has_melded, penalties=s.penalties, t=t,
         meld_count=meld_count(s) if s.phase != Phase.HAND_OVER else 0,
         meld_needed=meld_needed(s) if s.phase != Phase.HAND_OVER else 0,
         legal=tuple(legal_actions(s)) if s.actor == seat else (),
-        went_out=s.went_out, concealed=s.concealed, end_reason=s.end_reason,
+        went_out=s.went_out, concealed=s.concealed, end_reason=s.end_reason, penalty_log=s.penalty_log,
+        aside=s.aside,
     )
 
 
 def unseen_cards(v: PlayerView) -> list[int]:
     """The cards this seat cannot see: other hands (less their known cards) and the stock."""
     pool = [int(c) for c in full_deck()]
-    seen: list[int] = list(v.hand) + list(v.pile)
+    seen: list[int] = list(v.hand) + list(v.pile) + list(v.aside)
     for row in v.melds:
         for m in row:
             if m is not None:
@@ -139,7 +174,8 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
         phase=v.phase, turn=v.turn, actor=v.actor, turn_number=v.turn_number, has_melded=v.has_melded,
         threes_laid=laid,
         known=v.known, penalties=v.penalties, t=v.t, stock_turned=v.stock_turned,
-        went_out=v.went_out, concealed=v.concealed, end_reason=v.end_reason,
+        went_out=v.went_out, concealed=v.concealed, end_reason=v.end_reason, penalty_log=v.penalty_log,
+        aside=v.aside,
     )
 
 
@@ -148,3 +184,90 @@ def _had_turn(v: PlayerView, p: int) -> bool:
     n = len(v.hand_sizes)
     first = (v.dealer + 1) % n
     return (p - first) % n < v.turn_number
+
+
+# --------------------------------------------------------------------------- plain data
+
+_TURN_CARDS = ("melded", "own")
+
+
+def _cards(text: Any) -> tuple[int, ...]:
+    if not isinstance(text, str):
+        raise CanastaError(f"expected cards as text, got {type(text).__name__}")
+    try:
+        return tuple(int(parse_card(w)) for w in text.split())
+    except ValueError as exc:
+        raise CanastaError(str(exc)) from None
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(type(x) is int for x in value):
+        raise CanastaError("expected a list of whole numbers")
+    return tuple(value)
+
+
+def _bools(value: Any) -> tuple[bool, ...]:
+    if not isinstance(value, list) or not all(type(x) is bool for x in value):
+        raise CanastaError("expected a list of true/false")
+    return tuple(value)
+
+
+def view_to_dict(v: PlayerView) -> dict[str, Any]:
+    """A view as plain JSON-safe data (see :meth:`PlayerView.to_dict`)."""
+    t: dict[str, Any] = {}
+    for k, value in v.t._asdict().items():
+        if k in ("prev", "pile_undo"):
+            continue  # never in a view (whole positions, with hidden cards)
+        t[k] = (None if value is None else cards_text(value)) if k in _TURN_CARDS else value
+    return {
+        "seat": v.seat, "rules": v.rules.to_dict(), "phase": v.phase.word, "turn": v.turn, "actor": v.actor,
+        "dealer": v.dealer, "turn_number": v.turn_number, "hand": cards_text(v.hand),
+        "hand_sizes": list(v.hand_sizes), "known": [cards_text(k) for k in v.known],
+        "melds": [[{"rank": RANK_NAMES[m.rank], "naturals": cards_text(m.naturals), "wilds": cards_text(m.wilds)}
+                   for m in row if m is not None] for row in v.melds],
+        "red_threes": [cards_text(r) for r in v.red_threes], "pile": cards_text(v.pile), "frozen": v.frozen,
+        "stock_size": v.stock_size, "stock_turned": v.stock_turned, "requirements": list(v.requirements),
+        "has_melded": list(v.has_melded), "penalties": list(v.penalties), "turn_state": t,
+        "meld_count": v.meld_count, "meld_needed": v.meld_needed, "legal": [str(a) for a in v.legal],
+        "went_out": v.went_out, "concealed": v.concealed, "end_reason": v.end_reason,
+        "penalty_log": [[p.team, p.points, p.reason] for p in v.penalty_log], "aside": cards_text(v.aside),
+    }
+
+
+def view_from_dict(data: Any) -> PlayerView:
+    """Read :func:`view_to_dict`'s data back; raises CanastaError saying what is wrong."""
+    if not isinstance(data, dict):
+        raise CanastaError("not a player view: expected an object")
+    try:
+        return _view_from_dict(data)
+    except CanastaError as exc:
+        raise CanastaError(f"not a player view: {exc}") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise CanastaError(f"not a player view: bad or missing field ({exc})") from None
+
+
+def _view_from_dict(d: dict[str, Any]) -> PlayerView:
+    rules = rules_from_dict(d["rules"])
+    words = [p.word for p in Phase]
+    rows: list[tuple[Meld | None, ...]] = []
+    for row in d["melds"]:
+        slots: list[Meld | None] = [None] * 15
+        for m in row:
+            rank = parse_rank(m["rank"])
+            slots[rank] = Meld(rank, _cards(m["naturals"]), _cards(m["wilds"]))
+        rows.append(tuple(slots))
+    td = dict(d["turn_state"])
+    for k in _TURN_CARDS:
+        td[k] = None if td.get(k) is None else _cards(td[k])
+    t = Turn(**td)
+    return PlayerView(
+        seat=int(d["seat"]), rules=rules, phase=Phase(words.index(d["phase"])), turn=int(d["turn"]),
+        actor=int(d["actor"]), dealer=int(d["dealer"]), turn_number=int(d["turn_number"]), hand=_cards(d["hand"]),
+        hand_sizes=_ints(d["hand_sizes"]), known=tuple(_cards(k) for k in d["known"]), melds=tuple(rows),
+        red_threes=tuple(_cards(r) for r in d["red_threes"]), pile=_cards(d["pile"]), frozen=bool(d["frozen"]),
+        stock_size=int(d["stock_size"]), stock_turned=bool(d["stock_turned"]), requirements=_ints(d["requirements"]),
+        has_melded=_bools(d["has_melded"]), penalties=_ints(d["penalties"]), t=t, meld_count=int(d["meld_count"]),
+        meld_needed=int(d["meld_needed"]), legal=tuple(parse_action(a) for a in d["legal"]),
+        went_out=int(d["went_out"]), concealed=bool(d["concealed"]), end_reason=str(d["end_reason"]),
+        penalty_log=tuple(Penalty(int(a), int(b), str(c)) for a, b, c in d["penalty_log"]), aside=_cards(d["aside"]),
+    )

@@ -40,6 +40,7 @@ from ..engine import (
     view_for,
 )
 from ..engine import play as play_action
+from ..engine.cards import plural
 from ..events import DEALT, Event, action_events, deal_events, describe, hand_events
 from .seats import COMPUTER, Seat, seat_name
 
@@ -220,12 +221,24 @@ class Table:
         from ..engine import improper_melds
 
         found = improper_melds(self.match.state, a)
-        if found is None or not found.undo:
+        if found is None:
             return None
+        if not found.undo:     # melds made to take the pile stay: only the reason
+            return Outcome(False, f"Improper melds: {found.reason}.")
+        try:
+            trial = self.match.state
+            for u in found.undo:
+                trial = apply(trial, u)
+        except IllegalActionError as exc:       # a hand past its take-back limit
+            return Outcome(False, f"Improper melds: {found.reason}. {exc}")
         for u in found.undo:
             self._play(u)
         self._changed("action")
-        return Outcome(False, found.message, changed=True)
+        what = "wild cards" if found.rank == 2 else plural(found.rank)
+        back = (f"Your meld of {what} is back in your hand" if found.whole
+                else f"What you added to your meld of {what} is back in your hand")
+        more = " (discard again to return the next one)." if found.more else "."
+        return Outcome(False, f"Improper melds: {found.reason}. {back}{more}", changed=True)
 
     def _play(self, a: Action) -> None:
         before = self.match.state

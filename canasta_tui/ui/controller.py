@@ -22,6 +22,7 @@ from ..engine import (
     PlayerView,
     apply,
     explain,
+    improper_melds,
     legal_actions,
     parse_action,
     player_name,
@@ -707,18 +708,27 @@ class Controller:
         if a in legal_actions(s):
             self._play([a])
             return
-        reason = explain(s, a) or f"You may not discard {c} now"
-        problem = turn_problem(s, len(hand) == 1) if s.phase == Phase.MELD else None
-        if problem is not None and A.A_UNDO in legal_actions(s):
-            # DOS: "Improper Melds ... attempting to discard ... cards returned to your hand".
-            while A.A_UNDO in legal_actions(self.session.state) and \
-                    turn_problem(self.session.state, False) is not None:
-                self.session.play(A.A_UNDO)
+        improper = improper_melds(s, a)
+        if improper is None:
+            self.message = [explain(s, a) or f"You may not discard {c} now"]
+            return
+        # DOS "Improper Melds": each attempt to discard returns one meld to the hand (the
+        # engine says which); melds made to take the pile stay, and only the reason shows.
+        self.message = [f"Improper melds: {improper.reason}."]
+        if improper.undo:
+            try:
+                for u in improper.undo:
+                    self.session.play(u)
+            except IllegalActionError as exc:  # a hand past its take-back limit
+                self.message.append(str(exc))
+                return
             self.selected.clear()
             self.after_change()
-            self.message = [f"Improper melds: {reason}.", "The melds of this turn are back in your hand."]
-            return
-        self.message = [reason]
+            what = "wild cards" if improper.rank == 2 else plural(improper.rank)
+            back = f"Your meld of {what} is back in your hand" if improper.whole else \
+                f"What you added to your meld of {what} is back in your hand"
+            self.message = [f"Improper melds: {improper.reason}.",
+                            back + (" (discard again to return the next one)." if improper.more else ".")]
 
     def cmd_undo(self) -> None:
         if self._need_turn():

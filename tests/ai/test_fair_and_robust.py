@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from canasta_tui.ai import ComputerPlayer, make_player
 from canasta_tui.ai.expert import ExpertPlayer
 from canasta_tui.engine import CLASSIC, GameState, Phase, apply, deal, legal_actions, view_for
-from canasta_tui.engine.cards import IS_RED_THREE
+from canasta_tui.engine.cards import IS_RED_THREE, IS_WILD
 
 from .helpers import shuffled
 
@@ -119,16 +119,25 @@ def odd_positions(draw: st.DrawFn) -> GameState:
     if s.phase == Phase.HAND_OVER:
         s = midgame(seed, 0)
     twist = draw(st.sampled_from(["none", "no_stock", "one_card", "pile_of_one", "tiny_stock"]))
+    # Every card stays somewhere (a card that vanished made an impossible view, which
+    # determinize rightly refuses): cards taken away go under the pile, face up.
     if twist == "no_stock" and s.phase == Phase.DRAW:
-        s = s._replace(stock_pos=len(s.deck))
-    elif twist == "tiny_stock":
-        s = s._replace(stock_pos=len(s.deck) - 1)
+        s = under_pile(s._replace(stock_pos=len(s.deck)), s.deck[s.stock_pos:])
+    elif twist == "tiny_stock" and s.stock_size > 1:
+        s = under_pile(s._replace(stock_pos=len(s.deck) - 1), s.deck[s.stock_pos:-1])
     elif twist == "one_card" and s.phase == Phase.DRAW:
         h = s.hands[s.turn]
-        s = s._replace(hands=(*s.hands[:s.turn], h[:1], *s.hands[s.turn + 1:]))
+        s = under_pile(s._replace(hands=(*s.hands[:s.turn], h[:1], *s.hands[s.turn + 1:])), h[1:])
     elif twist == "pile_of_one" and s.pile:
-        s = s._replace(pile=s.pile[-1:], frozen=False)
+        # the rest of the pile goes to the bottom of the stock
+        s = s._replace(pile=s.pile[-1:], frozen=False, deck=s.deck + s.pile[:-1])
     return s
+
+
+def under_pile(s: GameState, cards: tuple[int, ...]) -> GameState:
+    pile = (*cards, *s.pile)
+    return s._replace(pile=pile, frozen=s.frozen or any(IS_WILD[c] or IS_RED_THREE[c] for c in cards),
+                      known=tuple(tuple(c for c in k if c in s.hands[p]) for p, k in enumerate(s.known)))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

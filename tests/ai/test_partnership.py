@@ -80,3 +80,24 @@ def test_goes_out_without_asking_when_partner_holds_little() -> None:
         assert a != A.A_ASK
         s = apply(s, a)
     assert s.went_out == 0
+
+
+def test_never_says_yes_when_the_side_is_far_from_a_canasta() -> None:
+    """Issue 10, item 8: a partner said "Yes, go out" with the side holding melds but no
+    canasta, and the asker paid 100.  DOS "Going Out": "The player's side must have melded
+    at least one Canasta."  From what the partner sees (melds of three, the asker's three
+    cards) no meld can reach seven: every level says no, even with the cheap hand that
+    says yes when going out is possible."""
+    far = position({0: "8h 8d 9s", 2: "4c 5d 6h"}, melds={0: ["Jh Jd Jc", "Ah Ad Ac"]}, phase=Phase.PERMISSION)
+    for level in ("beginner", "advanced", "expert"):
+        assert str(make_player(level, 1).choose(view_for(far, 2))) == "no", level
+    # a meld of four and three cards in the asker's hand: a canasta is within reach
+    near = position({0: "8h 8d 9s", 2: "4c 5d 6h"}, melds={0: ["Jh Jd Jc Js", "Ah Ad Ac"]}, phase=Phase.PERMISSION)
+    assert str(make_player("beginner", 1).choose(view_for(near, 2))) == "yes"
+    # but not when the cards it needs are all in sight: the other four Jacks and every
+    # wild card are on the opponents' table or in this hand
+    seen = position({0: "8h 8d 9s", 2: "4c 5d 6h Jh"},
+                    melds={0: ["Jh Jd Jc Js", "Ah Ad Ac"],
+                           1: ["Jd Jc Js 2c 2d 2h", "Kh Kd Kc 2s 2c 2d", "Qh Qd Qc 2h 2s JK", "5h 5c 5s JK JK JK"]},
+                    phase=Phase.PERMISSION)
+    assert str(make_player("beginner", 1).choose(view_for(seen, 2))) == "no"

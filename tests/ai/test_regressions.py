@@ -44,3 +44,35 @@ def test_beginner_finds_the_initial_meld_instead_of_melding_and_undoing_for_ever
             longest_turn = max(longest_turn, this_turn)
         assert s.phase == Phase.HAND_OVER, f"{level} did not finish the hand"
         assert longest_turn < 150, f"{level} needed {longest_turn} actions for one turn"
+
+
+def test_every_level_opens_with_a_pile_whose_rest_waits() -> None:
+    """Issue 10, item 23b: with ``undo_pile_allowed`` (the windows preset) the rest of the
+    pile taken by a side without its initial meld waits until the requirement is met
+    (Windows 2.41: "you must have melded at least the minimum amount of points"); the
+    computer players meld from their own cards, receive the pile and end the turn."""
+    from canasta_tui.engine import deal
+    from canasta_tui.presets import load_rules
+
+    from .helpers import shuffled
+    windows = load_rules("windows")
+    for level in ("beginner", "advanced", "expert"):
+        waited = 0
+        for seed in range(8):
+            players = [make_player(level, seed + i, budget=0.01) for i in range(4)]
+            s = deal(windows, shuffled(seed), seed % 4)
+            steps = 0
+            while s.phase != Phase.HAND_OVER:
+                v = view_for(s, s.actor)
+                a = players[s.actor].choose(v)
+                assert a in v.legal
+                before = s
+                s = apply(s, a)
+                steps += 1
+                assert steps < 3000, "the hand does not end"
+                if s.aside and not before.aside:
+                    waited += 1
+                if before.aside and s.turn != before.turn:
+                    raise AssertionError("a turn ended with the rest of the pile still waiting")
+        if level != "expert":  # the Expert's choices depend on its time budget (and the machine's load)
+            assert waited, f"{level}: no pile taken before the initial meld in these hands"

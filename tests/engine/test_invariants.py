@@ -37,6 +37,7 @@ def all_cards(s: GameState) -> Counter[int]:
     c: Counter[int] = Counter()
     c.update(s.deck[s.stock_pos:])
     c.update(s.pile)
+    c.update(s.aside)  # the rest of a taken pile waiting for the initial meld (undo_pile_allowed)
     for h in s.hands:
         c.update(h)
     for r in s.red_threes:

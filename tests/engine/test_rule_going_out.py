@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from positions import cards, legal, position, run, why
 
-from canasta_tui.engine import IllegalActionError, Phase, score_hand
+from canasta_tui.engine import CLASSIC, IllegalActionError, Phase, score_hand
 
 D = Phase.DRAW
 C7 = "Qh Qd Qc Qs Qh Qd Qc"
@@ -171,3 +171,42 @@ def test_after_the_last_card_play_ends_when_the_upcard_is_of_no_use() -> None:
     assert end.phase == Phase.HAND_OVER and end.end_reason == "the stock is exhausted"
     assert end.went_out == -1
     assert score_hand(end)[0].going_out == 0
+
+
+def test_ask_is_offered_only_when_going_out_is_possible_this_turn() -> None:
+    """Issue 10, item 8: a partner said "Yes, go out" with no canasta on the table, and the
+    asker paid 100.  DOS "Going Out": "The player's side must have melded at least one
+    Canasta. Failing this requirement, the player must keep at least one card in hand";
+    "Asking Permission": "May I go out, partner?".  Query is lit only when going out is
+    possible in principle this turn, and otherwise says what going out would take."""
+    far = position({0: "Kh Kd 9c 8c 7d 6d"}, melds={0: ["Jh Jd Jc 2c", "Ah Ad Ac"]})
+    assert "ask" not in legal(far)
+    assert why(far, "ask") == ("Your side has no canasta yet: going out needs one, and your hand cannot "
+                               "complete one this turn: there is nothing to ask")
+    # five Jacks on the table and two in the hand make seven: asking makes sense
+    near = position({0: "Jh Jd 9c 8c"}, melds={0: ["Jh Jd Jc Js 2c"]})
+    assert "ask" in legal(near)
+    # wild cards count within the wild limit: J J J J + 2 + JK + JK in hand would hold three wilds
+    wild = position({0: "Jh JK JK 9c"}, melds={0: ["Jh Jd Jc 2c"]})
+    assert "ask" in legal(wild)
+    assert "ask" not in legal(position({0: "Jh JK JK 9c"}, rules=CLASSIC.replace(max_wilds=2),
+                                       melds={0: ["Jh Jd Jc 2c"]}))
+    # a concealed canasta in the hand
+    assert "ask" in legal(position({0: "Qh Qd Qc Qs Qh Qd Qc 9c"}))
+
+
+def test_ask_with_two_canastas_needed() -> None:
+    """Windows 2.41, "Canastas needed to go out": one or two."""
+    two = CLASSIC.replace(canastas_to_go_out=2)
+    s = position({0: "Kh Kd Kc 9h"}, rules=two, melds={0: [C7]})
+    assert why(s, "ask") == ("Your side has one canasta: going out needs two, and your hand cannot complete "
+                             "another this turn: there is nothing to ask")
+    assert "ask" in legal(position({0: "Kh Kd 9h"}, rules=two, melds={0: [C7, "Kc Ks Kh Kd Kc"]}))
+
+
+def test_ask_when_a_concealed_hand_needs_no_canasta() -> None:
+    """Mobile app, "Concealed Going Out": "If 'Unrestricted' is selected, there are no
+    restrictions": a player who has not melded may go out with any melds."""
+    free = CLASSIC.replace(concealed_needs_canasta=False)
+    assert "ask" in legal(position({0: "Kh Kd Kc 9h"}, rules=free))
+    assert "ask" not in legal(position({0: "Kh Kd Kc 9h"}))

@@ -329,7 +329,7 @@ def test_stock_exhausted_turn_over_option() -> None:
     s = position({0: "Kh 9d 7c", 1: "5c 6c 8d"}, rules=R(stock_exhausted="turn_over"),
                  melds={0: ["Ac Ad Ah"], 1: ["9c 9s 9h"]}, pile="4c 5d", stock="")
     s1 = run(s, "discard 9d")
-    assert legal(s1) == ["draw", "pile"]
+    assert legal(s1) == ["draw", "pile", "end"]
     s2 = run(s1, "draw")
     assert s2.stock_turned and s2.pile == () and not s2.frozen
     assert s2.hands[1] == tuple(sorted(cards("5c 6c 8d 4c")))  # the bottom card is now on top
@@ -338,21 +338,57 @@ def test_stock_exhausted_turn_over_option() -> None:
 
 @pytest.mark.parametrize("allowed", [False, True])
 def test_undo_pile_option(allowed: bool) -> None:
-    """Windows 2.41: "If you have taken the discard pile but discover that you cannot use the
-    top card, you can restore the pile by clicking on it. This carries a penalty of 50
-    points." """
-    s = position({0: "Kh Kd 7c 6c"}, rules=R(undo_pile_allowed=allowed), phase=D, melds={0: ["Ac Ad Ah"]},
-                 pile="8h Ks", stock="4c 5c")
+    """Windows 2.41 rule 7: "If you have taken the discard pile but discover that you cannot
+    use the top card, you can restore the pile by clicking on it. This carries a penalty of
+    50 points."  And: "you can put the top card back ... this is only possible if you have
+    not yet received the rest of the pile in your hand"; "if you had zero points on the
+    table before taking the discard pile, you must have melded at least the minimum amount
+    of points" before "you receive the rest of the discard pile"."""
+    s = position({0: "Kh Kd Ac Ad Ah 7c 6c"}, rules=R(undo_pile_allowed=allowed), phase=D,
+                 pile="8h 9s Ks", stock="4c 5c")
     s1 = run(s, "pile K K")
     if not allowed:
+        assert s1.aside == () and cards("8h")[0] in s1.hands[0]
         assert why(s1, "unpile") == "These rules do not allow putting the pile back"
         return
+    # the side had not made its initial meld: the rest of the pile waits, in sight
+    assert s1.aside == cards("8h 9s") and s1.hands[0] == tuple(sorted(cards("Ac Ad Ah 7c 6c")))
     assert "unpile" in legal(s1)
     back = run(s1, "unpile")
     assert back.pile == s.pile and back.hands == s.hands and back.penalties == (50, 0)
     assert legal(back) == ["draw"]
     assert why(back, "pile K K") == "You put the pile back this turn: draw from the stock"
     assert score_hand(back._replace(phase=Phase.HAND_OVER))[0].penalties == 50
+    # meeting the requirement (30 + 60) brings the rest into the hand: no putting back now
+    got = run(s1, "meld A A A")
+    assert got.aside == () and got.hands[0] == tuple(sorted(cards("7c 6c 8h 9s")))
+    assert "unpile" not in legal(got) and "undo" not in legal(got)   # the melds that earned it stay
+    assert why(got, "unpile") == "The rest of the pile is in your hand: it can no longer be put back"
+
+
+def test_pile_put_back_only_before_the_rest_is_received() -> None:
+    """Issue 10, item 23b: ``unpile`` was allowed after ``pile 7 7`` with the whole pile
+    already in the hand.  A side that has made its initial meld receives the whole pile at
+    once ("you receive the rest of the discard pile" as soon as the upcard is melded with
+    two cards from the hand), so it cannot put it back; a side that has not can, while the
+    rest waits, once the melds made since are taken back."""
+    r = R(undo_pile_allowed=True)
+    opened = position({0: "Kh Kd 7c 6c"}, rules=r, phase=D, melds={0: ["Ac Ad Ah"]}, pile="8h Ks", stock="4c 5c")
+    s = run(opened, "pile K K")
+    assert s.aside == () and cards("8h")[0] in s.hands[0]
+    assert "unpile" not in legal(s)
+    assert why(s, "unpile") == "Your side had made its initial meld, so the whole pile came at once: it cannot go back"
+    fresh = position({0: "Kh Kd 4c 4d 4h Ac Ad Ah 7c"}, rules=r, phase=D, pile="8h Ks", stock="4c 5c")
+    s = run(fresh, "pile K K", "meld 4 4 4")          # 30 + 15: not yet 50, the rest waits
+    assert s.aside == cards("8h") and "unpile" not in legal(s)
+    assert why(s, "unpile") == "Take back the melds you made since taking the pile first (undo), then put it back"
+    assert why(s, "discard 7c") == ("Initial meld needs 50 points; these melds count 45 "
+                                    "(then the rest of the pile comes into your hand)")
+    assert "unpile" in legal(run(s, "undo"))
+    # going on: the Aces make 105, the rest arrives, and the turn ends normally
+    done = run(s, "meld A A A", "discard 7c")
+    assert done.turn == 1 and done.hands[0] == tuple(sorted(cards("8h")))
+    assert done.aside == ()
 
 
 @pytest.mark.parametrize("allowed", [True, False])
@@ -367,6 +403,36 @@ def test_permission_allowed_option(allowed: bool) -> None:
 def test_permission_penalty_option() -> None:
     s = position({0: "Kh Kd Kc 9h", 1: "5c"}, rules=R(permission_penalty=250), melds={0: [C7]})
     assert run(s, "ask", "yes", "discard 9h").penalties == (250, 0)
+
+
+def test_with_the_turn_over_option_the_player_may_stop_playing() -> None:
+    """Issue 10, item 23c: there was no way to stop, and ``end`` was refused with "You may end
+    the hand only when the stock is exhausted" while the stock was empty.  Windows 2.41 rule
+    11: "When there are no more cards on the draw pile, the player may choose to stop
+    playing, or to turn the discard pile upside down and use it as the new draw pile." """
+    s = position({0: "Kh 9d 7c", 1: "5c 6c 8d"}, rules=R(stock_exhausted="turn_over"),
+                 melds={0: ["Ac Ad Ah"], 1: ["9c 9s 9h"]}, pile="4c 5d", stock="")
+    s1 = run(s, "discard 7c")
+    assert s1.stock_size == 0 and legal(s1) == ["draw", "end"]
+    ended = run(s1, "end")
+    assert ended.phase == Phase.HAND_OVER and ended.end_reason == "the stock is exhausted" and ended.went_out == -1
+    # once a card is drawn the hand goes on to the discard, and the refusal says so
+    drawn = run(s1, "draw")
+    assert drawn.stock_turned and why(drawn, "end") == (
+        "You may end the hand only when the stock is exhausted")
+    # while the stock holds cards, ending is refused as before
+    assert why(position({0: "Kh"}, phase=D, rules=R(stock_exhausted="turn_over")), "end") == \
+        "You may end the hand only when the stock is exhausted"
+
+
+def test_a_laid_out_red_three_is_offered_as_a_discard_when_it_freezes() -> None:
+    """Issue 10, item 23d: Windows 2.41, "Red Three options - Freeze discard pile"; the engine
+    offers ``discard 3h`` (the key is the front end's), after the draw, next to the others."""
+    r = R(red_three_discard_freezes=True)
+    s = run(position({0: "Kh 9c"}, rules=r, phase=D, melds={0: ["Ah Ad Ac"]}, red_threes={0: "3h 3d"},
+                     stock="5s 6s"), "draw")
+    assert [x for x in legal(s) if x.startswith("discard")] == [
+        "discard 5s", "discard 9c", "discard Kh", "discard 3d", "discard 3h"]
 
 
 def test_every_preset_loads_and_differs_as_documented() -> None:

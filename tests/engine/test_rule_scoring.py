@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 from positions import position, run, stacked_deck
 
-from canasta_tui.engine import CLASSIC, CanastaError, HandRecord, Phase, new_match, next_hand, play, score_hand
+from canasta_tui.engine import (
+    CLASSIC,
+    CanastaError,
+    HandRecord,
+    Phase,
+    deal,
+    new_match,
+    next_hand,
+    play,
+    score_hand,
+)
 from canasta_tui.engine.actions import parse_action
 from canasta_tui.engine.cards import VALUE
 
@@ -32,8 +42,9 @@ def test_a_scored_hand_item_by_item() -> None:
     # them: jacks 30 + deuce 20 = 50; two red threes 200; hands JK 2c Ac 4d (50+20+20+5) and 3s (5)
     assert them.melds == 50 and them.red_three_points == 200 and them.hand == 100
     assert them.total == 50 + 200 - 100 == 150
+    # no penalty this hand: no penalty line (each penalty has its own, see the tests below)
     assert [label for label, _ in us.lines()] == ["Melded cards", "Canasta bonuses", "Red threes", "Going out",
-                                                  "Cards in hand", "Penalties", "Total"]
+                                                  "Cards in hand", "Total"]
     assert us.lines()[-1] == ("Total", 1270)
 
 
@@ -97,3 +108,65 @@ def test_a_finished_hand_goes_on_the_score_sheet() -> None:
     assert rec.scores[0].total == 70 + 40 + 500 + 200 - partner_hand
     assert m.scores == (rec.scores[0].total, rec.scores[1].total)
     assert m.log[0][-1] == parse_action("discard 5s")
+
+
+def test_every_penalty_is_named_in_the_scoring_summary() -> None:
+    """Issue 10, item 8: the asker was charged 100 and the summary said only "Penalties -100".
+    DOS "Asking Permission": "Should the player not abide by the answer, a 100 point penalty
+    is assessed"; Windows 2.41 rule 7: putting the pile back "carries a penalty of 50 points"."""
+    pile_back = CLASSIC.replace(undo_pile_allowed=True)
+    s = position({0: "Kh Kd Kc 9h 7d", 1: "5c 5d 6c"}, rules=pile_back, melds={0: ["Qh Qd Qc Qs Qh Qd Qc"]})
+    s = run(s, "ask", "yes", "discard 9h")                                  # Player 1 keeps cards: -100
+    assert s.penalties == (100, 0)
+    assert [(p.team, p.points, p.reason) for p in s.penalty_log] == [(0, 100, "did not go out after 'yes'")]
+    end = s._replace(phase=Phase.HAND_OVER, penalty_log=(*s.penalty_log, *s.penalty_log[:1]),
+                     penalties=(200, 0))
+    us = score_hand(end)[0]
+    assert us.penalties == 200
+    assert us.penalty_items == (("did not go out after 'yes'", 100), ("did not go out after 'yes'", 100))
+    assert us.penalty_text() == ["did not go out after 'yes': -100", "did not go out after 'yes': -100"]
+    assert us.lines()[-3:] == [("Cards in hand", -(30 + 5)), ("Yes, not out x2", -200), ("Total", us.total)]
+    # the pile put back
+    p = position({0: "Kh Kd Ac Ad Ah 7c 6c"}, rules=pile_back, phase=Phase.DRAW, pile="8h Ks", stock="4c 5c")
+    back = run(p, "pile K K", "unpile")
+    assert back.penalty_log[-1].reason == "put the pile back" and back.penalties == (50, 0)
+    assert ("Pile put back", -50) in score_hand(back._replace(phase=Phase.HAND_OVER))[0].lines()
+
+
+def test_a_red_three_left_in_a_hand_costs_200() -> None:
+    """DOS "Irregularities": "Failure to Declare a Red Three: If at the end of play a hand is
+    found to contain a red Three, the side is penalized 200 points for each red Three found."
+    Player 1 goes out concealed at the first turn, before Player 2 has laid out the red
+    three dealt to them: it counted as a 100-point card in hand."""
+    deck = stacked_deck(["Kh Kd Kc Ks Kh Kd Kc 4c 4d 4h 4s", "3h 3d 5c 6c 7c 8c 9c 10c Jc Qc Ac"],
+                        upcards="9h", stock="9d", dealer=3)
+    s = run(deal(CLASSIC, deck, 3), "draw", "meld K K K", "add K", "add K", "add K", "add K", "meld 4 4 4",
+            "add 4", "discard 9d")
+    assert s.went_out == 0 and s.concealed and s.red_threes[1] == ()
+    them = score_hand(s)[1]
+    assert them.hand == 5 + 5 + 5 + 10 + 10 + 10 + 10 + 10 + 20 + sum(VALUE[c] for c in s.hands[3])
+    assert them.penalty_items == (("red three left in hand", 200), ("red three left in hand", 200))
+    assert them.penalties == 400 and them.red_threes == 0
+    assert them.total == -them.hand - 400
+    assert ("Red 3 in hand x2", -400) in them.lines()
+    # in the middle of a hand nothing is charged yet (the owner lays it out at their first turn)
+    assert score_hand(deal(CLASSIC, deck, 3))[1].penalties == 0
+
+
+def test_without_the_canastas_needed_the_score_is_minus_everything() -> None:
+    """Windows 2.41, "Total Score": with "Canasta required for positive score", a side
+    without "the number of canastas as it is shown in the 'Canastas needed to go out'
+    setting" scores "a negative score ... consisting of the sum of the values of the cards
+    in your hand *and on the table*": the canasta bonus it kept before is gone, and its red
+    threes count against it."""
+    rules = CLASSIC.replace(canasta_required_for_positive_score=True, canastas_to_go_out=2)
+    s = position({0: "7c", 2: "Kc"}, rules=rules, melds={0: ["Qh Qd Qc Qs Qh Qd Qc", "Ah Ad Ac"]},
+                 red_threes={0: "3h"})
+    us = score_hand(s._replace(phase=Phase.HAND_OVER))[0]
+    assert (us.natural_canastas, us.canasta_bonus, us.going_out) == (1, 0, 0)
+    assert us.melds == -(70 + 60) and us.red_three_points == -100 and us.hand == 15
+    assert us.total == -(70 + 60) - 100 - 15
+    two = position({0: "7c"}, rules=rules, melds={0: ["Qh Qd Qc Qs Qh Qd Qc", "Ah Ad Ac As Ah Ad Ac"]},
+                   red_threes={0: "3h"})
+    ok = score_hand(two._replace(phase=Phase.HAND_OVER))[0]
+    assert ok.total == 70 + 140 + 1000 + 100 - 5

@@ -57,7 +57,9 @@ def test_lights_follow_the_phase() -> None:
     ctl.key("d")
     lit = ctl.lit()
     assert not lit["draw"] and lit["discard"]
-    assert lit["query"]  # after drawing from the stock, before melding
+    # Query is lit only when going out is possible this turn (issue 10, item 8): at the first
+    # turn nobody has a canasta, and this hand cannot complete one.
+    assert not lit["query"]
 
 
 def test_discard_by_cursor_passes_the_turn() -> None:
@@ -96,7 +98,8 @@ def test_improper_melds_come_back_to_the_hand() -> None:
     before = len(ctl.hand())
     ctl.key("home")
     ctl.key("c")
-    assert ctl.message[0] == "Improper melds: Initial meld needs 50 points; these melds count 30."
+    assert ctl.message == ["Improper melds: Initial meld needs 50 points; these melds count 30.",
+                           "Your meld of Kings is back in your hand."]
     assert len(ctl.hand()) == before + 3
     assert ctl.session.state.phase == Phase.MELD
 
@@ -140,8 +143,9 @@ def test_whole_hand_by_keys_without_the_app() -> None:
 
 def test_query_a_computer_partner_shows_the_answer() -> None:
     ctl = Controller(session(seed=5))
-    play_to_human(ctl)
-    ctl.key("d")
+    # Query is lit after drawing from the stock, before melding, when going out is possible.
+    drive(ctl, lambda c: c.my_turn() and c.dialog is None and not c.message
+          and c.session.state.phase == Phase.MELD and c.lit()["query"])
     ctl.key("y")
     assert ctl.session.state.phase == Phase.PERMISSION
     ctl.apply_computer(ctl.session.computer_choice())

@@ -21,55 +21,55 @@ from canasta_tui.ui.render import render, summary_table
 from .helpers import session
 
 WENT_OUT = '''\
- Hand 1 is over — Player 3 went out
+ Hand 1 is over — Player 1 went out
 ─ Players 1 & 3 ────────────────────────────────────────────────────────────────
- A ×8 +2 2      ★mixed Player 1: 3♣ 4♥ 6♣ 7♦            Melded cards         635
- 5 ×3 +2               Player 3: no cards               Canasta bonuses      600
- 7 ×6                                                   Red threes           100
- 8 ×5 +2                                                Going out            100
- 9 ×4                                                   Cards in hand        -20
-10 ×5                                                   Penalties           -200
- J ×6 +2 2      ★mixed                                                    ------
- Q ×6                                                   Total               1215
- K ×5
-─ Players 2 & 4 ────────────────────────────────────────────────────────────────
- 4 ×5                  Player 2: 3♣ 3♠ 4♣ 4♥ 6♦ 8♠ 9♣   Melded cards         230
- 5 ×5 +2 JK     ★mixed   9♠ J♠ K♦                       Canasta bonuses      300
- 6 ×4 +JK              Player 4: Q♦ K♥ JK               Red threes           200
-10 ×2 +2                                                Going out              0
-                                                        Cards in hand       -145
-                                                        Penalties           -300
+ 5 ×8 +2 JK     ★mixed Player 1: no cards               Melded cards         350
+ 6 ×4 +2               Player 3: A♣ A♣ A♦ 3♠ 8♣ 8♦ 8♥   Canasta bonuses      600
+ 7 ×2 +2                 9♥ 9♠ J♥ Q♦ Q♠                 Red threes           200
+ 9 ×4                                                   Going out            100
+10 ×4 +2 2 2    ★mixed                                  Cards in hand       -145
+ K ×3                                                   Yes, not out x2     -200
                                                                           ------
-                                                        Total                285
+                                                        Total                905
+─ Players 2 & 4 ────────────────────────────────────────────────────────────────
+ 4 ×5                  Player 2: A♥ A♥ A♠ A♠ 3♠ 4♥ 4♠   Melded cards         330
+ 7 ×5 +JK                4♠ 6♣ 6♥ 6♠ 8♣ 8♦ 8♠ 8♠ 9♣ 9♠  Canasta bonuses      300
+10 ×3                    J♣ J♦ J♥ J♠ J♠ Q♣ Q♦           Red threes           200
+ Q ×3 +JK              Player 4: A♦ 6♦                  Going out              0
+ K ×5 +JK 2     ★mixed                                  Cards in hand       -270
+                                                                          ------
+                                                        Total                560
 
 
-Match: Players 1 & 3: 1215   Players 2 & 4: 285
+
+
+Match: Players 1 & 3: 905   Players 2 & 4: 560
 Enter: the score sheet'''
 
 TWO_COLUMNS_OF_MELDS = '''\
  Hand 1 is over — the hand ended: the stock is exhausted
 ─ Players 1 & 3 ────────────────────────────────────────────────────────────────
- 4 ×5 +2               Player 1: A♠ 3♣ 5♦ 7♣ 7♥ 10♥ J♣  Melded cards         210
- 6 ×4                    J♥                             Canasta bonuses        0
- 7 ×3                  Player 3: 10♥                    Red threes           100
- 8 ×3                                                   Going out              0
- Q ×3                                                   Cards in hand        -80
- K ×5 +2                                                Penalties           -200
+ A ×4                  Player 1: 3♣ 4♣ 8♣ 8♦ 8♦ Q♥      Melded cards         280
+ 7 ×4                  Player 3: 9♥ J♥                  Canasta bonuses        0
+ Q ×3 +2 JK JK                                          Red threes           100
+ K ×3                                                   Going out              0
+                                                        Cards in hand        -70
                                                                           ------
-                                                        Total                 30
+                                                        Total                310
 ─ Players 2 & 4 ────────────────────────────────────────────────────────────────
- A×4+1w     8×3+1w     Player 2: A♠ 3♠ 3♠ 4♦ 7♦ 9♥ 10♣  Melded cards         680
- 4×2+3w     9×5+1w       J♦ K♦                          Canasta bonuses        0
- 5×6       10×4+1w     Player 4: A♦ A♥ 3♣ 5♠ 8♦ 8♠ 9♣   Red threes           300
- 6×4+1w     J×4+1w       9♠ 10♠ K♣ K♥                   Going out              0
- 7×2+1w     Q×5                                         Cards in hand       -200
-                                                        Penalties           -100
+ 4×3+2w     9×6+2w★    Player 2: A♣ A♦ 3♣ 4♦ 4♥ 6♣ 6♥   Melded cards         595
+ 5×3       10×7★         6♥ 6♠ 7♦ 8♣ 9♥ 10♠ Q♦          Canasta bonuses      800
+ 6×4+1w     J×5+1w     Player 4: A♥ 3♠ 3♠ 4♣ 4♥ 5♣ 5♥   Red threes           300
+ 7×3        Q×3+1w       J♣ K♠                          Going out              0
+ 8×4+1w     K×4+1w                                      Cards in hand       -190
+                                                        Yes, not out        -100
                                                                           ------
-                                                        Total                680
+                                                        Total               1405
 
 
 
-Match: Players 1 & 3: 30   Players 2 & 4: 680
+
+Match: Players 1 & 3: 310   Players 2 & 4: 1405
 Enter: the score sheet'''
 
 
@@ -85,14 +85,14 @@ def names() -> list[str]:
 
 
 def test_summary_table_went_out_at_80x24() -> None:
-    m = first_hand(14)
+    m = first_hand(58)  # seeds moved when 'ask' became legal only when going out is possible
     lines = summary_table(m.state, m.sheet[-1], names(), 80, 24)
     assert len(lines) == 24 and max(map(len, lines)) <= 80
     assert "\n".join(line.rstrip() for line in lines) == WENT_OUT
 
 
 def test_summary_table_many_melds_go_in_two_columns_at_80x24() -> None:
-    m = first_hand(22)
+    m = first_hand(23)
     lines = summary_table(m.state, m.sheet[-1], names(), 80, 24)
     assert len(lines) == 24 and max(map(len, lines)) <= 80
     assert "\n".join(line.rstrip() for line in lines) == TWO_COLUMNS_OF_MELDS
