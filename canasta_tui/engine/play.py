@@ -1008,6 +1008,15 @@ def _wild_limit_text(rules: Rules) -> str:
     return f"A meld may hold at most {rules.max_wilds} wild cards"
 
 
+def _why_frozen(s: GameState) -> str:
+    """What freezes the pile: a wild card or red three in it, or the rules from the deal."""
+    if any(IS_WILD[c] for c in s.pile):
+        return "it holds a wild card"
+    if any(IS_RED_THREE[c] for c in s.pile):
+        return "it holds a red three"
+    return "these rules freeze it from the deal"
+
+
 def _pile_reason(s: GameState, a: Action) -> str:
     block = _pile_block(s)
     if block:
@@ -1024,11 +1033,11 @@ def _pile_reason(s: GameState, a: Action) -> str:
     name = plural(r)
     if m is not None and m.size >= 7 and not rules.pile_onto_completed_canasta:
         return f"These rules do not allow adding the upcard to your completed canasta of {name}"
+    if s.frozen:
+        return f"The pile is frozen ({_why_frozen(s)}): you need a natural pair of {name} from your hand"
     if not s.t.opened_at_start:
         return (f"Until your side has made its initial meld, the pile is frozen for you: "
                 f"you need a natural pair of {name} from your hand")
-    if s.frozen:
-        return f"The pile is frozen (it holds a wild card or red three): you need a natural pair of {name} from your hand"
     if not a.ranks:
         return f"Your side has no meld of {name} to add the upcard to"
     if any(x != r and x not in _WILD_RANKS for x in a.ranks) or len(a.ranks) != 2:

@@ -9,7 +9,7 @@ from positions import cards, legal, position, run, why
 from canasta_tui.engine import IllegalActionError, Phase
 
 D = Phase.DRAW
-FROZEN_MSG = "The pile is frozen (it holds a wild card or red three): you need a natural pair of Nines from your hand"
+FROZEN_MSG = "The pile is frozen (it holds a wild card): you need a natural pair of Nines from your hand"
 
 
 def test_the_unfrozen_pile_goes_onto_an_existing_meld() -> None:
@@ -145,3 +145,13 @@ def test_after_drawing_the_pile_cannot_be_taken() -> None:
     d = position({0: "Kh Kd 7c"}, phase=D, melds={0: ["Ac Ad Ah"]}, pile="Ks")
     assert why(d, "discard 7c") == "Draw from the stock or take the pile first"
     assert why(d, "meld K K K") == "Draw from the stock or take the pile first"
+
+
+def test_a_pile_frozen_by_a_wild_card_says_so_even_before_the_initial_meld() -> None:
+    """Issue 10 #19: a pile frozen by a wild card was refused with "Until your side has made
+    its initial meld, the pile is frozen for you", which hid the real reason.  DOS: "The
+    discard pile is 'frozen' whenever it contains a wild card or red Three." """
+    s = position({0: "9h 2d 6c 7c"}, phase=D, pile="2c 8h 9c")
+    assert why(s, "pile 9 2") == FROZEN_MSG
+    s = position({0: "9h 2d 6c 7c"}, phase=D, pile="3h 8h 9c")
+    assert why(s, "pile 9 2") == FROZEN_MSG.replace("a wild card", "a red three")
