@@ -232,6 +232,9 @@ def choose_start(resume: bool, new: bool, load: str | LoadedGame | None, ask: bo
     found = find_autosave(autosave)
     notices += found.notices
     if found.game is None:
+        if resume:
+            # --resume asked for a game that is not there: a new one starts, and the player is told.
+            notices.append("There is no unfinished game to resume: a new game starts.")
         return None, notices + other_unfinished(autosave)
     if resume or not ask:
         return found.game, notices

@@ -94,6 +94,14 @@ def test_new_keeps_the_old_game_resume_takes_it_without_asking() -> None:
     assert len(list(paths.state_dir().glob("autosave.backup-*.json"))) == 1
 
 
+def test_resume_with_nothing_to_resume_says_a_new_game_starts() -> None:
+    """Issue 10 #19: `canasta --resume` with nothing to resume silently started a new game."""
+    game, notices = choose_start(resume=True, new=False, load=None)
+    assert game is None and notices == ["There is no unfinished game to resume: a new game starts."]
+    game, notices = choose_start(resume=False, new=False, load=None)
+    assert game is None and notices == []
+
+
 def test_the_session_is_autosaved_and_the_result_recorded_once_at_the_end() -> None:
     m = finished_match(3)
     # Replay all but the last action through a real Session, then play the last one.
