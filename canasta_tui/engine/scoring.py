@@ -11,15 +11,12 @@ from typing import NamedTuple
 from .cards import IS_RED_THREE, VALUE
 from .melds import Meld
 from .rules import Rules
-from .state import PERMISSION_BROKEN, PILE_PUT_BACK, RED_THREE_IN_HAND, GameState, team_seats
+from .state import RED_THREE_IN_HAND, GameState, team_seats
 
 #: DOS "Irregularities": "Failure to Declare a Red Three: If at the end of play a hand is
 #: found to contain a red Three, the side is penalized 200 points for each red Three found."
 RED_THREE_IN_HAND_PENALTY = 200
 
-#: Short labels of the penalties for the scoring summary (its label column is 16 wide).
-PENALTY_LABELS = {PERMISSION_BROKEN: "Yes, not out", PILE_PUT_BACK: "Pile put back",
-                  RED_THREE_IN_HAND: "Red 3 in hand"}
 
 
 class TeamScore(NamedTuple):
@@ -40,17 +37,13 @@ class TeamScore(NamedTuple):
     penalty_items: tuple[tuple[str, int], ...] = ()  # (reason, points) of every penalty, in order
 
     def lines(self) -> list[tuple[str, int]]:
-        """The scoring summary: the items, one line per kind of penalty (named, with how many
-        times it was charged), and the total."""
+        """The scoring summary's column: the items, the penalties' sum (each one is named in
+        ``penalty_items``), and the total."""
         out = [("Melded cards", self.melds), ("Canasta bonuses", self.canasta_bonus),
                ("Red threes", self.red_three_points), ("Going out", self.going_out),
                ("Cards in hand", -self.hand)]
-        kinds: dict[str, tuple[int, int]] = {}
-        for reason, points in self.penalty_items:
-            n, total = kinds.get(reason, (0, 0))
-            kinds[reason] = (n + 1, total + points)
-        for reason, (n, total) in kinds.items():
-            out.append((PENALTY_LABELS.get(reason, reason[:13].capitalize()) + (f" x{n}" if n > 1 else ""), -total))
+        if self.penalty_items:
+            out.append(("Penalties", -self.penalties))
         out.append(("Total", self.total))
         return out
 

@@ -30,7 +30,8 @@ from ..engine import (
     view_for,
 )
 from ..engine import actions as A
-from ..engine.cards import IS_WILD, RANK_OF, RANK_WORDS, SUIT_OF, display_key, plural, sorted_for_display
+from ..engine.cards import IS_RED_THREE, IS_WILD, RANK_OF, RANK_WORDS, SUIT_OF, display_key, plural, sorted_for_display
+from ..engine.cards import card_text as _card_text
 from ..events import recap
 from ..session import Session
 from .keys import KEYS
@@ -85,6 +86,10 @@ class Dialog:
     back: Dialog | None = None   # quit: the dialog to return to on "no" (e.g. the privacy screen)
     text: str = ""               # save_name: the name typed so far
     items: list[SavedGame] = field(default_factory=list)   # load_list: the saved games
+
+
+def card_label_text(c: int) -> str:
+    return _card_text(c, True)
 
 
 def sort_hand(cards: Sequence[int], order: str = "rank") -> list[int]:
@@ -276,6 +281,9 @@ class Controller:
             return "Your turn: d draws from the stock, p takes the pile"
         if s.phase == Phase.PERMISSION:
             return "Answer your partner: y or n"
+        if s.t.permission == 1 and s.phase == Phase.MELD:
+            pen = self.session.rules.permission_penalty
+            return f"Your partner said yes: you must go out this turn or pay {pen}"
         if A.A_UNPILE in self.legal():
             pen = self.session.rules.undo_pile_penalty
             return f"You took the pile: b puts it back ({pen}-point penalty); or meld and discard"
@@ -347,6 +355,12 @@ class Controller:
             return
         if k == "save_name":
             self._save_name_key(d, name)
+            return
+        if k == "confirm":
+            # A question before a move whose cost the player should know (d.options: the move).
+            self.dialog = None
+            if name in ("y", "enter"):
+                self._play(d.options)
             return
         if k == "load_list":
             self._load_list_key(d, name)
@@ -706,6 +720,17 @@ class Controller:
         a = A.discard(c)
         s = self.session.state
         if a in legal_actions(s):
+            if s.t.permission == 1 and len(hand) > 1:
+                # DOS "Asking Permission": "The player is bound by the reply ... Should the player
+                # not abide by the answer, a 100 point penalty is assessed."  Say it before it costs.
+                pen = self.session.rules.permission_penalty
+                left = len(hand) - 1
+                self.dialog = Dialog("confirm", options=[a], text="\n".join([
+                    f"Your partner said yes: you must go out this turn or pay {pen}.",
+                    f"Discarding {card_label_text(c)} keeps {left} card{'s' if left != 1 else ''} in your hand,",
+                    f"so your side pays {pen} points.", "",
+                    "y: discard anyway    n: go back and meld"]))
+                return
             self._play([a])
             return
         improper = improper_melds(s, a)
@@ -759,8 +784,41 @@ class Controller:
             self._play([A.A_END])
 
     def cmd_query(self) -> None:
-        if self._need_turn():
-            self._play([A.A_ASK])
+        if not self._need_turn():
+            return
+        s = self.session.state
+        if A.A_ASK in legal_actions(s):
+            need = s.rules.canastas_to_go_out
+            have = s.canastas(s.team_of(s.turn))
+            if have < need:
+                # Tell first what going out would take: a "yes" binds, and costs 100 if not kept.
+                pen = s.rules.permission_penalty
+                what = "a canasta" if need - have == 1 else f"{need - have} more canastas"
+                self.dialog = Dialog("confirm", options=[A.A_ASK], text="\n".join([
+                    ("Your side has no canasta yet" if have == 0 else f"Your side has only {have} canasta")
+                    + ": to go out this turn",
+                    f"you must complete {what} and meld or discard every card.",
+                    f"If your partner says yes and you do not go out, your side pays {pen}.", "",
+                    "y: ask anyway    n: do not ask"]))
+                return
+        self._play([A.A_ASK])
+
+    def cmd_discard_red_three(self) -> None:
+        """Windows 2.41 "Red Three options - Freeze discard pile": a laid-out red three may be
+        discarded to freeze the pile (right-click on it there; here a key)."""
+        if not self._need_turn():
+            return
+        s = self.session.state
+        threes = [a for a in legal_actions(s) if a.kind == "discard" and IS_RED_THREE[a.card]]
+        if threes:
+            self._play([threes[0]])
+            return
+        if not s.rules.red_three_discard_freezes:
+            self.message = ["These rules do not let a red three be discarded (the option 'red_three_discard_freezes')"]
+        elif not s.red_threes[s.turn]:
+            self.message = ["You have no red three laid out"]
+        else:
+            self.message = [explain(s, A.discard(s.red_threes[s.turn][0])) or "You may not discard a red three now"]
 
     def cmd_left(self) -> None:
         self.cursor = max(0, self.cursor - 1)

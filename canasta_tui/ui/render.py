@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..engine import Phase, PlayerView, player_name, team_name
+from ..engine import team as team_of_seat
 from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_NAMES, RANK_OF, SUIT_OF
 from ..engine.melds import Meld
 from .keys import BAR, KEYS
@@ -397,15 +398,21 @@ def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options) -> None:
         r.put(2, x, f"{g.dash} (empty)", "dim")
     else:
         r.put(2, x, card_label(up, g), card_style(up, opts))
-    notes = [t for t in (frozen_reason(v), stop_card(v)) if t]
+    # The rest of a pile taken for an initial meld, held back until the meld is met (Windows 2.41).
+    waiting = f"held back: {v.waiting} pile card{'s' if v.waiting != 1 else ''}" if v.waiting else ""
+    notes = [t for t in (frozen_reason(v), stop_card(v), waiting) if t]
     if notes:
         for i, t in enumerate(notes[:2]):
-            r.put(3 + i, 0, t.upper() if i == 0 and v.frozen else t, "frozen")
+            r.put(3 + i, 0, t.upper() if i == 0 and v.frozen else t, "frozen" if t != waiting else "count")
     else:
         r.put(3, 0, "pile not frozen", "dim")
     # A side that has melded needs nothing more this hand: say so instead of its old requirement.
-    needs = [("made" if any(m is not None for m in v.melds[t]) else str(v.requirements[t]))
-             for t in range(rules.teams)]
+    def made(t: int) -> bool:
+        # The turn's own side has made it only once this turn's melds meet the requirement.
+        short = t == team_of_seat(v.turn, rules) and v.meld_needed > v.meld_count
+        return any(m is not None for m in v.melds[t]) and not short
+
+    needs = ["made" if made(t) else str(v.requirements[t]) for t in range(rules.teams)]
     r.put(5, 0, "Initial melds:" if all(n == "made" for n in needs) else "Initial meld needs:")
     need = "   ".join(f"{short_team(t, rules)}: {needs[t]}" for t in range(rules.teams))
     if len(need) + 2 > r.w:
@@ -631,6 +638,8 @@ def draw_dialog(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
         draw_box(cv, "Game over", lines + ["", "Enter: leave the table"])
     elif k == "quit":
         draw_box(cv, "Quit", ["Quit the game?", "", "y: quit    n: keep playing"])
+    elif k == "confirm":
+        draw_box(cv, "Before you do", d.text.split("\n"))
     elif k == "answer":
         asker = s.name(s.state.turn)
         draw_box(cv, "Query", [f"{asker} asks: \"May I go out, partner?\"", "",
@@ -639,8 +648,11 @@ def draw_dialog(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
         lines = ["How do you want to take the pile?", ""]
         for i, a in enumerate(d.options, 1):
             lines.append(f"{i}: " + pile_option_text(a, v, opts.glyphs))
-        if rules.undo_pile_allowed:
-            lines += ["", f"(b puts the pile back this turn, for a {rules.undo_pile_penalty}-point penalty)"]
+        if rules.undo_pile_allowed and not v.t.opened_at_start:
+            # Windows 2.41: the pile can be put back only until its rest is in the hand, which for
+            # a side that has melded is at once; for one that has not, when its initial meld is met.
+            lines += ["", f"(b puts the pile back until your initial meld is met, for a "
+                          f"{rules.undo_pile_penalty}-point penalty)"]
         lines += ["", "Esc or n: cancel"]
         draw_box(cv, "Take the pile", lines)
     elif k == "wild_target":
@@ -720,27 +732,6 @@ def score_lines(ctl: Any) -> list[str]:
     return out
 
 
-def summary_lines(ctl: Any) -> list[str]:
-    s = ctl.session
-    rules = s.rules
-    rec = s.match.sheet[-1]
-    out = [f"{'':<18}" + "".join(f"{team_name(t, rules):>15}" for t in range(rules.teams))]
-    rows = [ts.lines() for ts in rec.scores]
-    for i, (label, _) in enumerate(rows[0]):
-        if label == "Total":
-            out.append(f"{'':<18}" + "".join(f"{'-----':>15}" for _ in rows))
-        out.append(f"{label:<18}" + "".join(f"{r[i][1]:>15}" for r in rows))
-    out.append(f"{'Canastas nat/mix':<18}" + "".join(
-        f"{f'{ts.natural_canastas}/{ts.mixed_canastas + ts.wild_canastas}':>15}" for ts in rec.scores))
-    out.append(f"{'Match total':<18}" + "".join(f"{t:>15}" for t in rec.totals))
-    out.append("")
-    if rec.went_out >= 0:
-        out.append(f"{s.name(rec.went_out)} went out.")
-    elif rec.end_reason:
-        out.append(f"The hand ended: {rec.end_reason}.")
-    return out
-
-
 def sheet_lines(ctl: Any, room: int) -> list[str]:
     """The score sheet: per hand and side the bonuses and the net cards (melded cards less the
     cards in hand less penalties) and the running total, as the DOS sheet; at least the last
@@ -806,6 +797,10 @@ def summary_table(state: Any, rec: Any, names: Sequence[str], width: int, height
             text = f"{names[p]}: " + (" ".join(card_label(c, g) for c in cards) if cards else "no cards")
             mid += wrap(text, mid_w)
         ts = rec.scores[t]
+        # Every penalty named in full (the summary's column has only room for a short label).
+        minus = "\u2212" if g is UNICODE else "-"
+        for reason, points in ts.penalty_items:
+            mid += wrap(f"{minus}{points} {reason}", mid_w)
         right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in ts.lines()]
         right.insert(-1, " " * (right_w - 6) + "-" * 6)
         rows = max(len(left), len(mid), len(right))

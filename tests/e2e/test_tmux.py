@@ -83,8 +83,9 @@ def test_privacy_screen_hides_every_hand_and_lights_follow_the_phase(tmux: Calla
     assert not any(ch in screen for ch in SUITS)
     assert "Draw" not in screen
     t.keys("Enter")
-    screen = t.wait(lambda s: "[D]raw" in s and "(press any key)" not in s)
-    assert any(ch in "".join(hand_rows(screen)) for ch in SUITS)   # now the hand shows
+    # Now the hand shows (waiting for the whole frame: tmux may be read between two writes).
+    screen = t.wait(lambda s: "[D]raw" in s and "(press any key)" not in s
+                    and any(ch in "".join(hand_rows(s)) for ch in SUITS))
     assert " Discard " in screen and "Dis[c]ard" not in screen        # discard is off before drawing
     t.keys("d")
     screen = t.wait(lambda s: "Dis[c]ard" in s)

@@ -147,6 +147,16 @@ def test_query_a_computer_partner_shows_the_answer() -> None:
     drive(ctl, lambda c: c.my_turn() and c.dialog is None and not c.message
           and c.session.state.phase == Phase.MELD and c.lit()["query"])
     ctl.key("y")
+    st = ctl.session.state
+    if st.canastas(st.team_of(0)) < st.rules.canastas_to_go_out:
+        # Issue 10 #8: a human who asks while the side has no canasta is told first what going
+        # out would take, and that a "yes" binds.
+        assert ctl.dialog is not None and ctl.dialog.kind == "confirm"
+        text = render(ctl, 80, 24).text()
+        assert "Your side has no canasta yet: to go out this turn" in text
+        assert "you must complete a canasta and meld or discard every card." in text
+        assert "your side pays 100" in text
+        ctl.key("y")
     assert ctl.session.state.phase == Phase.PERMISSION
     ctl.apply_computer(ctl.session.computer_choice())
     assert ctl.message and ctl.message[0].startswith("Player 3 says: ")

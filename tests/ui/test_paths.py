@@ -52,9 +52,9 @@ def test_pile_choice_dialog_asks_how_to_meld_the_upcard() -> None:
 
 def test_unpile_says_the_penalty_up_front_and_charges_it() -> None:
     # Issue 10, item 23b: only a side without its initial meld may put the pile back (its rest
-    # waits until the requirement is met); seed 2 gives Player 1 such a pile at once.
-    ctl = Controller(session(seed=2, rules="windows"))
-    drive(ctl, lambda c: pile_choices(c) >= 1 and meld_needed(c.session.state) > 0)
+    # waits until the requirement is met); seed 4 gives Player 1 such a pile of several cards.
+    ctl = Controller(session(seed=4, rules="windows"))
+    drive(ctl, lambda c: pile_choices(c) >= 1 and meld_needed(c.session.state) > 0 and len(c.session.state.pile) >= 2)
     ctl.key("p")
     if ctl.dialog is not None:
         assert "for a 50-point penalty" in render(ctl, 80, 24).text()   # said before the pile is taken
@@ -64,6 +64,8 @@ def test_unpile_says_the_penalty_up_front_and_charges_it() -> None:
     text = render(ctl, 80, 24).text()
     assert "[B]ack" in text
     assert "b puts it back (50-point penalty)" in text
+    waiting = len(ctl.session.state.aside)
+    assert f"held back: {waiting} pile card{'s' if waiting != 1 else ''}" in text
     st = ctl.session.state
     team = st.team_of(0)
     pen = st.penalties[team]

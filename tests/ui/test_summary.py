@@ -26,9 +26,9 @@ WENT_OUT = '''\
  5 ×8 +2 JK     ★mixed Player 1: no cards               Melded cards         350
  6 ×4 +2               Player 3: A♣ A♣ A♦ 3♠ 8♣ 8♦ 8♥   Canasta bonuses      600
  7 ×2 +2                 9♥ 9♠ J♥ Q♦ Q♠                 Red threes           200
- 9 ×4                                                   Going out            100
-10 ×4 +2 2 2    ★mixed                                  Cards in hand       -145
- K ×3                                                   Yes, not out x2     -200
+ 9 ×4                  −100 did not go out after 'yes'  Going out            100
+10 ×4 +2 2 2    ★mixed −100 did not go out after 'yes'  Cards in hand       -145
+ K ×3                                                   Penalties           -200
                                                                           ------
                                                         Total                905
 ─ Players 2 & 4 ────────────────────────────────────────────────────────────────
@@ -61,8 +61,8 @@ TWO_COLUMNS_OF_MELDS = '''\
  5×3       10×7★         6♥ 6♠ 7♦ 8♣ 9♥ 10♠ Q♦          Canasta bonuses      800
  6×4+1w     J×5+1w     Player 4: A♥ 3♠ 3♠ 4♣ 4♥ 5♣ 5♥   Red threes           300
  7×3        Q×3+1w       J♣ K♠                          Going out              0
- 8×4+1w     K×4+1w                                      Cards in hand       -190
-                                                        Yes, not out        -100
+ 8×4+1w     K×4+1w     −100 did not go out after 'yes'  Cards in hand       -190
+                                                        Penalties           -100
                                                                           ------
                                                         Total               1405
 
