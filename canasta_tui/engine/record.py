@@ -124,6 +124,11 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
     if check_snapshot and "snapshot" in data:
         got = snapshot(m.state, m.scores)
         want = data["snapshot"]
+        if version == 1 and isinstance(want, dict):
+            # Format 1 was written under the scoring of its time (a red three left in a hand as a
+            # card, the canasta bonus kept without the canastas required): the replay under
+            # today's rules is what is played on, so those totals may differ; nothing else may.
+            want = want | {k: got[k] for k in ("scores", "penalties") if k in want}
         if got != want:
             raise RecordError("the snapshot disagrees with the replayed game (" + _differences(got, want) + ")")
     return m

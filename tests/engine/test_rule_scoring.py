@@ -170,3 +170,28 @@ def test_without_the_canastas_needed_the_score_is_minus_everything() -> None:
                    red_threes={0: "3h"})
     ok = score_hand(two._replace(phase=Phase.HAND_OVER))[0]
     assert ok.total == 70 + 140 + 1000 + 100 - 5
+
+
+def test_a_version_1_save_scored_under_the_old_rules_still_loads() -> None:
+    """Format 1 was written when a red three left in a hand counted as a 100-point card.  Its
+    snapshot's totals then differ from today's replay: the game is loaded (with today's
+    totals) instead of being refused, so no game is lost to the rule fix.  A format 2 save
+    whose snapshot disagrees is still refused."""
+    from canasta_tui.engine import new_match, record
+    from canasta_tui.engine import play as play_match
+
+    deck = stacked_deck(["Kh Kd Kc Ks Kh Kd Kc 4c 4d 4h 4s", "3h 3d 5c 6c 7c 8c 9c 10c Jc Qc Ac"],
+                        upcards="9h", stock="9d", dealer=3)
+    m = new_match(CLASSIC, deck, first_dealer=3)
+    for a in ("draw", "meld K K K", "add K", "add K", "add K", "add K", "meld 4 4 4", "add 4", "discard 9d"):
+        m = play_match(m, parse_action(a))
+    data = record.to_dict(m)
+    old = dict(data["snapshot"])
+    old["scores"] = [old["scores"][0], old["scores"][1] + 400]    # the old scoring's total
+    v1 = data | {"version": 1, "snapshot": old}
+    assert record.from_dict(v1).scores == m.scores
+    with pytest.raises(record.RecordError, match=r"snapshot disagrees .*\(scores\)"):
+        record.from_dict(data | {"snapshot": old})
+    hands = dict(old) | {"hands": ["Kh"] + old["hands"][1:]}
+    with pytest.raises(record.RecordError, match=r"\(hands\)"):
+        record.from_dict(data | {"version": 1, "snapshot": hands})
