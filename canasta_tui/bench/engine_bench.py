@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from ..engine import CLASSIC, Phase, Rules, apply, deal, full_deck, legal_actions
+from ..engine import CLASSIC, Phase, Rules, apply_legal, deal, full_deck, legal_actions
 
 
 def run(seconds: float = 5.0, seed: int = 1, rules: Rules = CLASSIC) -> dict[str, Any]:
@@ -30,7 +30,8 @@ def run(seconds: float = 5.0, seed: int = 1, rules: Rules = CLASSIC) -> dict[str
             if not legal:
                 stuck += 1
                 break
-            s = apply(s, legal[rng.randrange(len(legal))])
+            # taken from legal_actions itself: checking it again would count the enumeration twice
+            s = apply_legal(s, legal[rng.randrange(len(legal))])
             n += 1
         hands += 1
         actions += n
