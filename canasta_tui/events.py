@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-from .engine import Action, GameState, Phase, Rules, apply, deal, player_name
+from .engine import Action, GameState, Phase, Rules, deal, player_name
 from .engine.cards import DEUCE, RANK_OF, THREE, card_text, plural
+from .engine.match import replay_steps
 
 # Event kinds, in Canasta's words.
 DEALT = "dealt"
@@ -109,10 +110,9 @@ def hand_events(rules: Rules, deck: Sequence[int], dealer: int, scores: Sequence
     """Every public event of one hand, rebuilt from its deck and actions (``seq`` 0)."""
     state = deal(rules, deck, dealer, scores)
     out = deal_events(state, hand)
-    for a in actions:
-        after = apply(state, a)
-        out += action_events(state, a, after, hand)
-        state = after
+    # The actions of a loaded game, replayed as the loader replays them (format 1's asks too).
+    for before, a, after in replay_steps(state, actions, version_1_asks=True):
+        out += action_events(before, a, after, hand)
     return out
 
 

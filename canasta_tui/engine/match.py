@@ -10,7 +10,7 @@ action log; randomness (the shuffle) is handed in, never drawn here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from . import actions as A
@@ -174,21 +174,33 @@ def replay(rules: Rules, decks: Sequence[Sequence[int]], log: Sequence[Sequence[
             m = next_hand(m, deck)
         s = m.state
         done: list[Action] = []
-        for i, a in enumerate(log[h] if h < len(log) else ()):
-            try:
-                problem = take_back_problem(s, i, a)
-                if problem is not None:
-                    raise IllegalActionError(problem)
-                if version_1_asks and a == A.A_ASK and may_ask_version_1(s):
-                    s = apply_legal(s, a)
-                else:
-                    s = apply(s, a)
-            except CanastaError as exc:
-                raise CanastaError(f"hand {h + 1}, action {i + 1} ({a}): {exc}") from None
-            done.append(a)
+        try:
+            for _before, a, after in replay_steps(m.state, log[h] if h < len(log) else (),
+                                                  version_1_asks=version_1_asks):
+                done.append(a)
+                s = after
+        except CanastaError as exc:
+            a = (log[h])[len(done)]
+            raise CanastaError(f"hand {h + 1}, action {len(done) + 1} ({a}): {exc}") from None
         m = _with_hand(m, s, tuple(done))
     return m
 
 
+def replay_steps(s: GameState, actions: Sequence[Action], *,
+                 version_1_asks: bool = False) -> Iterator[tuple[GameState, Action, GameState]]:
+    """Each action of a hand applied in turn from ``s``: (before, action, after), checked as
+    ``replay`` checks them (the take-back limit, format 1's asks); raises CanastaError."""
+    for i, a in enumerate(actions):
+        problem = take_back_problem(s, i, a)
+        if problem is not None:
+            raise IllegalActionError(problem)
+        if version_1_asks and a == A.A_ASK and may_ask_version_1(s):
+            after = apply_legal(s, a)
+        else:
+            after = apply(s, a)
+        yield s, a, after
+        s = after
+
+
 __all__ = ["MAX_HAND_ACTIONS", "HandRecord", "Match", "legal_actions", "new_match", "next_hand", "play", "replay",
-           "take_back_problem", "turn_can_end"]
+           "replay_steps", "take_back_problem", "turn_can_end"]

@@ -126,3 +126,24 @@ def test_the_driver_drops_a_computers_answer_when_the_table_changed_meanwhile() 
 def test_seat_kinds() -> None:
     assert [s.kind for s in seats_for(2)] == [LOCAL, COMPUTER, COMPUTER, LOCAL]
     assert Seat(COMPUTER).human is False and Seat(LOCAL).human is True
+
+
+def test_a_game_saved_under_format_1_with_its_old_asks_resumes_with_its_log() -> None:
+    """Format 1 let a player ask "May I go out?" whenever they had drawn from the stock; today's
+    rule allows it only when going out is possible.  The loader replays such asks, and so must
+    the rebuilding of the log on resume (it raised IllegalActionError and the game was lost)."""
+    import json
+    from pathlib import Path
+
+    from canasta_tui.engine import record
+    from canasta_tui.session import Seat as SessionSeat
+    from canasta_tui.session import Session
+
+    data = json.loads((Path(__file__).parents[1] / "data" / "saves" / "snapshot-scores.json").read_text())
+    data["version"] = 1
+    assert any("ask" in h["actions"] for h in data["hands"])
+    m = record.from_dict(data)
+    t = Table(m.rules, seats_for(1)[: m.rules.players], 1, match=m)
+    s = Session.from_match(m, [SessionSeat(x.kind != COMPUTER, x.level) for x in seats_for(1)], 1)
+    asked = [e for e in t.events if e.kind == "asked"]
+    assert asked and len(t.events) == len(s.events)
