@@ -116,6 +116,27 @@ def hand_events(rules: Rules, deck: Sequence[int], dealer: int, scores: Sequence
     return out
 
 
+def merged(prev: Event, e: Event) -> Event | None:
+    """One event for two that read as one move: cards added to the meld just made or added to
+    by the same player ("melded K♣ K♠ K♥" + "added K♦ to the Kings" = "melded K♣ K♠ K♥ K♦")."""
+    if e.kind == ADDED and prev.kind in (MELDED, ADDED) and prev.seat == e.seat and prev.rank == e.rank \
+            and prev.hand == e.hand:
+        return prev._replace(cards=prev.cards + e.cards, seq=e.seq)
+    return None
+
+
+def coalesced(events: Sequence[Event]) -> list[Event]:
+    """The events with consecutive additions to one meld merged (what the log shows)."""
+    out: list[Event] = []
+    for e in events:
+        m = merged(out[-1], e) if out else None
+        if m is not None:
+            out[-1] = m
+        else:
+            out.append(e)
+    return out
+
+
 def _cards(cards: Sequence[int]) -> str:
     return " ".join(card_text(c, True) for c in cards)
 
@@ -177,7 +198,7 @@ def recap(events: Sequence[Event], name: Callable[[int], str] = player_name, ski
     out: list[str] = []
     seat = -2
     parts: list[str] = []
-    for e in events:
+    for e in coalesced(events):
         if e.kind == DEALT or e.seat == skip:
             continue
         if e.kind == HAND_OVER:
@@ -194,6 +215,27 @@ def recap(events: Sequence[Event], name: Callable[[int], str] = player_name, ski
     return out
 
 
-__all__ = ["ADDED", "ANSWERED", "ASKED", "DEALT", "DISCARDED", "DREW", "ENDED", "HAND_OVER", "LAID_OUT", "MELDED",
-           "PUT_BACK", "TOOK_BACK", "TOOK_PILE", "WENT_OUT", "Event", "action_events", "deal_events", "describe",
-           "hand_events", "recap"]
+__all__ = [
+    "ADDED",
+    "ANSWERED",
+    "ASKED",
+    "DEALT",
+    "DISCARDED",
+    "DREW",
+    "ENDED",
+    "HAND_OVER",
+    "LAID_OUT",
+    "MELDED",
+    "PUT_BACK",
+    "TOOK_BACK",
+    "TOOK_PILE",
+    "WENT_OUT",
+    "Event",
+    "action_events",
+    "coalesced",
+    "deal_events",
+    "describe",
+    "hand_events",
+    "merged",
+    "recap",
+]

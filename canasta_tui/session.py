@@ -30,7 +30,7 @@ from .engine import (
     player_name,
     view_for,
 )
-from .events import DEALT, Event, action_events, deal_events, describe, hand_events
+from .events import DEALT, Event, action_events, coalesced, deal_events, describe, hand_events, merged
 
 #: What an observer receives: the session and what happened ("action" or "deal").
 Observer = Callable[["Session", str], None]
@@ -115,6 +115,7 @@ class Session:
         self._observers: list[Observer] = []
         self.log: list[LogLine] = []
         self.events: list[Event] = []           # public events of this game, numbered from 1
+        self._tail: Event | None = None         # the event the last log line tells (merged ones too)
         self.aggression = aggression
         self._factory: Callable[[str, int], ComputerPlayer] = computer_factory or (
             lambda level, seed: make_computer(level, seed, self.aggression))
@@ -145,18 +146,24 @@ class Session:
         events: list[Event] = []
         log: list[LogLine] = []
         for e in hand_events(m.rules, m.decks[-1], m.state.dealer, before, m.log[-1], h):
-            e = e._replace(seq=len(events) + 1)
-            events.append(e)
-            # The deal is the table's doing, not a move of the dealer's (the hot-seat recap lists moves).
-            log.append(LogLine(-1 if e.kind == DEALT else e.seat, describe(e, name)))
+            events.append(e._replace(seq=len(events) + 1))
+        # The deal is the table's doing, not a move of the dealer's (the hot-seat recap lists moves).
+        log = [LogLine(-1 if e.kind == DEALT else e.seat, describe(e, name)) for e in coalesced(events)]
         log += [LogLine(-1, n) for n in notes]
+        self._tail = None
         return events, log
 
     def _publish(self, events: Sequence[Event]) -> None:
         for e in events:
             e = e._replace(seq=len(self.events) + 1)
             self.events.append(e)
-            self.log.append(LogLine(-1 if e.kind == DEALT else e.seat, describe(e, self.name)))
+            both = merged(self._tail, e) if self._tail is not None else None
+            if both is not None:     # more cards on the meld just named: one line says it
+                self.log[-1] = LogLine(e.seat, describe(both, self.name))
+                self._tail = both
+            else:
+                self.log.append(LogLine(-1 if e.kind == DEALT else e.seat, describe(e, self.name)))
+                self._tail = e
 
     def _make_computers(self, seats: Sequence[Seat] | None = None) -> dict[int, ComputerPlayer]:
         """A computer player for every computer seat; ValueError for a level that does not exist."""

@@ -76,3 +76,22 @@ def test_initial_meld_requirement_of_a_side_that_has_melded_is_not_shown() -> No
     need = s.state.requirements[0]
     text = render(ctl, 80, 24).text()
     assert f"1&3: {need}   2&4: made" in text and "Initial meld needs:" in text
+
+
+def test_cards_added_to_the_meld_just_named_make_one_line() -> None:
+    """A meld of five is one move for the player (meld K K K, add K, add 2 to K): the log says
+    it in one line, not three."""
+    from canasta_tui.engine.cards import parse_card
+    from canasta_tui.events import ADDED, MELDED, Event, coalesced, describe
+
+    def c(t: str) -> int:
+        return int(parse_card(t))
+    evs = [Event(1, 1, MELDED, 0, (c("Kc"), c("Ks"), c("Kh")), rank=13),
+           Event(2, 1, ADDED, 0, (c("Kd"),), rank=13), Event(3, 1, ADDED, 0, (c("2c"),), rank=13),
+           Event(4, 1, ADDED, 0, (c("7c"),), rank=7), Event(5, 1, ADDED, 1, (c("7d"),), rank=7)]
+    assert [describe(e) for e in coalesced(evs)] == [
+        "Player 1 melded K♣ K♠ K♥ K♦ 2♣", "Player 1 added 7♣ to the Sevens", "Player 2 added 7♦ to the Sevens"]
+    s = played(seed=5, until=200)
+    texts = [line.text for line in s.log]
+    assert not any(a.endswith(b.split(" to the ")[-1]) and " added " in b and a.split()[1] == b.split()[1]
+                   and " added " in a for a, b in zip(texts, texts[1:], strict=False))
