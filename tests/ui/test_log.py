@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from canasta_tui.engine import Phase, record
@@ -94,4 +95,4 @@ def test_cards_added_to_the_meld_just_named_make_one_line() -> None:
     s = played(seed=5, until=200)
     texts = [line.text for line in s.log]
     assert not any(a.endswith(b.split(" to the ")[-1]) and " added " in b and a.split()[1] == b.split()[1]
-                   and " added " in a for a, b in zip(texts, texts[1:], strict=False))
+                   and " added " in a for a, b in itertools.pairwise(texts))
