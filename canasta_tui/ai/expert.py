@@ -32,7 +32,7 @@ from dataclasses import replace
 from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, score_hand, view_for
 from ..engine import actions as A
 from ..engine.cards import VALUE
-from ..engine.play import apply_legal
+from ..engine.moves import apply_legal
 from ..engine.scoring import canasta_bonus, red_three_points
 from ..engine.state import team
 from .heuristic import (

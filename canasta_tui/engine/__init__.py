@@ -13,7 +13,7 @@ from .cards import Card, card, card_text, cards_text, full_deck, parse_card, sor
 from .errors import CanastaError, IllegalActionError, InvalidActionError, RulesError
 from .match import HandRecord, Match, new_match, next_hand, play, replay
 from .melds import Meld
-from .play import (
+from .moves import (
     ImproperMelds,
     apply,
     apply_legal,

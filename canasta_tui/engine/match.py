@@ -16,7 +16,7 @@ from typing import NamedTuple
 from . import actions as A
 from .actions import Action
 from .errors import CanastaError, IllegalActionError
-from .play import apply, apply_legal, deal, legal_actions, may_ask_version_1
+from .moves import apply, apply_legal, deal, legal_actions, may_ask_version_1
 from .rules import Rules
 from .scoring import TeamScore, score_hand
 from .state import GameState, Phase, next_seat

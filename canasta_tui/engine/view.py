@@ -10,13 +10,14 @@ search); the randomness is handed in.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .actions import Action, parse_action
 from .cards import IS_RED_THREE, RANK_NAMES, cards_text, full_deck, parse_card, parse_rank
 from .errors import CanastaError
 from .melds import Meld
-from .play import legal_actions, meld_count, meld_needed
+from .moves import legal_actions, meld_count, meld_needed, turn_problem
 from .rules import Rules, rules_from_dict
 from .state import GameState, Penalty, Phase, Turn
 
@@ -50,6 +51,8 @@ class PlayerView(NamedTuple):
     end_reason: str
     penalty_log: tuple[Penalty, ...]          # every penalty of the hand, with its reason
     aside: tuple[int, ...]                    # the rest of a taken pile, waiting for the initial meld (public)
+    problem: str = ""                         # to act, no discard legal: why the turn cannot end yet
+    undoable: int = 0                         # to act: how many melds of this turn ``undo`` can take back
 
     @property
     def upcard(self) -> int | None:
@@ -93,6 +96,8 @@ def public_view(s: GameState) -> PlayerView:
 
 def _view(s: GameState, seat: int) -> PlayerView:
     t = s.t._replace(prev=None, pile_undo=None, own=s.t.own if seat == s.turn else None)
+    acting = s.actor == seat and s.phase != Phase.HAND_OVER
+    legal = tuple(legal_actions(s)) if acting else ()
     return PlayerView(
         seat=seat, rules=s.rules, phase=s.phase, turn=s.turn, actor=s.actor, dealer=s.dealer,
         turn_number=s.turn_number, hand=s.hands[seat] if seat != PUBLIC else (),
@@ -102,10 +107,26 @@ def _view(s: GameState, seat: int) -> PlayerView:
         has_melded=s.has_melded, penalties=s.penalties, t=t,
         meld_count=meld_count(s) if s.phase != Phase.HAND_OVER else 0,
         meld_needed=meld_needed(s) if s.phase != Phase.HAND_OVER else 0,
-        legal=tuple(legal_actions(s)) if s.actor == seat else (),
+        legal=legal,
         went_out=s.went_out, concealed=s.concealed, end_reason=s.end_reason, penalty_log=s.penalty_log,
-        aside=s.aside,
+        aside=s.aside, problem=_problem(s, legal) if acting else "", undoable=_undoable(s) if acting else 0,
     )
+
+
+def _problem(s: GameState, legal: Sequence[Action]) -> str:
+    """Why the acting seat may not end its turn now (what a client says instead of lighting Discard)."""
+    if s.phase != Phase.MELD or any(a.kind == "discard" for a in legal):
+        return ""
+    return turn_problem(s, len(s.hands[s.turn]) == 1) or ""
+
+
+def _undoable(s: GameState) -> int:
+    n = 0
+    t = s.t
+    while t.prev is not None:
+        n += 1
+        t = t.prev.t
+    return n
 
 
 def unseen_cards(v: PlayerView) -> list[int]:
@@ -231,6 +252,7 @@ def view_to_dict(v: PlayerView) -> dict[str, Any]:
         "meld_count": v.meld_count, "meld_needed": v.meld_needed, "legal": [str(a) for a in v.legal],
         "went_out": v.went_out, "concealed": v.concealed, "end_reason": v.end_reason,
         "penalty_log": [[p.team, p.points, p.reason] for p in v.penalty_log], "aside": cards_text(v.aside),
+        "problem": v.problem, "undoable": v.undoable,
     }
 
 
@@ -270,4 +292,5 @@ def _view_from_dict(d: dict[str, Any]) -> PlayerView:
         meld_needed=int(d["meld_needed"]), legal=tuple(parse_action(a) for a in d["legal"]),
         went_out=int(d["went_out"]), concealed=bool(d["concealed"]), end_reason=str(d["end_reason"]),
         penalty_log=tuple(Penalty(int(a), int(b), str(c)) for a, b, c in d["penalty_log"]), aside=_cards(d["aside"]),
+        problem=str(d.get("problem", "")), undoable=int(d.get("undoable", 0)),
     )

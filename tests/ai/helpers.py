@@ -48,7 +48,7 @@ def position(hands: dict[int, str], *, melds: dict[int, list[str]] | None = None
              permission: int = -1, drew: str = "stock", turn_number: int = 9) -> GameState:
     """A constructed position (cards need not add up to 108: the engine does not mind).
     Seats not given hold five low cards; every side given melds is open."""
-    from canasta_tui.engine.play import EMPTY_ROW
+    from canasta_tui.engine.moves import EMPTY_ROW
 
     base = deal(CLASSIC, shuffled(0), 3)
     hs = [cards(hands.get(p, "4c 5d 6h 8s 9c")) for p in range(4)]

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from canasta_tui.engine import CLASSIC, GameState, Meld, Phase, Rules, Turn, apply, parse_action
 from canasta_tui.engine.cards import DEUCE, IS_WILD, RANK_OF, full_deck, parse_cards
-from canasta_tui.engine.play import EMPTY_ROW
+from canasta_tui.engine.moves import EMPTY_ROW
 from canasta_tui.engine.state import team
 
 
