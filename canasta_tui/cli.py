@@ -11,7 +11,7 @@ import click
 from .bench.ai_bench import ai_command
 from .engine.errors import RulesError
 from .persistence.commands import config_command, open_for_play, stats_command
-from .persistence.integrate import SettingsGroup, TableFiles, start_session, statistics_outcome
+from .persistence.integrate import SettingsGroup, TableFiles, start_table, statistics_outcome
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
 from .text import BadName, check_name, printable
@@ -88,12 +88,12 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
 
     given = frozenset(p for p in ("players", "level")
                       if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE)
-    session, saver = start_session(rules, resume=resume, new=new_game, load=loaded, players=players, seed=seed,
-                                   level=level.lower(), name=name, given=given)
+    table, saver = start_table(rules, resume=resume, new=new_game, load=loaded, players=players, seed=seed,
+                               level=level.lower(), name=name, given=given)
     launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
-           four_color=four_color, mouse=mouse, name=name, session=session, files=TableFiles(session, saver),
+           four_color=four_color, mouse=mouse, name=name, table=table, files=TableFiles(table, saver),
            color=color, sort=sort)
-    problem = statistics_outcome(session)
+    problem = statistics_outcome(table)
     if problem:
         click.echo(problem, err=True)
 

@@ -20,7 +20,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from ..engine import Phase, parse_action
 from ..presets import load_rules
-from ..session import Session, seats_for
+from ..table import Table, local_link, seats_for
 from ..ui.app import TableApp
 from ..ui.controller import Controller
 from ..ui.render import render
@@ -50,9 +50,9 @@ class ByteCounter(io.StringIO):
 
 def busy_controller(seed: int = 5) -> Controller:
     """A table well into a hand: melds on both sides, red threes, a long log, a selection."""
-    s = Session(load_rules("classic"), seats_for(1, "beginner"), seed)
-    ctl = Controller(s)
-    while len(s.log) < 60 and s.state.phase != Phase.HAND_OVER:
+    t = Table(load_rules("classic"), seats_for(1, "beginner"), seed)
+    ctl = Controller(local_link(t))
+    while len(t.events) < 60 and t.match.state.phase != Phase.HAND_OVER:
         if ctl.my_turn():
             for a in ("draw", "meld K K K"):
                 if parse_action(a) in ctl.legal():
@@ -62,10 +62,10 @@ def busy_controller(seed: int = 5) -> Controller:
                     ctl.key("U")
                 ctl.key("c")
         else:
-            ctl.apply_computer(s.computer_choice())
+            t.step()
         ctl.message = []
-    while not ctl.my_turn() and s.state.phase != Phase.HAND_OVER:
-        ctl.apply_computer(s.computer_choice())
+    while not ctl.my_turn() and t.match.state.phase != Phase.HAND_OVER:
+        t.step()
     ctl.key("d")
     ctl.key("right")
     ctl.key("space")
@@ -85,12 +85,12 @@ def render_times(n: int = 300) -> list[float]:
 async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[str, Any]:
     t_start = time.perf_counter()
     out = ByteCounter()
-    s = Session(load_rules("classic"), seats_for(1, "beginner"), seed)
+    t = Table(load_rules("classic"), seats_for(1, "beginner"), seed)
     figures: dict[str, Any] = {}
     with create_pipe_input() as inp:
         output = Vt100_Output(out, lambda: Size(rows=24, columns=80), term="xterm-256color", enable_cpr=False)
         with create_app_session(input=inp, output=output):
-            app = TableApp(s, delay_ms=delay_ms, input=inp, output=output)
+            app = TableApp.local(t, delay_ms=delay_ms, input=inp, output=output)
             ctl = app.controller
             task = asyncio.create_task(app.run_async())
             while app.frames == 0 or out.bytes == 0:
@@ -125,7 +125,7 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
             figures["bytes_per_cursor_key"] = statistics.mean(per_key)
             figures["bytes_per_cursor_key_max"] = max(per_key)
             def over() -> bool:
-                return s.state.phase == Phase.HAND_OVER
+                return t.match.state.phase == Phase.HAND_OVER
 
             # Discard, then count the bytes until it is our turn again (three computer turns).
             turns = 0
@@ -139,9 +139,9 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
                     await press("d")
                 await settle()
                 before = out.bytes
-                seat_turn = s.state.turn
+                seat_turn = t.match.state.turn
                 await press("c")
-                while s.state.turn == seat_turn and not over():
+                while t.match.state.turn == seat_turn and not over():
                     await asyncio.sleep(0.001)
                 while not ctl.my_turn() and not over():
                     await asyncio.sleep(0.002)

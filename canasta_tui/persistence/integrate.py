@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from ..engine import Rules, RulesError, player_name
+from ..table import Table
 from ..text import BadName, check_name, printable
 from . import paths, stats
 from . import settings as settings_mod
@@ -32,7 +33,7 @@ from .saves import (
     list_saves,
     load_file,
     save_named,
-    session_meta,
+    table_meta,
 )
 
 #: settings key -> the parameter name of ``canasta``'s option
@@ -98,16 +99,16 @@ def saved_seats(game: LoadedGame, fallback: Sequence[Any], source: str) -> tuple
     a label should not cost a good game.
     """
     from ..ai import ALL_LEVELS
-    from ..session import Seat
+    from ..table import COMPUTER, LOCAL, Seat
 
     n = game.match.rules.players
-    fb = list(fallback)[:n] + [Seat(False, "advanced")] * max(0, n - len(fallback))
+    fb = list(fallback)[:n] + [Seat(COMPUTER)] * max(0, n - len(fallback))
     meta = game.meta
     kinds = meta.get("seats")
     if kinds is None:
         return tuple(fb), []
     notices: list[str] = []
-    if not (isinstance(kinds, list) and len(kinds) == n and all(k in ("human", "computer") for k in kinds)):
+    if not (isinstance(kinds, list) and len(kinds) == n and all(k in ("human", "computer", "remote") for k in kinds)):
         notices.append(f"The save's seats ({_shown(kinds)}) are not {n} of \"human\" or \"computer\"; "
                        f"the players sit as {source} has them.")
         return tuple(fb), notices
@@ -116,7 +117,7 @@ def saved_seats(game: LoadedGame, fallback: Sequence[Any], source: str) -> tuple
     seats = []
     for i, kind in enumerate(kinds):
         who = player_name(i)
-        human = kind == "human"
+        human = kind != "computer"     # a seat played over SSH is a human here too
         level = fb[i].level
         saved = levels[i]
         if isinstance(saved, str) and saved.strip().lower() in ALL_LEVELS:
@@ -130,21 +131,21 @@ def saved_seats(game: LoadedGame, fallback: Sequence[Any], source: str) -> tuple
                 name = check_name(names[i])
             except BadName as exc:
                 notices.append(f"{who}'s name in the save cannot be used: {exc}; {who} is called {who}.")
-        seats.append(Seat(human, level, name))
+        seats.append(Seat(LOCAL if human else COMPUTER, name, level))
     return tuple(seats), notices
 
 
 def _seats_from(game: LoadedGame, players: int, level: str, name: str) -> tuple[tuple[Any, ...], list[str]]:
     """``--resume`` and ``--load``: the saved seats, the command line's where the save's cannot be used."""
-    from ..session import seats_for
+    from ..table import seats_for
 
     return saved_seats(game, seats_for(players, level, name), "the command line")
 
 
-def start_session(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGame | None, players: int,
-                  seed: int | None, level: str, name: str,
-                  given: frozenset[str] = frozenset()) -> tuple[Any, Autosaver]:
-    """The Session to play (loaded, resumed or new) and its autosaver; statistics are attached.
+def start_table(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGame | None, players: int,
+                seed: int | None, level: str, name: str,
+                given: frozenset[str] = frozenset()) -> tuple[Table, Autosaver]:
+    """The table to play at (loaded, resumed or new) and its autosaver; statistics are attached.
 
     A saved game keeps its seats: who is human comes from the save, so ``--players`` (named
     in ``given``, the options typed on the command line) is ignored with a notice; ``--level``
@@ -154,7 +155,7 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGa
 
     Shows notices (a corrupt autosave set aside, a backup kept) before the table opens.
     """
-    from ..session import Session, seats_for
+    from ..table import COMPUTER, seats_for
 
     try:
         autosave, locked = claim_autosave()
@@ -169,27 +170,27 @@ def start_session(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGa
         rules = apply_rule_options(rules)
         if not rules.partnerships and players > rules.players:
             players = rules.players
-        session = Session(rules, seats_for(players, level, name)[: rules.players], seed, aggression=aggression)
-        game_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{session.seed}"
+        table = Table(rules, seats_for(players, level, name)[: rules.players], seed, aggression=aggression)
+        game_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{table.seed}"
     else:
         seats, seat_notices = _seats_from(game, players, level, name)
         notices += seat_notices
         for n in notices:
             click.echo(n, err=True)
         if "level" in given:
-            seats = tuple(s if s.human else s.__class__(False, level, s.name) for s in seats)
+            seats = tuple(s if s.human else s.with_(kind=COMPUTER, level=level) for s in seats)
             click.echo(f"The saved game's computer players play at {level} level (--level).", err=True)
         if "players" in given:
             humans = [i + 1 for i, s in enumerate(seats) if s.human]
             who = ("Player " + ", ".join(map(str, humans))) if humans else "nobody (four computers)"
             click.echo(f"--players {players} is ignored: the saved game keeps its seats (human: {who}); "
                        "--new starts a new game.", err=True)
-        session = Session.from_match(game.match, seats, seed, aggression=aggression)
+        table = Table(game.match.rules, seats, seed, match=game.match, aggression=aggression)
         gid = game.meta.get("game_id")
-        game_id = gid if isinstance(gid, str) and gid else f"{time.time():.0f}-{session.seed}"
-    saver = attach(session, game_id, autosave)
+        game_id = gid if isinstance(gid, str) and gid else f"{time.time():.0f}-{table.seed}"
+    saver = attach(table, game_id, autosave)
     saver.notices[:0] = notices        # the table shows them too (the terminal is cleared)
-    return session, saver
+    return table, saver
 
 
 class StatsRecording:
@@ -229,36 +230,35 @@ class StatsRecording:
 _RECORDINGS: weakref.WeakKeyDictionary[Any, StatsRecording] = weakref.WeakKeyDictionary()
 
 
-def statistics_outcome(session: Any, timeout: float = stats.RECORD_TIMEOUT + 5) -> str | None:
-    """After play: wait for the end-of-match statistics of ``session`` and return why they were
+def statistics_outcome(table: Any, timeout: float = stats.RECORD_TIMEOUT + 5) -> str | None:
+    """After play: wait for the end-of-match statistics of ``table`` and return why they were
     not recorded (once, one line), or None (recorded, or nothing to record)."""
-    recording = _RECORDINGS.get(session)
+    recording = _RECORDINGS.get(table)
     return recording.outcome(timeout) if recording is not None else None
 
 
-def attach(session: Any, game_id: str, path: Path | None = None) -> Autosaver:
-    """Autosave after every action and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end."""
+def attach(table: Table, game_id: str, path: Path | None = None) -> Autosaver:
+    """Autosave after every move and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end."""
     def meta() -> dict[str, Any]:
-        return session_meta(session) | {"game_id": getattr(session, "game_id", game_id)}
+        return table_meta(table) | {"game_id": table.game_id or game_id}
 
-    session.game_id = game_id
-
-    saver = attach_autosave(session, meta, path=path, on_error=lambda msg: None)
-    install_exit_savers(lambda: saver.save(session.match))
-    recording = _RECORDINGS[session] = StatsRecording()
+    table.game_id = game_id
+    saver = attach_autosave(table, meta, path=path, on_error=lambda msg: None)
+    install_exit_savers(lambda: saver.save(table.match))
+    recording = _RECORDINGS[table] = StatsRecording()
     recorded: list[bool] = []
 
-    def on_event(s: Any, event: str = "") -> None:
-        if recorded or s.match.winner is None:
+    def on_event(t: Table, event: str = "") -> None:
+        if recorded or t.match.winner is None:
             return
         recorded.append(True)
-        humans = {i: (seat.name or os.environ.get("USER") or "Player") for i, seat in enumerate(s.seats) if seat.human}
-        levels = {seat.level for seat in s.seats if not seat.human}
+        humans = {i: (seat.name or os.environ.get("USER") or "Player") for i, seat in enumerate(t.seats) if seat.human}
+        levels = {seat.level for seat in t.seats if not seat.human}
         level = "hot-seat" if not levels else "/".join(sorted(levels))
         if humans:
-            recording.start(s.match, humans, level, getattr(s, "game_id", "") or game_id)
+            recording.start(t.match, humans, level, t.game_id or game_id)
 
-    session.add_observer(on_event)
+    table.add_observer(on_event)
     return saver
 
 
@@ -270,22 +270,22 @@ def seats_of_save(game: LoadedGame, current: Sequence[Any]) -> tuple[tuple[Any, 
 class TableFiles:
     """What the table's F3, F4 and autosave notice need from the files (see ``ui.controller.Files``)."""
 
-    def __init__(self, session: Any, saver: Autosaver | None = None) -> None:
-        self.session = session
+    def __init__(self, table: Table, saver: Autosaver | None = None) -> None:
+        self.table = table
         self.saver = saver
 
     def default_name(self) -> str:
-        s = self.session
-        humans = [i for i, seat in enumerate(s.seats) if seat.human]
-        return str(s.name(humans[0]) if humans else "game")
+        t = self.table
+        humans = t.humans
+        return str(t.name(humans[0]) if humans else "game")
 
     def where(self) -> str:
         return str(paths.saves_dir())
 
     def save(self, name: str) -> tuple[bool, str]:
-        meta = session_meta(self.session) | {"game_id": getattr(self.session, "game_id", "")}
+        meta = table_meta(self.table) | {"game_id": self.table.game_id}
         try:
-            path = save_named(self.session.match, meta, name)
+            path = save_named(self.table.match, meta, name)
         except SaveError as exc:
             return False, str(exc)
         return True, str(path)
@@ -293,36 +293,34 @@ class TableFiles:
     def saved_games(self) -> list[SaveInfo]:
         return list_saves()
 
-    def load(self, path: str) -> str | None:
-        """Replace the session's match with the saved one; the reason it failed, or None."""
+    def load(self, path: str) -> tuple[str | None, list[str]]:
+        """Play on from a saved game at this table: (why it was not loaded, or None; notices)."""
         try:
             game = load_file(path)
         except SaveError as exc:
-            return str(exc)
+            return str(exc), []
         if game.match.winner is not None:
-            return f"{printable(path)}: the match in this file is already over"
-        seats, notices = seats_of_save(game, self.session.seats)
+            return f"{printable(path)}: the match in this file is already over", []
+        table = self.table
+        seats, notices = seats_of_save(game, table.seats)
         # The game being played is replaced in the autosave: keep it, as --load and --new keep theirs.
-        current = self.session.match
+        current = table.match
         kept: Path | None = None
         if self.saver is not None and current.winner is None and any(current.log) and game.path != self.saver.path:
             try:
                 kept = keep_copy(current, self.saver.meta())
             except SaveError as exc:
-                return f"{printable(path)} was not loaded, because the game being played could not be kept: {exc}"
+                return f"{printable(path)} was not loaded, because the game being played could not be kept: {exc}", []
             notices = [f"The game you were playing is saved as {kept.stem} (F3 lists it).", *notices]
+        gid = game.meta.get("game_id")
         try:   # checks everything before it replaces anything: on failure the game goes on as it was
-            self.session.replace_match(game.match, seats,
-                                       f"Loaded {printable(game.path.stem)}: hand {game.match.hand_number}", notices)
+            table.replace_match(game.match, seats, game_id=gid if isinstance(gid, str) and gid else table.game_id)
         except ValueError as exc:
             if kept is not None:
                 with contextlib.suppress(OSError):
                     kept.unlink()
-            return f"{printable(path)}: {exc}"
-        gid = game.meta.get("game_id")
-        if isinstance(gid, str) and gid:
-            self.session.game_id = gid
-        return None
+            return f"{printable(path)}: {exc}", []
+        return None, notices
 
     def notices(self) -> list[str]:
         """What the player should read as the table opens (another game running, a file set aside)."""
@@ -341,4 +339,4 @@ class TableFiles:
 
 
 __all__ = ["SettingsGroup", "StatsRecording", "TableFiles", "apply_rule_options", "attach", "default_map",
-           "saved_seats", "seats_of_save", "start_session", "statistics_outcome"]
+           "saved_seats", "seats_of_save", "start_table", "statistics_outcome"]

@@ -421,7 +421,7 @@ class Autosaver:
         return self.save(self.last) if self.last is not None else False
 
     def __call__(self, *args: Any) -> None:
-        """As a Session observer: the session (or a match) is among the arguments."""
+        """As a table observer: the table (or a match) is among the arguments."""
         for a in args:
             if isinstance(a, Match):
                 self.save(a)
@@ -434,35 +434,35 @@ class Autosaver:
             self.save(self._source.match)
 
 
-def session_meta(session: Any) -> dict[str, Any]:
+def table_meta(table: Any) -> dict[str, Any]:
     """What a save records about the table: seats (human or computer level), names, seed."""
-    seats = getattr(session, "seats", ())
+    seats = getattr(table, "seats", ())
     return {
         "seats": ["human" if getattr(s, "human", False) else "computer" for s in seats],
         "levels": [getattr(s, "level", "") for s in seats],
         "names": [getattr(s, "name", "") for s in seats],
-        "seed": getattr(session, "seed", None),
+        "seed": getattr(table, "seed", None),
     }
 
 
-def attach_autosave(session: Any, meta: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
+def attach_autosave(table: Any, meta: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
                     path: Path | None = None, on_error: Callable[[str], None] | None = None) -> Autosaver:
-    """Autosave ``session`` after every completed action and every deal.
+    """Autosave ``table`` after every completed action and every deal.
 
-    ``session`` needs a ``match`` attribute and ``add_observer(fn)``; its ``meta()``
+    ``table`` needs a ``match`` attribute and ``add_observer(fn)``; its ``meta()``
     (or ``meta`` mapping), if present, is stored in the save unless ``meta`` is given.
     The current position is written at once.
     """
     if meta is None:
-        sm = getattr(session, "meta", None)
+        sm = getattr(table, "meta", None)
         meta = sm if callable(sm) else (dict(sm) if isinstance(sm, dict) else None)
-    if meta is None and hasattr(session, "seats"):
+    if meta is None and hasattr(table, "seats"):
         def meta() -> dict[str, Any]:
-            return session_meta(session)
+            return table_meta(table)
     saver = Autosaver(meta, path, on_error)
-    saver._source = session
-    session.add_observer(saver)
-    saver.save(session.match)
+    saver._source = table
+    table.add_observer(saver)
+    saver.save(table.match)
     return saver
 
 
@@ -512,4 +512,4 @@ def exit_savers(save: Callable[[], object]) -> Iterator[None]:
 __all__ = ["MAX_SAVE_BYTES", "Autosaver", "LoadedGame", "Resume", "SaveError", "SaveInfo", "atomic_write_text",
            "attach_autosave", "backup_autosave", "exit_savers", "find_autosave", "install_exit_savers",
            "is_finished", "keep_copy", "list_saves", "load_file", "read_record", "remove_stale_temps", "save_named",
-           "save_path_for", "session_meta", "write_save"]
+           "save_path_for", "table_meta", "write_save"]

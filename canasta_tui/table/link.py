@@ -11,21 +11,31 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from ..engine import Action, HandRecord, Phase, PlayerView, Rules
-from ..events import Event
+from .events import Event
+from .seats import LOCAL
 from .table import ChatLine, Listener, Outcome, Table
 
 
 class Link:
     """One client's connection to a table, for the seats it plays (none for a spectator)."""
 
-    def __init__(self, table: Table, seats: Sequence[int], token: Hashable, *, attend: bool = True,
+    def __init__(self, table: Table, seats: Sequence[int] | None, token: Hashable, *, attend: bool = True,
                  may_hold: bool = False) -> None:
+        """``seats`` None: the table's local seats, whichever they are (they change when F3 loads
+        a game saved with other seats); a remote client names its one seat."""
         self._table = table
-        self.seats = tuple(seats)
+        self._seats = None if seats is None else tuple(seats)
         self.token = token
         self._may_hold = may_hold
         if attend:
             table.attend(token)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats this client plays."""
+        if self._seats is not None:
+            return self._seats
+        return tuple(s for s, seat in enumerate(self._table.seats) if seat.kind == LOCAL)
 
     # ----------------------------------------------------------------- public facts
     @property
@@ -119,4 +129,10 @@ class Link:
         self.release()
 
 
-__all__ = ["Link"]
+def local_link(table: Table) -> Link:
+    """The link of this terminal's players (one, several in hot-seat, none to watch): it holds
+    the computers while the player decides something (quit, save, load)."""
+    return Link(table, None, "local", may_hold=True)
+
+
+__all__ = ["Link", "local_link"]

@@ -28,6 +28,7 @@ from typing import NamedTuple, Protocol
 from ..ai import ComputerPlayer, make_player
 from ..engine import (
     Action,
+    GameState,
     IllegalActionError,
     Match,
     Phase,
@@ -41,7 +42,7 @@ from ..engine import (
 )
 from ..engine import play as play_action
 from ..engine.cards import plural
-from ..events import DEALT, Event, action_events, deal_events, describe, hand_events
+from .events import DEALT, Event, action_events, deal_events, describe, hand_events
 from .seats import COMPUTER, Seat, seat_name
 
 #: What an observer receives: the table and what happened ("action", "deal", "load", "seats").
@@ -112,6 +113,11 @@ class Table:
         else:
             self.match = match
             self._rebuild_events()
+
+    @property
+    def state(self) -> GameState:
+        """The whole position: the table's own business (and tests'), never a client's."""
+        return self.match.state
 
     # ----------------------------------------------------------------- who and what
     def name(self, seat: int) -> str:
@@ -230,7 +236,7 @@ class Table:
             for u in found.undo:
                 trial = apply(trial, u)
         except IllegalActionError as exc:       # a hand past its take-back limit
-            return Outcome(False, f"Improper melds: {found.reason}. {exc}")
+            return Outcome(False, f"Improper melds: {found.reason}.\n{exc}")
         for u in found.undo:
             self._play(u)
         self._changed("action")
@@ -238,7 +244,7 @@ class Table:
         back = (f"Your meld of {what} is back in your hand" if found.whole
                 else f"What you added to your meld of {what} is back in your hand")
         more = " (discard again to return the next one)." if found.more else "."
-        return Outcome(False, f"Improper melds: {found.reason}. {back}{more}", changed=True)
+        return Outcome(False, f"Improper melds: {found.reason}.\n{back}{more}", changed=True)
 
     def _play(self, a: Action) -> None:
         before = self.match.state
@@ -349,14 +355,16 @@ class Table:
             self.computers.pop(seat, None)
         self._changed("seats")
 
-    def replace_match(self, match: Match, seats: Sequence[Seat]) -> None:
-        """Play on from a loaded match, in one step (the caller has checked everything)."""
+    def replace_match(self, match: Match, seats: Sequence[Seat], game_id: str = "") -> None:
+        """Play on from a loaded match, in one step: everything that can fail (the seat count, the
+        computers' levels) is done first; on ValueError the table is exactly as it was."""
         if len(seats) != match.rules.players:
             raise ValueError(f"{match.rules.players} seats needed, got {len(seats)}")
-        self.rules = match.rules
-        self.seats = tuple(seats)
-        self.computers = self._make_computers()
-        self.match = match
+        computers = {s: self._factory(seat.level, self.seed * 7 + s)
+                     for s, seat in enumerate(seats) if seat.kind == COMPUTER}
+        self.rules, self.seats, self.computers, self.match = match.rules, tuple(seats), computers, match
+        if game_id:
+            self.game_id = game_id
         self.waiting = set(self.attendees) if match.state.phase == Phase.HAND_OVER else set()
         self._rebuild_events()
         self._changed("load")

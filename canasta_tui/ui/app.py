@@ -1,8 +1,9 @@
 """The prompt-toolkit application: one full-screen window painted from the controller.
 
-Keys go to :meth:`Controller.key`; computer players think in a worker thread and
-their moves are applied on the event loop, paced by ``delay_ms``; ``invalidate()``
-repaints only after something changed (no clocks, no periodic repaints).
+Keys go to :meth:`Controller.key`; the table tells the controller when anything changed
+and ``invalidate()`` repaints only then (no clocks, no periodic repaints).  In a local
+game the app also drives the table (its computers think in a worker thread, paced by
+``delay_ms``); at a server the server drives it and the app is one of its clients.
 """
 
 from __future__ import annotations
@@ -21,21 +22,22 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 
-from ..session import Session
+from ..table import Link, Table, local_link
+from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
 from .controller import Controller, Files
 from .keys import KEYS
-from .render import DEFAULT_OPTIONS, MIN_H, MIN_W, Options, render
+from .render import render
 from .style import color_depth, make_style
 
 _NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "s-tab",
           Keys.SIGINT.value: "c-c"}
 
-#: Key events the terminal (not the player) produces: replies to queries, mouse reports while the
-#: mouse is off, scrolling, pasted text, sequences prompt-toolkit marks as "ignore".  The
-#: ``Keys.Any`` binding sees them all; none of them may dismiss a message or press a button.
 #: Signals that end the game from outside: the terminal went away (SIGHUP), kill (SIGTERM).
 EXIT_SIGNALS = tuple(s for s in (getattr(signal, "SIGHUP", None), signal.SIGTERM) if s is not None)
 
+#: Key events the terminal (not the player) produces: replies to queries, mouse reports while the
+#: mouse is off, scrolling, pasted text, sequences prompt-toolkit marks as "ignore".  The
+#: ``Keys.Any`` binding sees them all; none of them may dismiss a message or press a button.
 NOT_USER_KEYS = frozenset({Keys.CPRResponse, Keys.Ignore, Keys.Vt100MouseEvent, Keys.WindowsMouseEvent,
                            Keys.ScrollUp, Keys.ScrollDown, Keys.BracketedPaste})
 
@@ -58,20 +60,24 @@ def _key_name(ev: KeyPressEvent) -> str:
 class TableApp:
     """The table: a controller, the prompt-toolkit application and the computer-player pump."""
 
-    def __init__(self, session: Session, *, delay_ms: int = 500, options: Options = DEFAULT_OPTIONS,
-                 color: bool | str = True, input: Input | None = None, output: Output | None = None,
-                 files: Files | None = None, sort: str = "rank") -> None:
-        self.session = session
-        self.controller = Controller(session, files, sort=sort)
+    def __init__(self, link: Link, *, drive: Table | None = None, delay_ms: int = 500,
+                 options: Options = DEFAULT_OPTIONS, color: bool | str = True, input: Input | None = None,
+                 output: Output | None = None, files: Files | None = None, sort: str = "rank",
+                 remote: bool = False) -> None:
+        """The screen of one client: ``link`` is what it may read and play; ``drive`` is the table
+        to drive (its computers) when this app is the only client, as in a local game."""
+        self.link = link
+        self.table = drive
+        if drive is not None:
+            drive.delay = delay_ms / 1000
+        self.controller = Controller(link, files, sort=sort, remote=remote)
         # color: True/False (colours or monochrome), or a --color mode (auto, always, never).
         depth = color_depth(color) if isinstance(color, str) else (None if color else ColorDepth.DEPTH_1_BIT)
         self.color_depth = depth
         colour = depth != ColorDepth.DEPTH_1_BIT
-        self.delay = delay_ms / 1000
         self.options = options
         self.frames = 0
         self.render_times: list[float] = []
-        self._wake: asyncio.Event | None = None
         self.signalled: int | None = None             # SIGHUP or SIGTERM that ended the app
         self._replaced: dict[int, Any] = {}           # the handlers the loop's replaced while it ran
         self.control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
@@ -99,7 +105,7 @@ class TableApp:
         )
         self.app.ttimeoutlen = 0.05
         self.controller.on_change = self._changed
-        if hasattr(signal, "SIGTSTP"):
+        if hasattr(signal, "SIGTSTP") and not remote:
             self.controller.on_suspend = self._suspend
 
     # ------------------------------------------------------------------ painting
@@ -120,8 +126,6 @@ class TableApp:
             if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
                 self.app.exit()
             return
-        if self._wake is not None:
-            self._wake.set()
         self.app.invalidate()
 
     def _on_key(self, ev: KeyPressEvent) -> None:
@@ -140,26 +144,15 @@ class TableApp:
         back and the whole screen is painted again."""
         self.app.suspend_to_background()
 
-    # ------------------------------------------------------------------ computer players
-    async def _pump(self) -> None:
-        self._wake = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        ctl = self.controller
-        while True:
-            if not ctl.computer_to_act():
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            before = self.session.state
-            action = await loop.run_in_executor(None, self.session.computer_choice)
-            if self.session.state is not before:
-                continue
-            ctl.apply_computer(action)
-            if self.delay:
-                await asyncio.sleep(self.delay)
+    @classmethod
+    def local(cls, table: Table, **kw: Any) -> TableApp:
+        """The app of a game at this terminal: its players' link, and it drives the table."""
+        return cls(local_link(table), drive=table, **kw)
 
+    # ------------------------------------------------------------------ the table's computers
     def _pre_run(self) -> None:
-        self.app.create_background_task(self._pump())
+        if self.table is not None:
+            self.app.create_background_task(self.table.run())
 
     # ------------------------------------------------------------------ signals
     def _catch_exit_signals(self) -> None:

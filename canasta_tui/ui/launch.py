@@ -1,44 +1,46 @@
-"""Start the table from the command line's options."""
+"""Start the table at this terminal from the command line's options."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from ..engine import Rules
-from ..session import Session, seats_for
+from ..table import Table, seats_for
 from .app import TableApp
+from .canvas import Options
 from .controller import Files
-from .render import Options
 from .style import ASCII, UNICODE, wants_ascii
 
-#: Hooks run on the new session before play starts (the persistence layer attaches autosave here).
-SESSION_HOOKS: list[Callable[[Session], None]] = []
+#: Hooks run on the new table before play starts (tests attach observers here).
+TABLE_HOOKS: list[Callable[[Table], None]] = []
 
 
 def launch(rules: Rules, *, players: int = 1, seed: int | None = None, level: str = "advanced",
            delay_ms: int = 400, ascii: bool = False, four_color: bool = False, mouse: bool = False,
            color: str = "auto", sort: str = "rank",
-           name: str = "", session: Session | None = None, files: Files | None = None) -> Session:
-    """Play at the terminal until the user quits; returns the session."""
-    if session is None:
+           name: str = "", table: Table | None = None, files: Files | None = None) -> Table:
+    """Play at the terminal until the user quits; returns the table."""
+    if table is None:
         if not rules.partnerships and players > rules.players:
             players = rules.players
-        seats = seats_for(players, level, name)[: rules.players]
-        session = Session(rules, seats, seed)
-    for hook in SESSION_HOOKS:
-        hook(session)
+        table = Table(rules, seats_for(players, level, name)[: rules.players], seed)
+    for hook in TABLE_HOOKS:
+        hook(table)
     glyphs = ASCII if ascii or wants_ascii() else UNICODE
-    app = TableApp(session, delay_ms=delay_ms, options=Options(glyphs, four_color, mouse), color=color,
-                   files=files, sort=sort)
-    app.run()
-    for line in farewell(session, files):
+    app = TableApp.local(table, delay_ms=delay_ms, options=Options(glyphs, four_color, mouse), color=color,
+                         files=files, sort=sort)
+    try:
+        app.run()
+    finally:
+        table.close()
+    for line in farewell(table, files):
         print(line)
-    return session
+    return table
 
 
-def farewell(session: Session, files: Files | None) -> list[str]:
+def farewell(table: Table, files: Files | None) -> list[str]:
     """What the terminal says after the table closes: is the game kept, and how to go on."""
-    if session.match.winner is not None:
+    if table.match.winner is not None:
         return ["The match is over."]
     problem = files.problem() if files is not None else None
     if problem is not None:

@@ -15,7 +15,7 @@ from canasta_tui.persistence import Autosaver, find_autosave, paths, stats
 from canasta_tui.persistence.commands import choose_start
 from canasta_tui.persistence.integrate import attach, default_map, statistics_outcome
 from canasta_tui.persistence.selfplay import game_over, start, step
-from canasta_tui.session import Seat, Session
+from canasta_tui.table import COMPUTER, LOCAL, Seat, Table
 
 CORPUS = Path(__file__).parent.parent / "data" / "saves"
 
@@ -102,16 +102,16 @@ def test_resume_with_nothing_to_resume_says_a_new_game_starts() -> None:
     assert game is None and notices == []
 
 
-def test_the_session_is_autosaved_and_the_result_recorded_once_at_the_end() -> None:
+def test_the_table_is_autosaved_and_the_result_recorded_once_at_the_end() -> None:
     m = finished_match(3)
-    # Replay all but the last action through a real Session, then play the last one.
+    # Replay all but the last action at a real table, then play the last one.
     from canasta_tui.engine import replay
     last = m.log[-1][-1]
     before = replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer)
-    seats = [Seat(True, "expert", "Ann"), Seat(False, "expert"), Seat(False, "expert"), Seat(False, "expert")]
-    session = Session.from_match(before, seats, 1)
+    seats = [Seat(LOCAL, "Ann", "expert")] + [Seat(COMPUTER, "", "expert")] * 3
+    session = Table(before.rules, seats, 1, match=before)
     attach(session, "game-1")
-    session.play(last)
+    assert session.submit(session.state.actor, [last]).ok
     assert find_autosave().game is None  # finished: nothing to resume
     assert statistics_outcome(session) is None     # recorded (off the table's thread)
     [row] = stats.history()

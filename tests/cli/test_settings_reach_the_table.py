@@ -12,17 +12,17 @@ from prompt_toolkit.output import ColorDepth
 from canasta_tui import cli
 from canasta_tui.engine.cards import parse_card
 from canasta_tui.persistence import settings
-from canasta_tui.persistence.integrate import start_session
+from canasta_tui.persistence.integrate import start_table
 from canasta_tui.presets import load_rules
-from canasta_tui.session import Session, seats_for
+from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.controller import sort_hand
 from canasta_tui.ui.style import color_depth
 
 
-def session(seed: int = 5) -> Session:
+def session(seed: int = 5) -> Table:
     r = load_rules("classic")
-    return Session(r, seats_for(1, "beginner"), seed)
+    return Table(r, seats_for(1, "beginner"), seed)
 
 
 def codes(text: str) -> list[int]:
@@ -36,12 +36,12 @@ def labels(cs: list[int]) -> str:
 
 def test_aggression_setting_reaches_the_expert_computers(home: Path) -> None:
     settings.set_value("aggression", "85")
-    s, _ = start_session(load_rules("classic"), resume=False, new=True, load=None, players=1, seed=4,
-                         level="expert", name="")
+    s, _ = start_table(load_rules("classic"), resume=False, new=True, load=None, players=1, seed=4,
+                       level="expert", name="")
     assert [s.computers[i].aggression for i in (1, 2, 3)] == [85, 85, 85]
     settings.unset_value("aggression")
-    s, _ = start_session(load_rules("classic"), resume=False, new=True, load=None, players=1, seed=4,
-                         level="expert", name="")
+    s, _ = start_table(load_rules("classic"), resume=False, new=True, load=None, players=1, seed=4,
+                       level="expert", name="")
     assert s.computers[1].aggression == 50
 
 
@@ -54,8 +54,8 @@ def test_sort_orders_rank_as_the_dos_game_and_suit() -> None:
 def test_the_sort_option_reaches_the_hand_on_screen() -> None:
     from canasta_tui.ui.controller import Controller
     s = session(seed=5)
-    by_rank = Controller(s, sort="rank").hand()
-    by_suit = Controller(s, sort="suit").hand()
+    by_rank = Controller(local_link(s), sort="rank").hand()
+    by_suit = Controller(local_link(s), sort="suit").hand()
     assert sorted(by_rank) == sorted(by_suit) and by_rank != by_suit
     assert by_suit == sort_hand(by_rank, "suit")
 
@@ -77,7 +77,7 @@ def test_color_modes(mode: str, env: dict[str, str], want: ColorDepth | None,
         monkeypatch.setenv(k, v)
     assert color_depth(mode) == want
     from prompt_toolkit.output import DummyOutput
-    app = TableApp(session(), color=mode, output=DummyOutput())
+    app = TableApp.local(session(), color=mode, output=DummyOutput())
     assert app.app.color_depth == (want or DummyOutput().get_default_color_depth())
 
 
@@ -118,7 +118,7 @@ def resumed_with(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[Any, str]
     monkeypatch.setattr("canasta_tui.ui.launch.launch", lambda rules, **kw: seen.update(kw))
     r = CliRunner().invoke(cli.main, ["--resume", *args])
     assert r.exit_code == 0, r.output
-    return seen["session"], r.output
+    return seen["table"], r.output
 
 
 def test_resume_keeps_the_saved_seats_and_says_so_but_level_sets_the_computers(

@@ -1,9 +1,9 @@
 """Loading checks everything before it changes anything (issue 10, items 1 and 2).
 
-F3 said "Not loaded (the game goes on as it was)" while ``Session.replace_match`` had already
-put in the file's rules and seats: a 2-player file with an unknown computer level then crashed
-the next paint (IndexError in ``session.name``), a 4-player one played on and autosaved the bad
-level, after which every ``--resume`` crashed.  What a save's ``meta`` says about its seats is
+F3 said "Not loaded (the game goes on as it was)" while ``Session.replace_match`` (today
+``Table.replace_match``) had already put in the file's rules and seats: a 2-player file with an
+unknown computer level then crashed the next paint (IndexError in ``session.name``), a 4-player
+one played on and autosaved the bad level, after which every ``--resume`` crashed.  What a save's ``meta`` says about its seats is
 now checked first; what cannot be used (an unknown level, a name with a lone surrogate) is
 replaced by the table's value with a notice, and the swap happens in one step.
 
@@ -25,10 +25,10 @@ from click.testing import CliRunner
 from canasta_tui import cli
 from canasta_tui.engine import Match, record
 from canasta_tui.persistence import Autosaver, find_autosave, load_file, paths, write_save
-from canasta_tui.persistence.integrate import TableFiles, attach, start_session
+from canasta_tui.persistence.integrate import TableFiles, attach, start_table
 from canasta_tui.persistence.selfplay import game_over, start, step
 from canasta_tui.presets import load_rules
-from canasta_tui.session import Seat, Session, seats_for
+from canasta_tui.table import COMPUTER, LOCAL, Seat, Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.render import render
 
@@ -41,9 +41,9 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def two_player_match(seed: int = 3, actions: int = 4) -> Match:
-    s = Session(load_rules("two-player"), seats_for(0, "beginner")[:2], seed)
+    s = Table(load_rules("two-player"), seats_for(0, "beginner")[:2], seed)
     for _ in range(actions):
-        s.play(s.computer_choice())
+        s.step()
     return s.match
 
 
@@ -63,11 +63,17 @@ def save_by_hand(path: Path, match: Match, meta: dict[str, Any]) -> Path:
 
 
 def table(seed: int = 5) -> Controller:
-    s = Session(load_rules("classic"), seats_for(1, "advanced"), seed)
-    ctl = Controller(s, TableFiles(s, attach(s, "game-test")))
+    s = Table(load_rules("classic"), seats_for(1, "advanced"), seed)
+    ctl = Controller(local_link(s), TableFiles(s, attach(s, "game-test")))
     while not ctl.my_turn():
-        ctl.apply_computer(s.computer_choice())
+        s.step()
     return ctl
+
+
+def table_of(ctl: Controller) -> Table:
+    t = ctl.link._table
+    assert isinstance(t, Table)
+    return t
 
 
 def f3_load(ctl: Controller, name: str) -> None:
@@ -77,20 +83,21 @@ def f3_load(ctl: Controller, name: str) -> None:
     ctl.key("enter")
 
 
-def log_text(s: Session) -> str:
-    return "\n".join(line.text for line in s.log)
+def told(ctl: Controller) -> str:
+    """What the player was told (the message after loading holds every notice)."""
+    return "\n".join(ctl.message)
 
 
 # --------------------------------------------------------------------------- item 2
 
-def test_a_failed_swap_leaves_the_session_exactly_as_it_was() -> None:
+def test_a_failed_swap_leaves_the_table_exactly_as_it_was() -> None:
     """replace_match put in the new rules and seats, then failed on the level: nothing may change."""
     ctl = table()
-    s = ctl.session
-    before = (s.rules, s.seats, s.match, s.computers, list(s.log))
+    s = table_of(ctl)
+    before = (s.rules, s.seats, s.match, s.computers, list(s.events))
     with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
-        s.replace_match(two_player_match(), [Seat(True, "advanced"), Seat(False, "grandmaster")])
-    assert (s.rules, s.seats, s.match, s.computers, list(s.log)) == before
+        s.replace_match(two_player_match(), [Seat(LOCAL, "", "advanced"), Seat(COMPUTER, "", "grandmaster")])
+    assert (s.rules, s.seats, s.match, s.computers, list(s.events)) == before
     render(ctl, 80, 24)                       # the next paint works
 
 
@@ -103,12 +110,12 @@ def test_f3_two_player_file_with_unknown_levels_loads_at_the_tables_level_and_sa
     for name, shown in (("odd", "'grandmaster'"), ("numbers", "7")):
         ctl = table()
         f3_load(ctl, name)
-        s = ctl.session
-        assert ctl.message == [f"Loaded {name}: hand 1"]
+        s = table_of(ctl)
+        assert ctl.message[0] == f"Loaded {name}: hand 1"
         assert s.match.state == m.state and len(s.seats) == 2
         assert [(x.human, x.level) for x in s.seats] == [(True, "advanced"), (False, "advanced")]
-        assert f"Player 2's level in the save ({shown}) is not a computer level" in log_text(s)
-        assert "plays at advanced" in log_text(s)
+        assert f"Player 2's level in the save ({shown}) is not a computer level" in told(ctl)
+        assert "plays at advanced" in told(ctl)
         assert "Player 2" in render(ctl, 80, 24).text()
         # The autosave now holds a game every later --resume can start.
         assert load_file(paths.autosave_path()).meta["levels"] == ["advanced", "advanced"]
@@ -120,10 +127,10 @@ def test_f3_name_with_a_lone_surrogate_or_escape_is_replaced_and_the_table_still
                  {"seats": FOUR, "levels": ["expert"] * 4, "names": ["\ud800", "\x1b[2J", "Bo", "x" * 30]})
     ctl = table()
     f3_load(ctl, "names")
-    s = ctl.session
+    s = table_of(ctl)
     assert [x.name for x in s.seats] == ["", "", "Bo", ""]
     assert [x.level for x in s.seats] == ["expert"] * 4
-    log = log_text(s)
+    log = told(ctl)
     assert "Player 1's name in the save cannot be used: a name may not hold control characters (\\ud800)" in log
     assert "Player 2's name in the save cannot be used: a name may not hold control characters (\\x1b)" in log
     assert "Player 4's name in the save cannot be used: a name may be at most 20 characters long" in log
@@ -137,7 +144,7 @@ def test_f3_four_player_file_with_a_bad_level_never_autosaves_it_and_resume_work
     save("gm", four_player_match(), {"seats": FOUR, "levels": ["advanced", "grandmaster", "expert", "Beginner"]})
     ctl = table()
     f3_load(ctl, "gm")
-    assert [x.level for x in ctl.session.seats] == ["advanced", "advanced", "expert", "beginner"]
+    assert [x.level for x in table_of(ctl).seats] == ["advanced", "advanced", "expert", "beginner"]
     assert load_file(paths.autosave_path()).meta["levels"] == ["advanced", "advanced", "expert", "beginner"]
 
 
@@ -151,8 +158,8 @@ def test_resume_of_an_autosave_with_bad_seats_starts_and_says_what_it_replaced(m
     """--resume crashed (ValueError: unknown level) on an autosave holding a bad level."""
     m = four_player_match()
     save_by_hand(paths.autosave_path(), m, meta)
-    s, _ = start_session(load_rules("classic"), resume=True, new=False, load=None, players=1, seed=1,
-                         level="beginner", name="Ann")
+    s, _ = start_table(load_rules("classic"), resume=True, new=False, load=None, players=1, seed=1,
+                       level="beginner", name="Ann")
     assert s.match.state == m.state
     assert len(s.seats) == 4 and all(x.level in ("beginner", "advanced", "expert") for x in s.seats)
     assert sorted(s.computers) == [i for i, x in enumerate(s.seats) if not x.human]
@@ -188,7 +195,7 @@ def test_resume_notices_reach_the_player_and_the_table(monkeypatch: pytest.Monke
     notice = "Player 2's level in the save ('grandmaster') is not a computer level"
     assert notice in out
     assert any(notice in n for n in seen["files"].notices())
-    assert [x.level for x in seen["session"].seats] == ["advanced", "advanced", "expert", "advanced"]
+    assert [x.level for x in seen["table"].seats] == ["advanced", "advanced", "expert", "advanced"]
 
 
 def unfinished_autosave() -> Match:
@@ -207,7 +214,7 @@ def test_load_keeps_the_unfinished_autosave_and_says_where(monkeypatch: pytest.M
     [kept] = paths.state_dir().glob("autosave.backup-*.json")
     assert f"The unfinished game in the autosave was kept as {kept} (canasta --load {kept} plays it on)." in out
     assert load_file(kept).match.state == unfinished.state
-    assert load_file(paths.autosave_path()).match.state == other.state == seen["session"].match.state
+    assert load_file(paths.autosave_path()).match.state == other.state == seen["table"].match.state
 
 
 def test_load_of_a_finished_match_says_it_is_over_and_touches_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -229,7 +236,7 @@ def test_load_of_the_autosave_itself_plays_it_on_without_a_backup(monkeypatch: p
     unfinished = unfinished_autosave()
     code, out, seen = launched(monkeypatch, "--load", str(paths.autosave_path()))
     assert code == 0 and "kept as" not in out
-    assert seen["session"].match.state == unfinished.state
+    assert seen["table"].match.state == unfinished.state
     assert not list(paths.state_dir().glob("autosave.backup-*.json"))
     assert find_autosave().game is not None
 
@@ -253,17 +260,17 @@ def test_text_that_is_not_unicode_is_a_save_error_not_a_crash(tmp_path: Path) ->
 
 def test_f3_keeps_the_game_being_played_where_f3_lists_it() -> None:
     """As --load and --new keep the unfinished game, so does F3: the autosave follows the loaded game,
-    and the game being played is saved among the named saves first (the log says under what name)."""
+    and the game being played is saved among the named saves first (the player is told under what name)."""
     other = four_player_match(6)
     save("other", other, {"seats": FOUR})
     ctl = table()
     ctl.key("d")
-    playing = ctl.session.match
+    playing = table_of(ctl).match
     f3_load(ctl, "other")
-    assert ctl.session.match.state == other.state
+    assert table_of(ctl).match.state == other.state
     [kept] = paths.saves_dir().glob("kept-*.json")
     assert load_file(kept).match.state == playing.state
-    assert f"The game you were playing is saved as {kept.stem} (F3 lists it)." in log_text(ctl.session)
+    assert f"The game you were playing is saved as {kept.stem} (F3 lists it)." in told(ctl)
     ctl.key("x")
     ctl.key("f3")
     assert ctl.dialog is not None and kept.stem in [i.name for i in ctl.dialog.items]
@@ -272,7 +279,7 @@ def test_f3_keeps_the_game_being_played_where_f3_lists_it() -> None:
 def test_f3_before_any_play_or_of_a_broken_file_keeps_nothing() -> None:
     save("other", four_player_match(6), {"seats": FOUR})
     ctl = table()
-    assert not any(ctl.session.match.log)          # Player 1 leads: nothing played yet, nothing to keep
+    assert not any(table_of(ctl).match.log)          # Player 1 leads: nothing played yet, nothing to keep
     f3_load(ctl, "other")
     assert not list(paths.saves_dir().glob("kept-*.json"))
     ctl.key("x")

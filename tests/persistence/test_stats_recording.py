@@ -12,27 +12,32 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from canasta_tui.engine import Match, replay
+from canasta_tui.engine import Action, Match, replay
 from canasta_tui.persistence import paths, stats
 from canasta_tui.persistence.integrate import attach, statistics_outcome
-from canasta_tui.session import Seat, Session
+from canasta_tui.table import COMPUTER, LOCAL, Seat, Table
 from tests.persistence.test_stats import finished
 
-SEATS = [Seat(True, "expert", "Ann"), Seat(False, "expert"), Seat(False, "expert"), Seat(False, "expert")]
+SEATS = [Seat(LOCAL, "Ann", "expert"), Seat(COMPUTER, "", "expert"), Seat(COMPUTER, "", "expert"),
+         Seat(COMPUTER, "", "expert")]
 
 
-def one_action_from_the_end(m: Match) -> tuple[Session, object]:
-    """A real Session one action before ``m`` ends, with persistence attached, and that action."""
+def one_action_from_the_end(m: Match) -> tuple[Table, Action]:
+    """A real table one action before ``m`` ends, with persistence attached, and that action."""
     last = m.log[-1][-1]
     before = replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer)
-    session = Session.from_match(before, SEATS, 1)
-    attach(session, "game-1")
-    return session, last
+    table = Table(before.rules, SEATS, 1, match=before)
+    attach(table, "game-1")
+    return table, last
+
+
+def play(table: Table, a: Action) -> None:
+    assert table.submit(table.state.actor, [a]).ok
 
 
 def test_a_finished_match_is_recorded_off_the_tables_thread() -> None:
     session, last = one_action_from_the_end(finished(3))
-    session.play(last)  # type: ignore[arg-type]
+    play(session, last)
     assert statistics_outcome(session) is None
     [row] = stats.history()
     assert (row.player, row.level) == ("Ann", "expert")
@@ -48,7 +53,7 @@ def test_no_such_table_players_is_told_once_and_play_goes_on() -> None:
         db.execute("PRAGMA user_version = 1")
     before = path.read_bytes()
     session, last = one_action_from_the_end(finished(3))
-    session.play(last)  # type: ignore[arg-type]
+    play(session, last)
     assert session.match.winner is not None
     told = statistics_outcome(session)
     assert told == (f"The match was not recorded in the statistics: {path}: the statistics database (schema "
@@ -66,7 +71,7 @@ def test_a_locked_database_does_not_freeze_the_table() -> None:
     session, last = one_action_from_the_end(finished(3))
     with closing(sqlite3.connect(paths.stats_path(), isolation_level=None)) as holder:
         holder.execute("BEGIN EXCLUSIVE")
-        session.play(last)  # type: ignore[arg-type]
+        play(session, last)
         assert [r.player for r in stats.history()] == ["Bob"]        # not yet: the lock is still held
         holder.execute("ROLLBACK")
     assert statistics_outcome(session) is None
@@ -81,9 +86,10 @@ def test_a_score_above_2_to_the_63_is_told_not_raised() -> None:
     last = m.sheet[-1]
     huge = tuple((1 << 63) + 1 if i == w else t for i, t in enumerate(last.totals))
     m = m._replace(sheet=(*m.sheet[:-1], last._replace(totals=huge)))
-    session = Session.from_match(replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer), SEATS, 1)
+    before = replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer)
+    session = Table(before.rules, SEATS, 1, match=before)
     attach(session, "game-2")
-    session.replace_match(m, SEATS, "loaded")
+    session.replace_match(m, SEATS)
     told = statistics_outcome(session)
     assert told is not None and "a score of 9223372036854775809 does not fit the statistics" in told
     assert "\n" not in told

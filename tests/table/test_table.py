@@ -136,14 +136,11 @@ def test_a_game_saved_under_format_1_with_its_old_asks_resumes_with_its_log() ->
     from pathlib import Path
 
     from canasta_tui.engine import record
-    from canasta_tui.session import Seat as SessionSeat
-    from canasta_tui.session import Session
 
     data = json.loads((Path(__file__).parents[1] / "data" / "saves" / "snapshot-scores.json").read_text())
     data["version"] = 1
     assert any("ask" in h["actions"] for h in data["hands"])
     m = record.from_dict(data)
     t = Table(m.rules, seats_for(1)[: m.rules.players], 1, match=m)
-    s = Session.from_match(m, [SessionSeat(x.kind != COMPUTER, x.level) for x in seats_for(1)], 1)
     asked = [e for e in t.events if e.kind == "asked"]
-    assert asked and len(t.events) == len(s.events)
+    assert asked and t.events[-1].seq == len(t.events) > 10

@@ -1,4 +1,4 @@
-"""Helpers for the table's tests: seeded sessions and a key-pressing driver."""
+"""Helpers for the table's tests: seeded tables, a local client, and a key-pressing driver."""
 
 from __future__ import annotations
 
@@ -6,13 +6,19 @@ from collections.abc import Callable
 
 from canasta_tui.engine import Phase
 from canasta_tui.presets import load_rules
-from canasta_tui.session import Session, seats_for
+from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
 
 
-def session(players: int = 1, seed: int = 5, rules: str = "classic") -> Session:
+def session(players: int = 1, seed: int = 5, rules: str = "classic") -> Table:
+    """A table as ``canasta --players N --seed S --level beginner`` sets it up."""
     r = load_rules(rules)
-    return Session(r, seats_for(players, "beginner")[: r.players], seed)
+    return Table(r, seats_for(players, "beginner")[: r.players], seed)
+
+
+def client(t: Table) -> Controller:
+    """This terminal's client of ``t`` (its local seats)."""
+    return Controller(local_link(t))
 
 
 def next_key(ctl: Controller) -> str | None:
@@ -32,7 +38,7 @@ def next_key(ctl: Controller) -> str | None:
         return "p"
     if lit["end"]:
         return "e"
-    if ctl.session.state.phase == Phase.MELD and lit["meld"] and _meldable_three(ctl):
+    if ctl.view().phase == Phase.MELD and lit["meld"] and _meldable_three(ctl):
         return "3"
     return "c"
 
@@ -41,24 +47,31 @@ def _meldable_three(ctl: Controller) -> bool:
     hand = ctl.hand()
     if not hand:
         return False
+    from canasta_tui.engine import actions as A
     from canasta_tui.engine.cards import RANK_OF
     r = RANK_OF[hand[ctl.cursor]]
-    from canasta_tui.engine import actions as A
-    from canasta_tui.engine import legal_actions, meld_needed
-    st = ctl.session.state
+    v = ctl.view()
     # Only once the side has opened: a lone meld of three rarely meets the initial requirement.
-    return r not in (2, 3, 14) and meld_needed(st) == 0 and A.meld(r, r, r) in legal_actions(st)
+    return r not in (2, 3, 14) and v.meld_needed == 0 and A.meld(r, r, r) in v.legal
 
 
-def drive(ctl: Controller, until: Callable[[Controller], bool], steps: int = 2000) -> None:
-    """Play (simple human keys, computers' choices) until ``until(ctl)`` holds."""
-    s = ctl.session
+def drive(ctl: Controller, until: Callable[[Controller], bool], steps: int = 2000, table: Table | None = None) -> None:
+    """Play (simple human keys, the computers' choices) until ``until(ctl)`` holds."""
+    t = table if table is not None else ctl.link._table
     for _ in range(steps):
         if until(ctl):
             return
         k = next_key(ctl)
         if k is None:
-            ctl.apply_computer(s.computer_choice())
+            if not t.step():
+                raise AssertionError("nobody can move")
         else:
             ctl.key(k)
     raise AssertionError("never got there")
+
+
+def table_of(ctl: Controller) -> Table:
+    """The table a test's client plays at (tests may look at the whole game; a client may not)."""
+    t = ctl.link._table
+    assert isinstance(t, Table)
+    return t

@@ -25,7 +25,7 @@ SEQ = {"enter": "\r", "x": "x"}
 async def play_hand(players: int, seed: int, watch=None) -> TableApp:  # type: ignore[no-untyped-def]
     s = session(players=players, seed=seed)
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        app = TableApp(s, delay_ms=0, input=inp, output=DummyOutput())
+        app = TableApp.local(s, delay_ms=0, input=inp, output=DummyOutput())
         task = asyncio.create_task(app.run_async())
         ctl = app.controller
         for _ in range(20000):
@@ -55,7 +55,7 @@ async def play_hand(players: int, seed: int, watch=None) -> TableApp:  # type: i
 def test_one_human_plays_a_whole_hand_by_keys() -> None:
     app = asyncio.run(play_hand(1, seed=11))
     assert app.controller.quitting
-    assert len(app.session.match.sheet) == 1
+    assert len(app.table.match.sheet) == 1
 
 
 def test_hot_seat_hand_never_shows_a_hand_at_the_privacy_screen() -> None:
@@ -81,7 +81,7 @@ def test_terminal_reports_never_dismiss_a_message() -> None:
     async def run() -> tuple[list[str], list[str], int]:
         s = session(players=1, seed=5)
         with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-            app = TableApp(s, delay_ms=0, input=inp, output=DummyOutput())
+            app = TableApp.local(s, delay_ms=0, input=inp, output=DummyOutput())
             task = asyncio.create_task(app.run_async())
             ctl = app.controller
             for _ in range(2000):
@@ -132,7 +132,7 @@ def test_keys_do_nothing_behind_the_terminal_too_small_screen() -> None:
         s = session(players=1, seed=5)
         out = ResizableOutput()
         with create_pipe_input() as inp, create_app_session(input=inp, output=out):
-            app = TableApp(s, delay_ms=0, input=inp, output=out)
+            app = TableApp.local(s, delay_ms=0, input=inp, output=out)
             task = asyncio.create_task(app.run_async())
             ctl = app.controller
 

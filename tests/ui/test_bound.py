@@ -7,10 +7,11 @@ from pathlib import Path
 
 from canasta_tui.engine import GameState, Phase, parse_action
 from canasta_tui.presets import load_rules
+from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.render import render
 
-from .helpers import session
+from .helpers import session, table_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from positions import position
@@ -20,7 +21,7 @@ def at(state: GameState, rules: str = "classic") -> Controller:
     s = session(seed=5, rules=rules)
     s.match = s.match._replace(state=state, rules=state.rules)
     s.rules = state.rules
-    ctl = Controller(s)
+    ctl = Controller(local_link(s))
     ctl.viewer = 0
     return ctl
 
@@ -40,10 +41,10 @@ def test_a_yes_binds_and_the_prompt_and_the_discard_key_say_so() -> None:
     text = render(ctl, 80, 24).text()
     assert "Discarding 5♣ keeps 4 cards in your hand," in text and "so your side pays 100 points." in text
     ctl.key("n")                                   # back: nothing discarded
-    assert ctl.session.state.phase == Phase.MELD and len(ctl.session.state.hands[0]) == 5
+    assert table_of(ctl).state.phase == Phase.MELD and len(table_of(ctl).state.hands[0]) == 5
     ctl.key("c")
     ctl.key("y")
-    after = ctl.session.state
+    after = table_of(ctl).state
     assert len(after.hands[0]) == 4 and after.penalties[0] == 100
     assert after.penalty_log[-1].reason == "did not go out after 'yes'"
 
@@ -56,7 +57,7 @@ def test_r_discards_a_laid_out_red_three_when_the_rules_allow() -> None:
     st = position({0: "Kh Kd 5c 9d 7s"}, rules=rules, red_threes={0: "3h"})
     ctl = at(st)
     ctl.key("r")
-    after = ctl.session.state
+    after = table_of(ctl).state
     assert after.pile[-1] == int(parse_action("discard 3h").card) and after.frozen
     assert after.red_threes[0] == () and after.turn == 1
     ctl = at(position({0: "Kh Kd 5c 9d 7s"}, red_threes={0: "3h"}))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from canasta_tui.engine import Phase
 from canasta_tui.engine.cards import parse_card
+from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller, compose_meld
 from canasta_tui.ui.render import render
 
-from .helpers import drive, session
+from .helpers import client, drive, session, table_of
 
 EMPTY = (None,) * 15
 
@@ -44,13 +45,13 @@ def test_compose_wilds_with_two_ranks_is_ambiguous() -> None:
 
 
 def play_to_human(ctl: Controller) -> None:
-    s = ctl.session
+    s = table_of(ctl)
     while not ctl.my_turn():
-        ctl.apply_computer(s.computer_choice())
+        s.step()
 
 
 def test_lights_follow_the_phase() -> None:
-    ctl = Controller(session(seed=5))
+    ctl = client(session(seed=5))
     play_to_human(ctl)
     lit = ctl.lit()
     assert lit["draw"] and not lit["discard"] and not lit["meld"]
@@ -63,19 +64,19 @@ def test_lights_follow_the_phase() -> None:
 
 
 def test_discard_by_cursor_passes_the_turn() -> None:
-    ctl = Controller(session(seed=5))
+    ctl = client(session(seed=5))
     play_to_human(ctl)
     ctl.key("d")
     hand = ctl.hand()
     ctl.key("right")
     ctl.key("c")
-    s = ctl.session.state
+    s = table_of(ctl).state
     assert s.turn != 0
     assert s.pile[-1] == hand[1]
 
 
 def test_illegal_move_shows_the_engine_reason() -> None:
-    ctl = Controller(session(seed=5))
+    ctl = client(session(seed=5))
     play_to_human(ctl)
     ctl.key("c")  # discard before drawing
     assert ctl.message == ["It is Player 1's turn"] or ctl.message == ["Draw from the stock or take the pile first"]
@@ -84,7 +85,7 @@ def test_illegal_move_shows_the_engine_reason() -> None:
 def test_improper_melds_come_back_to_the_hand() -> None:
     # DOS: "Improper Melds ... attempting to discard ... error message ... cards returned to your hand".
     s = session(seed=5)
-    ctl = Controller(s)
+    ctl = Controller(local_link(s))
     play_to_human(ctl)
     ctl.key("d")
     hand = ctl.hand()
@@ -92,7 +93,7 @@ def test_improper_melds_come_back_to_the_hand() -> None:
     k = hand.index(next(c for c in hand if c // 4 == 13))
     ctl.cursor = k
     ctl.key("3")
-    assert ctl.session.state.t.melded, ctl.message
+    assert table_of(ctl).state.t.melded, ctl.message
     assert not ctl.lit()["discard"]
     assert "Initial meld needs 50 points; these melds count 30" in ctl.status()
     before = len(ctl.hand())
@@ -101,19 +102,19 @@ def test_improper_melds_come_back_to_the_hand() -> None:
     assert ctl.message == ["Improper melds: Initial meld needs 50 points; these melds count 30.",
                            "Your meld of Kings is back in your hand."]
     assert len(ctl.hand()) == before + 3
-    assert ctl.session.state.phase == Phase.MELD
+    assert table_of(ctl).state.phase == Phase.MELD
 
 
 def test_help_lists_every_key() -> None:
     from canasta_tui.ui.keys import KEYS
-    from canasta_tui.ui.render import help_lines
+    from canasta_tui.ui.texts import help_lines
     text = "\n".join(help_lines())
     for k in KEYS:
         assert k.label in text and k.description in text
 
 
 def test_score_dialog_and_quit_asks_first() -> None:
-    ctl = Controller(session(seed=5))
+    ctl = client(session(seed=5))
     ctl.key("s")
     assert "Initial meld" in render(ctl, 80, 24).text()
     ctl.key("x")
@@ -127,10 +128,10 @@ def test_score_dialog_and_quit_asks_first() -> None:
 
 
 def test_whole_hand_by_keys_without_the_app() -> None:
-    ctl = Controller(session(seed=11))
-    s = ctl.session
+    ctl = client(session(seed=11))
+    s = table_of(ctl)
     # 5001 checks: up to 5000 actions, then the hand must be over
-    drive(ctl, lambda c: c.session.state.phase == Phase.HAND_OVER, steps=5001)
+    drive(ctl, lambda c: table_of(c).state.phase == Phase.HAND_OVER, steps=5001)
     assert s.state.phase == Phase.HAND_OVER
     assert ctl.dialog is not None and ctl.dialog.kind == "summary"
     text = render(ctl, 80, 24).text()
@@ -142,12 +143,12 @@ def test_whole_hand_by_keys_without_the_app() -> None:
 
 
 def test_query_a_computer_partner_shows_the_answer() -> None:
-    ctl = Controller(session(seed=5))
+    ctl = client(session(seed=5))
     # Query is lit after drawing from the stock, before melding, when going out is possible.
     drive(ctl, lambda c: c.my_turn() and c.dialog is None and not c.message
-          and c.session.state.phase == Phase.MELD and c.lit()["query"])
+          and table_of(c).state.phase == Phase.MELD and c.lit()["query"])
     ctl.key("y")
-    st = ctl.session.state
+    st = table_of(ctl).state
     if st.canastas(st.team_of(0)) < st.rules.canastas_to_go_out:
         # Issue 10 #8: a human who asks while the side has no canasta is told first what going
         # out would take, and that a "yes" binds.
@@ -157,23 +158,23 @@ def test_query_a_computer_partner_shows_the_answer() -> None:
         assert "you must complete a canasta and meld or discard every card." in text
         assert "your side pays 100" in text
         ctl.key("y")
-    assert ctl.session.state.phase == Phase.PERMISSION
-    ctl.apply_computer(ctl.session.computer_choice())
+    assert table_of(ctl).state.phase == Phase.PERMISSION
+    table_of(ctl).step()
     assert ctl.message and ctl.message[0].startswith("Player 3 says: ")
-    assert ctl.session.state.t.permission in (0, 1)
+    assert table_of(ctl).state.t.permission in (0, 1)
 
 
 def test_hot_seat_returning_player_sees_what_the_others_did() -> None:
     # Issue 4: "then show that player's hand with a short log of what happened since their last turn".
-    ctl = Controller(session(players=2, seed=7))
-    s = ctl.session
+    ctl = client(session(players=2, seed=7))
+    s = table_of(ctl)
     ctl.key("enter")                      # Player 1 reveals
     ctl.key("d")
     hand1 = set(ctl.hand())
     ctl.key("c")
     assert ctl.viewer is None and ctl.bell and not ctl.hand()    # hidden again, bell rung
     while ctl.dialog is None or ctl.dialog.kind != "privacy":
-        ctl.apply_computer(s.computer_choice())
+        s.step()
     assert ctl.dialog.seat == 3 and not ctl.hand()
     ctl.key("enter")                      # Player 4 reveals
     assert ctl.viewer == 3 and ctl.hand()

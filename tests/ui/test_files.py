@@ -13,10 +13,11 @@ from canasta_tui.engine import Phase
 from canasta_tui.persistence import paths
 from canasta_tui.persistence.integrate import TableFiles, attach
 from canasta_tui.persistence.saves import read_record
+from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.render import render
 
-from .helpers import session
+from .helpers import session, table_of
 
 
 @pytest.fixture(autouse=True)
@@ -29,9 +30,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def table(seed: int = 5) -> Controller:
     s = session(seed=seed)
     saver = attach(s, "game-test")
-    ctl = Controller(s, TableFiles(s, saver))
+    ctl = Controller(local_link(s), TableFiles(s, saver))
     while not ctl.my_turn():
-        ctl.apply_computer(s.computer_choice())
+        s.step()
     return ctl
 
 
@@ -57,7 +58,7 @@ def test_f4_asks_for_a_name_offers_the_players_and_confirms_with_the_path() -> N
     ctl.key("enter")
     path = paths.saves_dir() / "ann-q.json"
     assert ctl.dialog is None and ctl.message == [f"Saved: {path}"]
-    assert read_record(path).match.state == ctl.session.state
+    assert read_record(path).match.state == table_of(ctl).state
     assert "Saved:" in screen(ctl)
 
 
@@ -78,28 +79,30 @@ def test_f3_lists_the_saves_and_enter_loads_one_in_place_of_the_game() -> None:
     ctl = table()
     ctl.key("f4")
     ctl.key("enter")                       # saved as "Player 1"
-    saved = ctl.session.state
+    saved = table_of(ctl).state
     ctl.key("x")                           # dismiss "Saved: ..."
     ctl.key("d")                           # play on: the game moves away from the save
-    assert ctl.session.state != saved
+    assert table_of(ctl).state != saved
     ctl.key("f3")
     assert ctl.dialog is not None and ctl.dialog.kind == "load_list"
     text = screen(ctl)
     assert "> Player-1" in text and "hand 1, 0 to 0" in text and "Enter: load" in text
     ctl.key("enter")
-    assert ctl.dialog is None and ctl.message == ["Loaded Player-1: hand 1"]
-    assert ctl.session.state == saved and ctl.my_turn()
+    assert ctl.dialog is None and ctl.message[0] == "Loaded Player-1: hand 1"
+    # the game that was being played is kept, and the player is told where (F3 lists it)
+    assert ctl.message[1:] and ctl.message[1].startswith("The game you were playing is saved as kept-")
+    assert table_of(ctl).state == saved and ctl.my_turn()
     # the autosave follows the loaded game, and keeps following it
     assert read_record(paths.autosave_path()).match.state == saved
     ctl.key("x")
     ctl.key("d")
-    assert read_record(paths.autosave_path()).match.state == ctl.session.state != saved
+    assert read_record(paths.autosave_path()).match.state == table_of(ctl).state != saved
 
 
 def test_f3_bad_file_shows_the_reason_and_changes_nothing() -> None:
     ctl = table()
     ctl.key("d")
-    before = ctl.session.state
+    before = table_of(ctl).state
     paths.saves_dir().mkdir(parents=True)
     (paths.saves_dir() / "broken.json").write_text('{"format": "canasta-save", "version"')
     ctl.key("f3")
@@ -107,7 +110,7 @@ def test_f3_bad_file_shows_the_reason_and_changes_nothing() -> None:
     ctl.key("enter")
     assert ctl.message[0] == "Not loaded (the game goes on as it was):"
     assert "broken.json" in ctl.message[1] and "ends too early" in ctl.message[1]
-    assert ctl.session.state is before
+    assert table_of(ctl).state is before
 
 
 def test_f3_arrows_move_esc_and_q_go_back_and_nothing_to_list_says_where() -> None:
@@ -149,8 +152,8 @@ def test_autosave_failure_is_told_once_with_the_reason_and_the_path(home: Path) 
     assert "Autosave failed" in screen(ctl)
     ctl.key("x")                                           # dismissed ...
     ctl.key("d")
-    while not ctl.my_turn() and ctl.session.state.phase != Phase.HAND_OVER:
-        ctl.apply_computer(ctl.session.computer_choice())
+    while not ctl.my_turn() and table_of(ctl).state.phase != Phase.HAND_OVER:
+        table_of(ctl).step()
     assert not any("Autosave failed" in m for m in ctl.message)   # ... and not repeated
     # F4 still saves elsewhere
     ctl.key("f4")

@@ -6,7 +6,7 @@ import pytest
 
 from canasta_tui.engine import Phase
 from canasta_tui.presets import load_rules
-from canasta_tui.session import Session, seats_for
+from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.render import render
 
@@ -16,8 +16,8 @@ SUITS = "♣♦♥♠"
 def hand_visible_while_others_act(seed: int, level: str = "advanced") -> list[str]:
     """Play one hand of ``canasta --players 2`` with humans pressing only d, c, Enter and n;
     return a note for every moment a human's hand was on screen while somebody else acted."""
-    s = Session(load_rules("classic"), seats_for(2, level), seed)
-    ctl = Controller(s)
+    s = Table(load_rules("classic"), seats_for(2, level), seed)
+    ctl = Controller(local_link(s))
     leaks: list[str] = []
     for _ in range(20000):
         st = s.state
@@ -37,7 +37,7 @@ def hand_visible_while_others_act(seed: int, level: str = "advanced") -> list[st
         hand_rows = "\n".join(text.splitlines()[19:21])
         if ctl.hand() or any(ch in hand_rows for ch in SUITS):
             leaks.append(f"turn {st.turn_number}: Player {st.actor + 1} acts, Player {ctl.viewer} hand shown")
-        ctl.apply_computer(s.computer_choice())
+        s.step()
     raise AssertionError("the hand never ended")
 
 
@@ -58,8 +58,8 @@ def test_no_hand_shows_while_another_seat_acts(seed: int) -> None:
 def test_the_recap_always_holds_the_other_humans_discard(seed: int) -> None:
     """Issue 10 #19: the recap showed the last 8 moves only, so after a busy round the other
     human's discard (the earliest move since) fell off.  Now each player's moves make one line."""
-    s = Session(load_rules("classic"), seats_for(2, "advanced"), seed)
-    ctl = Controller(s)
+    s = Table(load_rules("classic"), seats_for(2, "advanced"), seed)
+    ctl = Controller(local_link(s))
     checked = 0
     for _ in range(20000):
         if s.state.phase == Phase.HAND_OVER:
@@ -83,5 +83,5 @@ def test_the_recap_always_holds_the_other_humans_discard(seed: int) -> None:
         elif ctl.my_turn():
             ctl.key("d" if ctl.lit()["draw"] else "c")
         else:
-            ctl.apply_computer(s.computer_choice())
+            s.step()
     assert checked >= 5

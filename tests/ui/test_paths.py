@@ -11,15 +11,17 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from canasta_tui.engine import Phase, legal_actions, meld_needed
+from canasta_tui.table import local_link
 from canasta_tui.ui.app import TableApp
+from canasta_tui.ui.canvas import Options
 from canasta_tui.ui.controller import Controller
-from canasta_tui.ui.render import Options, render
+from canasta_tui.ui.render import render
 
-from .helpers import drive, session
+from .helpers import client, drive, session, table_of
 
 
 def pile_choices(ctl: Controller) -> int:
-    st = ctl.session.state
+    st = table_of(ctl).state
     if not ctl.my_turn() or st.phase != Phase.DRAW:
         return 0
     return sum(1 for a in legal_actions(st) if a.kind == "pile")
@@ -27,9 +29,9 @@ def pile_choices(ctl: Controller) -> int:
 
 def test_pile_choice_dialog_asks_how_to_meld_the_upcard() -> None:
     # Seed 1: Player 1 may take the pile with J J or with J 2 (issue 4: "choose how the upcard is melded").
-    ctl = Controller(session(seed=1))
+    ctl = client(session(seed=1))
     drive(ctl, lambda c: pile_choices(c) >= 2)
-    options = [a for a in legal_actions(ctl.session.state) if a.kind == "pile"]
+    options = [a for a in legal_actions(table_of(ctl).state) if a.kind == "pile"]
     ctl.key("p")
     assert ctl.dialog is not None and ctl.dialog.kind == "pile_choice"
     text = render(ctl, 80, 24).text()
@@ -37,14 +39,14 @@ def test_pile_choice_dialog_asks_how_to_meld_the_upcard() -> None:
     assert "1: meld the upcard" in text and "2: meld the upcard" in text
     assert "penalty" not in text                      # classic rules: no putting the pile back
     ctl.key("escape")                                  # cancel: nothing happened
-    assert ctl.dialog is None and ctl.session.state.phase == Phase.DRAW
+    assert ctl.dialog is None and table_of(ctl).state.phase == Phase.DRAW
     ctl.key("p")
-    pile_before = len(ctl.session.state.pile)
+    pile_before = len(table_of(ctl).state.pile)
     ctl.key("2")
-    st = ctl.session.state
+    st = table_of(ctl).state
     assert ctl.dialog is None and st.phase == Phase.MELD and st.t.drew == "pile"
     # The log names the cards melded with the upcard, suits and all (issue 10 #19: it dropped suits).
-    line = ctl.session.log[-1].text
+    line = ctl.log_lines()[-1][1]
     used = line.split(" with ")[1].split()
     assert [w[:-1] if w != "JK" else w for w in used] == str(options[1]).split()[1:], line
     assert len(st.pile) == 0 and pile_before > 0
@@ -53,28 +55,28 @@ def test_pile_choice_dialog_asks_how_to_meld_the_upcard() -> None:
 def test_unpile_says_the_penalty_up_front_and_charges_it() -> None:
     # Issue 10, item 23b: only a side without its initial meld may put the pile back (its rest
     # waits until the requirement is met); seed 4 gives Player 1 such a pile of several cards.
-    ctl = Controller(session(seed=4, rules="windows"))
-    drive(ctl, lambda c: pile_choices(c) >= 1 and meld_needed(c.session.state) > 0 and len(c.session.state.pile) >= 2)
+    ctl = client(session(seed=4, rules="windows"))
+    drive(ctl, lambda c: pile_choices(c) >= 1 and meld_needed(table_of(c).state) > 0 and len(table_of(c).state.pile) >= 2)
     ctl.key("p")
     if ctl.dialog is not None:
         assert "for a 50-point penalty" in render(ctl, 80, 24).text()   # said before the pile is taken
         ctl.key("1")
-    assert ctl.session.state.aside == ctl.session.state.t.pile_undo.pile[:-1]  # type: ignore[union-attr]
+    assert table_of(ctl).state.aside == table_of(ctl).state.t.pile_undo.pile[:-1]  # type: ignore[union-attr]
     assert ctl.lit()["unpile"]
     text = render(ctl, 80, 24).text()
     assert "[B]ack" in text
     assert "b puts it back (50-point penalty)" in text
-    waiting = len(ctl.session.state.aside)
+    waiting = len(table_of(ctl).state.aside)
     assert f"held back: {waiting} pile card{'s' if waiting != 1 else ''}" in text
-    st = ctl.session.state
+    st = table_of(ctl).state
     team = st.team_of(0)
     pen = st.penalties[team]
     ctl.key("b")
-    st = ctl.session.state
+    st = table_of(ctl).state
     assert st.penalties[team] == pen + 50
     assert st.phase == Phase.DRAW and ctl.my_turn()
     assert ctl.message and "50-point penalty" in ctl.message[0]
-    assert ctl.session.log[-1].text == "Player 1 put the pile back (50-point penalty)"
+    assert ctl.log_lines()[-1][1] == "Player 1 put the pile back (50-point penalty)"
     ctl.key("x")
     assert not ctl.lit()["unpile"]             # once back, it cannot be put back again
 
@@ -83,7 +85,7 @@ async def _with_app(players: int, seed: int, body: Callable[[TableApp, object], 
                     mouse: bool = False) -> TableApp:
     s = session(players=players, seed=seed)
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        app = TableApp(s, delay_ms=0, input=inp, output=DummyOutput(), options=Options(mouse=mouse))
+        app = TableApp.local(s, delay_ms=0, input=inp, output=DummyOutput(), options=Options(mouse=mouse))
         task = asyncio.create_task(app.run_async())
         for _ in range(500):
             await asyncio.sleep(0.002)
@@ -122,9 +124,9 @@ def test_mouse_clicks_on_cards_and_the_command_bar() -> None:
         click(inp, bar.index("raw"), H - 1)           # the command bar: Draw
         for _ in range(200):
             await asyncio.sleep(0.002)
-            if ctl.session.state.phase == Phase.MELD:
+            if table_of(ctl).state.phase == Phase.MELD:
                 break
-        seen["phase"] = ctl.session.state.phase
+        seen["phase"] = table_of(ctl).state.phase
         await _settle(app)
         cv = render(ctl, W, H, app.options)
         row = cv.lines()[H - 4]                               # the cards' row
@@ -146,7 +148,7 @@ def test_mouse_is_off_by_default() -> None:
 
     app = asyncio.run(_with_app(1, 5, body))
     assert not app.app.mouse_support()
-    assert app.session.state.phase == Phase.DRAW
+    assert app.table.state.phase == Phase.DRAW
 
 
 def test_ctrl_l_forces_a_full_redraw() -> None:
@@ -169,7 +171,7 @@ def test_ctrl_l_forces_a_full_redraw() -> None:
 
 
 def test_hot_seat_quit_from_the_privacy_screen_keeps_the_table_hidden() -> None:
-    ctl = Controller(session(players=2, seed=5))
+    ctl = client(session(players=2, seed=5))
     assert ctl.dialog is not None and ctl.dialog.kind == "privacy"
     ctl.key("q")
     text = render(ctl, 80, 24).text()
@@ -182,7 +184,7 @@ def test_hot_seat_quit_from_the_privacy_screen_keeps_the_table_hidden() -> None:
 
 def test_two_player_table() -> None:
     s = session(seed=4, rules="two-player")
-    ctl = Controller(s)
+    ctl = Controller(local_link(s))
     text = render(ctl, 80, 24).text()
     lines = text.splitlines()
     assert "P1: 0   P2: 0" in lines[0] and "1&3" not in text
@@ -194,7 +196,7 @@ def test_two_player_table() -> None:
 
 def test_three_player_table() -> None:
     s = session(seed=4, rules="three-player")
-    ctl = Controller(s)
+    ctl = Controller(local_link(s))
     lines = render(ctl, 80, 24).lines()
     assert "P1: 0   P2: 0   P3: 0" in lines[0]
     assert [h in lines[1] for h in ("─ Player 2 ", "─ Table ", "─ Player 3 ", "─ Player 1 ")] == [True] * 4

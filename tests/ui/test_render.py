@@ -14,11 +14,14 @@ import pytest
 from canasta_tui.engine import Phase, parse_action
 from canasta_tui.engine.cards import parse_card
 from canasta_tui.engine.melds import Meld
+from canasta_tui.table import local_link
+from canasta_tui.ui.canvas import ASCII_OPTIONS, Options, wrap
 from canasta_tui.ui.controller import Controller
-from canasta_tui.ui.render import ASCII_OPTIONS, Options, meld_line, render, wrap
+from canasta_tui.ui.render import render
 from canasta_tui.ui.style import UNICODE
+from canasta_tui.ui.texts import meld_line
 
-from .helpers import session
+from .helpers import client, session, table_of
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -34,8 +37,8 @@ def check(name: str, text: str) -> None:
 def busy_controller() -> Controller:
     """Seed 5: play 40 actions so both sides have melds, red threes and a pile."""
     s = session(seed=5)
-    ctl = Controller(s)
-    while len(s.log) < 60 and s.state.phase != Phase.HAND_OVER:
+    ctl = Controller(local_link(s))
+    while len(s.events) < 60 and s.state.phase != Phase.HAND_OVER:
         if ctl.my_turn():
             for a in ("draw", "meld K K K"):
                 if parse_action(a) in ctl.legal():
@@ -46,10 +49,10 @@ def busy_controller() -> Controller:
                 ctl.key("u")
                 ctl.key("c")
         else:
-            ctl.apply_computer(s.computer_choice())
+            s.step()
         ctl.message = []
     while not ctl.my_turn():
-        ctl.apply_computer(s.computer_choice())
+        s.step()
     ctl.key("d")
     ctl.key("right")
     ctl.key("space")
@@ -77,12 +80,12 @@ def test_too_small() -> None:
 
 
 def test_first_screen_80x24() -> None:
-    ctl = Controller(session(seed=5))
+    ctl = client(session(seed=5))
     check("first_80x24.txt", render(ctl, 80, 24).text())
 
 
 def test_hot_seat_privacy_screen_is_blank_but_for_the_prompt() -> None:
-    ctl = Controller(session(players=2, seed=5))
+    ctl = client(session(players=2, seed=5))
     text = render(ctl, 80, 24).text()
     assert ctl.dialog is not None and ctl.dialog.kind == "privacy"
     lines = [line.strip() for line in text.splitlines() if line.strip()]
@@ -108,16 +111,15 @@ def crowded_controller(rules: str = "classic", players: int = 1) -> Controller:
     """Everything at once: long names, long log lines, nine melds a side with canastas, red threes,
     an empty pile, a long selection."""
     from canasta_tui.engine.cards import IS_RED_THREE, RANK_NAMES
-    from canasta_tui.session import LogLine, Seat
-    from canasta_tui.ui.render import MELD_ORDER
+    from canasta_tui.ui.texts import MELD_ORDER
 
     s = session(players=players, seed=5, rules=rules)
-    s.seats = tuple(Seat(x.human, x.level, "Bartholomew Fitzwilliam-Smythe the Third") for x in s.seats)
-    for i in range(12):
-        s.log.append(LogLine(1, "Player 2 took the pile of 23, K♥ with K K and a very long tail of words "
-                                + "x" * (10 + 7 * i)))
-    ctl = Controller(s)
-    v = ctl.table_view()
+    s.seats = tuple(x.with_(name="Bartholomew Fitzwilliam-Smythe the Third") for x in s.seats)
+    ctl = Controller(local_link(s))
+    long_lines = [(1, "Player 2 took the pile of 23, K♥ with K K and a very long tail of words " + "x" * (10 + 7 * i))
+                  for i in range(12)]
+    ctl.log_lines = lambda: long_lines  # type: ignore[method-assign]
+    v = ctl.view()
 
     def card(text: str) -> int:
         return int(parse_card(text))
@@ -134,7 +136,7 @@ def crowded_controller(rules: str = "classic", players: int = 1) -> Controller:
     red = [c for c in range(len(IS_RED_THREE)) if IS_RED_THREE[c]]
     threes = tuple(tuple(red[:4]) for _ in range(v.rules.players))
     crowded = v._replace(melds=tuple(melds), pile=(), red_threes=threes, stock_size=0)
-    ctl.table_view = lambda: crowded  # type: ignore[method-assign]
+    ctl.view = lambda: crowded  # type: ignore[method-assign]
     ctl.selected = set(range(len(ctl.hand())))
     return ctl
 
@@ -142,13 +144,14 @@ def crowded_controller(rules: str = "classic", players: int = 1) -> Controller:
 @pytest.mark.parametrize("rules,players", [("classic", 1), ("classic", 2), ("two-player", 1), ("three-player", 1)])
 @pytest.mark.parametrize("size", [(80, 24), (81, 25), (100, 30), (132, 43), (200, 60)])
 def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple[int, int]) -> None:
-    from canasta_tui.ui.render import Canvas, Region, draw_centre, draw_team, table_layout
+    from canasta_tui.ui.canvas import Canvas, Region
+    from canasta_tui.ui.render import draw_centre, draw_team, table_layout
     ctl = crowded_controller(rules, players)
     if ctl.dialog is not None:
         ctl.dialog = None
-        ctl.viewer = ctl.session.humans[0]
+        ctl.viewer = table_of(ctl).humans[0]
     W, H = size
-    v = ctl.table_view()
+    v = ctl.view()
     lines = render(ctl, W, H).lines()
     panels, centre, order = table_layout(W, H, v.rules.teams)
     # The separators stand at the same columns on every row of the table.

@@ -13,10 +13,12 @@ The hands are played by the seeded uniform-random self-play of ``persistence.sel
 
 from __future__ import annotations
 
-from canasta_tui.engine import Match, player_name
+from canasta_tui.engine import Match, player_name, public_view
 from canasta_tui.persistence.selfplay import start, step
-from canasta_tui.ui.controller import Controller, Dialog
-from canasta_tui.ui.render import render, summary_table
+from canasta_tui.table import local_link
+from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.render import render
+from canasta_tui.ui.texts import summary_table
 
 from .helpers import session
 
@@ -86,14 +88,14 @@ def names() -> list[str]:
 
 def test_summary_table_went_out_at_80x24() -> None:
     m = first_hand(58)  # seeds moved when 'ask' became legal only when going out is possible
-    lines = summary_table(m.state, m.sheet[-1], names(), 80, 24)
+    lines = summary_table(public_view(m.state), m.state.hands, m.sheet[-1], names(), 80, 24)
     assert len(lines) == 24 and max(map(len, lines)) <= 80
     assert "\n".join(line.rstrip() for line in lines) == WENT_OUT
 
 
 def test_summary_table_many_melds_go_in_two_columns_at_80x24() -> None:
     m = first_hand(23)
-    lines = summary_table(m.state, m.sheet[-1], names(), 80, 24)
+    lines = summary_table(public_view(m.state), m.state.hands, m.sheet[-1], names(), 80, 24)
     assert len(lines) == 24 and max(map(len, lines)) <= 80
     assert "\n".join(line.rstrip() for line in lines) == TWO_COLUMNS_OF_MELDS
 
@@ -107,8 +109,8 @@ def test_the_summary_screen_then_the_sheet_of_the_last_four_hands() -> None:
         m = step(m, seed)
     s = session()
     s.match = m
-    ctl = Controller(s)
-    ctl.dialog = Dialog("summary")
+    ctl = Controller(local_link(s))
+    assert ctl.dialog is not None and ctl.dialog.kind == "summary"   # the hand is over: its summary shows
     text = render(ctl, 80, 24).text()
     assert text.splitlines()[0].startswith(" Hand 6 is over")
     assert "Players 1 & 3" in text.splitlines()[1] and "Enter: the score sheet" in text

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-from .engine import Action, GameState, Phase, Rules, deal, player_name
-from .engine.cards import DEUCE, RANK_OF, THREE, card_text, plural
-from .engine.match import replay_steps
+from ..engine import Action, GameState, Phase, Rules, deal, player_name
+from ..engine.cards import DEUCE, RANK_OF, THREE, card_text, plural
+from ..engine.match import replay_steps
 
 # Event kinds, in Canasta's words.
 DEALT = "dealt"

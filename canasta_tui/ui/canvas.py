@@ -1,0 +1,186 @@
+"""The canvas the screens are drawn on, and the small pieces every screen uses.
+
+A :class:`Canvas` is a grid of cells (character, style class, mouse handler); its
+``text()`` is what tests compare and its ``fragments()`` is what prompt-toolkit paints.
+A :class:`Region` clips drawing to a rectangle, so the parts of a screen never overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..engine.cards import IS_WILD, RANK_NAMES, RANK_OF, SUIT_OF
+from .style import ASCII, UNICODE, Glyphs
+
+MIN_W, MIN_H = 80, 24
+
+Handler = Callable[[Any], object]
+
+
+@dataclass(frozen=True)
+class Options:
+    glyphs: Glyphs = UNICODE
+    four_color: bool = False
+    mouse: bool = False
+
+
+DEFAULT_OPTIONS = Options()
+ASCII_OPTIONS = Options(ASCII)
+
+
+class Canvas:
+    """A grid of cells (character, style class, mouse handler)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles = [[""] * width for _ in range(height)]
+        self.handlers: dict[tuple[int, int], Handler] = {}
+        self.glyphs: Glyphs = UNICODE
+
+    def put(self, y: int, x: int, text: str, style: str = "", handler: Handler | None = None) -> int:
+        """Write ``text`` at row ``y``, column ``x`` (clipped); returns the column after it."""
+        if not 0 <= y < self.height:
+            return x + len(text)
+        row, srow = self.chars[y], self.styles[y]
+        for i, ch in enumerate(text):
+            xx = x + i
+            if 0 <= xx < self.width:
+                row[xx] = ch
+                srow[xx] = style
+                if handler is not None:
+                    self.handlers[(y, xx)] = handler
+        return x + len(text)
+
+    def fill(self, y: int, x: int, w: int, h: int, style: str = "") -> None:
+        for yy in range(y, y + h):
+            self.put(yy, x, " " * w, style)
+
+    def text(self) -> str:
+        return "\n".join("".join(r).rstrip() for r in self.chars)
+
+    def lines(self) -> list[str]:
+        return ["".join(r) for r in self.chars]
+
+    def fragments(self) -> list[tuple[str, str] | tuple[str, str, Handler]]:
+        out: list[tuple[str, str] | tuple[str, str, Handler]] = []
+        for y in range(self.height):
+            row, srow = self.chars[y], self.styles[y]
+            start = 0
+            for x in range(1, self.width + 1):
+                if x == self.width or srow[x] != srow[start] or \
+                        self.handlers.get((y, x)) is not self.handlers.get((y, start)):
+                    h = self.handlers.get((y, start))
+                    style = "class:" + srow[start] if srow[start] else ""
+                    text = "".join(row[start:x])
+                    out.append((style, text, h) if h is not None else (style, text))
+                    start = x
+            if y < self.height - 1:
+                out.append(("", "\n"))
+        return out
+
+
+
+
+def card_label(c: int, g: Glyphs) -> str:
+    r = RANK_OF[c]
+    if r == 14:
+        return "JK"
+    return RANK_NAMES[r] + g.suits[SUIT_OF[c]]
+
+
+def card_style(c: int, opts: Options) -> str:
+    if IS_WILD[c]:
+        return "wild"
+    s = SUIT_OF[c]
+    if opts.four_color:
+        return ("suit.c", "suit.d", "suit.red", "suit.black")[s]
+    return "suit.red" if s in (1, 2) else "suit.black"
+
+
+
+def folded(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+
+_TO_ASCII = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "—": "-", "…": "...", "“": '"', "”": '"'})
+
+
+def glyph_text(text: str, g: Glyphs) -> str:
+    """Text written with suit symbols, in the glyphs of this screen (letters for --ascii)."""
+    return text.translate(_TO_ASCII) if g is ASCII else text
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Split ``text`` into lines of at most ``width`` (continuation lines indented)."""
+    out: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = "  " + word
+        else:
+            line = f"{line} {word}" if line else word
+    out.append(line[:width])
+    return out
+
+
+# ---------------------------------------------------------------------- the table
+
+
+class Region:
+    """A rectangle of a canvas: whatever is drawn through it is clipped to it, so regions never overlap."""
+
+    def __init__(self, cv: Canvas, x: int, y: int, w: int, h: int) -> None:
+        self.cv, self.x, self.y, self.w, self.h = cv, x, y, max(0, w), max(0, h)
+
+    def put(self, row: int, col: int, text: str, style: str = "", handler: Handler | None = None) -> int:
+        """Write ``text`` at (row, col) inside the region, clipped to it; returns the column after it."""
+        end = col + len(text)
+        if not 0 <= row < self.h or col >= self.w:
+            return end
+        if col < 0:
+            text, col = text[-col:], 0
+        self.cv.put(self.y + row, self.x + col, text[: self.w - col], style, handler)
+        return end
+
+    def parts(self, row: int, col: int, parts: Sequence[tuple[str, str]]) -> int:
+        for text, style in parts:
+            col = self.put(row, col, text, style)
+        return col
+
+    def heading(self, row: int, title: str, right: str = "") -> None:
+        g = self.cv.glyphs
+        line = f"{g.hline} {title} " + g.hline * self.w
+        if right:
+            line = line[: max(0, self.w - len(right) - 2)] + f" {right} " + g.hline
+        self.put(row, 0, line[: self.w], "heading")
+
+
+class Rect(NamedTuple):
+    x: int
+    y: int
+    w: int
+    h: int
+
+
+def draw_box(cv: Canvas, title: str, lines: Sequence[str], style: str = "box", width: int | None = None) -> None:
+    g = cv.glyphs
+    g_h, g_v, corners = g.hline, g.vline, g.corners
+    inner = width or min(cv.width - 6, max([len(t) for t in lines] + [len(title) + 2, 20]) + 2)
+    inner = min(inner, cv.width - 4)
+    shown = list(lines)[: cv.height - 4]
+    h = len(shown) + 2
+    x = (cv.width - inner - 2) // 2
+    y = max(1, (cv.height - h) // 2 - 1)
+    cv.put(y, x, corners[0] + g_h * inner + corners[1], style)
+    if title:
+        cv.put(y, x + 2, f" {title} ", "box.title")
+    for i, text in enumerate(shown):
+        cv.put(y + 1 + i, x, g_v + " " + text[: inner - 2].ljust(inner - 2) + " " + g_v, style)
+    cv.put(y + h - 1, x, corners[2] + g_h * inner + corners[3], style)
+

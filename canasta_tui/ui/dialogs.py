@@ -1,0 +1,377 @@
+"""Dialogs: small typed objects, each its own state, what its keys do, and what it shows.
+
+The controller holds at most one dialog; keys go to it first.  A dialog changes the
+controller only through its public methods (``close``, ``play``, ``reveal``, ...), and
+draws from the controller's public facts (its view and its link), never from the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from ..engine import Action, Phase, PlayerView, team_name
+from ..engine import actions as A
+from ..engine.cards import RANK_OF
+from .canvas import Canvas, Options, card_label, draw_box, glyph_text
+from .texts import help_lines, load_lines, pile_option_text, score_lines, sheet_lines, summary_table
+
+if TYPE_CHECKING:
+    from .controller import Controller, SavedGame
+
+#: Longest name the F4 dialog takes.
+NAME_MAX = 40
+
+#: Keys that name a meld's rank (for "add the wild card to which meld?").
+RANK_KEYS = {"a": 1, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "0": 10, "t": 10,
+             "j": 11, "q": 12, "k": 13, "3": 3, "2": 2, "w": 2}
+
+
+@dataclass
+class Dialog:
+    """A dialog box over the table; any key closes it unless a subclass says otherwise."""
+
+    kind: ClassVar[str] = ""
+    #: While open on a local table, the computers wait (the player is deciding something).
+    holds: ClassVar[bool] = False
+    #: Drawn instead of the table (the table must not show behind it).
+    full_screen: ClassVar[bool] = False
+    title: ClassVar[str] = ""
+
+    def key(self, ctl: Controller, name: str) -> None:
+        ctl.close()
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        return []
+
+    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+        draw_box(cv, self.title, self.lines(ctl, cv, v, opts))
+
+
+@dataclass
+class Help(Dialog):
+    kind: ClassVar[str] = "help"
+    title: ClassVar[str] = "Keys"
+    page: int = 0
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name in ("space", "pagedown", "down", "j"):
+            self.page += 1
+        elif name in ("pageup", "up", "k") and self.page:
+            self.page -= 1
+        else:
+            ctl.close()
+
+    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+        lines = help_lines(cv.width - 8)
+        per = cv.height - 6
+        pages = max(1, (len(lines) + per - 1) // per)
+        page = min(self.page, pages - 1)
+        body = lines[page * per:(page + 1) * per]
+        body += ["", f"page {page + 1}/{pages}: Space next page, any other key closes"]
+        draw_box(cv, self.title, body, width=cv.width - 4)
+
+
+@dataclass
+class Score(Dialog):
+    kind: ClassVar[str] = "score"
+    title: ClassVar[str] = "Score"
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        link = ctl.link
+        return score_lines(link.rules, v, link.scores, len(link.sheet)) + ["", "(press any key)"]
+
+
+@dataclass
+class Sheet(Dialog):
+    kind: ClassVar[str] = "sheet"
+    title: ClassVar[str] = "Score sheet"
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        link = ctl.link
+        return sheet_lines(link.rules, link.sheet, link.scores, cv.height - 12) + ["", "(press any key)"]
+
+
+@dataclass
+class Log(Dialog):
+    kind: ClassVar[str] = "log"
+    title: ClassVar[str] = "Table log"
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        lines = [glyph_text(text, opts.glyphs) for _, text in ctl.log_lines()][-(cv.height - 8):]
+        return [*lines, "", "(press any key)"]
+
+
+@dataclass
+class Quit(Dialog):
+    kind: ClassVar[str] = "quit"
+    holds: ClassVar[bool] = True
+    title: ClassVar[str] = "Quit"
+    back: Dialog | None = None      # where "no" returns to (the privacy screen, a summary ...)
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name in ("y", "enter", "c-c", "q"):
+            ctl.quit()
+        else:
+            ctl.close(self.back)
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        return [ctl.quit_question(), "", "y: quit    n: keep playing"]
+
+
+@dataclass
+class Answer(Dialog):
+    """Your partner asks "May I go out, partner?"."""
+
+    kind: ClassVar[str] = "answer"
+    title: ClassVar[str] = "Query"
+    seat: int = -1
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name in ("y", "n"):
+            ctl.close()
+            ctl.play([A.A_YES if name == "y" else A.A_NO])
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        asker = ctl.link.name(v.turn)
+        return [f"{asker} asks: \"May I go out, partner?\"", "", "y: Yes (they must go out)    n: No"]
+
+
+@dataclass
+class Privacy(Dialog):
+    """Hot-seat: the screen is blank but for whose turn it is."""
+
+    kind: ClassVar[str] = "privacy"
+    full_screen: ClassVar[bool] = True
+    seat: int = -1
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name == "enter":
+            ctl.reveal(self.seat)
+        elif name == "q":
+            ctl.open(Quit(back=self))
+
+    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+        name = ctl.link.name(self.seat)
+        what = "is up" if v.phase != Phase.PERMISSION else "is asked a question"
+        lines = [f"{name} {what} {cv.glyphs.dash} press Enter", "", "(everybody else: please look away)"]
+        for i, line in enumerate(lines):
+            cv.put(cv.height // 2 - 1 + i, max(0, (cv.width - len(line)) // 2), line, "message" if i == 0 else "")
+
+
+@dataclass
+class Summary(Dialog):
+    """The DOS "Scoring Summary Table" of the hand just over."""
+
+    kind: ClassVar[str] = "summary"
+    full_screen: ClassVar[bool] = True
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name in ("enter", "space"):
+            ctl.open(SheetEnd())
+        elif name == "q":
+            ctl.open(Quit(back=self))
+
+    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+        link = ctl.link
+        hands = link.final_hands()
+        if hands is None or not link.sheet:
+            return
+        names = [link.name(p) for p in range(v.rules.players)]
+        lines = summary_table(v, hands, link.sheet[-1], names, cv.width, cv.height, opts.glyphs, ctl.sort)
+        cv.fill(0, 0, cv.width, cv.height)
+        for y, text in enumerate(lines):
+            cv.put(y, 0, text, "heading" if y == 0 or text.startswith(opts.glyphs.hline) else "")
+
+
+@dataclass
+class SheetEnd(Dialog):
+    """The score sheet at the end of a hand; Enter says this player has seen it."""
+
+    kind: ClassVar[str] = "sheet_end"
+    title: ClassVar[str] = "Score sheet"
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name in ("enter", "space"):
+            ctl.acknowledge()
+        elif name == "q":
+            ctl.open(Quit(back=self))
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        link = ctl.link
+        foot = "Enter: continue" if link.winner is not None else "Enter: next hand"
+        return [*sheet_lines(link.rules, link.sheet, link.scores, 4), "", foot]
+
+
+@dataclass
+class Waiting(Dialog):
+    """This player has seen the score; others have not yet (a table of several terminals)."""
+
+    kind: ClassVar[str] = "waiting"
+    title: ClassVar[str] = "Score sheet"
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name == "q":
+            ctl.open(Quit(back=self))
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        link = ctl.link
+        n = link.waiting()
+        who = f"{n} player{'s' if n != 1 else ''}"
+        return [*sheet_lines(link.rules, link.sheet, link.scores, 4), "",
+                f"Waiting for {who} to see the score: the next hand is dealt then."]
+
+
+@dataclass
+class MatchOver(Dialog):
+    kind: ClassVar[str] = "match_over"
+    title: ClassVar[str] = "Game over"
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name in ("enter", "q", "space"):
+            ctl.quit()
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        link = ctl.link
+        rules = link.rules
+        w = link.winner
+        out = [f"{team_name(w, rules)} win the match!" if w is not None else "The match is over", ""]
+        out += [f"{team_name(t, rules)}: {link.scores[t]}" for t in range(rules.teams)]
+        return [*out, "", "Enter: leave the table"]
+
+
+@dataclass
+class PileChoice(Dialog):
+    """There are several ways to meld the upcard: which?"""
+
+    kind: ClassVar[str] = "pile_choice"
+    title: ClassVar[str] = "Take the pile"
+    options: list[Action] = field(default_factory=list)
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name.isdigit() and 1 <= int(name) <= len(self.options):
+            ctl.close()
+            ctl.play([self.options[int(name) - 1]])
+        elif name in ("escape", "n", "enter"):
+            ctl.close()
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        rules = v.rules
+        lines = ["How do you want to take the pile?", ""]
+        for i, a in enumerate(self.options, 1):
+            lines.append(f"{i}: " + pile_option_text(a, v, opts.glyphs))
+        if rules.undo_pile_allowed and not v.t.opened_at_start:
+            # Windows 2.41: the pile can be put back only until its rest is in the hand, which for
+            # a side that has melded is at once; for one that has not, when its initial meld is met.
+            lines += ["", f"(b puts the pile back until your initial meld is met, for a "
+                          f"{rules.undo_pile_penalty}-point penalty)"]
+        return [*lines, "", "Esc or n: cancel"]
+
+
+@dataclass
+class WildTarget(Dialog):
+    """Which meld does the wild card join?"""
+
+    kind: ClassVar[str] = "wild_target"
+    title: ClassVar[str] = "Wild card"
+    card: int = -1
+
+    def key(self, ctl: Controller, name: str) -> None:
+        target = RANK_KEYS.get(name.lower())
+        ctl.close()
+        if target is not None:
+            ctl.play([A.add(RANK_OF[self.card], target)])
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        return [f"Add {card_label(self.card, opts.glyphs)} to which meld?",
+                "Press its rank: A 4-9 0(=10) J Q K" + (" W(ild meld)" if v.rules.wild_melds_allowed else ""),
+                "", "any other key: cancel"]
+
+
+@dataclass
+class Confirm(Dialog):
+    """A question before a move whose cost the player should know."""
+
+    kind: ClassVar[str] = "confirm"
+    title: ClassVar[str] = "Before you do"
+    text: str = ""
+    options: list[Action] = field(default_factory=list)     # the move, played on "y"
+
+    def key(self, ctl: Controller, name: str) -> None:
+        ctl.close()
+        if name in ("y", "enter"):
+            ctl.play(self.options)
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        return glyph_text(self.text, opts.glyphs).split("\n")
+
+
+@dataclass
+class SaveName(Dialog):
+    """F4: the name to save the game under."""
+
+    kind: ClassVar[str] = "save_name"
+    holds: ClassVar[bool] = True
+    title: ClassVar[str] = "Save"
+    text: str = ""
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name == "escape":
+            ctl.close()
+        elif name == "enter":
+            typed = self.text.strip()
+            if typed:             # an empty name: the dialog says a name is needed
+                ctl.close()
+                ctl.save_as(typed)
+        elif name in ("c-h", "backspace"):
+            self.text = self.text[:-1]
+        elif name == "c-u":
+            self.text = ""
+        elif name == "space":
+            if len(self.text) < NAME_MAX:
+                self.text += " "
+        elif len(name) == 1 and name.isprintable() and len(self.text) < NAME_MAX:
+            self.text += name
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        where = ctl.files.where() if ctl.files is not None else ""
+        field_ = (self.text + "_").ljust(42)
+        lines = ["Save the game as:", "", "> " + field_, ""]
+        lines.append("Enter: save    Esc: cancel" if self.text.strip() else "Type a name (Esc: cancel)")
+        return [*lines, "", f"(in {where}; a name with / is a path)"]
+
+
+@dataclass
+class LoadList(Dialog):
+    """F3: the saved games, newest first."""
+
+    kind: ClassVar[str] = "load_list"
+    holds: ClassVar[bool] = True
+    title: ClassVar[str] = "Load a saved game"
+    items: Sequence[SavedGame] = field(default_factory=list)
+    page: int = 0          # the highlighted line
+
+    def key(self, ctl: Controller, name: str) -> None:
+        n = len(self.items)
+        if name in ("escape", "q"):
+            ctl.close()
+        elif name in ("down", "j", "tab"):
+            self.page = min(n - 1, self.page + 1)
+        elif name in ("up", "k", "s-tab"):
+            self.page = max(0, self.page - 1)
+        elif name in ("home", "pageup"):
+            self.page = 0
+        elif name in ("end", "pagedown"):
+            self.page = n - 1
+        elif name == "enter" and n:
+            ctl.close()
+            ctl.load(self.items[self.page])
+
+    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+        draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
+
+
+__all__ = ["NAME_MAX", "RANK_KEYS", "Answer", "Confirm", "Dialog", "Help", "LoadList", "Log", "MatchOver",
+           "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd", "Summary", "Waiting",
+           "WildTarget"]

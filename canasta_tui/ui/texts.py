@@ -1,0 +1,216 @@
+"""Text the dialogs show, built from public facts only: the score, the sheet, the scoring
+summary of a finished hand, the help, the F3 list.  Pure functions, tested as text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine import HandRecord, PlayerView, Rules, player_name, team_name
+from ..engine.melds import Meld
+from .canvas import card_label, wrap
+from .keys import KEYS
+from .style import UNICODE, Glyphs
+
+#: The order melds are shown in: A, 4 ... K, black threes, the wild meld (as the DOS game).
+MELD_ORDER = (1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 3, 2)
+
+
+def load_lines(items: Sequence[Any], current: int, rows: int, width: int) -> list[str]:
+    """The F3 list: name, hand and score, date; the highlighted line marked with ``>``."""
+    import time
+
+    rows = max(1, rows)
+    start = min(max(0, current - rows // 2), max(0, len(items) - rows))
+    out = []
+    shown = range(start, min(len(items), start + rows))
+    sw = max((len(items[i].summary) for i in shown), default=0)
+    for i in shown:
+        it = items[i]
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(it.modified))
+        room = max(8, width - len(when) - sw - 6)
+        name = it.name if len(it.name) <= room else it.name[: room - 1] + "~"
+        mark = ">" if i == current else " "
+        out.append(f"{mark} {name:<{room}}  {it.summary:<{sw}}  {when}"[:width])
+    more = len(items) - rows
+    out += ["", (f"{len(items)} saved games; " if more > 0 else "") + "Up/Down: choose  Enter: load  Esc or q: back"]
+    return out
+
+
+def pile_option_text(a: Any, v: PlayerView, g: Glyphs) -> str:
+    from ..engine.cards import RANK_NAMES
+
+    up = card_label(v.upcard, g) if v.upcard is not None else "?"
+    if not a.ranks:
+        return f"put the upcard {up} on your side's meld"
+    return f"meld the upcard {up} with your " + " ".join(RANK_NAMES[r] for r in a.ranks)
+
+
+def help_lines(width: int = 200) -> list[str]:
+    """The help screen's lines (every key of :data:`KEYS`), descriptions wrapped to ``width``."""
+    out: list[str] = []
+    section = ""
+    for k in KEYS:
+        if k.section != section:
+            if out:
+                out.append("")
+            out.append(k.section + ":")
+            section = k.section
+        desc = wrap(k.description, max(20, width - 14))
+        out.append(f"  {k.label:<11} {desc[0]}")
+        out.extend(" " * 14 + d.strip() for d in desc[1:])
+    return out
+
+
+def sort_hand(cards: Sequence[int], order: str = "rank") -> list[int]:
+    """A hand in the order the player chose.
+
+    ``rank``: as the DOS game, A, 3, 4 ... K, then deuces and jokers (suits in club, diamond,
+    heart, spade order within a rank).  ``suit``: clubs, diamonds, hearts, spades, each in
+    that rank order, then the wild cards.
+    """
+    from ..engine.cards import IS_WILD, SUIT_OF, display_key, sorted_for_display
+
+    if order == "suit":
+        return sorted((int(c) for c in cards),
+                      key=lambda c: (IS_WILD[c], 0 if IS_WILD[c] else SUIT_OF[c], display_key(c)))
+    return [int(c) for c in sorted_for_display(cards)]
+
+
+def meld_cards(m: Meld, g: Glyphs) -> str:
+    return " ".join(card_label(c, g) for c in (*m.naturals, *m.wilds))
+
+
+def canasta_tag(m: Meld, g: Glyphs, short: bool = False) -> str:
+    if not m.is_canasta:
+        return ""
+    kind = "wild" if m.is_wild_meld else ("natural" if m.is_natural else "mixed")
+    return g.star + (kind[:3] if short else kind)
+
+
+def meld_line(m: Meld, width: int, g: Glyphs) -> tuple[str, str]:
+    """One meld, compact: rank, how many naturals, the wild cards, the canasta kind.
+
+    The widest form that fits ``width`` is used (``K ×5 +2 JK  ★mixed``, then shorter
+    spellings), so a partnership's melds read the same at every size.
+    """
+    from ..engine.cards import RANK_NAMES, RANK_OF
+
+    name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
+    times = "×" if g is UNICODE else "x"
+    wild_names = ["JK" if RANK_OF[w] == 14 else "2" for w in m.wilds]
+    style = ""
+    if m.is_canasta:
+        style = "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"
+    candidates = []
+    for tag in (canasta_tag(m, g), canasta_tag(m, g, short=True)):
+        for wild in (" +" + " ".join(wild_names), " +" + ",".join(wild_names), f" +{len(wild_names)}w"):
+            left = f"{name:>2} {times}{len(m.naturals)}" + (wild if wild_names else "")
+            candidates.append((left, tag))
+    for left, tag in candidates:
+        if len(left) + 1 + len(tag) <= width:
+            gap = width - len(left) - len(tag)
+            return left + " " * gap + tag, style
+    left, tag = candidates[-1]
+    return (left + " " + tag)[:width], style
+
+
+def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played: int) -> list[str]:
+    """The Score dialog: each side's match score, initial meld requirement and canastas."""
+    def canastas(t: int) -> int:
+        return sum(1 for m in v.melds[t] if m is not None and m.is_canasta)
+
+    out = [f"{'':<16}" + "".join(f"{team_name(t, rules):>15}" for t in range(rules.teams))]
+    out.append(f"{'Score':<16}" + "".join(f"{totals[t]:>15}" for t in range(rules.teams)))
+    out.append(f"{'Initial meld':<16}" + "".join(f"{v.requirements[t]:>15}" for t in range(rules.teams)))
+    out.append(f"{'Canastas':<16}" + "".join(f"{canastas(t):>15}" for t in range(rules.teams)))
+    out.append(f"{'Hands played':<16}{hands_played:>15}")
+    out.append(f"The match is played to {rules.target_score}.")
+    return out
+
+
+def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int], room: int) -> list[str]:
+    """The score sheet: per hand and side the bonuses and the net cards (melded cards less the
+    cards in hand less penalties) and the running total, as the DOS sheet; at least the last
+    four hands; then the totals and each side's initial meld requirement for the next hand."""
+    col = 21
+    out = [f"{'':<13}" + "".join(f"{team_name(t, rules):>{col}}" for t in range(rules.teams))]
+    out.append(f"{'Hand Dealer':<13}" + f"{'bonus   net  total':>{col}}" * rules.teams)
+    keep = max(4, room - 5)
+    shown = sheet[-keep:]
+    if len(shown) < len(sheet):
+        out.append(f"({len(sheet) - len(shown)} earlier hands: t shows more on a taller screen)")
+    for rec in shown:
+        cells = ""
+        for ts, total in zip(rec.scores, rec.totals, strict=True):
+            bonus = ts.canasta_bonus + ts.red_three_points + ts.going_out
+            net = ts.melds - ts.hand - ts.penalties
+            cells += f"{bonus:>{col - 14}}{net:>6}{total:>7}"
+        out.append(f"{rec.number:<5}{player_name(rec.dealer):<8}" + cells)
+    out.append(f"{'Totals':<13}" + "".join(f"{t:>{col}}" for t in totals))
+    out.append(f"{'Next needs':<13}" + "".join(f"{rules.requirement(t):>{col}}" for t in totals))
+    return out
+
+
+def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord, names: Sequence[str],
+                  width: int, height: int, g: Glyphs = UNICODE, sort: str = "rank") -> list[str]:
+    """The DOS "Scoring Summary Table" of a finished hand, one screen.
+
+    One half per side (Players 1 & 3 on top, Players 2 & 4 below): the side's combined melds
+    down the left (rank and count), the cards left in each partner's hand in the middle (all
+    hands are shown when the hand is over), the scoring summary on the right.
+    """
+    from ..engine.cards import RANK_NAMES
+
+    rules = v.rules
+    teams = rules.teams
+    left_w, right_w = 22, 24
+    mid_w = width - left_w - right_w - 2
+    how = (f"{names[rec.went_out]} went out" + (" concealed" if v.concealed else "")
+           if rec.went_out >= 0 else f"the hand ended: {rec.end_reason}")
+    out = [f" Hand {rec.number} is over {g.dash} {how}"[:width]]
+    half = max(4, (height - 3 - teams) // teams)
+    for t in range(teams):
+        title = f"{g.hline} {team_name(t, rules)} "
+        out.append((title + g.hline * width)[:width])
+        melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None]
+        left = [meld_line(m, left_w, g)[0] for m in melds] or ["no melds"]
+        if len(left) > half:
+            # Too many for one column: two narrow ones, "K×5+2w" and a star for a canasta.
+            short = [f"{'W' if m.is_wild_meld else RANK_NAMES[m.rank]:>2}×{len(m.naturals)}"
+                     .replace("×", "×" if g is UNICODE else "x")
+                     + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else "")
+                     for m in melds]
+            per = (len(short) + 1) // 2
+            left = [f"{short[i]:<11}" + (short[i + per] if i + per < len(short) else "") for i in range(per)]
+        mid: list[str] = []
+        seats = (t, t + 2) if rules.partnerships else (t,)
+        for p in seats:
+            cards = sort_hand(hands[p], sort)
+            text = f"{names[p]}: " + (" ".join(card_label(c, g) for c in cards) if cards else "no cards")
+            mid += wrap(text, mid_w)
+        ts = rec.scores[t]
+        # Every penalty named in full (the summary's column has only room for the sum).
+        minus = "\u2212" if g is UNICODE else "-"
+        for reason, points in ts.penalty_items:
+            mid += wrap(f"{minus}{points} {reason}", mid_w)
+        right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in ts.lines()]
+        right.insert(-1, " " * (right_w - 6) + "-" * 6)
+        rows = max(len(left), len(mid), len(right))
+        rows = min(rows, half)
+        for i in range(rows):
+            a = left[i] if i < len(left) else ""
+            b = mid[i] if i < len(mid) else ""
+            c = right[i] if i < len(right) else ""
+            out.append(f"{a:<{left_w}} {b:<{mid_w}} {c:>{right_w}}".rstrip())
+    while len(out) < height - 2:
+        out.append("")
+    totals = "   ".join(f"{team_name(t, rules)}: {rec.totals[t]}" for t in range(teams))
+    out = out[: height - 2]
+    out.append(f"Match: {totals}"[:width])
+    out.append("Enter: the score sheet")
+    return out
+
+
+__all__ = ["MELD_ORDER", "canasta_tag", "help_lines", "load_lines", "meld_cards", "meld_line", "pile_option_text",
+           "score_lines", "sheet_lines", "sort_hand", "summary_table"]
