@@ -12,7 +12,8 @@ import asyncio
 import signal
 import threading
 import time
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
@@ -23,10 +24,9 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 
 from ..table import Link, Table, local_link
-from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
+from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Canvas, Options
 from .controller import Controller, Files
 from .keys import KEYS
-from .render import render
 from .style import color_depth, make_style
 
 _NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "s-tab",
@@ -57,39 +57,59 @@ def _key_name(ev: KeyPressEvent) -> str:
     return _NAMES.get(name, name)
 
 
-class TableApp:
-    """The table: a controller, the prompt-toolkit application and the computer-player pump."""
+class Screen(Protocol):
+    """One full-screen view of the app: the table's client, the start menu, the SSH lobby.
 
-    def __init__(self, link: Link, *, drive: Table | None = None, delay_ms: int = 500,
-                 options: Options = DEFAULT_OPTIONS, color: bool | str = True, input: Input | None = None,
-                 output: Output | None = None, files: Files | None = None, sort: str = "rank",
-                 remote: bool = False) -> None:
-        """The screen of one client: ``link`` is what it may read and play; ``drive`` is the table
-        to drive (its computers) when this app is the only client, as in a local game."""
-        self.link = link
-        self.table = drive
-        if drive is not None:
-            drive.delay = delay_ms / 1000
-        self.controller = Controller(link, files, sort=sort, remote=remote)
+    The app tells it the keys (names as :mod:`.keys` writes them) and paints what
+    ``paint`` draws; the screen calls ``on_change`` after anything changed, and sets
+    ``finished`` when the app should go on to the next screen (or end).
+    """
+
+    on_change: Callable[[], None]
+    on_suspend: Callable[[], None] | None
+    keys_handled: int
+    bell: bool
+    too_small: bool
+
+    @property
+    def finished(self) -> bool: ...
+
+    def key(self, name: str) -> None: ...
+
+    def paint(self, width: int, height: int, opts: Options) -> Canvas: ...
+
+
+#: Every named key the screens use (single characters reach them through ``Keys.Any``).
+_BOUND = {"enter", "escape", "pageup", "pagedown", "tab", "s-tab", "up", "down", "left", "right", "home", "end",
+          "delete", "c-h", "c-c", "c-l", "c-z", "c-u", "backspace", *(f"f{i}" for i in range(1, 13))}
+
+
+class ScreenApp:
+    """The prompt-toolkit application: it shows one :class:`Screen` at a time, in one full-screen
+    window, and runs a *flow* (a coroutine showing screens in turn: the table; the start menu,
+    then the table; the lobby, then a table ...)."""
+
+    def __init__(self, *, options: Options = DEFAULT_OPTIONS, color: bool | str = True, input: Input | None = None,
+                 output: Output | None = None, remote: bool = False) -> None:
         # color: True/False (colours or monochrome), or a --color mode (auto, always, never).
         depth = color_depth(color) if isinstance(color, str) else (None if color else ColorDepth.DEPTH_1_BIT)
         self.color_depth = depth
         colour = depth != ColorDepth.DEPTH_1_BIT
         self.options = options
+        self.remote = remote                          # over SSH: no Ctrl-Z, no signals of our own
+        self.screen: Screen | None = None
+        self._shown: asyncio.Event | None = None      # set when the current screen finishes
         self.frames = 0
         self.render_times: list[float] = []
         self.signalled: int | None = None             # SIGHUP or SIGTERM that ended the app
-        self._replaced: dict[int, Any] = {}           # the handlers the loop's replaced while it ran
+        self._replaced: dict[int, Any] = {}           # the handlers the loop replaced while it ran
         self.control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         kb = KeyBindings()
-        names: set[str] = set()
+        names = set(_BOUND)
         for k in KEYS:
-            for n in k.keys:
-                if len(n) > 1 or n in "?":
-                    names.add(n)
-        names |= {"enter", "escape", "pageup", "pagedown", "tab"}
+            names.update(n for n in k.keys if len(n) > 1 or n in "?")
         for n in sorted(names):
-            key = {"enter": "c-m", "space": " "}.get(n, n)
+            key = {"enter": "c-m", "space": " ", "backspace": "c-h"}.get(n, n)
             kb.add(key)(self._on_key)
         kb.add(Keys.Any)(self._on_key)
         self.app: Application[None] = Application(
@@ -104,59 +124,76 @@ class TableApp:
             erase_when_done=True,
         )
         self.app.ttimeoutlen = 0.05
-        self.controller.on_change = self._changed
-        if hasattr(signal, "SIGTSTP") and not remote:
-            self.controller.on_suspend = self._suspend
+
+    # ------------------------------------------------------------------ screens
+    async def show(self, screen: Screen) -> None:
+        """Show ``screen`` until it is finished."""
+        self.screen = screen
+        screen.on_change = self._changed
+        if hasattr(signal, "SIGTSTP") and not self.remote:
+            screen.on_suspend = self._suspend
+        self._shown = asyncio.Event()
+        self.app.renderer.clear()
+        self.app.invalidate()
+        if not screen.finished:
+            await self._shown.wait()
+
+    def background(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` while the app runs (the table's computers in a local game)."""
+        self.app.create_background_task(coro)
 
     # ------------------------------------------------------------------ painting
     def _fragments(self) -> Any:
+        screen = self.screen
+        if screen is None:
+            return []
         t0 = time.perf_counter()
         size = self.app.output.get_size()
-        cv = render(self.controller, size.columns, size.rows, self.options)
+        cv = screen.paint(size.columns, size.rows, self.options)
         frags = cv.fragments()
-        if self.controller.bell:
-            self.controller.bell = False
+        if screen.bell:
+            screen.bell = False
             self.app.output.bell()
         self.frames += 1
         self.render_times.append(time.perf_counter() - t0)
         return frags
 
     def _changed(self) -> None:
-        if self.controller.quitting:
-            if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
-                self.app.exit()
-            return
+        if self.screen is not None and self.screen.finished and self._shown is not None:
+            self._shown.set()
         self.app.invalidate()
 
     def _on_key(self, ev: KeyPressEvent) -> None:
-        if not is_user_key(ev):
+        if not is_user_key(ev) or self.screen is None:
             return
         name = _key_name(ev)
         size = self.app.output.get_size()
-        self.controller.too_small = size.columns < MIN_W or size.rows < MIN_H
+        self.screen.too_small = size.columns < MIN_W or size.rows < MIN_H
         if name == "c-l":
             # Ctrl-L: forget what is on the terminal and paint every cell again.
             self.app.renderer.clear()
-        self.controller.key(name)
+        self.screen.key(name)
 
     def _suspend(self) -> None:
         """Ctrl-Z: stop like any terminal program; on ``fg`` prompt-toolkit takes the terminal
         back and the whole screen is painted again."""
         self.app.suspend_to_background()
 
-    @classmethod
-    def local(cls, table: Table, **kw: Any) -> TableApp:
-        """The app of a game at this terminal: its players' link, and it drives the table."""
-        return cls(local_link(table), drive=table, **kw)
+    # ------------------------------------------------------------------ running
+    async def flow(self) -> None:
+        """What this app shows, screen after screen (a subclass's)."""
 
-    # ------------------------------------------------------------------ the table's computers
-    def _pre_run(self) -> None:
-        if self.table is not None:
-            self.app.create_background_task(self.table.run())
+    def _start_flow(self) -> None:
+        async def flow() -> None:
+            try:
+                await self.flow()
+            finally:
+                if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
+                    self.app.exit()
+        self.background(flow())
 
-    # ------------------------------------------------------------------ signals
     def _catch_exit_signals(self) -> None:
-        """SIGHUP and SIGTERM while the table runs end the app on the event loop.
+        """SIGHUP and SIGTERM while the app runs end the app on the event loop.
 
         A Python signal handler runs between two bytecodes of the main thread, which here runs
         the event loop: the exit saver's SystemExit could land inside a task (the computer-player
@@ -185,13 +222,13 @@ class TableApp:
             self.app.exit()
 
     def run(self) -> None:
-        """Play until the player quits; SIGHUP/SIGTERM end the app first, then reach their handler."""
+        """Run the flow until it ends; SIGHUP/SIGTERM end the app first, then reach their handler."""
         self._replaced.clear()
         self.signalled = None
 
         def pre_run() -> None:
             self._catch_exit_signals()
-            self._pre_run()
+            self._start_flow()
         try:
             self.app.run(pre_run=pre_run)
         finally:
@@ -201,4 +238,29 @@ class TableApp:
                 signal.raise_signal(self.signalled)       # the exit saver runs now, outside the loop
 
     async def run_async(self) -> None:
-        await self.app.run_async(pre_run=self._pre_run)
+        await self.app.run_async(pre_run=self._start_flow)
+
+
+class TableApp(ScreenApp):
+    """The table's client (one seat, several in hot-seat, or none to watch) as the whole app."""
+
+    def __init__(self, link: Link, *, drive: Table | None = None, delay_ms: int = 500,
+                 files: Files | None = None, sort: str = "rank", remote: bool = False, **kw: Any) -> None:
+        """``link`` is what this client may read and play; ``drive`` is the table to drive (its
+        computers) when this app is the table's only client, as in a local game."""
+        super().__init__(remote=remote, **kw)
+        self.link = link
+        self.table = drive
+        if drive is not None:
+            drive.delay = delay_ms / 1000
+        self.controller = Controller(link, files, sort=sort, remote=remote)
+
+    @classmethod
+    def local(cls, table: Table, **kw: Any) -> TableApp:
+        """The app of a game at this terminal: its players' link, and it drives the table."""
+        return cls(local_link(table), drive=table, **kw)
+
+    async def flow(self) -> None:
+        if self.table is not None:
+            self.background(self.table.run())
+        await self.show(self.controller)

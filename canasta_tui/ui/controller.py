@@ -22,6 +22,7 @@ from ..engine.cards import IS_RED_THREE, IS_WILD, RANK_OF, RANK_WORDS, card_text
 from ..table import Link
 from ..table.events import ANSWERED, describe, recap
 from ..text import printable
+from .canvas import Canvas, Options
 from .dialogs import (
     NAME_MAX,
     Answer,
@@ -176,6 +177,17 @@ class Controller:
         self._events_read = len(self.link.events)         # events already turned into messages
         self._hand = self.link.hand_number
         self._acked = 0                       # the hand whose score this client has acknowledged
+
+    # ------------------------------------------------------------------ a screen of the app
+    @property
+    def finished(self) -> bool:
+        """The player has left the table (quit, or the match is over and seen)."""
+        return self.quitting
+
+    def paint(self, width: int, height: int, opts: Options) -> Canvas:
+        from .render import render
+
+        return render(self, width, height, opts)
 
     def table_changed(self, what: str) -> None:
         """The table changed (a move, a deal, a loaded game ...): bring the screen in line."""
