@@ -116,6 +116,30 @@ def hand_events(rules: Rules, deck: Sequence[int], dealer: int, scores: Sequence
     return out
 
 
+def meld_starters(events: Sequence[Event], rules: Rules) -> dict[tuple[int, int], int]:
+    """Who started each meld of the current hand: (side, rank) -> seat.
+
+    The DOS table puts a meld in the quadrant of the player who made it ("When a player
+    chooses to Meld, each card is placed on the table in the proper quadrant"); cards a
+    partner adds go onto that meld, wherever it is.  Public events say it all: a meld is
+    started by ``melded`` (or by taking the pile for a new meld); a meld made again after it
+    was taken back belongs to whoever made it again.
+    """
+    from ..engine import team
+
+    out: dict[tuple[int, int], int] = {}
+    hand = events[-1].hand if events else 0
+    for e in events:
+        if e.hand != hand or e.seat < 0:
+            continue
+        key = (team(e.seat, rules), e.rank)
+        if e.kind == MELDED:
+            out[key] = e.seat
+        elif e.kind == TOOK_PILE and key not in out:
+            out[key] = e.seat
+    return out
+
+
 def merged(prev: Event, e: Event) -> Event | None:
     """One event for two that read as one move: cards added to the meld just made or added to
     by the same player ("melded K♣ K♠ K♥" + "added K♦ to the Kings" = "melded K♣ K♠ K♥ K♦")."""

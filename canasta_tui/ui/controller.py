@@ -337,6 +337,31 @@ class Controller:
         self.cmd_select()
         self.on_change()
 
+    def click_meld(self, side: int, rank: int) -> None:
+        """A mouse click on a meld in a quadrant: the wild card under the cursor (or selected)
+        goes onto it, as the DOS game's "move the cursor to the left column of the selected
+        melded rank and click"; selected natural cards of its rank go onto it too."""
+        if self.dialog is not None or self.message:
+            self.key("enter")
+            return
+        if not self._need_turn():
+            self.on_change()
+            return
+        v = self._mine()
+        if team(v.turn, v.rules) != side:
+            self.message = ["You may never play on an opponent's meld"]
+            self.on_change()
+            return
+        hand = self.hand()
+        chosen = [hand[i] for i in sorted(self.selected)] if self.selected else hand[self.cursor:self.cursor + 1]
+        wilds = [c for c in chosen if IS_WILD[c]]
+        naturals = [c for c in chosen if not IS_WILD[c] and RANK_OF[c] == rank]
+        if not wilds and not naturals:
+            self.message = [f"Select the cards to add to the {plural(rank) if rank != 2 else 'wild cards'} first"]
+        else:
+            self.play([*(A.add(rank) for _ in naturals), *(A.add(RANK_OF[w], rank) for w in wilds)])
+        self.on_change()
+
     def command(self, cmd: str) -> None:
         """Run a command by name (mouse clicks on the command bar)."""
         if self.dialog is not None or self.message:

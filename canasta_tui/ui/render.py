@@ -1,19 +1,27 @@
 """View model -> text: pure functions that draw the table onto a character canvas.
 
-``render(controller, width, height, options)`` returns a :class:`Canvas`; its
-``text()`` is what the tests compare and its ``fragments()`` is what prompt-toolkit
-paints.  Only the viewer's :class:`PlayerView` is read for hands: other hands are
-drawn as folded counts, so hidden information never reaches the screen.
+``render(controller, width, height, options)`` returns a :class:`Canvas`; its ``text()`` is
+what the tests compare and its ``fragments()`` is what prompt-toolkit paints.  Only the
+controller's own view is read for a hand: the other players' hands are drawn as folded
+counts, so hidden information never reaches the screen.
+
+The table is the DOS game's: "four quadrants, one for each player ... In each quadrant is
+the name of the player alongside a light which illuminates when it is that player's turn.
+The player's folded hand is placed either above or below the name."  Player 1 sits bottom
+left, 2 top left, 3 top right, 4 bottom right (the order of play, partners opposite); the
+stock, the upcard and the pile are in the centre; each meld lies in the quadrant of the
+player who started it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
-from ..engine import Phase, PlayerView, team_name
-from ..engine import team as team_of_seat
-from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD
+from ..engine import Phase, PlayerView, team
+from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_NAMES
 from ..engine.melds import Meld
+from ..table.events import meld_starters
 from .canvas import (
     DEFAULT_OPTIONS,
     MIN_H,
@@ -31,30 +39,8 @@ from .canvas import (
     wrap,
 )
 from .keys import BAR
+from .style import UNICODE, Glyphs
 from .texts import MELD_ORDER, canasta_tag, meld_cards, meld_line
-
-# ---------------------------------------------------------------------- small pieces
-
-def frozen_reason(v: PlayerView) -> str:
-    if not v.frozen:
-        return ""
-    if any(IS_WILD[c] for c in v.pile):
-        return "frozen: wild card in pile"
-    if any(IS_RED_THREE[c] for c in v.pile):
-        return "frozen: red three in pile"
-    return "frozen"
-
-
-def stop_card(v: PlayerView) -> str:
-    up = v.upcard
-    if up is None:
-        return ""
-    if IS_BLACK_THREE[up]:
-        return "stop card: black three"
-    if IS_WILD[up]:
-        return "stop card: wild card"
-    return ""
-
 
 
 def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Canvas:
@@ -88,29 +74,51 @@ def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Ca
     return cv
 
 
-def table_layout(width: int, height: int, teams: int) -> tuple[list[Rect], Rect, list[int]]:
-    """Where the partnerships' panels and the centre (pile and log) go.
+# ---------------------------------------------------------------------- where things go
 
-    Returns (one panel per position, the centre, the team shown at each position).  The
-    columns are separated by one blank column; the centre sits between the other side(s)
-    and Players 1 & 3 (or Player 1), who sit on the right, nearest the hand.
+class TableLayout(NamedTuple):
+    """The table's regions: a quadrant per seat, the centre, an extra panel where a seat is
+    missing (two or three players: it shows the log), the log line and the hand's first row."""
+
+    quadrants: tuple[Rect, ...]         # by seat
+    centre: Rect
+    spare: Rect | None
+    log_row: int
+    hand_row: int
+
+
+def hand_extra(width: int, height: int) -> int:
+    """Extra rows the hand gets on a big terminal, where cards are drawn framed (0 at 80x24)."""
+    return 2 if width >= 100 and height >= 34 else 0
+
+
+def table_layout(width: int, height: int, players: int = 4) -> TableLayout:
+    """Player 1 bottom left, 2 top left, 3 top right, 4 bottom right; the centre between them.
+
+    At 80x24 the quadrants are 30 columns by 8 rows and the centre 20 columns; a bigger
+    terminal gives the centre a fifth of the width and the quadrants the rest.
     """
-    order = list(range(1, teams)) + [0]          # team at each panel position
-    cols = teams + 1
-    top, h = 1, height - 7 - hand_extra(width, height)
-    avail = width - (cols - 1)
-    widths = [avail // cols + (1 if i < avail % cols else 0) for i in range(cols)]
-    centre_at = 1
-    rects: list[Rect] = []
-    x = 0
-    centre = Rect(0, 0, 0, 0)
-    for i, w in enumerate(widths):
-        if i == centre_at:
-            centre = Rect(x, top, w, h)
-        else:
-            rects.append(Rect(x, top, w, h))
-        x += w + 1
-    return rects, centre, order
+    extra = hand_extra(width, height)
+    area = height - 8 - extra                 # rows 1 .. area: the quadrants and the centre
+    cw = max(20, width // 5)
+    left = (width - cw) // 2
+    right = width - cw - left
+    top_h = area // 2
+    bottom_h = area - top_h
+    tl = Rect(0, 1, left, top_h)
+    bl = Rect(0, 1 + top_h, left, bottom_h)
+    tr = Rect(left + cw, 1, right, top_h)
+    br = Rect(left + cw, 1 + top_h, right, bottom_h)
+    centre = Rect(left, 1, cw, area)
+    quads: tuple[Rect, ...]
+    spare: Rect | None
+    if players == 4:
+        quads, spare = (bl, tl, tr, br), None
+    elif players == 3:
+        quads, spare = (bl, tl, tr), br
+    else:
+        quads, spare = (bl, tl), Rect(left + cw, 1, right, area)
+    return TableLayout(quads, centre, spare, 1 + area, height - 6 - extra)
 
 
 def short_team(t: int, rules: Any) -> str:
@@ -120,138 +128,7 @@ def short_team(t: int, rules: Any) -> str:
     return f"P{t + 1}"
 
 
-def hand_extra(width: int, height: int) -> int:
-    """Extra rows the hand gets on a big terminal, where cards are drawn framed (0 at 80x24)."""
-    return 2 if width >= 100 and height >= 34 else 0
-
-
-def _kind(ctl: Any, seat: int) -> str:
-    link = ctl.link
-    if not link.is_human(seat):
-        return "computer"
-    if seat in link.seats and len(link.seats) == 1:
-        return "you"
-    return "human"
-
-
-def draw_seat(r: Region, row: int, ctl: Any, v: PlayerView, seat: int, opts: Options) -> None:
-    """Two lines for one player: turn light, name, folded hand; who plays it, dealer, red threes."""
-    g = opts.glyphs
-    active = v.phase != Phase.HAND_OVER and (v.turn == seat or (v.actor == seat and v.phase == Phase.PERMISSION))
-    light = (g.light_on, "light.on") if active else (g.light_off, "light.off")
-    count = folded(v.hand_sizes[seat])
-    name = ctl.link.name(seat)
-    room = r.w - 2 - len(count) - 1
-    if len(name) > room:
-        name = name[: max(1, room - 1)] + g.ellipsis[:1]
-    r.put(row, 0, light[0] + " ", light[1])
-    r.put(row, 2, name, "name.active" if active else "name")
-    r.put(row, max(2 + len(name) + 1, r.w - len(count)), count, "count")
-    kind = "  " + _kind(ctl, seat)
-    infos = [kind + ", dealer", "  dealer"] if v.dealer == seat else [kind]
-    threes = " ".join(card_label(c, g) for c in v.red_threes[seat])
-    if threes and len(infos[-1]) + 1 + len(threes) > r.w:
-        threes = "".join(card_label(c, g) for c in v.red_threes[seat])
-    room = r.w - (len(threes) + 1 if threes else 0)
-    info = next((t for t in infos if len(t) <= room), infos[-1][:room])
-    if threes:
-        r.put(row + 1, r.w - len(threes), threes, "suit.red")
-    r.put(row + 1, 0, info, "dim")
-
-
-def draw_team(r: Region, ctl: Any, v: PlayerView, team: int, opts: Options) -> None:
-    rules = v.rules
-    canastas = sum(1 for m in v.melds[team] if m is not None and m.is_canasta)
-    right = f"{canastas} canasta" + ("" if canastas == 1 else "s") if canastas else ""
-    r.heading(0, team_name(team, rules), right if len(team_name(team, rules)) + len(right) + 6 <= r.w else "")
-    seats = (team, team + 2) if rules.partnerships else (team,)
-    # The player sitting opposite the bottom seat first, as at the table: 3 above 1, 2 above 4.
-    row = 1
-    for seat in sorted(seats, key=lambda s: (s == 0, s)):
-        draw_seat(r, row, ctl, v, seat, opts)
-        row += 2
-    draw_melds(r, row, v, team, opts)
-
-
-def draw_melds(r: Region, row: int, v: PlayerView, team: int, opts: Options) -> None:
-    g = opts.glyphs
-    melds = [m for rk in MELD_ORDER if (m := v.melds[team][rk]) is not None]
-    r.put(row, 0, (f"{g.hline} melds " + g.hline * r.w)[: r.w], "dim")
-    row += 1
-    rows = r.h - row
-    if not melds:
-        r.put(row, 1, "no melds yet", "dim")
-        return
-    show_cards = all(len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= r.w for m in melds)
-    shown = melds if len(melds) <= rows else melds[: max(0, rows - 1)]
-    for i, m in enumerate(shown):
-        draw_meld(r, row + i, m, opts, show_cards)
-    if len(shown) < len(melds):
-        r.put(row + rows - 1, 1, f"{g.ellipsis}{len(melds) - len(shown)} more", "dim")
-
-
-def draw_meld(r: Region, row: int, m: Meld, opts: Options, show_cards: bool) -> None:
-    g = opts.glyphs
-    tag = canasta_tag(m, g)
-    style = "" if not tag else ("canasta.mixed" if "mixed" in tag else "canasta.natural")
-    if show_cards:
-        x = 0
-        for c in (*m.naturals, *m.wilds):
-            x = r.put(row, x, card_label(c, g), card_style(c, opts)) + 1
-        if tag:
-            r.put(row, r.w - len(tag), tag, style)
-        return
-    text, style = meld_line(m, r.w, g)
-    r.put(row, 0, text, style)
-
-
-def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options) -> None:
-    """The middle of the table: stock, pile and upcard, frozen and stop-card notes, meld needs; the log."""
-    g = opts.glyphs
-    rules = v.rules
-    r.heading(0, "Table")
-    r.put(1, 0, f"Stock {v.stock_size:<4}Pile {v.pile_size}")
-    x = r.put(2, 0, "Upcard ")
-    up = v.upcard
-    if up is None:
-        r.put(2, x, f"{g.dash} (empty)", "dim")
-    else:
-        r.put(2, x, card_label(up, g), card_style(up, opts))
-    # The rest of a pile taken for an initial meld, held back until the meld is met (Windows 2.41).
-    waiting = f"held back: {v.waiting} pile card{'s' if v.waiting != 1 else ''}" if v.waiting else ""
-    notes = [t for t in (frozen_reason(v), stop_card(v), waiting) if t]
-    if notes:
-        for i, t in enumerate(notes[:2]):
-            r.put(3 + i, 0, t.upper() if i == 0 and v.frozen else t, "frozen" if t != waiting else "count")
-    else:
-        r.put(3, 0, "pile not frozen", "dim")
-    # A side that has melded needs nothing more this hand: say so instead of its old requirement.
-    def made(t: int) -> bool:
-        # The turn's own side has made it only once this turn's melds meet the requirement.
-        short = t == team_of_seat(v.turn, rules) and v.meld_needed > v.meld_count
-        return any(m is not None for m in v.melds[t]) and not short
-
-    needs = ["made" if made(t) else str(v.requirements[t]) for t in range(rules.teams)]
-    r.put(5, 0, "Initial melds:" if all(n == "made" for n in needs) else "Initial meld needs:")
-    need = "   ".join(f"{short_team(t, rules)}: {needs[t]}" for t in range(rules.teams))
-    if len(need) + 2 > r.w:
-        need = " ".join(f"{short_team(t, rules)} {needs[t]}" for t in range(rules.teams))
-    r.put(6, 0, ("  " + need) if len(need) + 2 <= r.w else need)
-    top = 7
-    r.heading(top, "Log")
-    rows = r.h - top - 1
-    # The newest entries that fit, each whole (no entry starts half-way down its wrapped lines).
-    lines: list[str] = []
-    for _, text in reversed(ctl.log_lines()):
-        wrapped = wrap(glyph_text(text, g), r.w)
-        if len(lines) + len(wrapped) > rows:
-            if not lines:
-                lines = wrapped[-rows:] if rows > 0 else []
-            break
-        lines[:0] = wrapped
-    for i, text in enumerate(lines):
-        r.put(top + 1 + i, 0, text)
-
+# ---------------------------------------------------------------------- the table
 
 def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     g = opts.glyphs
@@ -267,16 +144,25 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     Region(cv, 0, 0, W - len(right) - 1, 1).put(
         0, 0, f" CANASTA {g.dash} {rules.name} rules {g.dash} hand {link.hand_number}", "header")
 
-    panels, centre, order = table_layout(W, H, rules.teams)
-    for rect, team in zip(panels, order, strict=True):
-        draw_team(Region(cv, *rect), ctl, v, team, opts)
-    draw_centre(Region(cv, *centre), ctl, v, opts)
-    for rect in sorted([*panels, centre])[:-1]:
-        for yy in range(rect.y, rect.y + rect.h):
-            cv.put(yy, rect.x + rect.w, g.vline, "dim")
+    layout = table_layout(W, H, rules.players)
+    starters = meld_starters(link.events, rules)
+    for seat, rect in enumerate(layout.quadrants):
+        draw_quadrant(Region(cv, *rect), ctl, v, seat, starters, opts)
+    lines = ctl.log_lines()
+    # The log line under the table holds the latest move in full; the moves before it go in the
+    # centre (or the spare panel where no player sits); g shows the whole log.
+    earlier = lines[:-1]
+    draw_centre(Region(cv, *layout.centre), ctl, v, opts, earlier if layout.spare is None else [])
+    if layout.spare is not None:
+        draw_log_panel(Region(cv, *layout.spare), earlier, opts)
+    latest = glyph_text(lines[-1][1], g) if lines else ""
+    hint = "g: log"
+    row = Region(cv, 0, layout.log_row, W, 1)
+    row.put(0, 1, latest[: W - len(hint) - 3])
+    row.put(0, W - len(hint) - 1, hint, "dim")
 
     # Bottom: whose hand this is, the live meld count, then the hand itself.
-    hand_y = H - 6 - hand_extra(W, H)
+    hand_y = layout.hand_row
     row = Region(cv, 0, hand_y, W, 1)
     row.put(0, 0, g.hline * W, "dim")
     if ctl.viewer is not None and v.hand:
@@ -293,6 +179,202 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     draw_hand(cv, ctl, v, opts, hand_y + 1)
     Region(cv, 0, H - 2, W, 1).put(0, 0, glyph_text(ctl.status(), g), "hint")
     draw_bar(cv, ctl, H - 1, opts)
+
+
+def _kind(ctl: Any, seat: int) -> str:
+    link = ctl.link
+    if not link.is_human(seat):
+        return "computer"
+    if seat in link.seats and len(link.seats) == 1:
+        return "you"
+    return "human"
+
+
+def side_line(v: PlayerView, t: int, scores: Sequence[int]) -> str:
+    """A side's score and what its initial meld needs (``melded`` once it has made it)."""
+    return f"{short_team(t, v.rules)}: {scores[t]}, " + ("melded" if has_melded(v, t) else f"needs {v.requirements[t]}")
+
+
+def has_melded(v: PlayerView, t: int) -> bool:
+    """The side has made its initial meld: it has melds, and if it is the side playing now,
+    this turn's melds meet the requirement (until then they may still come back)."""
+    short = v.phase != Phase.HAND_OVER and team(v.turn, v.rules) == t and v.meld_needed > v.meld_count
+    return any(m is not None for m in v.melds[t]) and not short
+
+
+def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[tuple[int, int], int],
+                  opts: Options) -> None:
+    """One player's quadrant: a frame in the side's style, with the turn light, the name and the
+    folded hand on top, the side's score and initial meld requirement below; inside, who plays
+    the seat (and the dealer), the red threes, and the melds this player started."""
+    g = opts.glyphs
+    rules = v.rules
+    t = team(seat, rules)
+    # Partners share a frame (double or single lines, and a colour); players alone all get one.
+    style = t % 2 if rules.partnerships else 1
+    hline, vline, corners = g.side_frames[style]
+    frame = f"side.{style}"
+    if r.w < 6 or r.h < 3:
+        return
+    # the frame
+    r.put(0, 0, corners[0] + hline * (r.w - 2) + corners[1], frame)
+    for y in range(1, r.h - 1):
+        r.put(y, 0, vline, frame)
+        r.put(y, r.w - 1, vline, frame)
+    r.put(r.h - 1, 0, corners[2] + hline * (r.w - 2) + corners[3], frame)
+    # the top line: light, name, folded hand
+    active = v.phase != Phase.HAND_OVER and (v.turn == seat or (v.actor == seat and v.phase == Phase.PERMISSION))
+    light = (g.light_on, "light.on") if active else (g.light_off, "light.off")
+    count = f" {folded(v.hand_sizes[seat])} "
+    name = ctl.link.name(seat)
+    room = r.w - 6 - len(count) - 1
+    if len(name) > room:
+        name = name[: max(1, room - 1)] + g.ellipsis[:1]
+    x = r.put(0, 1, " ", frame)
+    x = r.put(0, x, light[0], light[1])
+    x = r.put(0, x, " ", frame)
+    r.put(0, x, name, "name.active" if active else "name")
+    r.put(0, x + len(name), " ", frame)
+    r.put(0, r.w - 1 - len(count), count, "count")
+    # the bottom line: the side's score and initial meld requirement
+    side = f" {side_line(v, t, ctl.link.scores)} "
+    if len(side) <= r.w - 4:
+        r.put(r.h - 1, 2, side, f"{frame}.title")
+    inner = Region(r.cv, r.x + 2, r.y + 1, r.w - 4, r.h - 2)      # a space inside the frame
+    kind = _kind(ctl, seat) + (", dealer" if v.dealer == seat else "")
+    threes = " ".join(card_label(c, g) for c in v.red_threes[seat])
+    if threes and len(kind) + 1 + len(threes) > inner.w:
+        threes = "".join(card_label(c, g) for c in v.red_threes[seat])
+    inner.put(0, 0, kind[: inner.w - (len(threes) + 1 if threes else 0)], "dim")
+    if threes:
+        inner.put(0, inner.w - len(threes), threes, "suit.red")
+    melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None
+             and starters.get((t, rk), min(s for s in range(rules.players) if team(s, rules) == t)) == seat]
+    draw_melds(Region(r.cv, inner.x, inner.y + 1, inner.w, inner.h - 1), ctl, t, melds, opts)
+
+
+def meld_cell(m: Meld, width: int, g: Glyphs) -> str:
+    """A meld in a narrow cell: ``K×5+2 ★mix`` (rank, natural cards, wild cards, canasta kind)."""
+    name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
+    times = "×" if g is UNICODE else "x"
+    compact = f"{name:>2}{times}{len(m.naturals)}" + (f"+{len(m.wilds)}w" if m.wilds else "")
+    tag = canasta_tag(m, g, short=True)
+    return (compact + (" " + tag if tag else ""))[:width]
+
+
+def _meld_style(m: Meld) -> str:
+    if not m.is_canasta:
+        return ""
+    return "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"
+
+
+def draw_melds(r: Region, ctl: Any, t: int, melds: list[Meld], opts: Options) -> None:
+    """The melds of one player's quadrant: as cards when each fits a line, else one compact line
+    each, else two columns (a side's eight melds always fit at 80x24)."""
+    g = opts.glyphs
+    if r.h <= 0:
+        return
+    if not melds:
+        r.put(0, 0, "no melds", "dim")
+        return
+    handlers = [(_meld_handler(ctl, t, m.rank) if opts.mouse else None) for m in melds]
+    if len(melds) <= r.h:
+        show_cards = all(len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= r.w for m in melds)
+        for i, m in enumerate(melds):
+            if show_cards:
+                x = 0
+                for c in (*m.naturals, *m.wilds):
+                    x = r.put(i, x, card_label(c, g), card_style(c, opts), handlers[i]) + 1
+                tag = canasta_tag(m, g)
+                if tag:
+                    r.put(i, r.w - len(tag), tag, _meld_style(m), handlers[i])
+            else:
+                text, style = meld_line(m, r.w, g)
+                r.put(i, 0, text, style, handlers[i])
+        return
+    cols = 2
+    cell = (r.w - 1) // cols
+    per = r.h
+    room = per * cols
+    shown = melds if len(melds) <= room else melds[: room - 1]
+    for i, m in enumerate(shown):
+        row, col = i % per, i // per
+        r.put(row, col * (cell + 1), meld_cell(m, cell, g).ljust(cell), _meld_style(m), handlers[i])
+    if len(shown) < len(melds):
+        r.put(per - 1, cell + 1, f"{g.ellipsis}{len(melds) - len(shown)} more", "dim")
+
+
+def frozen_reason(v: PlayerView) -> str:
+    if not v.frozen:
+        return ""
+    if any(IS_WILD[c] for c in v.pile):
+        return "FROZEN: wild card"
+    if any(IS_RED_THREE[c] for c in v.pile):
+        return "FROZEN: red three"
+    return "FROZEN (by the rules)"
+
+
+def stop_card(v: PlayerView) -> str:
+    up = v.upcard
+    if up is None:
+        return ""
+    if IS_BLACK_THREE[up]:
+        return "stop: black three"
+    if IS_WILD[up]:
+        return "stop: wild card"
+    return ""
+
+
+def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options, lines: Sequence[tuple[int, str]]) -> None:
+    """The middle of the table: the stock, the pile and its upcard, frozen and why, a stop card,
+    a pile held back for an initial meld; below, the moves before the latest when there is room."""
+    g = opts.glyphs
+    draw_h = _command_handler(ctl, "draw") if opts.mouse else None
+    pile_h = _command_handler(ctl, "pile") if opts.mouse else None
+    r.put(0, 1, f"Stock {v.stock_size}", "", draw_h)
+    r.put(1, 1, f"Pile  {v.pile_size}", "", pile_h)
+    x = r.put(2, 1, "Upcard ", "", pile_h)
+    up = v.upcard
+    if up is None:
+        r.put(2, x, f"{g.dash} (empty)", "dim")
+    else:
+        r.put(2, x, card_label(up, g), card_style(up, opts), pile_h)
+    row = 3
+    for note, style in ((frozen_reason(v), "frozen"), (stop_card(v), "frozen"),
+                        (f"held back: {folded(v.waiting)}" if v.waiting else "", "count")):
+        if note:
+            r.put(row, 1, note, style)
+            row += 1
+    if not v.frozen and not stop_card(v):
+        r.put(row, 1, "pile not frozen", "dim")
+        row += 1
+    row += 1
+    rows = r.h - row - 1
+    if rows < 2 or not lines:
+        return
+    r.put(row, 1, (f"{g.hline} log " + g.hline * r.w)[: r.w - 2], "dim")
+    _fill_log(Region(r.cv, r.x + 1, r.y + row + 1, r.w - 2, rows), lines, g)
+
+
+def draw_log_panel(r: Region, lines: Sequence[tuple[int, str]], opts: Options) -> None:
+    """Where no player sits (two or three players): the log."""
+    g = opts.glyphs
+    r.put(0, 0, (f"{g.hline} Log " + g.hline * r.w)[: r.w], "heading")
+    _fill_log(Region(r.cv, r.x + 1, r.y + 1, r.w - 1, r.h - 1), lines, g)
+
+
+def _fill_log(r: Region, lines: Sequence[tuple[int, str]], g: Glyphs) -> None:
+    """The newest log entries that fit, each whole (none starts half-way down its wrapped lines)."""
+    out: list[str] = []
+    for _, text in reversed(lines):
+        wrapped = wrap(glyph_text(text, g), r.w)
+        if len(out) + len(wrapped) > r.h:
+            if not out:
+                out = wrapped[-r.h:] if r.h > 0 else []
+            break
+        out[:0] = wrapped
+    for i, text in enumerate(out):
+        r.put(i, 0, text)
 
 
 def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> None:
@@ -405,3 +487,18 @@ def draw_bar(cv: Canvas, ctl: Any, y: int, opts: Options) -> None:
 # ---------------------------------------------------------------------- dialogs
 
 
+
+
+def _meld_handler(ctl: Any, t: int, rank: int) -> Handler:
+    from prompt_toolkit.mouse_events import MouseEventType
+
+    def handler(ev: Any) -> object:
+        if ev.event_type == MouseEventType.MOUSE_UP:
+            ctl.click_meld(t, rank)
+            return None
+        return NotImplemented
+    return handler
+
+
+def _command_handler(ctl: Any, cmd: str) -> Handler:
+    return _bar_handler(ctl, cmd)

@@ -31,10 +31,14 @@ class Glyphs(NamedTuple):
     right_more: str
     dash: str
     ellipsis: str
+    # The frame of each side's quadrants: one side drawn double, the other single, so that the
+    # two quadrants of a partnership read as one side without colour.
+    side_frames: tuple[tuple[str, str, str], ...] = (("═", "║", "╔╗╚╝"), ("─", "│", "┌┐└┘"))
 
 
 UNICODE = Glyphs("♣♦♥♠", "●", "○", "★", "─", "│", "┌┐└┘", "▲", "+", "‹", "›", "—", "…")
-ASCII = Glyphs("cdhs", "*", "o", "*", "-", "|", "++++", "^", "+", "<", ">", "-", "...")
+ASCII = Glyphs("cdhs", "*", "o", "*", "-", "|", "++++", "^", "+", "<", ">", "-", "...",
+               (("=", "|", "++++"), ("-", ":", "....")))
 
 
 #: The variables that choose the locale for characters, strongest first (POSIX: LC_ALL wins over
@@ -159,6 +163,10 @@ _COLOUR = {
     "box": "",
     "box.title": "bold reverse",
     "error": "bold #d70000",
+    "side.0": "#5f87d7",
+    "side.1": "#d7875f",
+    "side.0.title": "bold #5f87d7",
+    "side.1.title": "bold #d7875f",
     "hint": "italic",
     "count": "bold",
 }
@@ -182,6 +190,8 @@ _MONO = {
     "box.title": "bold reverse",
     "error": "bold",
     "count": "bold",
+    "side.0.title": "bold",
+    "side.1.title": "bold",
 }
 
 

@@ -76,12 +76,14 @@ def test_initial_meld_requirement_of_a_side_that_has_melded_is_not_shown() -> No
     """#19: "Initial meld needs: 1&3: 50" stayed on screen after the side had melded."""
     s = session(seed=5)
     ctl = Controller(local_link(s))
-    assert "1&3: 50   2&4: 50" in render(ctl, 80, 24).text()
+    text = render(ctl, 80, 24).text()
+    assert "1&3: 0, needs 50" in text and "2&4: 0, needs 50" in text
     drive(ctl, lambda c: any(m is not None for m in s.state.melds[1]) and not any(m is not None for m in s.state.melds[0])
           and s.state.turn % 2 == 0)
     need = s.state.requirements[0]
     text = render(ctl, 80, 24).text()
-    assert f"1&3: {need}   2&4: made" in text and "Initial meld needs:" in text
+    assert f", needs {need}" in text and "2&4: " in text and ", melded" in text
+    assert text.count(", melded") == 2 and text.count(f", needs {need}") == 2     # each side's two quadrants
 
 
 def test_cards_added_to_the_meld_just_named_make_one_line() -> None:

@@ -67,7 +67,7 @@ def test_unpile_says_the_penalty_up_front_and_charges_it() -> None:
     assert "[B]ack" in text
     assert "b puts it back (50-point penalty)" in text
     waiting = len(table_of(ctl).state.aside)
-    assert f"held back: {waiting} pile card{'s' if waiting != 1 else ''}" in text
+    assert f"held back: {waiting} card{'s' if waiting != 1 else ''}" in text
     st = table_of(ctl).state
     team = st.team_of(0)
     pen = st.penalties[team]
@@ -188,7 +188,9 @@ def test_two_player_table() -> None:
     text = render(ctl, 80, 24).text()
     lines = text.splitlines()
     assert "P1: 0   P2: 0" in lines[0] and "1&3" not in text
-    assert lines[1].startswith("─ Player 2 ") and "─ Table " in lines[1] and "─ Player 1 " in lines[1]
+    # Player 2's quadrant top left, Player 1's bottom left, the log where nobody sits.
+    assert lines[1].startswith("┌ ○ Player 2 ") and "─ Log " in lines[1]
+    assert lines[9].startswith("┌ ● Player 1 ") and lines[8].startswith("└─ P2: 0, needs 50 ")
     assert "15 cards" in text and "Your hand (15 cards)" in text
     drive(ctl, lambda c: s.state.phase == Phase.HAND_OVER, 6000)
     assert "is over" in render(ctl, 80, 24).text()
@@ -199,7 +201,8 @@ def test_three_player_table() -> None:
     ctl = Controller(local_link(s))
     lines = render(ctl, 80, 24).lines()
     assert "P1: 0   P2: 0   P3: 0" in lines[0]
-    assert [h in lines[1] for h in ("─ Player 2 ", "─ Table ", "─ Player 3 ", "─ Player 1 ")] == [True] * 4
-    assert lines[7].count("P1 50") == 1 and "P3 50" in lines[7]
+    assert lines[1].startswith("┌ ○ Player 2 ") and "┌ ○ Player 3 " in lines[1]
+    assert lines[9].startswith("┌ ● Player 1 ") and "─ Log " in lines[9]
+    assert "└─ P3: 0, needs 50 " in lines[8] and lines[16].startswith("└─ P1: 0, needs 50 ")
     drive(ctl, lambda c: s.state.phase == Phase.HAND_OVER, 6000)
     assert "is over" in render(ctl, 80, 24).text()

@@ -144,8 +144,9 @@ def crowded_controller(rules: str = "classic", players: int = 1) -> Controller:
 @pytest.mark.parametrize("rules,players", [("classic", 1), ("classic", 2), ("two-player", 1), ("three-player", 1)])
 @pytest.mark.parametrize("size", [(80, 24), (81, 25), (100, 30), (132, 43), (200, 60)])
 def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple[int, int]) -> None:
+    from canasta_tui.table.events import meld_starters
     from canasta_tui.ui.canvas import Canvas, Region
-    from canasta_tui.ui.render import draw_centre, draw_team, table_layout
+    from canasta_tui.ui.render import draw_centre, draw_quadrant, table_layout
     ctl = crowded_controller(rules, players)
     if ctl.dialog is not None:
         ctl.dialog = None
@@ -153,18 +154,24 @@ def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple
     W, H = size
     v = ctl.view()
     lines = render(ctl, W, H).lines()
-    panels, centre, order = table_layout(W, H, v.rules.teams)
-    # The separators stand at the same columns on every row of the table.
-    seps = sorted(r.x + r.w for r in [*panels, centre])[:-1]
-    for y in range(centre.y, centre.y + centre.h):
-        assert [lines[y][x] for x in seps] == ["│"] * len(seps), lines[y]
-    # Each region of the full screen is exactly what that region draws alone.
-    for rect, draw in [*((p, lambda r, t=t: draw_team(r, ctl, v, t, DEFAULT)) for p, t in zip(panels, order, strict=True)),
-                       (centre, lambda r: draw_centre(r, ctl, v, DEFAULT))]:
+    layout = table_layout(W, H, v.rules.players)
+    regions = [*layout.quadrants, layout.centre, *([layout.spare] if layout.spare else [])]
+    # No two regions share a cell, and together they stay between the header and the log line.
+    cells = [(x, y) for r in regions for x in range(r.x, r.x + r.w) for y in range(r.y, r.y + r.h)]
+    assert len(cells) == len(set(cells))
+    assert all(1 <= y < layout.log_row and 0 <= x < W for x, y in cells)
+    # Each quadrant of the full screen is exactly what that quadrant draws alone.
+    starters = meld_starters(ctl.link.events, v.rules)
+    for seat, rect in enumerate(layout.quadrants):
         alone = Canvas(W, H)
-        draw(Region(alone, *rect))
+        draw_quadrant(Region(alone, *rect), ctl, v, seat, starters, DEFAULT)
         for y in range(rect.y, rect.y + rect.h):
             assert lines[y][rect.x:rect.x + rect.w] == alone.lines()[y][rect.x:rect.x + rect.w]
+    alone = Canvas(W, H)
+    draw_centre(Region(alone, *layout.centre), ctl, v, DEFAULT, ctl.log_lines()[:-1] if layout.spare is None else [])
+    c = layout.centre
+    for y in range(c.y, c.y + c.h):
+        assert lines[y][c.x:c.x + c.w] == alone.lines()[y][c.x:c.x + c.w]
     text = "\n".join(lines)
     assert "Upcard — (empty)" in text
     assert "Barthol" in text
@@ -172,12 +179,36 @@ def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple
     assert all(len(line) == W for line in lines)
 
 
-def test_eight_melds_and_canasta_kinds_fit_at_80x24() -> None:
+def test_a_sides_eight_melds_and_canasta_kinds_fit_one_quadrant_at_80x24() -> None:
+    """Issue 12: "Canastas are marked natural or mixed, and a side's eight melds must still fit" (nine here),
+    even when one player started them all (here Player 1 and Player 2 each started their side's)."""
+    from canasta_tui.ui.render import table_layout
+
     ctl = crowded_controller()
-    text = render(ctl, 80, 24).text()
-    assert text.count("★natural") >= 2 * 3 and text.count("★mixed") >= 2 * 3
-    for rank in (" A ×", " 4 ×", " 5 ×", " 6 ×", " 7 ×", " 8 ×", " 9 ×"):
-        assert text.count(rank) == 2, rank
+    lines = render(ctl, 80, 24).lines()
+    layout = table_layout(80, 24)
+    for seat in (0, 1):
+        q = layout.quadrants[seat]
+        inside = "\n".join(line[q.x:q.x + q.w] for line in lines[q.y:q.y + q.h])
+        for rank in ("A×", "4×", "5×", "6×", "7×", "8×", "9×", "10×", "J×"):
+            assert inside.count(rank) == 1, (seat, rank, inside)
+        assert inside.count("★nat") == 4 and inside.count("★mix") == 5, inside
+    for seat in (2, 3):        # the partners started none
+        q = layout.quadrants[seat]
+        assert "no melds" in lines[q.y + 2][q.x:q.x + q.w]
+
+
+def test_the_quadrants_sit_in_the_order_of_play_with_partners_opposite() -> None:
+    """DOS "The Play Table": "four quadrants, one for each player ... the name of the player ...
+    alongside a light which illuminates when it is that player's turn"; issue 12: Player 1
+    bottom left, 2 top left, 3 top right, 4 bottom right; a side's two quadrants share a frame."""
+    ctl = client(session(seed=5))
+    lines = render(ctl, 80, 24).lines()
+    assert lines[1].startswith("┌ ○ Player 2 ") and "╔ ○ Player 3 " in lines[1]
+    assert lines[9].startswith("╔ ● Player 1 ") and "┌ ○ Player 4 " in lines[9]
+    assert "11 cards ┐" in lines[1] and "12 cards ╗" not in lines[9]
+    assert lines[8].startswith("└─ 2&4: 0, needs 50 ") and "╚═ 1&3: 0, needs 50 " in lines[8]
+    assert lines[16].startswith("╚═ 1&3: 0, needs 50 ") and "└─ 2&4: 0, needs 50 " in lines[16]
 
 
 DEFAULT = Options()
