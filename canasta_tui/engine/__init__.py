@@ -26,7 +26,7 @@ from .moves import (
     turn_problem,
 )
 from .rules import CLASSIC, Rules, rules_from_dict, rules_from_toml
-from .scoring import RED_THREE_IN_HAND_PENALTY, TeamScore, score_hand
+from .scoring import RED_THREE_IN_HAND_PENALTY, TeamScore, score_hand, score_so_far
 from .state import GameState, Penalty, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
 from .view import PUBLIC, PlayerView, determinize, public_view, unseen_cards, view_for, view_from_dict, view_to_dict
 
@@ -78,6 +78,7 @@ __all__ = [
     "rules_from_dict",
     "rules_from_toml",
     "score_hand",
+    "score_so_far",
     "sorted_for_display",
     "team",
     "team_name",

@@ -6,12 +6,16 @@ adds any earned bonuses and deducts any penalties or un-played cards."
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import IS_RED_THREE, VALUE
 from .melds import Meld
 from .rules import Rules
-from .state import RED_THREE_IN_HAND, GameState, team_seats
+from .state import RED_THREE_IN_HAND, GameState, Penalty, team_seats
+
+if TYPE_CHECKING:
+    from .view import PlayerView
 
 #: DOS "Irregularities": "Failure to Declare a Red Three: If at the end of play a hand is
 #: found to contain a red Three, the side is penalized 200 points for each red Three found."
@@ -72,36 +76,52 @@ def red_three_points(count: int, melded: bool, rules: Rules) -> int:
 def score_hand(s: GameState) -> tuple[TeamScore, ...]:
     """The score of every side for the hand in ``s`` (normally a finished hand)."""
     rules = s.rules
-    out = []
-    for tm in range(rules.teams):
-        seats = team_seats(tm, rules)
-        row = [m for m in s.melds[tm] if m is not None]
-        meld_points = sum(m.points for m in row)
-        nat = sum(1 for m in row if m.is_canasta and m.is_natural)
-        wild = sum(1 for m in row if m.is_canasta and m.is_wild_meld)
-        mixed = sum(1 for m in row if m.is_canasta) - nat - wild
-        bonus = sum(canasta_bonus(m, rules) for m in row)
-        threes = sum(len(s.red_threes[p]) for p in seats)
-        red = red_three_points(threes, bool(row), rules)
-        out_bonus = 0
-        if s.went_out >= 0 and s.went_out in seats:
-            out_bonus = rules.going_out_bonus + (rules.concealed_bonus if s.concealed else 0)
-        held = [c for p in seats for c in s.hands[p]]
-        hand = sum(VALUE[c] for c in held if not IS_RED_THREE[c])
-        items = [(p.reason, p.points) for p in s.penalty_log if p.team == tm]
-        unnamed = s.penalties[tm] - sum(points for _, points in items)
-        if unnamed:
-            items.append(("penalties", unnamed))  # a position built without its penalty log
-        if s.is_over:
-            items += [(RED_THREE_IN_HAND, RED_THREE_IN_HAND_PENALTY) for c in held if IS_RED_THREE[c]]
-        if rules.canasta_required_for_positive_score and nat + mixed + wild < rules.canastas_to_go_out:
-            # Windows 2.41, "Total Score": without the canastas needed to go out "a negative
-            # score results consisting of the sum of the values of the cards in your hand and
-            # on the table": no canasta or going-out bonus, and the red threes on the table
-            # count against the side at what they would have scored.
-            meld_points, bonus, out_bonus, red = -meld_points, 0, 0, -abs(red)
-        pen = sum(points for _, points in items)
-        total = meld_points + bonus + red + out_bonus - hand - pen
-        out.append(TeamScore(tm, meld_points, nat, mixed, wild, bonus, threes, red, out_bonus, hand, pen, total,
-                             tuple(items)))
-    return tuple(out)
+    return tuple(_side(rules, tm, s.melds[tm], s.red_threes, s.hands, s.penalty_log, s.penalties[tm],
+                       s.went_out, s.concealed, s.is_over) for tm in range(rules.teams))
+
+
+def score_so_far(v: PlayerView) -> tuple[tuple[TeamScore, ...], tuple[int, ...]]:
+    """What each side would score if the hand ended now, as far as ``v``'s seat can know it:
+    the melds, canasta bonuses, red threes and penalties of both sides, less the cards in its
+    own hand; the other hands are not seen, so they count nothing here and the number of their
+    cards is returned per side (Score during a hand)."""
+    rules = v.rules
+    hands = tuple(v.hand if p == v.seat else () for p in range(rules.players))
+    scores = tuple(_side(rules, tm, v.melds[tm], v.red_threes, hands, v.penalty_log, v.penalties[tm], -1,
+                         False, False) for tm in range(rules.teams))
+    unseen = tuple(sum(v.hand_sizes[p] for p in team_seats(tm, rules) if p != v.seat) for tm in range(rules.teams))
+    return scores, unseen
+
+
+def _side(rules: Rules, tm: int, melds: Sequence[Meld | None], red_threes: Sequence[Sequence[int]],
+          hands: Sequence[Sequence[int]], penalty_log: Sequence[Penalty], penalties: int, went_out: int,
+          concealed: bool, over: bool) -> TeamScore:
+    seats = team_seats(tm, rules)
+    row = [m for m in melds if m is not None]
+    meld_points = sum(m.points for m in row)
+    nat = sum(1 for m in row if m.is_canasta and m.is_natural)
+    wild = sum(1 for m in row if m.is_canasta and m.is_wild_meld)
+    mixed = sum(1 for m in row if m.is_canasta) - nat - wild
+    bonus = sum(canasta_bonus(m, rules) for m in row)
+    threes = sum(len(red_threes[p]) for p in seats)
+    red = red_three_points(threes, bool(row), rules)
+    out_bonus = 0
+    if went_out >= 0 and went_out in seats:
+        out_bonus = rules.going_out_bonus + (rules.concealed_bonus if concealed else 0)
+    held = [c for p in seats for c in hands[p]]
+    hand = sum(VALUE[c] for c in held if not IS_RED_THREE[c])
+    items = [(p.reason, p.points) for p in penalty_log if p.team == tm]
+    unnamed = penalties - sum(points for _, points in items)
+    if unnamed:
+        items.append(("penalties", unnamed))  # a position built without its penalty log
+    if over:
+        items += [(RED_THREE_IN_HAND, RED_THREE_IN_HAND_PENALTY) for c in held if IS_RED_THREE[c]]
+    if rules.canasta_required_for_positive_score and nat + mixed + wild < rules.canastas_to_go_out:
+        # Windows 2.41, "Total Score": without the canastas needed to go out "a negative
+        # score results consisting of the sum of the values of the cards in your hand and
+        # on the table": no canasta or going-out bonus, and the red threes on the table
+        # count against the side at what they would have scored.
+        meld_points, bonus, out_bonus, red = -meld_points, 0, 0, -abs(red)
+    pen = sum(points for _, points in items)
+    total = meld_points + bonus + red + out_bonus - hand - pen
+    return TeamScore(tm, meld_points, nat, mixed, wild, bonus, threes, red, out_bonus, hand, pen, total, tuple(items))

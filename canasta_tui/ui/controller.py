@@ -638,6 +638,37 @@ class Controller:
             return
         self.open(WildTarget(card=wild))
 
+    def cmd_wilds_to_canasta(self) -> None:
+        """Windows 2.41: "Pressing SHIFT while clicking will add as many wildcards as necessary to
+        create a canasta (if possible)"; here W, then the meld's rank."""
+        if not self._need_turn():
+            return
+        if not any(IS_WILD[c] for c in self.hand()):
+            self.message = ["You hold no wild card"]
+            return
+        self.open(WildTarget(until_canasta=True))
+
+    def wilds_until_canasta(self, rank: int) -> None:
+        v = self._mine()
+        m = v.melds[team(v.turn, v.rules)][rank]
+        name = plural(rank) if rank != 2 else "wild cards"
+        if m is None:
+            self.message = [f"Your side has no meld of {name}"]
+            return
+        need = 7 - m.size
+        if need <= 0:
+            self.message = [f"Your meld of {name} is a canasta already"]
+            return
+        # Deuces before jokers: a joker left in the hand is what costs most at the end.
+        wilds = sorted((c for c in self.hand() if IS_WILD[c]), key=lambda c: RANK_OF[c] == 14)
+        room = len(wilds) if rank == 2 else v.rules.wilds_allowed(len(m.naturals)) - len(m.wilds)
+        if min(room, len(wilds)) < need:
+            why = (f"you hold {len(wilds)} wild card{'s' if len(wilds) != 1 else ''}" if len(wilds) < need
+                   else f"the meld may take only {max(0, room)} more")
+            self.message = [f"Your meld of {name} needs {need} more cards to be a canasta; {why}"]
+            return
+        self.play([A.add(RANK_OF[w], rank) for w in wilds[:need]])
+
     def cmd_discard(self) -> None:
         if not self._need_turn():
             return
@@ -806,7 +837,8 @@ class Controller:
 COMMANDS: dict[str, Callable[[Controller], None]] = {
     "draw": Controller.cmd_draw, "pile": Controller.cmd_pile, "meld": Controller.cmd_meld,
     "meld_one": Controller.cmd_meld_one, "meld_three": Controller.cmd_meld_three,
-    "add_wild": Controller.cmd_add_wild, "discard": Controller.cmd_discard, "undo": Controller.cmd_undo,
+    "add_wild": Controller.cmd_add_wild, "wilds_to_canasta": Controller.cmd_wilds_to_canasta,
+    "discard": Controller.cmd_discard, "undo": Controller.cmd_undo,
     "undo_all": Controller.cmd_undo_all, "unpile": Controller.cmd_unpile, "end": Controller.cmd_end,
     "query": Controller.cmd_query, "discard_red_three": Controller.cmd_discard_red_three,
     "left": Controller.cmd_left, "right": Controller.cmd_right, "prev_rank": Controller.cmd_prev_rank,

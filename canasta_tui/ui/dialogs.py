@@ -276,16 +276,22 @@ class WildTarget(Dialog):
     kind: ClassVar[str] = "wild_target"
     title: ClassVar[str] = "Wild card"
     card: int = -1
+    until_canasta: bool = False      # as many wild cards as make the meld a canasta (Windows: shift-click)
 
     def key(self, ctl: Controller, name: str) -> None:
         target = RANK_KEYS.get(name.lower())
         ctl.close()
-        if target is not None:
+        if target is None:
+            return
+        if self.until_canasta:
+            ctl.wilds_until_canasta(target)
+        else:
             ctl.play([A.add(RANK_OF[self.card], target)])
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        return [f"Add {card_label(self.card, opts.glyphs)} to which meld?",
-                "Press its rank: A 4-9 0(=10) J Q K" + (" W(ild meld)" if v.rules.wild_melds_allowed else ""),
+        what = ("Add wild cards until which meld is a canasta?" if self.until_canasta
+                else f"Add {card_label(self.card, opts.glyphs)} to which meld?")
+        return [what, "Press its rank: A 4-9 0(=10) J Q K" + (" W(ild meld)" if v.rules.wild_melds_allowed else ""),
                 "", "any other key: cancel"]
 
 

@@ -26,6 +26,7 @@ KEYS: list[KeyHelp] = [
     KeyHelp("meld_one", ("1",), "1", "Meld one: put the cursor card on your side's meld of its rank"),
     KeyHelp("meld_three", ("3",), "3", "Meld three: a new meld of three cards of the cursor card's rank"),
     KeyHelp("add_wild", ("w", "f9"), "w, F9", "Add the wild card under the cursor to a meld (then press the meld's rank)"),
+    KeyHelp("wilds_to_canasta", ("W",), "W", "Add wild cards onto a meld until it is a canasta (then press its rank)"),
     KeyHelp("discard", ("c", "f10"), "c, F10", "Discard the card under the cursor (or the one selected card)"),
     KeyHelp("undo", ("u", "delete"), "u, Del", "Undo the last meld of this turn"),
     KeyHelp("undo_all", ("U",), "U", "Undo every meld of this turn"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import HandRecord, PlayerView, Rules, player_name, team_name
+from ..engine import HandRecord, Phase, PlayerView, Rules, player_name, team_name
+from ..engine import team as _team
 from ..engine.melds import Meld
 from .canvas import card_label, wrap
 from .keys import KEYS
@@ -116,16 +117,45 @@ def meld_line(m: Meld, width: int, g: Glyphs) -> tuple[str, str]:
 
 
 def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played: int) -> list[str]:
-    """The Score dialog: each side's match score, initial meld requirement and canastas."""
-    def canastas(t: int) -> int:
-        return sum(1 for m in v.melds[t] if m is not None and m.is_canasta)
+    """The Score dialog: each side's match score and initial meld requirement, and what each
+    side would score if the hand ended now, item by item: the table is public, the viewer's own
+    hand counts against its side, the hands it cannot see are only counted (DOS "The Score": "To
+    see the score of each partnership and their respective initial meld requirements")."""
+    from ..engine import score_so_far
 
-    out = [f"{'':<16}" + "".join(f"{team_name(t, rules):>15}" for t in range(rules.teams))]
-    out.append(f"{'Score':<16}" + "".join(f"{totals[t]:>15}" for t in range(rules.teams)))
-    out.append(f"{'Initial meld':<16}" + "".join(f"{v.requirements[t]:>15}" for t in range(rules.teams)))
-    out.append(f"{'Canastas':<16}" + "".join(f"{canastas(t):>15}" for t in range(rules.teams)))
-    out.append(f"{'Hands played':<16}{hands_played:>15}")
-    out.append(f"The match is played to {rules.target_score}.")
+    teams = range(rules.teams)
+    col = 15 if rules.teams <= 2 else 11
+    names = [team_name(t, rules) if rules.teams <= 2 else f"P{t + 1}" for t in teams]
+    scores, unseen = score_so_far(v)
+
+    def row(label: str, cells: Sequence[object]) -> str:
+        return f"{label:<18}" + "".join(f"{c!s:>{col}}" for c in cells)
+
+    def melded(t: int) -> bool:
+        short = v.turn >= 0 and v.phase != Phase.HAND_OVER and _team(v.turn, rules) == t and v.meld_needed > v.meld_count
+        return any(m is not None for m in v.melds[t]) and not short
+
+    def canastas(t: int) -> str:
+        ts = scores[t]
+        parts = [f"{ts.natural_canastas} nat"] if ts.natural_canastas else []
+        parts += [f"{ts.mixed_canastas + ts.wild_canastas} mix"] if ts.mixed_canastas + ts.wild_canastas else []
+        return ", ".join(parts) or "none"
+
+    out = [row("", names), row("Match score", [totals[t] for t in teams]),
+           row("Initial meld", ["melded" if melded(t) else f"needs {v.requirements[t]}" for t in teams]),
+           row("Canastas", [canastas(t) for t in teams]), "", "If the hand ended now:",
+           row("  Melded cards", [scores[t].melds for t in teams]),
+           row("  Canasta bonuses", [scores[t].canasta_bonus for t in teams]),
+           row("  Red threes", [scores[t].red_three_points for t in teams])]
+    if any(scores[t].penalties for t in teams):
+        out.append(row("  Penalties", [-scores[t].penalties for t in teams]))
+    mine = _team(v.seat, rules) if v.seat >= 0 else -1
+    if mine >= 0:
+        out.append(row("  Your hand", [-scores[t].hand if t == mine else "" for t in teams]))
+    out.append(row("  So far", [scores[t].total for t in teams]))
+    out.append(row("  Cards not seen", [unseen[t] or "" for t in teams]))
+    out.append(f"{hands_played} hand{'s' if hands_played != 1 else ''} played; the match is played to "
+               f"{rules.target_score}.")
     return out
 
 
@@ -164,7 +194,8 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
 
     rules = v.rules
     teams = rules.teams
-    left_w, right_w = 22, 24
+    # A big terminal shows each side's combined melds as cards, as the DOS screen does.
+    left_w, right_w = (40 if width >= 120 else 22), 24
     mid_w = width - left_w - right_w - 2
     how = (f"{names[rec.went_out]} went out" + (" concealed" if v.concealed else "")
            if rec.went_out >= 0 else f"the hand ended: {rec.end_reason}")
@@ -174,7 +205,13 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         title = f"{g.hline} {team_name(t, rules)} "
         out.append((title + g.hline * width)[:width])
         melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None]
-        left = [meld_line(m, left_w, g)[0] for m in melds] or ["no melds"]
+        as_cards = width >= 120 and len(melds) <= half and all(
+            len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= left_w for m in melds)
+        if as_cards:
+            left = [meld_cards(m, g).ljust(left_w - len(canasta_tag(m, g))) + canasta_tag(m, g) for m in melds]
+        else:
+            left = [meld_line(m, left_w, g)[0] for m in melds]
+        left = left or ["no melds"]
         if len(left) > half:
             # Too many for one column: two narrow ones, "K×5+2w" and a star for a canasta.
             short = [f"{'W' if m.is_wild_meld else RANK_NAMES[m.rank]:>2}×{len(m.naturals)}"
