@@ -14,6 +14,7 @@ from ..engine import Phase, PlayerView, team_name
 from ..engine import team as team_of_seat
 from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD
 from ..engine.melds import Meld
+from ..presets import rules_label
 from .canvas import (
     DEFAULT_OPTIONS,
     MIN_H,
@@ -265,7 +266,7 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     right = right[-W:]
     cv.put(0, W - len(right), right, "header")
     Region(cv, 0, 0, W - len(right) - 1, 1).put(
-        0, 0, f" CANASTA {g.dash} {rules.name} rules {g.dash} hand {link.hand_number}", "header")
+        0, 0, f" CANASTA {g.dash} {rules_label(rules)} rules {g.dash} hand {link.hand_number}", "header")
 
     panels, centre, order = table_layout(W, H, rules.teams)
     for rect, team in zip(panels, order, strict=True):
