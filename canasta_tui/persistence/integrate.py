@@ -237,14 +237,18 @@ def statistics_outcome(table: Any, timeout: float = stats.RECORD_TIMEOUT + 5) ->
     return recording.outcome(timeout) if recording is not None else None
 
 
-def attach(table: Table, game_id: str, path: Path | None = None) -> Autosaver:
-    """Autosave after every move and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end."""
+def attach(table: Table, game_id: str, path: Path | None = None, *, exit_savers: bool = True) -> Autosaver:
+    """Autosave after every move and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end.
+
+    ``exit_savers`` False: the caller's exit saver saves this table (a table started while the
+    app runs: a signal handler installed then would run inside the event loop)."""
     def meta() -> dict[str, Any]:
         return table_meta(table) | {"game_id": table.game_id or game_id}
 
     table.game_id = game_id
     saver = attach_autosave(table, meta, path=path, on_error=lambda msg: None)
-    install_exit_savers(lambda: saver.save(table.match))
+    if exit_savers:
+        install_exit_savers(lambda: saver.save(table.match))
     recording = _RECORDINGS[table] = StatsRecording()
     recorded: list[bool] = []
 
