@@ -256,7 +256,11 @@ def attach(table: Table, game_id: str, path: Path | None = None, *, exit_savers:
         if recorded or t.match.winner is None:
             return
         recorded.append(True)
-        humans = {i: (seat.name or os.environ.get("USER") or "Player") for i, seat in enumerate(t.seats) if seat.human}
+        # The first unnamed human is the person at the terminal (their login name); another unnamed
+        # human in hot-seat is "Player N", so that two people are never recorded as one.
+        first = min((i for i, seat in enumerate(t.seats) if seat.human), default=-1)
+        humans = {i: seat.name or ((os.environ.get("USER") or "Player") if i == first else player_name(i))
+                  for i, seat in enumerate(t.seats) if seat.human}
         levels = {seat.level for seat in t.seats if not seat.human}
         level = "hot-seat" if not levels else "/".join(sorted(levels))
         if humans:
