@@ -106,9 +106,12 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
         home.adopt(table, saver)
     else:
         home = LocalHome(name=named)
-    launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
-           four_color=four_color, mouse=mouse, name=name, table=table, files=files,
-           color=color, sort=sort, home=home, settings=home.settings, stats=home.stats, where=home.files())
+    try:
+        launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
+               four_color=four_color, mouse=mouse, name=name, table=table, files=files, color=color, sort=sort,
+               home=home, settings=home.settings, stats=home.stats, where=home.files())
+    finally:
+        home.close()
     for played in home.tables:
         problem = statistics_outcome(played)
         if problem:

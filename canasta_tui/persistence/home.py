@@ -129,7 +129,11 @@ class LocalHome:
         self.tables: list[Table] = []
         self.saver: Autosaver | None = None     # the autosaver of the table being played
         self._found: tuple[LoadedGame | None] | None = None
-        install_exit_savers(self._save_current)
+        self._restore = install_exit_savers(self._save_current)
+
+    def close(self) -> None:
+        """Put back the signal handlers this home replaced (the program is done playing)."""
+        self._restore()
 
     # ------------------------------------------------------------------ the table being played
     def _save_current(self) -> object:

@@ -127,6 +127,8 @@ class Privacy(Dialog):
             ctl.reveal(self.seat)
         elif name == "q":
             ctl.open(Quit(back=self))
+        elif name == "f2":
+            ctl.cmd_new_game()
 
     def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
         name = ctl.link.name(self.seat)

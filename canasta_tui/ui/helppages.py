@@ -273,6 +273,7 @@ class HelpPage(Page):
         self.hit: int | None = None   # the line of the last match
         self._lines: list[Line] = []
         self._rows = 10               # body rows at the last paint
+        self._width = 76              # text width at the last paint
 
     def lines(self, width: int) -> list[Line]:
         w = min(width, TEXT_MAX)
@@ -289,7 +290,7 @@ class HelpPage(Page):
 
     def _go(self, page: int) -> None:
         self.page = page % len(PAGES)
-        self.top, self.hit = 0, None
+        self.top, self.hit, self._lines = 0, None, []
 
     def on_key(self, name: str) -> None:
         if self.search is not None:
@@ -335,6 +336,8 @@ class HelpPage(Page):
         want = self.found.lower()
         if not want:
             return
+        if not self._lines:
+            self._lines = self.lines(self._width)
         n = len(self._lines)
         for i in range(n):
             at = (start + step * i) % n
@@ -362,7 +365,8 @@ class HelpPage(Page):
 
     def draw(self, cv: Canvas, opts: Options) -> None:
         # Laid out first: the header says which lines show.
-        self._lines = [Line(glyph_text(ln.text, opts.glyphs), ln.style) for ln in self.lines(cv.width - 4)]
+        self._width = cv.width - 4
+        self._lines = [Line(glyph_text(ln.text, opts.glyphs), ln.style) for ln in self.lines(self._width)]
         self._rows = max(1, cv.height - 6)
         self.top = max(0, min(self.top, len(self._lines) - self._rows))
         super().draw(cv, opts)

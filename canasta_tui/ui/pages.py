@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from ..text import printable
-from .canvas import MIN_H, MIN_W, Canvas, Options, draw_box, glyph_text
+from .canvas import MIN_H, MIN_W, Canvas, Options, draw_box, glyph_text, wrap
 from .dialogs import Dialog
 
 if TYPE_CHECKING:
@@ -122,8 +122,8 @@ class Page:
         if child is not None and not child.overlay:
             child.draw(cv, opts)
             return
-        self.draw_frame(cv, opts)
         self.draw_body(cv, opts, 1, cv.height - 3)
+        self.draw_frame(cv, opts)
         if child is not None:
             child.draw(cv, opts)
 
@@ -142,8 +142,12 @@ class Page:
         left = f" CANASTA {g.dash} {self.title}" if self.title else " CANASTA"
         cv.put(0, 0, left[: max(0, cv.width - len(right) - 1)], "header")
         if self.message:
-            text = glyph_text(printable(self.message), g)
-            cv.put(cv.height - 2, 1, text[: cv.width - 2], "error" if self.error else "message")
+            # A long message (a path, the engine's reason) takes up to three lines, over the body's last.
+            lines = wrap(glyph_text(printable(self.message), g), cv.width - 2)[:3]
+            for i, text in enumerate(lines):
+                y = cv.height - 1 - len(lines) + i
+                cv.fill(y, 0, cv.width, 1)
+                cv.put(y, 1, text, "error" if self.error else "message")
         draw_hints(cv, cv.height - 1, self.hints())
 
     def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
