@@ -121,6 +121,7 @@ class LocalHome:
         except RuntimeError as exc:
             raise click.ClickException(str(exc)) from None
         self._notices = list(notices)
+        self._told: set[str] = set()
         self.overrides: dict[str, Any] = {k: v for k, v in (("level", level), ("name", name), ("rules", rules))
                                           if v is not None}
         self.seed = seed
@@ -169,16 +170,15 @@ class LocalHome:
         try:
             base = load_rules(s.rules)
         except RulesError as exc:
-            self._notices.append(f"The rules in the settings cannot be used ({printable(str(exc))}); "
-                                 "new games play classic.")
+            self._tell(f"The rules in the settings cannot be used ({printable(str(exc))}); new games play classic.")
             base = load_rules("classic")
         if not s.rule_options:
             return base
         try:
             return base.replace(**s.rule_options)
         except RulesError as exc:
-            self._notices.append(f"The rule options in the settings do not fit {base.name} "
-                                 f"({printable(str(exc))}); new games play {base.name} as it is.")
+            self._tell(f"The rule options in the settings do not fit {base.name} ({printable(str(exc))}); "
+                       f"new games play {base.name} as it is.")
             return base
 
     def level(self) -> str:
@@ -191,8 +191,14 @@ class LocalHome:
         return names
 
     # ------------------------------------------------------------------ the menu's choices
+    def _tell(self, notice: str) -> None:
+        """A notice for the menu, once (the rules are read again and again)."""
+        if notice not in self._notices and notice not in self._told:
+            self._notices.append(notice)
+
     def notices(self) -> list[str]:
         out, self._notices = self._notices, []
+        self._told.update(out)
         return out
 
     def _unfinished(self) -> LoadedGame | None:

@@ -122,6 +122,7 @@ class StartMenu(Page):
         self.pages = pages
         self.started: Started | None = None
         self.items = choices(home)
+        self.rules = rules_label(home.rules())
         self.current = 0
         notices = [*message, *home.notices()]
         if notices:
@@ -131,6 +132,7 @@ class StartMenu(Page):
         """The lines again (a game kept, rules changed): the same choice stays highlighted."""
         what = self.items[self.current].what
         self.items = choices(self.home)
+        self.rules = rules_label(self.home.rules())
         self.current = next((i for i, c in enumerate(self.items) if c.what == what), 0)
 
     def on_key(self, name: str) -> None:
@@ -188,7 +190,7 @@ class StartMenu(Page):
         self._refresh()
 
     def header_right(self) -> str:
-        return f"rules: {rules_label(self.home.rules())}"
+        return f"rules: {self.rules}"
 
     def hints(self) -> Sequence[Hint]:
         return [Hint("Up/Down", "choose"), Hint("Enter", "start"), Hint("keys", "as marked"), Hint("q", "quit")]

@@ -101,8 +101,8 @@ class OptionsPage(Page):
         self.edit: LineEdit | None = None
 
     # ------------------------------------------------------------------ values
-    def value(self, item: Item) -> Any:
-        values = self.store.values()
+    def value(self, item: Item, values: Mapping[str, Any] | None = None) -> Any:
+        values = self.store.values() if values is None else values
         if item.key.startswith("names."):
             i = int(item.key[6:])
             names = list(values.get("names", []))
@@ -208,6 +208,7 @@ class OptionsPage(Page):
         y = top + 1
         room = rows - 5
         start = scroll_window(len(self.items), self.current, room, 0)
+        values = self.store.values()            # read once a paint
         for i in range(start, min(len(self.items), start + room)):
             item = self.items[i]
             on = i == self.current
@@ -217,9 +218,9 @@ class OptionsPage(Page):
             if on and self.edit is not None:
                 cv.put(y, x, self.edit.text + "_", "selected")
             else:
-                v = self.value(item)
+                v = self.value(item, values)
                 if item.kind == "page":
-                    text, style = settings_label(self.store.values(), self.source) + f"  {g.right_more} Enter", ""
+                    text, style = settings_label(values, self.source) + f"  {g.right_more} Enter", ""
                 elif item.kind == "text" and not v:
                     text, style = f"(Player {int(item.key[6:]) + 1 if '.' in item.key else 1})", "dim"
                 else:
@@ -575,8 +576,11 @@ class PresetSource:
         return preset_names()
 
     def load(self, name: str) -> Rules | str:
-        from ..presets import load_rules
+        from ..presets import load_rules, preset
 
+        known = preset(name)            # the presets are read once; a file is read each time
+        if known is not None:
+            return known
         try:
             return load_rules(name)
         except RulesError as exc:

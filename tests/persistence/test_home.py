@@ -142,3 +142,13 @@ def test_two_unnamed_humans_are_recorded_as_two_players(monkeypatch: pytest.Monk
     assert table.submit(table.state.actor, [last]).ok
     assert statistics_outcome(table) is None
     assert sorted(r.player for r in stats.history()) == ["Player 4", "ann"]
+
+
+def test_rules_the_settings_name_but_cannot_give_are_told_once_and_classic_is_played(home: LocalHome) -> None:
+    settings.put_value("rules", "no-such-preset")
+    assert home.rules().name == "classic" and home.rules().name == "classic"
+    [notice] = home.notices()
+    assert notice.startswith("The rules in the settings cannot be used (no rules preset 'no-such-preset'")
+    assert notice.endswith("new games play classic.")
+    home.rules()
+    assert home.notices() == []
