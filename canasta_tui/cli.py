@@ -67,6 +67,7 @@ def has_terminal() -> bool:
 @click.option("--new", "new_game", is_flag=True, help="Start a new game; the unfinished one is kept as a backup.")
 @click.option("--load", "load_file", metavar="FILE",
               help="Play on from a saved game (an unfinished autosaved game is kept as a backup).")
+@click.version_option(package_name="canasta-tui", prog_name="canasta", message="%(prog)s %(version)s")
 @click.pass_context
 def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, level: str, delay: int,
          color: str, sort: str, ascii_: bool, four_color: bool, mouse: bool, name: str,
@@ -86,16 +87,35 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
         raise click.ClickException(NO_TERMINAL)
     from .ui.launch import launch
 
+    source = ctx.get_parameter_source
     given = frozenset(p for p in ("players", "level")
-                      if ctx.get_parameter_source(p) is click.core.ParameterSource.COMMANDLINE)
-    table, saver = start_table(rules, resume=resume, new=new_game, load=loaded, players=players, seed=seed,
-                               level=level.lower(), name=name, given=given)
-    launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
-           four_color=four_color, mouse=mouse, name=name, table=table, files=TableFiles(table, saver),
-           color=color, sort=sort)
-    problem = statistics_outcome(table)
-    if problem:
-        click.echo(problem, err=True)
+                      if source(p) is click.core.ParameterSource.COMMANDLINE)
+    # Options that say what to play start it at once; without them the start menu comes first.
+    direct = any(source(p) is click.core.ParameterSource.COMMANDLINE
+                 for p in ("rules_name", "players", "seed", "level", "resume", "new_game", "load_file"))
+    named = name if source("name") is click.core.ParameterSource.COMMANDLINE else None
+    from .persistence.home import LocalHome
+
+    table = files = None
+    if direct:
+        table, saver = start_table(rules, resume=resume, new=new_game, load=loaded, players=players, seed=seed,
+                                   level=level.lower(), name=name, given=given)
+        files = TableFiles(table, saver)
+        home = LocalHome(level=level.lower() if "level" in given else None, name=named,
+                         rules=rules if source("rules_name") is click.core.ParameterSource.COMMANDLINE else None)
+        home.adopt(table, saver)
+    else:
+        home = LocalHome(name=named)
+    try:
+        launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
+               four_color=four_color, mouse=mouse, name=name, table=table, files=files, color=color, sort=sort,
+               home=home, settings=home.settings, stats=home.stats, where=home.files())
+    finally:
+        home.close()
+    for played in home.tables:
+        problem = statistics_outcome(played)
+        if problem:
+            click.echo(problem, err=True)
 
 
 @main.group()

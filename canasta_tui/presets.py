@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from .engine.errors import RulesError
 from .engine.rules import Rules, rules_from_toml
@@ -42,3 +45,59 @@ def load_rules(name_or_path: str = "classic") -> Rules:
         return rules_from_toml(text)
     except RulesError as exc:
         raise RulesError(f"{path}: {exc}") from None
+
+
+@cache
+def preset(name: str) -> Rules | None:
+    """The preset called ``name`` (None if there is none, or it cannot be read)."""
+    if name not in preset_names():
+        return None
+    try:
+        return load_rules(name)
+    except RulesError:
+        return None
+
+
+def changes_from_preset(rules: Rules) -> list[str] | None:
+    """The options of ``rules`` that differ from the preset it is named after (None: no such preset)."""
+    base = preset(rules.name)
+    if base is None:
+        return None
+    mine, theirs = rules.to_dict(), base.to_dict()
+    return [k for k in mine if k not in ("name", "description") and mine[k] != theirs[k]]
+
+
+def rules_label(rules: Rules) -> str:
+    """The rules in play as the table's header says them: ``classic``, or ``classic + 2 changes``
+    when options differ from that preset, never a preset's name alone for rules that differ from it."""
+    changed = changes_from_preset(rules)
+    if not changed:
+        return rules.name
+    return f"{rules.name} + {len(changed)} change" + ("s" if len(changed) != 1 else "")
+
+
+class OptionHelp(NamedTuple):
+    """One rule option as ``rules/README.md`` explains it: its values and what it does."""
+
+    values: str
+    meaning: str
+
+
+_CELL_MARKS = re.compile(r"`([^`]*)`|\*\*([^*]*)\*\*")
+
+
+@cache
+def option_help() -> dict[str, OptionHelp]:
+    """Every option of the README's table (``| `option` | default | values | what it does | seed |``)."""
+    try:
+        text = (rules_dir() / "README.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    out = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].startswith("`") and cells[0].endswith("`"):
+            def plain(t: str) -> str:
+                return _CELL_MARKS.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), t)
+            out[cells[0].strip("`")] = OptionHelp(plain(cells[2]), plain(cells[3]))
+    return out

@@ -237,14 +237,18 @@ def statistics_outcome(table: Any, timeout: float = stats.RECORD_TIMEOUT + 5) ->
     return recording.outcome(timeout) if recording is not None else None
 
 
-def attach(table: Table, game_id: str, path: Path | None = None) -> Autosaver:
-    """Autosave after every move and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end."""
+def attach(table: Table, game_id: str, path: Path | None = None, *, exit_savers: bool = True) -> Autosaver:
+    """Autosave after every move and deal, save on SIGHUP/SIGTERM/SIGINT, record the result at the end.
+
+    ``exit_savers`` False: the caller's exit saver saves this table (a table started while the
+    app runs: a signal handler installed then would run inside the event loop)."""
     def meta() -> dict[str, Any]:
         return table_meta(table) | {"game_id": table.game_id or game_id}
 
     table.game_id = game_id
     saver = attach_autosave(table, meta, path=path, on_error=lambda msg: None)
-    install_exit_savers(lambda: saver.save(table.match))
+    if exit_savers:
+        install_exit_savers(lambda: saver.save(table.match))
     recording = _RECORDINGS[table] = StatsRecording()
     recorded: list[bool] = []
 
@@ -252,7 +256,11 @@ def attach(table: Table, game_id: str, path: Path | None = None) -> Autosaver:
         if recorded or t.match.winner is None:
             return
         recorded.append(True)
-        humans = {i: (seat.name or os.environ.get("USER") or "Player") for i, seat in enumerate(t.seats) if seat.human}
+        # The first unnamed human is the person at the terminal (their login name); another unnamed
+        # human in hot-seat is "Player N", so that two people are never recorded as one.
+        first = min((i for i, seat in enumerate(t.seats) if seat.human), default=-1)
+        humans = {i: seat.name or ((os.environ.get("USER") or "Player") if i == first else player_name(i))
+                  for i, seat in enumerate(t.seats) if seat.human}
         levels = {seat.level for seat in t.seats if not seat.human}
         level = "hot-seat" if not levels else "/".join(sorted(levels))
         if humans:

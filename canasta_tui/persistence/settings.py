@@ -7,6 +7,7 @@
     level = "expert"
     aggression = 50
     name = "Ann"
+    names = ["", "", "", "Bob"]  # every seat's name, Player 1 first (name wins for Player 1)
 
     [rule_options]             # optional: change single rule options of the preset
     target_score = 3000
@@ -50,6 +51,7 @@ HELP: dict[str, str] = {
     "deck": "card faces: unicode suit symbols or ascii letters",
     "sort": "order of the cards in your hand: rank (A, 3 ... K, wild cards) or suit (then rank; wild cards last)",
     "name": "your name (player profile and statistics), up to 20 characters",
+    "names": "the human players' names by seat, Player 1 first, comma-separated (name wins for Player 1)",
     "mouse": "mouse clicks on (sends every movement over SSH)",
     "rule_options": "single rule options over the preset (a TOML table; see canasta rules)",
 }
@@ -70,6 +72,7 @@ class Settings:
     deck: str = "unicode"
     sort: str = "rank"
     name: str = ""
+    names: list[str] = field(default_factory=list)
     mouse: bool = False
     rule_options: dict[str, Any] = field(default_factory=dict)
 
@@ -112,6 +115,8 @@ def check(key: str, value: Any) -> Any:
             return check_name(value)
         except BadName as exc:
             raise SettingsError(f"name: {exc}") from None
+    if key == "names":
+        return _check_names(value)
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise SettingsError(f"{key} must be true or false, not {shown(value)}")
@@ -132,13 +137,13 @@ def check(key: str, value: Any) -> Any:
     elif isinstance(default, dict):
         if not isinstance(value, dict):
             raise SettingsError(f"{key} must be a table, not {shown(value)}")
-        from ..engine import RulesError, rules_from_dict
+        from ..engine import RulesError
 
         try:
             for option, v in value.items():
                 if isinstance(v, str):
                     _no_control(option, v)
-            rules_from_dict(value)
+            _rule_options_fit_a_preset(value)
         except SettingsError as exc:
             raise SettingsError(f"{key}: {exc}") from None
         except (RulesError, TypeError, ValueError) as exc:
@@ -146,6 +151,60 @@ def check(key: str, value: Any) -> Any:
         except RecursionError:
             raise SettingsError(f"{key}: a value is nested too deeply") from None
     return value
+
+
+#: Seats at the table: ``names`` holds at most one name per seat.
+SEATS = 4
+
+
+def _check_names(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        raise SettingsError(f"names must be a list of names, not {shown(value)}")
+    if len(value) > SEATS:
+        raise SettingsError(f"names may list at most {SEATS} names (one per seat), not {len(value)}")
+    out = []
+    for i, n in enumerate(value):
+        try:
+            out.append(check_name(n))
+        except BadName as exc:
+            raise SettingsError(f"names: Player {i + 1}: {exc}") from None
+    return out
+
+
+def seat_names(s: Settings) -> list[str]:
+    """The name of each seat ("" where none is set): ``names``, with ``name`` for Player 1."""
+    out = (list(s.names) + [""] * SEATS)[:SEATS]
+    if s.name:
+        out[0] = s.name
+    return out
+
+
+def _rule_options_fit_a_preset(options: dict[str, Any]) -> None:
+    """RulesError unless ``options`` make good rules over classic or another preset.
+
+    The options change the preset of the ``rules`` setting, which this check does not see:
+    ``players = 3`` is wrong over classic (partnerships need four players) and right over
+    three-player.  Unknown options, wrong types and values out of bounds fail over every
+    preset; the error said is classic's.
+    """
+    from ..engine import RulesError, rules_from_dict
+    from ..presets import preset, preset_names
+
+    try:
+        rules_from_dict(options)
+        return
+    except RulesError as first:
+        problem = first
+    for name in preset_names():
+        base = preset(name)
+        if base is None:
+            continue
+        try:
+            rules_from_dict(options, base)
+            return
+        except RulesError:
+            continue
+    raise problem
 
 
 def parse_value(key: str, text: str) -> Any:
@@ -164,6 +223,8 @@ def parse_value(key: str, text: str) -> Any:
         except ValueError:
             raise SettingsError(f"{key} must be a whole number, not {shown(text)}") from None
         return check(key, number)
+    if isinstance(default, list):
+        return check(key, [n.strip() for n in text.split(",")] if text.strip() else [])
     if isinstance(default, dict):
         try:
             table = tomllib.loads(text)
@@ -242,10 +303,16 @@ def dumps(values: dict[str, Any]) -> str:
 
 def set_value(key: str, text: str, path: Path | None = None) -> Path:
     """Change one setting in the file (atomically); a broken file is never overwritten."""
+    return put_value(key, parse_value(key, text), path)
+
+
+def put_value(key: str, value: Any, path: Path | None = None) -> Path:
+    """Change one setting to ``value`` (checked) in the file, atomically: the options screen's save.
+    A broken file is never overwritten."""
     loaded = load_settings(path)
     if loaded.problem:
         raise SettingsError(f"{loaded.problem}; not changing it: fix or remove the file first")
-    value = parse_value(key, text)
+    value = check(key, value)
     current = {k: getattr(loaded.settings, k) for k in loaded.from_file}
     current[key] = value
     try:
@@ -268,5 +335,5 @@ def unset_value(key: str, path: Path | None = None) -> Path:
     return loaded.path
 
 
-__all__ = ["CHOICES", "HELP", "KEYS", "LEVELS", "Loaded", "Settings", "SettingsError", "check", "dumps",
-           "load_settings", "parse_value", "set_value", "shown", "unset_value"]
+__all__ = ["CHOICES", "HELP", "KEYS", "LEVELS", "SEATS", "Loaded", "Settings", "SettingsError", "check", "dumps",
+           "load_settings", "parse_value", "put_value", "seat_names", "set_value", "shown", "unset_value"]

@@ -16,12 +16,14 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.styles import DynamicStyle
 
 from ..table import Link, Table, local_link
 from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Canvas, Options
@@ -112,13 +114,15 @@ class ScreenApp:
             key = {"enter": "c-m", "space": " ", "backspace": "c-h"}.get(n, n)
             kb.add(key)(self._on_key)
         kb.add(Keys.Any)(self._on_key)
+        self.style = make_style(colour)
+        # Read at every paint, so the options screen changes them while the app runs.
         self.app: Application[None] = Application(
             layout=Layout(Window(self.control, wrap_lines=False)),
             key_bindings=kb,
-            style=make_style(colour),
+            style=DynamicStyle(lambda: self.style),
             full_screen=True,
-            mouse_support=options.mouse,
-            color_depth=depth,
+            mouse_support=Condition(lambda: self.options.mouse),
+            color_depth=lambda: self.color_depth,
             input=input,
             output=output,
             erase_when_done=True,

@@ -28,7 +28,7 @@ from .dialogs import (
     Answer,
     Confirm,
     Dialog,
-    Help,
+    LeaveTable,
     LoadList,
     Log,
     MatchOver,
@@ -43,6 +43,7 @@ from .dialogs import (
     WildTarget,
 )
 from .keys import KEYS
+from .pages import Page, PageDialog
 from .texts import sort_hand
 
 _WILD_RANKS = (2, 14)
@@ -75,6 +76,14 @@ class Files(Protocol):
     def problem(self) -> str | None: ...                        # the autosave's failure, if any
     def notices(self) -> list[str]: ...                         # to read as the table opens
     def autosaved(self) -> str | None: ...                      # where the game is autosaved (None: nowhere)
+
+
+class Host(Protocol):
+    """The app around a local table: the pages it opens over the table and where a player who
+    leaves the table may go (``launch.GameApp``); a table over SSH has none."""
+
+    def page(self, name: str) -> Page: ...           # "help", "options", "statistics"
+    def offers(self) -> frozenset[str]: ...         # of "new" (F2), "again" and "menu" (after a match)
 
 
 def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds: bool) -> list[Action] | str:
@@ -145,6 +154,10 @@ class Controller:
         self.message: list[str] = []
         self.dialog: Dialog | None = None
         self.quitting = False                # the user confirmed quit
+        #: The app around the table (None: help only, no new game, no options).
+        self.host: Host | None = None
+        #: Where the player goes on leaving the table: "quit", or one of the host's offers.
+        self.then = "quit"
         self.bell = False                    # ring the terminal bell at the next paint
         self.on_change: Callable[[], None] = lambda: None
         #: Ctrl-Z: the app suspends to the shell (None where that makes no sense, e.g. over SSH).
@@ -297,6 +310,14 @@ class Controller:
         self.quitting = True
         self.dialog = None
         self.link.release()
+
+    def leave(self, then: str) -> None:
+        """Leave the table for ``then`` (a new game from the start menu, the same match again ...)."""
+        self.then = then
+        self.quit()
+
+    def offers(self) -> frozenset[str]:
+        return self.host.offers() if self.host is not None else frozenset()
 
     # ------------------------------------------------------------------ keys
     def key(self, name: str) -> None:
@@ -813,7 +834,31 @@ class Controller:
         self.open(Log())
 
     def cmd_help(self) -> None:
-        self.open(Help())
+        if self.host is not None:
+            self.open(PageDialog(self.host.page("help")))
+            return
+        from ..presets import rules_label
+        from .helppages import HelpPage
+        self.open(PageDialog(HelpPage(self.link.rules, rules_label(self.link.rules))))
+
+    def cmd_options(self) -> None:
+        if self.host is None:
+            self.message = ["Options are set at the start menu of a game at your own terminal"]
+            return
+        self.open(PageDialog(self.host.page("options")))
+
+    def cmd_statistics(self) -> None:
+        if self.host is None:
+            self.message = ["Statistics are shown at the start menu of a game at your own terminal"]
+            return
+        self.open(PageDialog(self.host.page("statistics")))
+
+    def cmd_new_game(self) -> None:
+        """F2, as Canasta for Windows 2.41's Game | New: asks first; the game stays saved."""
+        if "new" not in self.offers():
+            self.message = ["A new game is started at the start menu of a game at your own terminal"]
+            return
+        self.open(LeaveTable())
 
     def cmd_redraw(self) -> None:
         pass
@@ -846,6 +891,7 @@ COMMANDS: dict[str, Callable[[Controller], None]] = {
     "select": Controller.cmd_select, "select_rank": Controller.cmd_select_rank, "clear": Controller.cmd_clear,
     "score": Controller.cmd_score, "sheet": Controller.cmd_sheet, "log": Controller.cmd_log,
     "load": Controller.cmd_load, "save": Controller.cmd_save, "help": Controller.cmd_help,
+    "new_game": Controller.cmd_new_game, "options": Controller.cmd_options, "statistics": Controller.cmd_statistics,
     "redraw": Controller.cmd_redraw, "suspend": Controller.cmd_suspend, "quit": Controller.cmd_quit,
 }
 _wanted = {k.command for k in KEYS if k.section != "Dialogs"}
@@ -853,4 +899,4 @@ if set(COMMANDS) != _wanted:
     raise ImportError(f"ui.keys and the controller's COMMANDS disagree: {sorted(set(COMMANDS) ^ _wanted)}")
 
 
-__all__ = ["COMMANDS", "Controller", "Files", "SavedGame", "compose_meld", "sort_hand"]
+__all__ = ["COMMANDS", "Controller", "Files", "Host", "SavedGame", "compose_meld", "sort_hand"]

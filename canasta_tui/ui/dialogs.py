@@ -15,7 +15,7 @@ from ..engine import Action, Phase, PlayerView, team_name
 from ..engine import actions as A
 from ..engine.cards import RANK_OF
 from .canvas import Canvas, Options, card_label, draw_box, glyph_text
-from .texts import help_lines, load_lines, pile_option_text, score_lines, sheet_lines, summary_table
+from .texts import load_lines, pile_option_text, score_lines, sheet_lines, summary_table
 
 if TYPE_CHECKING:
     from .controller import Controller, SavedGame
@@ -47,30 +47,6 @@ class Dialog:
 
     def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
         draw_box(cv, self.title, self.lines(ctl, cv, v, opts))
-
-
-@dataclass
-class Help(Dialog):
-    kind: ClassVar[str] = "help"
-    title: ClassVar[str] = "Keys"
-    page: int = 0
-
-    def key(self, ctl: Controller, name: str) -> None:
-        if name in ("space", "pagedown", "down", "j"):
-            self.page += 1
-        elif name in ("pageup", "up", "k") and self.page:
-            self.page -= 1
-        else:
-            ctl.close()
-
-    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
-        lines = help_lines(cv.width - 8)
-        per = cv.height - 6
-        pages = max(1, (len(lines) + per - 1) // per)
-        page = min(self.page, pages - 1)
-        body = lines[page * per:(page + 1) * per]
-        body += ["", f"page {page + 1}/{pages}: Space next page, any other key closes"]
-        draw_box(cv, self.title, body, width=cv.width - 4)
 
 
 @dataclass
@@ -151,6 +127,8 @@ class Privacy(Dialog):
             ctl.reveal(self.seat)
         elif name == "q":
             ctl.open(Quit(back=self))
+        elif name == "f2":
+            ctl.cmd_new_game()
 
     def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
         name = ctl.link.name(self.seat)
@@ -225,11 +203,18 @@ class Waiting(Dialog):
 
 @dataclass
 class MatchOver(Dialog):
+    """The end of the match: play again (same seats and rules), the start menu, or quit."""
+
     kind: ClassVar[str] = "match_over"
     title: ClassVar[str] = "Game over"
 
     def key(self, ctl: Controller, name: str) -> None:
-        if name in ("enter", "q", "space"):
+        offers = ctl.offers()
+        if "again" in offers and name in ("a", "enter", "space"):
+            ctl.leave("again")
+        elif "menu" in offers and name in ("m", "f2"):
+            ctl.leave("menu")
+        elif name in ("enter", "q", "space", "c-c"):
             ctl.quit()
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
@@ -238,7 +223,32 @@ class MatchOver(Dialog):
         w = link.winner
         out = [f"{team_name(w, rules)} win the match!" if w is not None else "The match is over", ""]
         out += [f"{team_name(t, rules)}: {link.scores[t]}" for t in range(rules.teams)]
+        offers = ctl.offers()
+        if "again" in offers:
+            return [*out, "", "a or Enter: Play again    m: start menu    q: quit"]
         return [*out, "", "Enter: leave the table"]
+
+
+@dataclass
+class LeaveTable(Dialog):
+    """F2 (New game): leave this game for the start menu, after asking.  The game is not lost:
+    it stays in the autosave, which Resume plays on; a new game keeps it as a backup."""
+
+    kind: ClassVar[str] = "leave"
+    holds: ClassVar[bool] = True
+    title: ClassVar[str] = "New game"
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name in ("y", "enter"):
+            ctl.leave("new")
+        else:
+            ctl.close()
+
+    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+        return ["Leave this game for the start menu?", "",
+                "It stays saved: Resume in the menu plays it on, and a new game",
+                "keeps it as a backup (Load in the menu lists it).", "",
+                "y: go to the start menu    n: keep playing"]
 
 
 @dataclass
@@ -378,6 +388,6 @@ class LoadList(Dialog):
         draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
 
 
-__all__ = ["NAME_MAX", "RANK_KEYS", "Answer", "Confirm", "Dialog", "Help", "LoadList", "Log", "MatchOver",
+__all__ = ["NAME_MAX", "RANK_KEYS", "Answer", "Confirm", "Dialog", "LeaveTable", "LoadList", "Log", "MatchOver",
            "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd", "Summary", "Waiting",
            "WildTarget"]

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from ..engine import Phase, PlayerView, team
 from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_NAMES
 from ..engine.melds import Meld
+from ..presets import rules_label
 from ..table.events import meld_starters
 from .canvas import (
     DEFAULT_OPTIONS,
@@ -142,7 +143,7 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     right = right[-W:]
     cv.put(0, W - len(right), right, "header")
     Region(cv, 0, 0, W - len(right) - 1, 1).put(
-        0, 0, f" CANASTA {g.dash} {rules.name} rules {g.dash} hand {link.hand_number}", "header")
+        0, 0, f" CANASTA {g.dash} {rules_label(rules)} rules {g.dash} hand {link.hand_number}", "header")
 
     layout = table_layout(W, H, rules.players)
     starters = meld_starters(link.events, rules)

@@ -162,3 +162,81 @@ def test_ctrl_z_suspends_to_the_shell_and_fg_redraws(shell: Tmux) -> None:
     # Issue 10 #19: quitting printed nothing; now the shell is told the game is kept and how to go on.
     screen = t.wait(lambda s: "[Q]uit" not in s and "The game is saved" in s)
     assert "autosave.json" in screen and "canasta --resume" in screen
+
+
+def _key_for(screen: str) -> str | None:
+    """What a patient human presses on this screen (None: wait, the computers are playing)."""
+    if "May I go out, partner?" in screen:
+        return "n"
+    if "press Enter" in screen:                       # "Player N is up", "... is asked a question"
+        return "Enter"
+    if "(press any key)" in screen:
+        return "x"
+    if "How do you want to take the pile?" in screen:
+        return "1"
+    if "Enter: the score sheet" in screen or "Enter: next hand" in screen or "Enter: continue" in screen:
+        return "Enter"
+    for lit, key in (("[D]raw", "d"), ("[E]nd", "e"), ("Dis[c]ard", "c"), ("[P]ile", "p")):
+        if lit in screen:
+            return key
+    return None
+
+
+def test_start_menu_two_human_players_a_turn_each_and_play_again(tmux: Callable[[str], Tmux]) -> None:
+    """Issue 12: canasta with an empty home opens the start menu; the match's target is set low on
+    the Rules screen; Two Human Players; a turn for each human through "Player N is up"; at the
+    end of the match, Play again deals a new match without quitting."""
+    t = tmux("--delay 0")
+    screen = t.wait(lambda s: "CANASTA — Start menu" in s)
+    assert "Resume" not in screen and "2  Two Human Players" in screen
+    # Rules: the fifth option below the preset is target_score.
+    t.keys("u")
+    t.wait(lambda s: "CANASTA — Rule options" in s)
+    t.keys("Down", "Down", "Down", "Down", "Down")
+    t.wait(lambda s: "> target_score" in s)
+    t.keys("Enter", "C-u", "50", "Enter")
+    t.wait(lambda s: "Saved: target_score = 50" in s and "new games: classic + 1 change" in s)
+    t.keys("q")
+    t.wait(lambda s: "the rule options: classic + 1 change" in s)
+    t.keys("2")
+    # Player 1's turn, through the privacy screen.
+    t.wait(lambda s: "Player 1 is up" in s and not any(ch in s for ch in SUITS))
+    t.keys("Enter")
+    t.wait(lambda s: "[D]raw" in s and "(press any key)" not in s)
+    t.keys("d")
+    t.wait(lambda s: "Dis[c]ard" in s)
+    t.keys("c")
+    # The computers play; then Player 4's turn, through the privacy screen.
+    t.wait(lambda s: "Player 4 is up" in s)
+    t.keys("Enter")
+    screen = t.wait(lambda s: "Player 4's hand" in s)
+    if "(press any key)" in screen:
+        t.keys("x")
+    t.wait(lambda s: "[D]raw" in s and "(press any key)" not in s)
+    t.keys("d")
+    t.wait(lambda s: "Dis[c]ard" in s)
+    t.keys("c")
+    t.wait(lambda s: "Player 4's hand" not in s)
+    # Play on, a patient human at each seat, until the (short) match is over.
+    end = time.monotonic() + 240
+    screen = t.screen()
+    while "Game over" not in screen:
+        assert time.monotonic() < end, "the match never ended:\n" + screen
+        key = _key_for(screen)
+        if key is None:
+            time.sleep(0.1)
+            screen = t.screen()
+            continue
+        t.keys(key)
+        before = screen
+        screen = t.wait(lambda s, b=before: s != b, timeout=10)    # type: ignore[misc]
+    assert "win the match!" in screen and "a or Enter: Play again" in screen
+    t.keys("a")
+    t.wait(lambda s: "Player 1 is up" in s)
+    t.keys("Enter")
+    screen = t.wait(lambda s: "[D]raw" in s or "Player 1's hand" in s)
+    assert "classic + 1 change rules — hand 1" in screen and "1&3: 0   2&4: 0" in screen
+    t.keys("q")
+    t.wait(lambda s: "Quit the game?" in s)
+    t.keys("y")
+    t.wait(lambda s: "CANASTA" not in s)

@@ -87,3 +87,49 @@ def test_text_settings_are_checked_and_the_message_stays_short(key: str, value: 
         settings.set_value(key, value)
     assert str(err.value).startswith(message) and len(str(err.value)) < 120
     assert not paths.settings_path().exists()
+
+
+def test_names_hold_every_seat_and_name_still_wins_for_player_1() -> None:
+    """Issue 12: the options screen sets every human seat's name, not only Player 1's."""
+    settings.set_value("names", "Ann, , ,Bob")
+    loaded = settings.load_settings()
+    assert loaded.settings.names == ["Ann", "", "", "Bob"]
+    assert settings.seat_names(loaded.settings) == ["Ann", "", "", "Bob"]
+    settings.set_value("name", "Zoe")
+    assert settings.seat_names(settings.load_settings().settings) == ["Zoe", "", "", "Bob"]
+    assert 'names = ["Ann", "", "", "Bob"]' in paths.settings_path().read_text()
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    (["a", "b", "c", "d", "e"], "names may list at most 4 names (one per seat), not 5"),
+    (["Ann", "Bo\x1b"], "names: Player 2: a name may not hold control characters (\\x1b)"),
+    (["x" * 21], "names: Player 1: a name may be at most 20 characters long, not 21"),
+    ("Ann", "names must be a list of names, not 'Ann'"),
+])
+def test_bad_names_are_refused_with_the_seat_and_the_reason(value: object, message: str) -> None:
+    with pytest.raises(settings.SettingsError) as exc:
+        settings.put_value("names", value)
+    assert str(exc.value) == message
+    assert not paths.settings_path().exists()
+
+
+def test_put_value_saves_a_typed_value_and_refuses_a_bad_one_leaving_the_file_as_it_was() -> None:
+    settings.put_value("aggression", 70)
+    settings.put_value("mouse", True)
+    with pytest.raises(settings.SettingsError, match="aggression must be from 0 to 100, not 150"):
+        settings.put_value("aggression", 150)
+    loaded = settings.load_settings()
+    assert (loaded.settings.aggression, loaded.settings.mouse) == (70, True)
+
+
+def test_rule_options_are_checked_over_any_preset_not_only_classic() -> None:
+    """The options change the chosen preset: players = 3 without partnerships is wrong over
+    classic (partnerships need four players) and right over three-player; an unknown option or
+    a value out of bounds is wrong over every preset, and the reason is classic's."""
+    settings.put_value("rules", "three-player")
+    settings.put_value("rule_options", {"players": 3, "hand_size": 12})
+    assert settings.load_settings().settings.rule_options == {"players": 3, "hand_size": 12}
+    with pytest.raises(settings.SettingsError, match="unknown rule option 'jokers'"):
+        settings.put_value("rule_options", {"jokers": 9})
+    with pytest.raises(settings.SettingsError, match="target_score must be a whole number from 1 to 1000000"):
+        settings.put_value("rule_options", {"target_score": 0})

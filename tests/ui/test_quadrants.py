@@ -205,7 +205,7 @@ def test_the_mouse_works_on_the_stock_the_upcard_a_card_a_meld_and_the_buttons()
             m = t.state.melds[0][13]
             seen["wild_on_meld"] = m is not None and c("2c") in m.wilds
             await click(*where("[?]Help", 23))                  # a button
-            seen["help"] = ctl.dialog is not None and ctl.dialog.kind == "help"
+            seen["help"] = ctl.dialog is not None and ctl.dialog.kind == "page"
             ctl.quit()
             app.app.exit()
             await asyncio.wait_for(task, 5)

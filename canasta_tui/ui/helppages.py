@@ -1,0 +1,401 @@
+"""Help in the game (F1, ``?``): Rules, How to play, Scoring, Strategy, About.
+
+As Canasta for Windows 2.41's Help menu has them (Rules, How to Play, Scoring, About),
+with our own strategy where the DOS manual has its strategy section.  Every page scrolls
+(Up/Down, PgUp/PgDn, Home/End) and can be searched (``/``, then ``n`` for the next match).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..engine import Rules
+from ..text import printable
+from .canvas import Canvas, Options, glyph_text, wrap
+from .pages import Hint, LineEdit, Page
+from .texts import help_lines
+
+#: The pages, in order (their number is their key).
+PAGES = ("Rules", "How to play", "Scoring", "Strategy", "About")
+#: Widest a line of running text gets on a wide terminal (easier to read).
+TEXT_MAX = 100
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    style: str = ""
+
+
+# ---------------------------------------------------------------------- Markdown, as text
+
+_INLINE = re.compile(r"\*\*(.+?)\*\*|\*(\S.*?)\*")
+
+
+def _inline(text: str) -> str:
+    """Markdown's emphasis dropped (**bold**, *italic*); `code` keeps its quotes, as the text
+    speaks of options "named in `code`"."""
+    return _INLINE.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+
+
+def markdown_lines(text: str, width: int) -> list[Line]:
+    """The rules text (Markdown: headings, paragraphs, lists, tables) as lines of ``width``."""
+    out: list[Line] = []
+    para: list[str] = []
+    table: list[list[str]] = []
+
+    def flush() -> None:
+        if para:
+            joined = _inline(" ".join(p.strip() for p in para))
+            if joined.startswith(("* ", "- ")):
+                lines = wrap(joined[2:], width - 4)
+                out.append(Line("  - " + lines[0]))
+                out.extend(Line("    " + t.strip()) for t in lines[1:])
+            else:
+                out.extend(Line(t.strip()) for t in wrap(joined, width))
+            para.clear()
+        if table:
+            cols = max(len(r) for r in table)
+            widths = [max(len(r[i]) if i < len(r) else 0 for r in table) for i in range(cols)]
+            for n, row in enumerate(table):
+                cells = [(row[i] if i < len(row) else "").ljust(widths[i]) for i in range(cols)]
+                out.append(Line(("  " + "   ".join(cells)).rstrip()[:width], "heading" if n == 0 else ""))
+            table.clear()
+
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if line.startswith("#"):
+            flush()
+            title = _inline(line.lstrip("#").strip())
+            if out and out[-1].text:
+                out.append(Line(""))
+            out.append(Line(title, "heading"))
+            if not line.startswith("###"):
+                rule = "=" if line.startswith("# ") else "-"
+                out.append(Line(rule * min(len(title), width), "heading"))
+        elif line.startswith("|"):
+            if para:
+                flush()
+            cells = [_inline(c.strip()) for c in line.strip("|").split("|")]
+            if all(set(c) <= set("-: ") for c in cells):
+                continue
+            table.append(cells)
+        elif not line.strip():
+            flush()
+            if out and out[-1].text:
+                out.append(Line(""))
+        elif line.lstrip().startswith(("* ", "- ")):
+            flush()
+            para.append(line.strip())
+        else:
+            if table:
+                flush()
+            para.append(line)
+    flush()
+    while out and not out[-1].text:
+        out.pop()
+    return out
+
+
+# ---------------------------------------------------------------------- the texts
+
+def rules_text() -> str:
+    from ..presets import rules_dir
+
+    path = rules_dir() / "RULES.md"
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"# The rules of Canasta\n\nThe rules text cannot be read ({printable(str(path))}: {exc})."
+
+
+def options_lines(rules: Rules, label: str, width: int) -> list[Line]:
+    """The value of every rule option in play (what the rules text's `code` names refer to)."""
+    from ..presets import preset
+
+    base = preset(rules.name)
+    mine = rules.to_dict()
+    out = [Line(""), Line(f"The rule options in play: {label}", "heading"), Line("-" * min(width, 26 + len(label)), "heading")]
+    if base is not None and label != rules.name:
+        out += _para(f"* marks an option that differs from the {rules.name} preset.", width)
+    keys = [k for k in mine if k not in ("name", "description")]
+    kw = max(len(k) for k in keys)
+    for k in keys:
+        v = mine[k]
+        text = ("  ".join(f"{a}:{b}" for a, b in v) if k == "initial_meld" else
+                ("yes" if v else "no") if isinstance(v, bool) else printable(str(v)))
+        mark = " *" if base is not None and base.to_dict()[k] != v else ""
+        out.append(Line(f"  {k:<{kw}}  {text}{mark}"[:width]))
+    return out
+
+
+def _para(text: str, width: int) -> list[Line]:
+    return [Line(t.strip()) for t in wrap(text, width)]
+
+
+def how_to_play_lines(width: int) -> list[Line]:
+    intro = ("A turn is: draw a card from the stock (d) or take the pile (p); meld if you want to "
+             "(select cards with Space, then m; or 1 and 3 for one or three of the cursor card's rank; "
+             "w puts a wild card on a meld); then discard (c).  The command bar lights the commands the "
+             "rules allow now; a refused move says why and nothing is lost.  Every key:")
+    out = [*_para(intro, width), Line("")]
+    for text in help_lines(width):
+        out.append(Line(text, "heading" if text.endswith(":") and not text.startswith(" ") else ""))
+    return out
+
+
+def scoring_lines(rules: Rules, width: int) -> list[Line]:
+    """How a hand is scored, with the values of the rules in play."""
+    r = rules
+
+    def row(label: str, value: object) -> Line:
+        return Line(f"  {label:<36}{value:>6}")
+
+    meld = "  ".join(f"{'below 0' if lo < 0 else f'{lo}+'}: {need}" for lo, need in
+                     [(-1, r.initial_meld_negative), *sorted(r.initial_meld)])
+    out = [Line("Each hand", "heading"), Line("-" * 9, "heading")]
+    out += _para("Each side scores the cards it has melded and its bonuses, less the cards left in its "
+                 "players' hands and any penalties.  The scores add up hand after hand; the first side "
+                 f"to reach {r.target_score} wins the match (the higher score if both do).", width)
+    out += [Line(""), Line("Card values", "heading"),
+            row("joker", 50), row("deuce, ace", 20), row("K, Q, J, 10, 9, 8", 10), row("7, 6, 5, 4, black three", 5),
+            Line(""), Line("Bonuses", "heading"),
+            row("natural canasta (no wild card)", r.natural_canasta_bonus),
+            row("mixed canasta", r.mixed_canasta_bonus)]
+    if r.wild_melds_allowed:
+        out.append(row("canasta of wild cards", r.wild_canasta_bonus))
+    out += [row("each red three", r.red_three_bonus), row("all four red threes", r.red_three_all_four_bonus),
+            row("going out", r.going_out_bonus), row("going out concealed, in addition", r.concealed_bonus),
+            Line(""), Line("Penalties", "heading"),
+            row("each red three of a side with no meld", -r.red_three_penalty),
+            row("all four, with no meld", -r.red_three_all_four_penalty),
+            row("a red three left in a hand", -200)]
+    if r.permission_allowed:
+        out.append(row('not going out after a "yes"', -r.permission_penalty))
+    if r.undo_pile_allowed:
+        out.append(row("putting the pile back", -r.undo_pile_penalty))
+    out += [Line(""), Line("Initial meld", "heading")]
+    out += _para("A side's first meld of a hand must be worth at least (by the side's score): " + meld + ".", width)
+    if r.canasta_required_for_positive_score:
+        out += [Line(""), *_para(f"A side without {r.canastas_to_go_out} canasta(s) scores its melded cards and "
+                                 "its hand against it, without bonuses.", width)]
+    out += [Line(""), Line("During a hand", "heading")]
+    out += _para("s shows the match score and each side's initial meld requirement; t shows the score sheet.  "
+                 "When a hand ends the scoring summary shows each side's melds, the cards left in every hand "
+                 "and the points item by item, then the score sheet.", width)
+    return out
+
+
+STRATEGY = """\
+Keep your hand long early in a hand.  The pile is where the points are, and a hand full of \
+pairs is what takes it: every pair is a meld waiting for the right upcard.  Melding out fast \
+leaves you with a few cards and no way to take a pile.
+
+Make the initial meld with as few cards as you can.  Once your side has melded, an upcard that \
+matches one of your melds takes the whole pile, as long as the pile is not frozen.
+
+Watch what the player on your left discards and picks up, and do not feed them: a card they \
+have melded or just taken the pile for is the worst discard you can make.  Safe discards are \
+cards of ranks they have thrown away themselves.
+
+Freeze the pile with a wild card when the other side is about to take a big one, or when they \
+have melded and you have not.  A frozen pile can only be taken with a natural pair.
+
+Black threes are the best stop cards: the next player cannot take the pile on them.  Keep one \
+for the moment a fat pile would otherwise go to the other side.
+
+Mixed canastas count; do not wait for a natural one when the other side is close to going out.  \
+A side with a canasta can go out, and that decides how long the hand lasts.
+
+Going out is not always best.  If your side is far ahead on the table, end the hand before the \
+others catch up; if the other side has taken a big pile, go out as soon as you can to cut their \
+score short.  Ask your partner ("May I go out?") when you are unsure: a "yes" binds you.
+
+Near 1500 and 3000 points the initial meld grows (50, 90, 120).  A side just under a \
+threshold melds more easily in the next hand than one just over it.
+
+Count the wild cards: there are twelve (eight deuces and four jokers).  Knowing how many are \
+still out tells you how safe it is to let a pile grow."""
+
+
+def strategy_lines(width: int) -> list[Line]:
+    out: list[Line] = [Line("Playing well", "heading"), Line("-" * 12, "heading")]
+    for para in STRATEGY.split("\n\n"):
+        out += [*_para(para.replace("\n", " "), width), Line("")]
+    return out[:-1]
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("canasta-tui")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def about_lines(rules_label: str, files: Sequence[tuple[str, str]], width: int) -> list[Line]:
+    out = [Line(f"canasta-tui {version()}", "heading"), Line("")]
+    out += _para("Four-player partnership Canasta at the terminal, played the way Hoyle and the 1994 DOS "
+                 "game play it, with the rule options of Canasta for Windows 2.41.", width)
+    out += [Line(""), Line("Licence: MIT."), Line(""), Line(f"Rules in play: {rules_label}"), Line("")]
+    if files:
+        out.append(Line("Where files live", "heading"))
+        w = max(len(what) for what, _ in files)
+        for what, where in files:
+            out.append(Line(f"  {what:<{w}}  {printable(where)}"))
+        out.append(Line(""))
+    out += _para("canasta --help lists the options, man canasta is the manual, canasta config shows the "
+                 "settings and canasta stats the statistics.", width)
+    return out
+
+
+# ---------------------------------------------------------------------- the help screen
+
+class HelpPage(Page):
+    """The help: one of :data:`PAGES` at a time, scrolled and searched."""
+
+    title: ClassVar[str] = "Help"
+
+    def __init__(self, rules: Rules, rules_label: str = "", files: Sequence[tuple[str, str]] = (), page: int = 0) -> None:
+        super().__init__()
+        self.rules = rules
+        self.rules_label = rules_label or rules.name
+        self.files = list(files)
+        self.page = page
+        self.top = 0
+        self.search: LineEdit | None = None
+        self.found = ""               # the last search (n finds the next)
+        self.hit: int | None = None   # the line of the last match
+        self._lines: list[Line] = []
+        self._rows = 10               # body rows at the last paint
+        self._width = 76              # text width at the last paint
+
+    def lines(self, width: int) -> list[Line]:
+        w = min(width, TEXT_MAX)
+        p = PAGES[self.page]
+        if p == "Rules":
+            return markdown_lines(rules_text(), w) + options_lines(self.rules, self.rules_label, w)
+        if p == "How to play":
+            return how_to_play_lines(w)
+        if p == "Scoring":
+            return scoring_lines(self.rules, w)
+        if p == "Strategy":
+            return strategy_lines(w)
+        return about_lines(self.rules_label, self.files, w)
+
+    def _go(self, page: int) -> None:
+        self.page = page % len(PAGES)
+        self.top, self.hit, self._lines = 0, None, []
+
+    def on_key(self, name: str) -> None:
+        if self.search is not None:
+            done = self.search.key(name)
+            if done == "enter":
+                self.found = self.search.text.strip()
+                self.search = None
+                self._find(self.top if self.hit is None else self.hit + 1)
+            elif done == "cancel":
+                self.search = None
+            return
+        rows = max(1, self._rows)
+        last = max(0, len(self._lines) - rows)
+        if name in ("escape", "q"):
+            self.done = True
+        elif name in ("right", "tab", "l"):
+            self._go(self.page + 1)
+        elif name in ("left", "s-tab", "h"):
+            self._go(self.page - 1)
+        elif name.isdigit() and 1 <= int(name) <= len(PAGES):
+            self._go(int(name) - 1)
+        elif name in ("down", "j", "enter"):
+            self.top = min(last, self.top + 1)
+        elif name in ("up", "k"):
+            self.top = max(0, self.top - 1)
+        elif name in ("pagedown", "space"):
+            self.top = min(last, self.top + rows)
+        elif name in ("pageup", "b"):
+            self.top = max(0, self.top - rows)
+        elif name == "home":
+            self.top = 0
+        elif name == "end":
+            self.top = last
+        elif name == "/":
+            self.search = LineEdit("", 40)
+        elif name == "n" and self.found:
+            self._find((self.hit + 1) if self.hit is not None else self.top)
+        elif name == "N" and self.found:
+            self._find((self.hit - 1) if self.hit is not None else self.top, step=-1)
+
+    def _find(self, start: int, step: int = 1) -> None:
+        """The next line (from ``start``, wrapping round) holding the search text; scroll to it."""
+        want = self.found.lower()
+        if not want:
+            return
+        if not self._lines:
+            self._lines = self.lines(self._width)
+        n = len(self._lines)
+        for i in range(n):
+            at = (start + step * i) % n
+            if want in self._lines[at].text.lower():
+                wrapped = (step > 0 and at < start) or (step < 0 and at > start)
+                self.hit = at
+                self.top = max(0, min(at - 2, n - self._rows))
+                self.say(f"\"{self.found}\" found" + (" (from the top again)" if wrapped else "")
+                         + ": n next, N previous")
+                return
+        self.hit = None
+        self.say(f"\"{self.found}\" is not on this page", error=True)
+
+    def header_right(self) -> str:
+        if not self._lines:
+            return ""
+        end = min(len(self._lines), self.top + self._rows)
+        return f"lines {self.top + 1}-{end} of {len(self._lines)}"
+
+    def hints(self) -> Sequence[Hint]:
+        if self.search is not None:
+            return [Hint("Enter", "find"), Hint("Esc/Tab", "cancel")]
+        return [Hint("Left/Right", "page"), Hint("Up/Down PgUp/PgDn", "scroll"), Hint("/", "search"),
+                Hint("n", "next"), Hint("Esc/q", "back")]
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        # Laid out first: the header says which lines show.
+        self._width = cv.width - 4
+        self._lines = [Line(glyph_text(ln.text, opts.glyphs), ln.style) for ln in self.lines(self._width)]
+        self._rows = max(1, cv.height - 6)
+        self.top = max(0, min(self.top, len(self._lines) - self._rows))
+        super().draw(cv, opts)
+
+    def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
+        x = 1
+        for i, name in enumerate(PAGES):
+            label = f"{i + 1} {name}"
+            if i == self.page:
+                x = cv.put(top, x, f"[{label}]", "cursor")
+            else:
+                x = cv.put(top, x, f" {label} ", "dim")
+            x += 1
+        cv.put(top + 1, 0, opts.glyphs.hline * cv.width, "dim")
+        left = 2 if cv.width - 4 <= TEXT_MAX else (cv.width - TEXT_MAX) // 2
+        for row in range(self._rows):
+            i = self.top + row
+            if i >= len(self._lines):
+                break
+            ln = self._lines[i]
+            cv.put(top + 2 + row, left, ln.text, ln.style)
+            if self.hit == i and self.found:
+                at = ln.text.lower().find(self.found.lower())
+                if at >= 0:
+                    cv.put(top + 2 + row, left + at, ln.text[at:at + len(self.found)], "cursor")
+        if self.search is not None:
+            cv.fill(cv.height - 2, 0, cv.width, 1)
+            cv.put(cv.height - 2, 1, "Search: " + self.search.text + "_", "message")
+
+
+__all__ = ["PAGES", "HelpPage", "Line", "about_lines", "how_to_play_lines", "markdown_lines", "rules_text",
+           "scoring_lines", "strategy_lines", "version"]

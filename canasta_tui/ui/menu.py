@@ -1,0 +1,254 @@
+"""The start menu: what ``canasta`` shows when nothing on the command line says what to play,
+after a match, and on F2 (New game, as Canasta for Windows 2.41's F2).
+
+Its choices are the DOS game's "One Human Player" and "Two Human Players", three or four
+people at one keyboard, four computers to watch, the unfinished game, a saved one, and the
+pages around the game (options, rules, statistics, help).  The menu knows nothing of files:
+a :class:`Home` starts the tables, and the app (:class:`Pages`) builds the other pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeAlias
+
+from ..engine import Rules
+from ..presets import rules_label
+from ..text import printable
+from .canvas import Canvas, Options, draw_box, glyph_text
+from .pages import Hint, Page, scroll_window
+from .texts import load_lines
+
+if TYPE_CHECKING:
+    from ..table import Table
+    from .controller import Files, SavedGame
+
+
+#: A table to play at, and its files (F3, F4, the autosave).
+Started: TypeAlias = "tuple[Table, Files | None]"
+
+
+class Home(Protocol):
+    """Where games come from (``persistence.home.LocalHome``): each call either starts a table or
+    says, in a sentence, why it could not (nothing is lost then)."""
+
+    def unfinished(self) -> str | None: ...            # the autosaved unfinished game, in a few words
+    def notices(self) -> list[str]: ...                # to read at the menu (each told once)
+    def rules(self) -> Rules: ...                      # the rules a new game plays by
+    def new(self, humans: int) -> Started | str: ...
+    def resume(self) -> Started | str: ...
+    def saved_games(self) -> Sequence[SavedGame]: ...
+    def load(self, path: str) -> Started | str: ...
+    def again(self, table: Table) -> Started | str: ...  # the same seats and rules, a new match
+
+
+class Pages(Protocol):
+    """The app: it builds the pages the menu opens (``options``, ``rules``, ``statistics``, ``help``)."""
+
+    def page(self, name: str) -> Page: ...
+
+
+_COUNT = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    what: str          # "resume", "new1" ... "new4", "watch", "load", "options", "rules", "statistics", "help", "quit"
+    key: str
+    label: str
+    about: str
+
+
+def choices(home: Home) -> list[Choice]:
+    """The menu's lines for this home: Resume only when there is a game to resume."""
+    rules = home.rules()
+    players, partners = rules.players, rules.partnerships
+    out = []
+    unfinished = home.unfinished()
+    if unfinished:
+        out.append(Choice("resume", "r", "Resume", f"the unfinished game: {unfinished}"))
+    for n in range(1, players + 1):
+        label = f"{_COUNT[n]} Human Player" + ("s" if n > 1 else "")
+        if partners:
+            about = {1: "you and computer Player 3 against two computers",
+                     2: "Players 1 and 4, each with a computer partner",
+                     3: "Players 1, 3 and 4 at this keyboard, in turn",
+                     4: "everybody at this keyboard, in turn"}[n]
+        else:
+            others = players - n
+            about = (f"Players 1 to {n} at this keyboard, in turn" if n > 1 else "you, Player 1") + (
+                f", against {others} computer{'s' if others != 1 else ''}" if others else "")
+        out.append(Choice(f"new{n}", str(n), label, about))
+    watch = f"Watch {_COUNT.get(players, str(players)).lower()} computers"
+    out += [Choice("watch", "0", watch, "the computers play every seat"),
+            Choice("load", "l", "Load a saved game", "saved with F4, or kept as a backup"),
+            Choice("options", "o", "Options", "computer level, delay, names, cards, mouse"),
+            Choice("rules", "u", "Rules", f"the rule options: {rules_label(rules)}"),
+            Choice("statistics", "s", "Statistics", "high scores and win ratios"),
+            Choice("help", "?", "Help", "rules, keys, scoring, strategy, about"),
+            Choice("quit", "q", "Quit", "the unfinished game stays saved" if unfinished else "")]
+    return out
+
+
+class Info(Page):
+    """A few lines in a box over the page; any key closes it."""
+
+    overlay: ClassVar[bool] = True
+
+    def __init__(self, title: str, lines: Sequence[str]) -> None:
+        super().__init__()
+        self.box_title = title
+        self.lines = list(lines)
+
+    def handle(self, name: str) -> None:
+        self.done = True
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        from .canvas import wrap
+
+        body = [w for t in self.lines for w in wrap(glyph_text(printable(t), opts.glyphs), cv.width - 10)]
+        draw_box(cv, self.box_title, [*body, "", "(press any key)"])
+
+
+class StartMenu(Page):
+    """The start menu; :attr:`started` is the table chosen (None with :attr:`quit`: leave)."""
+
+    title: ClassVar[str] = "Start menu"
+
+    def __init__(self, home: Home, pages: Pages, message: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.home = home
+        self.pages = pages
+        self.started: Started | None = None
+        self.items = choices(home)
+        self.rules = rules_label(home.rules())
+        self.current = 0
+        notices = [*message, *home.notices()]
+        if notices:
+            self.open(Info("Notice", notices))
+
+    def _refresh(self) -> None:
+        """The lines again (a game kept, rules changed): the same choice stays highlighted."""
+        what = self.items[self.current].what
+        self.items = choices(self.home)
+        self.rules = rules_label(self.home.rules())
+        self.current = next((i for i, c in enumerate(self.items) if c.what == what), 0)
+
+    def on_key(self, name: str) -> None:
+        n = len(self.items)
+        if name in ("down", "j", "tab"):
+            self.current = (self.current + 1) % n
+        elif name in ("up", "k", "s-tab"):
+            self.current = (self.current - 1) % n
+        elif name == "home":
+            self.current = 0
+        elif name == "end":
+            self.current = n - 1
+        elif name in ("enter", "space"):
+            self.choose(self.items[self.current])
+        elif name in ("f1",):
+            self.choose(next(c for c in self.items if c.what == "help"))
+        elif name in ("f3",):
+            self.choose(next(c for c in self.items if c.what == "load"))
+        elif name == "escape":
+            self.say("q quits; Enter starts the highlighted choice")
+        else:
+            for i, c in enumerate(self.items):
+                if name == c.key:
+                    self.current = i
+                    self.choose(c)
+                    return
+
+    def choose(self, c: Choice) -> None:
+        if c.what == "quit":
+            self.quit = self.done = True
+        elif c.what in ("options", "rules", "statistics", "help"):
+            self.open(self.pages.page(c.what))
+        elif c.what == "load":
+            items = list(self.home.saved_games())
+            if not items:
+                self.say("No saved games yet: F4 in the game saves one", error=True)
+            else:
+                self.open(LoadPage(items))
+        elif c.what == "resume":
+            self._start(self.home.resume())
+        else:
+            self._start(self.home.new(0 if c.what == "watch" else int(c.what[3:])))
+
+    def _start(self, got: Started | str) -> None:
+        if isinstance(got, str):
+            self.say(got, error=True)
+            self._refresh()
+            return
+        self.started = got
+        self.done = True
+
+    def child_done(self, child: Page) -> None:
+        if isinstance(child, LoadPage) and child.chosen is not None:
+            self._start(self.home.load(child.chosen))
+        self._refresh()
+
+    def header_right(self) -> str:
+        return f"rules: {self.rules}"
+
+    def hints(self) -> Sequence[Hint]:
+        return [Hint("Up/Down", "choose"), Hint("Enter", "start"), Hint("keys", "as marked"), Hint("q", "quit")]
+
+    def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
+        title = "Four-player partnership Canasta"
+        block = min(cv.width - 4, 76)
+        x0 = (cv.width - block) // 2
+        y = top + max(1, (rows - len(self.items) - 3) // 2)
+        cv.put(y, (cv.width - len(title)) // 2, title, "heading")
+        y += 2
+        room = rows - (y - top)
+        start = scroll_window(len(self.items), self.current, room, 0)
+        for i in range(start, min(len(self.items), start + room)):
+            c = self.items[i]
+            on = i == self.current
+            cv.put(y, x0, ">" if on else " ", "cursor" if on else "")
+            cv.put(y, x0 + 2, f"{c.key:>1}", "bar.key")
+            cv.put(y, x0 + 5, f"{c.label:<22}", "cursor" if on else "name")
+            about = glyph_text(printable(c.about), opts.glyphs)
+            cv.put(y, x0 + 29, about[: block - 29], "dim" if not on else "")
+            y += 1
+
+
+class LoadPage(Page):
+    """The saved games, newest first (as F3 at the table); :attr:`chosen` is the path to load."""
+
+    title: ClassVar[str] = "Load a saved game"
+
+    def __init__(self, items: Sequence[SavedGame]) -> None:
+        super().__init__()
+        self.items = list(items)
+        self.current = 0
+        self.chosen: str | None = None
+
+    def on_key(self, name: str) -> None:
+        n = len(self.items)
+        if name in ("escape", "q"):
+            self.done = True
+        elif name in ("down", "j", "tab"):
+            self.current = min(n - 1, self.current + 1)
+        elif name in ("up", "k", "s-tab"):
+            self.current = max(0, self.current - 1)
+        elif name in ("home", "pageup"):
+            self.current = 0
+        elif name in ("end", "pagedown"):
+            self.current = n - 1
+        elif name == "enter" and n:
+            self.chosen = str(self.items[self.current].path)
+            self.done = True
+
+    def hints(self) -> Sequence[Hint]:
+        return [Hint("Up/Down", "choose"), Hint("Enter", "load"), Hint("Esc/q", "back")]
+
+    def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
+        lines = load_lines(self.items, self.current, rows - 4, cv.width - 4)[:-2]
+        for i, text in enumerate(lines):
+            cv.put(top + 1 + i, 2, text, "cursor" if text.startswith(">") else "")
+
+
+__all__ = ["Choice", "Home", "Info", "LoadPage", "Pages", "StartMenu", "Started", "choices"]

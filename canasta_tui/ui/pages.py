@@ -1,0 +1,270 @@
+"""Pages: the full screens around the table (start menu, options, help, statistics).
+
+A :class:`Page` is a screen of the app (it has what :class:`~.app.Screen` asks for) and can
+also be opened over the table as a full-screen dialog (:class:`PageDialog`), so the same
+help, options and statistics serve the start menu and the game.  A page may open a child
+(a sub-page, or a question drawn as a box over it); keys go to the child until it is done.
+
+Every page draws the same frame: a header line, its body, a message line, and a line of
+key hints, so that every key has a visible hint and Esc is never the only way back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from ..text import printable
+from .canvas import MIN_H, MIN_W, Canvas, Options, draw_box, glyph_text, wrap
+from .dialogs import Dialog
+
+if TYPE_CHECKING:
+    from ..engine import PlayerView
+    from .controller import Controller
+
+#: Keys that leave a page (Esc is never the only way back).
+BACK = ("escape", "q")
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One key hint of the bottom line: the key as written, and what it does."""
+
+    keys: str
+    what: str
+
+
+class Page:
+    """A full screen: header, body, message line, hints; keys through :meth:`handle`."""
+
+    title: ClassVar[str] = ""
+    #: Drawn over the page below it (a question box) rather than instead of it.
+    overlay: ClassVar[bool] = False
+
+    def __init__(self) -> None:
+        self.on_change: Callable[[], None] = lambda: None
+        self.on_suspend: Callable[[], None] | None = None
+        self.keys_handled = 0
+        self.bell = False
+        self.too_small = False
+        self.done = False
+        #: The page asked to end the whole program (Ctrl-C or Quit at the start menu).
+        self.quit = False
+        self.child: Page | None = None
+        self.message = ""
+        self.error = False
+
+    # ------------------------------------------------------------------ a screen of the app
+    @property
+    def finished(self) -> bool:
+        return self.done
+
+    def key(self, name: str) -> None:
+        try:
+            self.handle(name)
+        finally:
+            self.keys_handled += 1
+            self.on_change()
+
+    def paint(self, width: int, height: int, opts: Options) -> Canvas:
+        cv = Canvas(width, height)
+        cv.glyphs = opts.glyphs
+        if width < MIN_W or height < MIN_H:
+            too_small(cv, "q quits")
+            return cv
+        self.draw(cv, opts)
+        return cv
+
+    # ------------------------------------------------------------------ keys
+    def handle(self, name: str) -> None:
+        """One key: the child's if there is one, else this page's."""
+        if name == "c-z" and self.on_suspend is not None:
+            self.on_suspend()
+            return
+        if self.too_small:
+            if name in ("q", "c-c"):
+                self.quit = self.done = True
+            return
+        child = self.child
+        if child is not None:
+            child.handle(name)
+            if child.quit:
+                self.quit = self.done = True
+            elif child.done and self.child is child:
+                self.child = None
+                self.child_done(child)
+            return
+        if name == "c-c":
+            self.quit = self.done = True
+            return
+        self.message, self.error = "", False
+        self.on_key(name)
+
+    def on_key(self, name: str) -> None:
+        """This page's keys (a subclass's); the base leaves on q or Esc."""
+        if name in BACK:
+            self.done = True
+
+    def child_done(self, child: Page) -> None:
+        """A child page closed (a subclass may read its answer)."""
+
+    def open(self, child: Page) -> None:
+        child.on_suspend = self.on_suspend
+        self.child = child
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message, self.error = text, error
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        child = self.child
+        if child is not None and not child.overlay:
+            child.draw(cv, opts)
+            return
+        self.draw_body(cv, opts, 1, cv.height - 3)
+        self.draw_frame(cv, opts)
+        if child is not None:
+            child.draw(cv, opts)
+
+    def header_right(self) -> str:
+        return ""
+
+    def hints(self) -> Sequence[Hint]:
+        return [Hint("Esc/q", "back")]
+
+    def draw_frame(self, cv: Canvas, opts: Options) -> None:
+        g = opts.glyphs
+        cv.fill(0, 0, cv.width, 1, "header")
+        right = self.header_right()
+        right = f"{right} " if right else ""
+        cv.put(0, max(0, cv.width - len(right)), right, "header")
+        left = f" CANASTA {g.dash} {self.title}" if self.title else " CANASTA"
+        cv.put(0, 0, left[: max(0, cv.width - len(right) - 1)], "header")
+        if self.message:
+            # A long message (a path, the engine's reason) takes up to three lines, over the body's last.
+            lines = wrap(glyph_text(printable(self.message), g), cv.width - 2)[:3]
+            for i, text in enumerate(lines):
+                y = cv.height - 1 - len(lines) + i
+                cv.fill(y, 0, cv.width, 1)
+                cv.put(y, 1, text, "error" if self.error else "message")
+        draw_hints(cv, cv.height - 1, self.hints())
+
+    def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
+        """The page's own content, rows ``top`` to ``top + rows - 1``."""
+
+
+def draw_hints(cv: Canvas, y: int, hints: Sequence[Hint]) -> None:
+    """The key hints: each key reversed (so it shows without colour), then what it does."""
+    x = 0
+    for i, h in enumerate(hints):
+        need = len(h.keys) + 1 + len(h.what)
+        if x + need > cv.width:
+            break
+        x = cv.put(y, x, h.keys, "bar.key")
+        x = cv.put(y, x, " " + h.what, "bar.on")
+        if i < len(hints) - 1:
+            x += 3
+
+
+def too_small(cv: Canvas, sub: str) -> None:
+    msg = f"terminal too small (need {MIN_W}x{MIN_H})"
+    sub = f"now {cv.width}x{cv.height}; {sub}"
+    cv.put(cv.height // 2 - 1, max(0, (cv.width - len(msg)) // 2), msg, "error")
+    cv.put(cv.height // 2, max(0, (cv.width - len(sub)) // 2), sub)
+
+
+class Ask(Page):
+    """A question in a box over the page: each answer is a key, its label and what it does.
+
+    Any other key, q and Esc included, is "no": the page stays as it was.
+    """
+
+    overlay: ClassVar[bool] = True
+
+    def __init__(self, title: str, lines: Sequence[str], answers: Sequence[tuple[str, str, Callable[[], None]]]) -> None:
+        super().__init__()
+        self.box_title = title
+        self.lines = list(lines)
+        self.answers = list(answers)
+
+    def handle(self, name: str) -> None:
+        for key, _, act in self.answers:
+            if name == key:
+                self.done = True
+                act()
+                return
+        if name == "c-c":
+            self.quit = self.done = True
+            return
+        self.done = True
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        answers = "    ".join(f"{k}: {label}" for k, label, _ in self.answers)
+        body = [glyph_text(t, opts.glyphs) for t in self.lines] + ["", answers + "    any other key: no"]
+        draw_box(cv, self.box_title, body)
+
+
+class LineEdit:
+    """A one-line text field: type, Backspace, Ctrl-U; Enter to take it, Esc, Tab or Up/Down to leave it."""
+
+    def __init__(self, text: str, limit: int) -> None:
+        self.text = text
+        self.limit = limit
+
+    def key(self, name: str) -> str | None:
+        """Edit with ``name``; returns "enter" or "cancel" when the field is left, else None."""
+        if name == "enter":
+            return "enter"
+        if name in ("escape", "tab", "s-tab", "up", "down", "c-g"):
+            return "cancel"
+        if name in ("c-h", "backspace"):
+            self.text = self.text[:-1]
+        elif name == "c-u":
+            self.text = ""
+        elif name == "space":
+            if len(self.text) < self.limit:
+                self.text += " "
+        elif len(name) == 1 and name.isprintable() and len(self.text) < self.limit:
+            self.text += name
+        return None
+
+
+class PageDialog(Dialog):
+    """A page opened over the table (help, options, statistics in the game): full screen, and
+    the computers wait while it is open."""
+
+    kind: ClassVar[str] = "page"
+    holds: ClassVar[bool] = True
+    full_screen: ClassVar[bool] = True
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    def key(self, ctl: Controller, name: str) -> None:
+        self.page.handle(name)
+        if self.page.quit:
+            # Ctrl-C inside a page at the table: the table's own question, never a silent exit.
+            self.page.quit = self.page.done = False
+            from .dialogs import Quit
+            ctl.open(Quit(back=self))
+        elif self.page.done:
+            ctl.close()
+
+    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+        self.page.draw(cv, opts)
+
+
+def scroll_window(total: int, current: int, rows: int, start: int) -> int:
+    """The first line to show so that ``current`` is visible, moving as little as possible."""
+    if rows <= 0:
+        return 0
+    start = min(start, max(0, total - rows))
+    if current < start:
+        return current
+    if current >= start + rows:
+        return current - rows + 1
+    return max(0, start)
+
+
+__all__ = ["BACK", "Ask", "Hint", "LineEdit", "Page", "PageDialog", "draw_hints", "scroll_window", "too_small"]
