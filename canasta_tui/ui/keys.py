@@ -49,6 +49,8 @@ KEYS: list[KeyHelp] = [
     KeyHelp("log", ("g",), "g", "Show the log of this hand (public information)", "Game"),
     KeyHelp("load", ("f3",), "F3", "Load a saved game: Up/Down choose, Enter loads, Esc or q goes back", "Game"),
     KeyHelp("save", ("f4",), "F4", "Save the game under a name (asks for it; your name is offered)", "Game"),
+    KeyHelp("chat", ("i",), "i",
+            "Chat: type a line to the other players at a table over SSH (Enter sends it, Esc cancels)", "Game"),
     KeyHelp("help", ("?", "f1"), "?, F1", "This help", "Game"),
     KeyHelp("redraw", ("c-l",), "Ctrl-L", "Redraw the screen", "Game"),
     KeyHelp("suspend", ("c-z",), "Ctrl-Z", "Suspend the game to the shell (fg brings it back, redrawn)", "Game"),
