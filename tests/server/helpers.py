@@ -192,3 +192,27 @@ async def drive(t: Term, until: Callable[[str], bool], timeout: float = 90.0,
             t.send(key)
         with contextlib.suppress(AssertionError):
             await t.wait_for(lambda s, before=screen: s != before, timeout=1.0 if key else 0.3)
+
+
+def log_of(screen: str) -> list[str]:
+    """The entries of the table's log panel (the centre column at 80x24), wrapped lines joined."""
+    lines = screen.split("\n")
+    try:
+        top = next(i for i, line in enumerate(lines) if "─ Log ─" in line)
+    except StopIteration:
+        return []
+    out: list[str] = []
+    for line in lines[top + 1:]:
+        if line.startswith("─"):
+            break
+        cell = line[27:53].rstrip()
+        if cell.startswith("  ") and out:
+            out[-1] += " " + cell.strip()
+        elif cell.strip():
+            out.append(cell.strip())
+    return out
+
+
+def in_log(text: str) -> Callable[[str], bool]:
+    """A screen test: an entry of the log panel holds ``text``."""
+    return lambda screen: any(text in entry for entry in log_of(screen))
