@@ -138,7 +138,8 @@ class ServerApp(ScreenApp):
     async def run_session(self) -> str:
         """Run until the player leaves or the server closes the connection; why it was closed."""
         try:
-            await self.run_async()
+            # The loop is every player's: an error is logged, never shown in one player's terminal.
+            await self.run_async(set_exception_handler=False)
         except EOFError:           # the input closed under the app: the connection is gone
             pass
         return self.reason
