@@ -67,7 +67,7 @@ class Connection(asyncssh.SSHServer):
         self.refused = ""
         self.name = ""
         self.identity: Identity | None = None
-        self.sessions = 0
+        self.playing: GameSession | None = None     # the game this connection runs (one at a time)
         self.counted = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -119,10 +119,10 @@ class Connection(asyncssh.SSHServer):
 
     # ------------------------------------------------------------------ what may be opened
     def session_requested(self) -> GameSession | bool:
-        if self.identity is None or self.sessions:
+        if self.identity is None or self.playing is not None:
             return False         # one game per connection
-        self.sessions += 1
-        return GameSession(self, self.identity)
+        self.playing = GameSession(self, self.identity)
+        return self.playing
 
 
 class _Writer:
@@ -237,7 +237,12 @@ class GameSession(PromptToolkitSSHSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        self._leave_connection()
         self.kick("")
+
+    def _leave_connection(self) -> None:
+        if self.connection.playing is self:
+            self.connection.playing = None
 
     def kick(self, reason: str) -> None:
         if self.app is not None:
@@ -286,6 +291,7 @@ class GameSession(PromptToolkitSSHSession):
                     reason = "The server had a problem with this connection; your seat is kept. Connect again."
                 finally:
                     self.server.sessions.discard(self)
+                    self._leave_connection()
                     self._fd = None
         if not self.closed:
             try:
