@@ -54,6 +54,7 @@ class ServerApp(ScreenApp):
         self.registry = registry
         self._identity = identity
         self.reason = ""                 # why the server closed this connection (told to the player)
+        self.kicked = False
 
     # ------------------------------------------------------------------ a client of the tables
     @property
@@ -70,6 +71,7 @@ class ServerApp(ScreenApp):
         """Close this connection: the app ends (the SSH layer tells ``reason`` and hangs up)."""
         if not self.reason:
             self.reason = reason
+        self.kicked = True               # (before the app runs, its flow ends at once)
         if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
             self.app.exit()
 
@@ -81,6 +83,8 @@ class ServerApp(ScreenApp):
 
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
+        if self.kicked:
+            return
         registry = self.registry
         registry.connect(self)
         log.info("%s is in", printable(self._identity.name))

@@ -266,6 +266,8 @@ class GameSession(PromptToolkitSSHSession):
         if chan is None:
             return
         term = chan.get_terminal_type()
+        if self.closed:
+            return               # gone before the game started
         if term is None:
             chan.write(NO_TERMINAL)
             chan.exit(1)

@@ -133,3 +133,12 @@ def test_the_server_keeps_its_host_key_across_restarts() -> None:
             return first, two.fingerprint
     first, second = run(main())
     assert first == second and first.startswith("SHA256:")
+
+
+def test_a_port_in_use_is_said_and_nothing_is_left_running() -> None:
+    async def main() -> None:
+        async with serving() as one:
+            with pytest.raises(ConfigError, match=f"cannot listen on 127.0.0.1 port {one.port}"):
+                async with serving(port=one.port):
+                    pass
+    run(main())
