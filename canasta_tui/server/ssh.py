@@ -232,8 +232,10 @@ class GameSession(PromptToolkitSSHSession):
             self.dropped_in += n       # the app is far behind: never wait for it here
 
     def eof_received(self) -> bool:
+        # The client sends nothing more: the game ends, and the channel stays open until it has
+        # said why and sent the exit status (closing it here left OpenSSH's client waiting).
         self.kick("")
-        return False
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
@@ -262,6 +264,14 @@ class GameSession(PromptToolkitSSHSession):
         """Not used: :meth:`_interact` runs the app itself."""
 
     async def _interact(self) -> None:
+        try:
+            await self._run_game()
+        except (OSError, asyncssh.Error):
+            pass                 # the channel went away while the last words were written
+        except Exception:
+            log.exception("the connection of %s failed", printable(self.identity.name))
+
+    async def _run_game(self) -> None:
         chan = self._chan
         if chan is None:
             return
@@ -296,12 +306,9 @@ class GameSession(PromptToolkitSSHSession):
                     self._leave_connection()
                     self._fd = None
         if not self.closed:
-            try:
-                if reason:
-                    chan.write(reason + "\r\n")
-                chan.exit(0)
-            except (OSError, asyncssh.Error):
-                pass
+            if reason:
+                chan.write(reason + "\r\n")
+            chan.exit(0)
 
 
 __all__ = ["Connection", "GameSession", "utf8_locale"]

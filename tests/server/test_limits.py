@@ -5,6 +5,7 @@ command, SFTP, port forwarding).  The others at the server go on playing through
 from __future__ import annotations
 
 import asyncio
+import shutil
 import time
 
 import asyncssh
@@ -154,4 +155,22 @@ def test_no_command_no_sftp_and_no_forwarding_only_the_game() -> None:
                 result = await conn.run(term_type=None, check=False)
                 assert "canasta needs a terminal: connect with ssh -t" in str(result.stdout)
                 assert result.exit_status == 1
+    run(main())
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client is not installed (.ci/run installs it)")
+def test_openssh_without_a_terminal_is_told_and_let_go() -> None:
+    """Reproduction: ``ssh -T`` with its input closed hung until killed.  The session saw the
+    client's end of input and closed its channel at once, before it had said why; OpenSSH then
+    waited for an exit status that never came."""
+    async def main() -> None:
+        async with serving() as srv:
+            for _ in range(3):
+                proc = await asyncio.create_subprocess_exec(
+                    "ssh", "-T", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                    "-o", "BatchMode=yes", "-p", str(srv.port), "alice@127.0.0.1",
+                    stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                out, _ = await asyncio.wait_for(proc.communicate(), WAIT)
+                assert proc.returncode == 1
+                assert b"canasta needs a terminal: connect with ssh -t" in out
     run(main())
