@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..persistence import paths
+from ..text import printable
 
 #: The environment variable ``canasta serve --password`` reads the password from.
 PASSWORD_ENV = "CANASTA_SERVE_PASSWORD"
@@ -94,13 +95,13 @@ class ServerConfig:
         return self.home / "ssh_host_ed25519_key"
 
     def auth_mode(self) -> str:
-        """How people get in, in words (the start-up line says it)."""
+        """Who gets in, in words (the start-up line says it)."""
         ways = []
         if self.authorized_keys:
-            ways.append(f"keys in {self.authorized_keys}")
+            ways.append(f"a key of {printable(str(self.authorized_keys))}")
         if self.password:
             ways.append("the password")
-        return " or ".join(ways) if ways else "open to anybody who can reach the port"
+        return ("players enter with " + " or ".join(ways)) if ways else "anybody who can reach the port may enter"
 
 
 __all__ = ["PASSWORD_ENV", "ConfigError", "ServerConfig"]
