@@ -458,40 +458,48 @@ class Registry:
     # ------------------------------------------------------------------ restart
     def restore(self, stored: list[StoredTable], next_id: int) -> None:
         """Bring back the tables saved by an earlier run (their humans' seats wait for them)."""
-        from ..ai import ALL_LEVELS
-
         self.next_id = max(self.next_id, next_id)
         for item in stored:
-            game = item.game
-            meta = game.meta
-            server = meta.get("server")
-            server = server if isinstance(server, dict) else {}
-            n = game.match.rules.players
-            kinds = _column(meta.get("seats"), n)
-            names = _column(meta.get("names"), n)
-            keys = _column(server.get("keys"), n)
-            level = _text(server.get("level"))
-            level = level if level in ALL_LEVELS else "advanced"
-            seats = []
-            for i in range(n):
-                key, name = _text(keys[i]), printable(_text(names[i]))[:20]
-                kind = REMOTE if kinds[i] == "remote" and key else COMPUTER
-                seats.append(Seat(kind, name, level, key))
-            seed = meta.get("seed")
-            seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-            st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed)
-            gid = meta.get("game_id")
-            st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
-            table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
-                          game_id=st.game_id)
-            # The shuffles go on where they stopped: one per hand dealt so far.
-            for _ in range(game.match.hand_number):
-                table.shuffled_deck()
-            st.claims = [None] * n
-            self.tables[item.id] = st
-            st.attach(table, self.executor)
-            st.wait_for_all()
-            log.info("table %d is back: hand %d, %s", item.id, game.match.hand_number, st.score_text())
+            try:
+                self._restore(item)
+            except Exception as exc:      # one bad table must not keep the others (or the server) down
+                self.tables.pop(item.id, None)
+                log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
+                            item.id, type(exc).__name__, printable(str(exc)))
+
+    def _restore(self, item: StoredTable) -> None:
+        from ..ai import ALL_LEVELS
+
+        game = item.game
+        meta = game.meta
+        server = meta.get("server")
+        server = server if isinstance(server, dict) else {}
+        n = game.match.rules.players
+        kinds = _column(meta.get("seats"), n)
+        names = _column(meta.get("names"), n)
+        keys = _column(server.get("keys"), n)
+        level = _text(server.get("level"))
+        level = level if level in ALL_LEVELS else "advanced"
+        seats = []
+        for i in range(n):
+            key, name = _text(keys[i]), printable(_text(names[i]))[:20]
+            kind = REMOTE if kinds[i] == "remote" and key else COMPUTER
+            seats.append(Seat(kind, name, level, key))
+        seed = meta.get("seed")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed)
+        gid = meta.get("game_id")
+        st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
+        table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
+                      game_id=st.game_id)
+        # The shuffles go on where they stopped: one per hand dealt so far.
+        for _ in range(game.match.hand_number):
+            table.shuffled_deck()
+        st.claims = [None] * n
+        self.tables[item.id] = st
+        st.attach(table, self.executor)
+        st.wait_for_all()
+        log.info("table %d is back: hand %d, %s", item.id, game.match.hand_number, st.score_text())
 
     # ------------------------------------------------------------------ people
     def connect(self, client: Client) -> None:

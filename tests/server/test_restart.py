@@ -113,3 +113,20 @@ def test_kill_9_loses_no_move() -> None:
             await asyncio.wait_for(proc.wait(), WAIT)
         assert proc.returncode == 0
     run(main())
+
+
+def test_a_table_file_that_cannot_be_loaded_is_set_aside_and_the_server_starts() -> None:
+    directory = table_file().parent
+    directory.mkdir(parents=True)
+    (directory / "7.json").write_text('{"format": "canasta-save", "hands": [')
+
+    async def main() -> None:
+        async with serving() as srv:
+            assert srv.registry.tables == {}
+            assert srv.registry.next_id == 8             # numbers are never used twice
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await alice.close()
+    run(main())
+    kept = [p.name for p in directory.iterdir()]
+    assert "7.json" not in kept and any(n.startswith("7.corrupt-") for n in kept)
