@@ -279,7 +279,7 @@ class GameSession(PromptToolkitSSHSession):
         if self.closed:
             return               # gone before the game started
         if term is None:
-            chan.write(NO_TERMINAL)
+            self.write(NO_TERMINAL)
             chan.exit(1)
             return
         self._output = Vt100_Output(self.stdout, self._get_size, term=term, enable_cpr=False)
@@ -307,7 +307,7 @@ class GameSession(PromptToolkitSSHSession):
                     self._fd = None
         if not self.closed:
             if reason:
-                chan.write(reason + "\r\n")
+                self.write(reason + "\r\n")
             chan.exit(0)
 
 

@@ -36,8 +36,8 @@ def config(**changes: Any) -> ServerConfig:
 
 
 @contextlib.asynccontextmanager
-async def serving(**changes: Any) -> AsyncIterator[Server]:
-    async with Server(config(**changes)) as srv:
+async def serving(on_output: Callable[[Any, str], None] | None = None, **changes: Any) -> AsyncIterator[Server]:
+    async with Server(config(**changes), on_output=on_output) as srv:
         yield srv
 
 

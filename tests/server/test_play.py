@@ -51,3 +51,25 @@ def test_two_humans_and_two_computers_play_a_hand_to_its_end_while_a_third_watch
             for t in (alice, bob, carol):
                 await t.close()
     run(main(), timeout=180)
+
+
+def test_the_output_hook_sees_exactly_what_each_terminal_receives() -> None:
+    """For the leak test and the benchmark: ``Server(on_output=...)`` is called with every piece of
+    text sent to each connection, and nothing reaches a terminal any other way."""
+    sent: dict[str, list[str]] = {}
+
+    def record(session: object, text: str) -> None:
+        sent.setdefault(session.identity.name, []).append(text)  # type: ignore[attr-defined]
+
+    async def main() -> tuple[str, str]:
+        async with serving(on_output=record) as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            await alice.press("s", "Your hand (11 cards)")
+            await alice.press("d", "Your hand (12 cards)")
+        await alice.wait_closed()       # the server's goodbye went through the hook too
+        return alice.received(), "".join(sent["alice"])
+    received, recorded = run(main())
+    assert "shutting down" in recorded
+    assert received == recorded
