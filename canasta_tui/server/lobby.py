@@ -400,7 +400,7 @@ class LobbyScreen:
         forming = st is not None and st.state == FORMING
         items = [
             ("[N]ew", True),
-            ("[1-4] sit", st is not None and st.state != OVER),
+            (f"[1-{st.players if st is not None else 4}] sit", st is not None and st.state != OVER),
             ("[W]atch", st is not None and st.state != FORMING),
             ("[S]tart", forming and st is not None and st.creator == me),
             ("[U]p", forming and st is not None and st.seat_of(me) is not None),

@@ -3,10 +3,23 @@
 >>> async with Server(ServerConfig(port=0, open=True)) as srv:   # doctest: +SKIP
 ...     print(srv.port)                                           # a free port on 127.0.0.1
 
-Tests and benchmarks start it in their own event loop like that; ``canasta serve`` runs
-:func:`serve`.  Every table runs in this one event loop: the computers think in a thread
-pool shared by all tables, autosaves are written by the store's thread, statistics by
-threads of their own, so nothing a table does blocks the others or the players' keys.
+Tests and benchmarks start it in their own event loop like that (``tests/server/helpers.py``
+has ``serving()`` and ``Term``, an asyncssh client whose 80x24 screen pyte reads); ``canasta
+serve`` runs :func:`serve`.  Every table runs in this one event loop: the computers think in
+a thread pool shared by all tables, autosaves are written by the store's thread, statistics
+by threads of their own, so nothing a table does blocks the others or the players' keys.
+
+What a test or a benchmark can reach:
+
+* ``Server(config, on_output=fn)``: ``fn(session, text)`` sees every piece of text sent to
+  each connection, before it is sent and nothing else reaches a terminal (``session.identity``
+  is whose it is, ``session.id`` numbers the connections);
+* :attr:`Server.sessions` (the :class:`~.ssh.GameSession` of each connected player, with
+  ``bytes_in``, ``bytes_out``, ``dropped_in``), :attr:`Server.registry` (the tables:
+  ``registry.tables[n].table`` is table n's :class:`~canasta_tui.table.Table`),
+  :attr:`Server.store` (``store.flush()`` waits for the autosaves);
+* ``config.seed`` makes the deals of table n those of seed + n - 1, ``config.delay_ms`` the
+  pause after each computer move (0 in tests), ``config.workers`` the computers' threads.
 """
 
 from __future__ import annotations
