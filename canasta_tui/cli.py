@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,6 +16,7 @@ from .persistence.commands import config_command, open_for_play, stats_command
 from .persistence.integrate import SettingsGroup, TableFiles, start_table, statistics_outcome
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
+from .server.config import PASSWORD_ENV
 from .text import BadName, check_name, printable
 
 
@@ -154,6 +157,69 @@ def bench_ui(seed: int, as_json: bool) -> None:
 
     result = run(seed)
     click.echo(json.dumps(result) if as_json else report(result))
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 or :: for every interface: then friends on other machines can join).")
+@click.option("--port", type=click.IntRange(0, 65535), default=2222, show_default=True, help="Port to listen on.")
+@click.option("--authorized-keys", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Let in the keys of this file (OpenSSH authorized_keys format).")
+@click.option("--password", "use_password", is_flag=True,
+              help=f"Let in whoever knows a password: read from ${PASSWORD_ENV}, or asked for (never on the command line).")
+@click.option("--open", "open_", is_flag=True, help="Let in anybody who can reach the port, without a key or password.")
+@click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
+              help="Pause after each computer move, in milliseconds.")
+@click.option("--takeover", type=click.IntRange(0, 86400), default=60, show_default=True, metavar="SECONDS",
+              help="How long a dropped player's seat waits before a computer plays it.")
+@click.option("--idle-timeout", type=click.IntRange(0, 7 * 86400), default=1800, show_default=True, metavar="SECONDS",
+              help="Close a connection where no key was pressed for this long (0: never).")
+@click.option("--max-connections", type=click.IntRange(1, 10000), default=100, show_default=True, metavar="N",
+              help="Connections at once, in all.")
+@click.option("--max-per-address", type=click.IntRange(1, 10000), default=10, show_default=True, metavar="N",
+              help="Connections at once from one address.")
+@click.option("--seed", type=int, default=None, help="Seed of the shuffles (table N plays seed + N - 1).")
+def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
+                  takeover: int, idle_timeout: int, max_connections: int, max_per_address: int,
+                  seed: int | None) -> None:
+    """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
+    import asyncio
+    import logging
+
+    from .server import ConfigError, ServerConfig
+    from .server.server import serve
+
+    password = None
+    if use_password:
+        password = os.environ.get(PASSWORD_ENV) or None
+        if password is None:
+            if not has_terminal():
+                raise click.UsageError(f"--password: set {PASSWORD_ENV}, or start the server in a terminal to type it")
+            password = click.prompt("Password for the players", hide_input=True, confirmation_prompt=True, err=True)
+    config = ServerConfig(host=host, port=port, authorized_keys=authorized_keys, password=password, open=open_,
+                          delay_ms=delay, takeover=float(takeover), idle_timeout=float(idle_timeout),
+                          max_connections=max_connections, max_per_address=max_per_address, seed=seed)
+    try:
+        config.checked()
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+
+    def ready(server: Any) -> None:
+        where = "HOST" if host in ("0.0.0.0", "::", "") else host
+        click.echo(f"canasta serve: {config.auth_mode()}; host key {server.fingerprint}"
+                   + (" (new)" if server.host_key_made else ""), err=True)
+        click.echo(f"Players join with:  ssh -p {server.port} NAME@{where}", err=True)
+        if open_ and host not in ("127.0.0.1", "::1", "localhost"):
+            click.echo("Warning: --open on a public address lets in anybody who can reach the port.", err=True)
+
+    try:
+        asyncio.run(serve(config, ready))
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        pass
+
+
 main.add_command(config_command)
 main.add_command(stats_command)
 main.add_command(rules_command)

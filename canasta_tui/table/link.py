@@ -8,7 +8,7 @@ for its own seats.  Nothing here returns another seat's hand before the hand is 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from ..engine import Action, HandRecord, Phase, PlayerView, Rules
 from .events import Event
@@ -20,13 +20,16 @@ class Link:
     """One client's connection to a table, for the seats it plays (none for a spectator)."""
 
     def __init__(self, table: Table, seats: Sequence[int] | None, token: Hashable, *, attend: bool = True,
-                 may_hold: bool = False) -> None:
+                 may_hold: bool = False, chat: Callable[[str], str | None] | None = None) -> None:
         """``seats`` None: the table's local seats, whichever they are (they change when F3 loads
-        a game saved with other seats); a remote client names its one seat."""
+        a game saved with other seats); a remote client names its one seat.  ``chat`` says a
+        line for this client (the server's, which checks length and rate): the reason it was
+        not said, or None."""
         self._table = table
         self._seats = None if seats is None else tuple(seats)
         self.token = token
         self._may_hold = may_hold
+        self._chat = chat
         if attend:
             table.attend(token)
 
@@ -108,6 +111,16 @@ class Link:
 
     def acknowledge(self) -> None:
         self._table.acknowledge(self.token)
+
+    @property
+    def can_chat(self) -> bool:
+        return self._chat is not None
+
+    def say(self, text: str) -> str | None:
+        """Say ``text`` to the table: None once said, or why it was not."""
+        if self._chat is None:
+            return "There is nobody to chat with here: everyone at this table sees this screen"
+        return self._chat(text)
 
     def subscribe(self, listener: Listener) -> None:
         self._table.subscribe(listener)

@@ -65,9 +65,17 @@ class Listener(Protocol):
 
 
 class ChatLine(NamedTuple):
+    """A line said at the table: ``who`` said ``text`` (``who`` empty: the table's own notice, such as
+    a player who disconnected) after the first ``at`` events, so the log shows it in its place."""
+
     seq: int
     who: str
     text: str
+    at: int = 0
+
+
+#: Chat lines a table keeps (the newest).
+CHAT_KEEP = 200
 
 
 def make_computer(level: str, seed: int, aggression: int = 50) -> ComputerPlayer:
@@ -371,8 +379,9 @@ class Table:
 
     def say(self, who: str, text: str) -> ChatLine:
         """A chat line at this table (the server checks length and rate)."""
-        line = ChatLine(len(self.chat) + 1, who, text)
+        line = ChatLine(self.chat[-1].seq + 1 if self.chat else 1, who, text, len(self.events))
         self.chat.append(line)
+        del self.chat[:-CHAT_KEEP]
         self._changed("chat", observe=False)
         return line
 

@@ -19,6 +19,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding.bindings.mouse import load_mouse_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -42,6 +43,10 @@ EXIT_SIGNALS = tuple(s for s in (getattr(signal, "SIGHUP", None), signal.SIGTERM
 #: ``Keys.Any`` binding sees them all; none of them may dismiss a message or press a button.
 NOT_USER_KEYS = frozenset({Keys.CPRResponse, Keys.Ignore, Keys.Vt100MouseEvent, Keys.WindowsMouseEvent,
                            Keys.ScrollUp, Keys.ScrollDown, Keys.BracketedPaste})
+
+
+#: prompt-toolkit's own handler of mouse reports (clicks reach the canvas's handlers through it).
+_MOUSE_HANDLER = next(b.handler for b in load_mouse_bindings().bindings if b.keys == (Keys.Vt100MouseEvent,))
 
 
 def is_user_key(ev: KeyPressEvent) -> bool:
@@ -114,6 +119,7 @@ class ScreenApp:
             key = {"enter": "c-m", "space": " ", "backspace": "c-h"}.get(n, n)
             kb.add(key)(self._on_key)
         kb.add(Keys.Any)(self._on_key)
+        kb.add(Keys.Vt100MouseEvent)(self._on_mouse)
         self.style = make_style(colour)
         # Read at every paint, so the options screen changes them while the app runs.
         self.app: Application[None] = Application(
@@ -178,6 +184,17 @@ class ScreenApp:
             self.app.renderer.clear()
         self.screen.key(name)
 
+    def _on_mouse(self, ev: KeyPressEvent) -> object:
+        """A mouse report: a click when the mouse is on; else nothing.  ESC [ 3 1 m (a colour
+        sequence typed or pasted) parses as a report that prompt-toolkit's handler cannot read:
+        it raised, and prompt-toolkit stopped the table to say "Press ENTER"; it is ignored."""
+        if not self.options.mouse:
+            return None
+        try:
+            return _MOUSE_HANDLER(ev)
+        except (ValueError, KeyError, IndexError, TypeError):
+            return None
+
     def _suspend(self) -> None:
         """Ctrl-Z: stop like any terminal program; on ``fg`` prompt-toolkit takes the terminal
         back and the whole screen is painted again."""
@@ -241,8 +258,11 @@ class ScreenApp:
             if self.signalled is not None:
                 signal.raise_signal(self.signalled)       # the exit saver runs now, outside the loop
 
-    async def run_async(self) -> None:
-        await self.app.run_async(pre_run=self._start_flow)
+    async def run_async(self, set_exception_handler: bool = True) -> None:
+        """Run the flow in the running event loop.  ``set_exception_handler`` False leaves the loop's
+        exception handler alone (a server: prompt-toolkit's would stop one player's screen to show
+        an error, and it is the loop's, shared by every player)."""
+        await self.app.run_async(pre_run=self._start_flow, set_exception_handler=set_exception_handler)
 
 
 class TableApp(ScreenApp):

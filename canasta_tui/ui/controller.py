@@ -26,6 +26,7 @@ from .canvas import Canvas, Options
 from .dialogs import (
     NAME_MAX,
     Answer,
+    ChatInput,
     Confirm,
     Dialog,
     LeaveTable,
@@ -140,6 +141,11 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
             return (f"A new meld needs three cards: you selected {have}"
                     + ("" if n == 2 else "; select at least two natural cards and a wild card"))
     return out
+
+
+def _chat_line(who: str, text: str) -> tuple[int, str]:
+    """A chat line as the log shows it: whatever a player typed is written out, never sent raw."""
+    return (-1, f"{printable(who)}: {printable(text)}" if who else printable(text))
 
 
 class Controller:
@@ -261,10 +267,20 @@ class Controller:
         }
 
     def log_lines(self) -> list[tuple[int, str]]:
-        """The log of this hand: (who, text), cards added to a meld just named told in one line."""
+        """The log of this hand: (who, text), cards added to a meld just named told in one line, and
+        the chat lines said meanwhile, each after the events its speaker had seen (table notices too)."""
         from ..table.events import DEALT, coalesced
 
-        return [(-1 if e.kind == DEALT else e.seat, describe(e, self.link.name)) for e in coalesced(self.link.events)]
+        chat = self.link.chat
+        out: list[tuple[int, str]] = []
+        i = 0
+        for e in coalesced(self.link.events):
+            while i < len(chat) and chat[i].at < e.seq:
+                out.append(_chat_line(chat[i].who, chat[i].text))
+                i += 1
+            out.append((-1 if e.kind == DEALT else e.seat, describe(e, self.link.name)))
+        out += [_chat_line(c.who, c.text) for c in chat[i:]]
+        return out
 
     def status(self) -> str:
         """The hint line: whose move it is and what can be done."""
@@ -459,7 +475,7 @@ class Controller:
         self.cursor = max(0, min(self.cursor, hand_len - 1))
         self.selected = {i for i in self.selected if i < hand_len}
         if pv.phase == Phase.HAND_OVER:
-            if self.dialog is None or self.dialog.kind not in (*_HAND_OVER_DIALOGS, "quit"):
+            if self.dialog is None or self.dialog.kind not in (*_HAND_OVER_DIALOGS, "quit", "chat"):
                 self.message = []
                 self.dialog = Waiting() if self._acked == link.hand_number else Summary()
             return
@@ -872,6 +888,18 @@ class Controller:
     def cmd_quit(self) -> None:
         self.open(Quit())
 
+    def cmd_chat(self) -> None:
+        if not self.link.can_chat:
+            self.message = ["Chat is for tables played over SSH (canasta serve): here everybody sees this screen"]
+            return
+        self.open(ChatInput())
+
+    def send_chat(self, text: str) -> None:
+        """Say ``text`` to the table; a refusal (too long, too fast) is shown."""
+        refused = self.link.say(text)
+        if refused:
+            self.message = [refused]
+
     # ------------------------------------------------------------------ scripting (tests, demos)
     def type_action(self, text: str) -> bool:
         """Play an action written in the notation (``meld K K K``), as the player to act."""
@@ -893,6 +921,7 @@ COMMANDS: dict[str, Callable[[Controller], None]] = {
     "load": Controller.cmd_load, "save": Controller.cmd_save, "help": Controller.cmd_help,
     "new_game": Controller.cmd_new_game, "options": Controller.cmd_options, "statistics": Controller.cmd_statistics,
     "redraw": Controller.cmd_redraw, "suspend": Controller.cmd_suspend, "quit": Controller.cmd_quit,
+    "chat": Controller.cmd_chat,
 }
 _wanted = {k.command for k in KEYS if k.section != "Dialogs"}
 if set(COMMANDS) != _wanted:

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 #: Longest name the F4 dialog takes.
 NAME_MAX = 40
+#: Longest chat line the chat input takes (the server may allow less).
+CHAT_MAX = 200
 
 #: Keys that name a meld's rank (for "add the wild card to which meld?").
 RANK_KEYS = {"a": 1, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "0": 10, "t": 10,
@@ -359,6 +361,41 @@ class SaveName(Dialog):
 
 
 @dataclass
+class ChatInput(Dialog):
+    """One line to say to the table: printable characters only, so nothing typed can reach another
+    terminal as a control sequence (the table writes out whatever it gets anyway)."""
+
+    kind: ClassVar[str] = "chat"
+    title: ClassVar[str] = "Chat"
+    text: str = ""
+
+    def key(self, ctl: Controller, name: str) -> None:
+        if name == "escape":
+            ctl.close()
+        elif name == "enter":
+            typed = self.text.strip()
+            ctl.close()
+            if typed:
+                ctl.send_chat(typed)
+        elif name in ("c-h", "backspace"):
+            self.text = self.text[:-1]
+        elif name == "c-u":
+            self.text = ""
+        elif name == "space":
+            if len(self.text) < CHAT_MAX:
+                self.text += " "
+        elif len(name) == 1 and name.isprintable() and len(self.text) < CHAT_MAX:
+            self.text += name
+
+    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+        width = cv.width - 8
+        shown = (self.text + "_")[-(width - 4):]
+        lines = ["Say to the table:", "", "> " + shown, "",
+                 f"Enter: send    Esc: cancel    ({len(self.text)}/{CHAT_MAX})"]
+        draw_box(cv, self.title, lines, width=width)
+
+
+@dataclass
 class LoadList(Dialog):
     """F3: the saved games, newest first."""
 
@@ -388,6 +425,7 @@ class LoadList(Dialog):
         draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
 
 
-__all__ = ["NAME_MAX", "RANK_KEYS", "Answer", "Confirm", "Dialog", "LeaveTable", "LoadList", "Log", "MatchOver",
-           "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd", "Summary", "Waiting",
+__all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "ChatInput", "Confirm", "Dialog", "LeaveTable", "LoadList",
+           "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd", "Summary",
+           "Waiting",
            "WildTarget"]

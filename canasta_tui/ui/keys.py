@@ -55,6 +55,8 @@ KEYS: list[KeyHelp] = [
             "New game: leave this game for the start menu (asks first; the game stays saved)", "Game"),
     KeyHelp("options", ("o",), "o", "Options: computer level, delay, names, cards, mouse, rule options", "Game"),
     KeyHelp("statistics", ("i",), "i", "Statistics: high scores per level and win ratios", "Game"),
+    KeyHelp("chat", ("/",), "/",
+            "Chat: type a line to the other players at a table over SSH (Enter sends it, Esc cancels)", "Game"),
     KeyHelp("redraw", ("c-l",), "Ctrl-L", "Redraw the screen", "Game"),
     KeyHelp("suspend", ("c-z",), "Ctrl-Z", "Suspend the game to the shell (fg brings it back, redrawn)", "Game"),
     KeyHelp("quit", ("q", "c-c"), "q, Ctrl-C", "Quit (asks first)", "Game"),

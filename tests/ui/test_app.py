@@ -171,3 +171,38 @@ def test_keys_do_nothing_behind_the_terminal_too_small_screen() -> None:
     assert (after, phase) == (hand, Phase.MELD)          # nothing happened blind
     assert asked and back                                 # q still asks, n goes back
     assert discarded == 1                                 # big again: c discards
+
+
+def test_a_malformed_mouse_report_is_ignored_and_the_keys_go_on() -> None:
+    """Reproduction: ESC [ 3 1 m (a colour sequence pasted without bracketed paste, or typed over
+    SSH) looks to prompt-toolkit like an urxvt mouse report; its mouse handler raised ("not enough
+    values to unpack") and prompt-toolkit stopped the table to print "Press ENTER to continue"."""
+    async def run() -> tuple[int, list[str]]:
+        s = session(players=1, seed=5)
+        errors: list[str] = []
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            app = TableApp.local(s, delay_ms=0, input=inp, output=DummyOutput())
+            loop = asyncio.get_running_loop()
+            loop.set_exception_handler(lambda _loop, ctx: errors.append(str(ctx.get("exception"))))
+            task = asyncio.create_task(app.run_async(set_exception_handler=False))
+            ctl = app.controller
+            for _ in range(2000):
+                if ctl.my_turn():
+                    break
+                await asyncio.sleep(0.005)
+            for seq in ("\x1b[31m", "\x1b[1;2M", "\x1b[<1;2M", "\x1b[Mxyz"):
+                inp.send_text(seq)
+            await asyncio.sleep(0.2)
+            inp.send_text("d")
+            for _ in range(400):
+                if len(ctl.hand()) == 12:
+                    break
+                await asyncio.sleep(0.005)
+            drawn = len(ctl.hand())
+            inp.send_text("q")
+            inp.send_text("y")
+            await asyncio.wait_for(task, 5)
+        return drawn, errors
+    drawn, errors = asyncio.run(run())
+    assert errors == []
+    assert drawn == 12

@@ -1,0 +1,152 @@
+"""What one connection runs: the lobby, then a table, then the lobby again.
+
+The app is the game's own :class:`~canasta_tui.ui.app.ScreenApp`; its flow shows the
+lobby (:mod:`.lobby`) and the table's client (:class:`~canasta_tui.ui.controller.Controller`
+with ``remote=True``: quitting leaves the table, Ctrl-Z does nothing).  A connection only
+ever receives a :class:`~canasta_tui.table.Link` for its own seat, or a spectator's.
+
+Nothing here knows about SSH: the app takes prompt-toolkit's input and output, so tests
+and benchmarks can run it on a pipe as well.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..table import Link
+from ..text import printable
+from ..ui.app import ScreenApp
+from ..ui.controller import Controller
+from .auth import Identity
+from .lobby import LobbyScreen
+from .tables import Destination, Registry
+
+log = logging.getLogger("canasta.server")
+
+
+class SeatClient(Controller):
+    """The table's client at a server: it finishes when the player leaves, or when the server
+    moves them (a spectator whose claimed seat is theirs at the deal)."""
+
+    def __init__(self, link: Link) -> None:
+        super().__init__(link, None, remote=True)
+        self.next: Destination | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.quitting or self.next is not None
+
+    def go(self, where: Destination) -> None:
+        self.next = where
+        self.on_change()
+
+    def notify(self, text: str) -> None:
+        self.message = [text]
+        self.on_change()
+
+
+class ServerApp(ScreenApp):
+    """The app of one connection: lobby and tables in turn, until the player leaves the server."""
+
+    def __init__(self, registry: Registry, identity: Identity, **kw: Any) -> None:
+        super().__init__(remote=True, **kw)
+        self.registry = registry
+        self._identity = identity
+        self.reason = ""                 # why the server closed this connection (told to the player)
+        self.kicked = False
+
+    # ------------------------------------------------------------------ a client of the tables
+    @property
+    def identity(self) -> Identity:
+        return self._identity
+
+    def moved(self, where: Destination) -> None:
+        screen = self.screen
+        go = getattr(screen, "go", None)
+        if callable(go):
+            go(where)
+
+    def kick(self, reason: str) -> None:
+        """Close this connection: the app ends (the SSH layer tells ``reason`` and hangs up)."""
+        if not self.reason:
+            self.reason = reason
+        self.kicked = True               # (before the app runs, its flow ends at once)
+        if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
+            self.app.exit()
+
+    def notify(self, text: str) -> None:
+        """A line for the player, on whichever screen is shown (the idle warning)."""
+        note = getattr(self.screen, "notify", None)
+        if callable(note):
+            note(text)
+
+    # ------------------------------------------------------------------ the flow
+    async def flow(self) -> None:
+        if self.kicked:
+            return
+        registry = self.registry
+        registry.connect(self)
+        log.info("%s is in", printable(self._identity.name))
+        try:
+            where = registry.home(self)
+            note = ""
+            while True:
+                if where is None:
+                    lobby = LobbyScreen(registry, self, note)
+                    try:
+                        await self.show(lobby)
+                    finally:
+                        lobby.close()
+                    where = lobby.destination
+                    if where is None:
+                        return
+                where, note = await self._visit(where)
+        finally:
+            registry.disconnect(self)
+            log.info("%s is out%s", printable(self._identity.name), f" ({self.reason})" if self.reason else "")
+
+    async def _visit(self, where: Destination) -> tuple[Destination | None, str]:
+        """Play or watch a table until the player leaves it: (where next, a note for the lobby)."""
+        st = self.registry.tables.get(where.table)
+        if st is None or st.table is None:
+            return None, "That table is gone"
+        if where.seat is None:
+            link = st.watch(self)
+            ctl = SeatClient(link)
+            try:
+                await self.show(ctl)
+            finally:
+                link.unsubscribe(ctl)
+                st.unwatch(self)
+                self.registry.drop_if_over(st)
+            return ctl.next, ""
+        seat = where.seat
+        if st.table.seats[seat].key != self._identity.key:
+            return None, "That seat is not yours"
+        link, since = st.enter(self, seat)
+        ctl = SeatClient(link)
+        if since:
+            ctl.message = ["While you were away:", *since]
+        left = False
+        try:
+            await self.show(ctl)
+            left = True
+        finally:
+            link.unsubscribe(ctl)
+            # Leaving by the menu lets a computer play at once; a dropped connection's seat waits.
+            st.leave(self, seat, dropped=not left)
+            self.registry.drop_if_over(st)
+        return ctl.next, ""
+
+    async def run_session(self) -> str:
+        """Run until the player leaves or the server closes the connection; why it was closed."""
+        try:
+            # The loop is every player's: an error is logged, never shown in one player's terminal.
+            await self.run_async(set_exception_handler=False)
+        except EOFError:           # the input closed under the app: the connection is gone
+            pass
+        return self.reason
+
+
+__all__ = ["SeatClient", "ServerApp"]

@@ -1,0 +1,107 @@
+"""What a table server is told: where it listens, who may enter, and its limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..persistence import paths
+from ..text import printable
+
+#: The environment variable ``canasta serve --password`` reads the password from.
+PASSWORD_ENV = "CANASTA_SERVE_PASSWORD"
+
+
+class ConfigError(ValueError):
+    """A server that cannot start as configured; the message says why."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything ``canasta serve`` takes, with the defaults a Canasta evening needs.
+
+    Times are in seconds.  ``port`` 0 takes a free port (tests); :attr:`Server.port` says which.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 2222
+    #: Who may enter: an authorized-keys file, a password, or anybody (``open``, asked for by name).
+    authorized_keys: Path | None = None
+    password: str | None = None
+    open: bool = False
+    #: Where the host key and the tables live (default: the data directory's ``server``).
+    directory: Path | None = None
+    #: Pause after each computer move, in milliseconds (the game's own default).
+    delay_ms: int = 400
+    #: How long a dropped player's seat waits before a computer takes it over.
+    takeover: float = 60.0
+    #: A connection that sends nothing for this long is closed (0: never); warned ``idle_warning`` before.
+    idle_timeout: float = 1800.0
+    idle_warning: float = 60.0
+    #: How long a client may take to log in, and the pause after a wrong password.
+    login_timeout: float = 30.0
+    wrong_password_pause: float = 1.0
+    #: A client that answers nothing for ``keepalive`` seconds, four times over, is gone.
+    keepalive: float = 30.0
+    max_connections: int = 100
+    max_per_address: int = 10
+    #: Input allowed per connection: ``input_rate`` bytes a second, in bursts of ``input_burst``;
+    #: what is over is dropped, and ``input_flood`` bytes dropped in a row close the connection.
+    input_rate: int = 2048
+    input_burst: int = 8192
+    input_flood: int = 256 * 1024
+    #: Output a client may leave unread before it is disconnected (a client that stopped reading).
+    output_backlog: int = 4 * 1024 * 1024
+    #: Chat: the longest line, and how many lines a player may say per ``chat_window`` seconds.
+    chat_max: int = 200
+    chat_lines: int = 5
+    chat_window: float = 10.0
+    #: Seed of the tables' shuffles (table N plays seed + N - 1); None: random.
+    seed: int | None = None
+    #: Threads the computer players think in (shared by every table).
+    workers: int = 2
+    #: Seconds between two checks of idle connections.
+    tick: float = 5.0
+
+    def checked(self) -> ServerConfig:
+        """This configuration, or ConfigError saying what cannot work."""
+        if not (self.open or self.password or self.authorized_keys):
+            raise ConfigError("say who may enter: --authorized-keys FILE, --password, or --open "
+                              "(anybody who can reach the port)")
+        if self.open and (self.password or self.authorized_keys):
+            raise ConfigError("--open lets everybody in: it cannot go with --password or --authorized-keys")
+        if self.password is not None and not self.password:
+            raise ConfigError("the password is empty")
+        if not 0 <= self.port <= 65535:
+            raise ConfigError(f"port {self.port} is not between 0 and 65535")
+        for name in ("max_connections", "max_per_address", "input_rate", "input_burst", "chat_max", "chat_lines",
+                     "workers"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
+        if self.takeover < 0 or self.idle_timeout < 0 or self.login_timeout <= 0:
+            raise ConfigError("times must not be negative")
+        return self
+
+    @property
+    def home(self) -> Path:
+        return self.directory if self.directory is not None else paths.data_dir() / "server"
+
+    @property
+    def tables_dir(self) -> Path:
+        return self.home / "tables"
+
+    @property
+    def host_key_path(self) -> Path:
+        return self.home / "ssh_host_ed25519_key"
+
+    def auth_mode(self) -> str:
+        """Who gets in, in words (the start-up line says it)."""
+        ways = []
+        if self.authorized_keys:
+            ways.append(f"a key of {printable(str(self.authorized_keys))}")
+        if self.password:
+            ways.append("the password")
+        return ("players enter with " + " or ".join(ways)) if ways else "anybody who can reach the port may enter"
+
+
+__all__ = ["PASSWORD_ENV", "ConfigError", "ServerConfig"]

@@ -1,0 +1,246 @@
+"""The table server: listen, let people in, drive the tables, stop cleanly.
+
+>>> async with Server(ServerConfig(port=0, open=True)) as srv:   # doctest: +SKIP
+...     print(srv.port)                                           # a free port on 127.0.0.1
+
+Tests and benchmarks start it in their own event loop like that (``tests/server/helpers.py``
+has ``serving()`` and ``Term``, an asyncssh client whose 80x24 screen pyte reads); ``canasta
+serve`` runs :func:`serve`.  Every table runs in this one event loop: the computers think in
+a thread pool shared by all tables, autosaves are written by the store's thread, statistics
+by threads of their own, so nothing a table does blocks the others or the players' keys.
+
+What a test or a benchmark can reach:
+
+* ``Server(config, on_output=fn)``: ``fn(session, text)`` sees every piece of text sent to
+  each connection, before it is sent and nothing else reaches a terminal (``session.identity``
+  is whose it is, ``session.id`` numbers the connections);
+* :attr:`Server.sessions` (the :class:`~.ssh.GameSession` of each connected player, with
+  ``bytes_in``, ``bytes_out``, ``dropped_in``), :attr:`Server.registry` (the tables:
+  ``registry.tables[n].table`` is table n's :class:`~canasta_tui.table.Table`),
+  :attr:`Server.store` (``store.flush()`` waits for the autosaves);
+* ``config.seed`` makes the deals of table n those of seed + n - 1, ``config.delay_ms`` the
+  pause after each computer move (0 in tests), ``config.workers`` the computers' threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from types import TracebackType
+
+import asyncssh
+
+from ..persistence.stats import RECORD_TIMEOUT
+from ..text import printable
+from .auth import Gate
+from .config import ConfigError, ServerConfig
+from .hostkey import fingerprint, host_key
+from .ssh import Connection, GameSession
+from .store import TableStore
+from .tables import Registry
+
+log = logging.getLogger("canasta.server")
+
+#: What a player is told when the server stops.
+SHUTDOWN = "The server is shutting down: your table is saved and waits for you."
+
+
+class Server:
+    """One table server.  ``async with Server(config) as srv`` starts it; :attr:`port` is where.
+
+    ``on_output(session, text)`` is called with everything sent to each connection, before it is
+    sent (``session.identity`` says whose it is): the leak test records the bytes there.
+    """
+
+    def __init__(self, config: ServerConfig, *, on_output: Callable[[GameSession, str], None] | None = None) -> None:
+        self.config = config.checked()
+        self.on_output = on_output
+        self.sessions: set[GameSession] = set()
+        self.connections: set[Connection] = set()
+        self._per_address: collections.Counter[str] = collections.Counter()
+        self.refused = 0
+        self.gate = Gate(self.config)
+        self.host_key_made = False
+        self.fingerprint = ""
+        self._listener: asyncssh.SSHAcceptor | None = None
+        self._idle: asyncio.Task[None] | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._store: TableStore | None = None
+        self._registry: Registry | None = None
+        self._stopped = asyncio.Event()
+        self._stopping: asyncio.Future[None] | None = None
+
+    # ------------------------------------------------------------------ parts
+    @property
+    def registry(self) -> Registry:
+        assert self._registry is not None, "the server is not started"
+        return self._registry
+
+    @property
+    def store(self) -> TableStore:
+        assert self._store is not None, "the server is not started"
+        return self._store
+
+    @property
+    def port(self) -> int:
+        assert self._listener is not None, "the server is not started"
+        return int(self._listener.get_port())
+
+    # ------------------------------------------------------------------ start and stop
+    async def start(self) -> None:
+        """Bring the saved tables back and listen; ConfigError says why it cannot."""
+        config = self.config
+        key, self.host_key_made = host_key(config.host_key_path)
+        self.fingerprint = fingerprint(key)
+        self._executor = ThreadPoolExecutor(config.workers, thread_name_prefix="canasta-computer")
+        self._store = TableStore(config.tables_dir)
+        stored, next_id = self._store.load()
+        self._store.start()
+        self._registry = Registry(config, self._store, self._executor)
+        self._registry.restore(stored, next_id)
+        try:
+            self._listener = await asyncssh.listen(
+                config.host, config.port, server_factory=lambda: Connection(self), server_host_keys=[key],
+                server_version="canasta", agent_forwarding=False, x11_forwarding=False, allow_pty=True,
+                line_editor=False, sftp_factory=None, allow_scp=False, gss_kex=False, gss_auth=False,
+                host_based_auth=False, login_timeout=config.login_timeout, keepalive_interval=config.keepalive,
+                keepalive_count_max=4, encoding="utf-8", errors="replace", reuse_address=True)
+        except OSError as exc:
+            await self._wind_down()
+            raise ConfigError(f"cannot listen on {printable(config.host)} port {config.port}: "
+                              f"{exc.strerror or exc}") from None
+        self._idle = asyncio.get_running_loop().create_task(self._watch_idle())
+        log.info("listening on %s port %d (host key %s); %s", printable(config.host), self.port, self.fingerprint,
+                 config.auth_mode())
+
+    async def stop(self, reason: str = SHUTDOWN, timeout: float = 5.0) -> None:
+        """Tell everybody, close every connection, save every table, and stop (once: a second
+        call waits for the first)."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._stop(reason, timeout))
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self, reason: str, timeout: float) -> None:
+        if self._listener is not None:
+            self._listener.close()
+        for s in list(self.sessions):
+            s.kick(reason)
+        deadline = time.monotonic() + timeout
+        while self.sessions and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        for c in list(self.connections):
+            if c.conn is not None:
+                c.conn.close()
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._listener.wait_closed(), timeout)
+        await self._wind_down()
+        self._stopped.set()
+
+    async def _wind_down(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._idle
+        if self._registry is not None:
+            self._registry.close()
+            tasks = [st.task for st in self._registry.tables.values() if st.task is not None]
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+        loop = asyncio.get_running_loop()
+        if self._store is not None:
+            await loop.run_in_executor(None, self._store.close)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._registry is not None:
+            for rec in self._registry.recordings:
+                problem = await loop.run_in_executor(None, rec.outcome, RECORD_TIMEOUT + 5)
+                if problem:
+                    log.warning("%s", problem)
+
+    async def wait_stopped(self) -> None:
+        await self._stopped.wait()
+
+    async def __aenter__(self) -> Server:
+        await self.start()
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------------ connection limits
+    def admit(self, c: Connection) -> str:
+        """Count a new connection; why it is refused ("" if it is not)."""
+        self.connections.add(c)
+        self._per_address[c.address] += 1
+        config = self.config
+        if len(self.connections) > config.max_connections:
+            self.refused += 1
+            return f"The server is full ({config.max_connections} connections): try again later"
+        if self._per_address[c.address] > config.max_per_address:
+            self.refused += 1
+            return f"Too many connections from your address (at most {config.max_per_address})"
+        return ""
+
+    def flooded(self, address: str) -> bool:
+        """So far over the limits that the connection is cut before the key exchange."""
+        config = self.config
+        return (len(self.connections) > 2 * config.max_connections
+                or self._per_address[address] > 2 * config.max_per_address)
+
+    def release(self, c: Connection) -> None:
+        self.connections.discard(c)
+        self._per_address[c.address] -= 1
+        if self._per_address[c.address] <= 0:
+            del self._per_address[c.address]
+
+    # ------------------------------------------------------------------ idle connections
+    async def _watch_idle(self) -> None:
+        config = self.config
+        if not config.idle_timeout:
+            return
+        loop = asyncio.get_running_loop()
+        warning = min(config.idle_warning, config.idle_timeout / 2)
+        while True:
+            await asyncio.sleep(min(config.tick, warning / 2 if warning else config.tick))
+            now = loop.time()
+            for s in list(self.sessions):
+                idle = now - s.last_input
+                if idle >= config.idle_timeout:
+                    s.kick(f"No key pressed for {_duration(config.idle_timeout)}: disconnected "
+                           "(a seat you had waits for you; connect again to play on).")
+                elif idle >= config.idle_timeout - warning and not s.warned and s.app is not None:
+                    s.warned = True
+                    s.app.notify(f"Nobody has pressed a key here for a while: this connection closes in "
+                                 f"{_duration(config.idle_timeout - idle)} unless a key is pressed")
+
+
+def _duration(seconds: float) -> str:
+    s = max(0, round(seconds))
+    if s >= 120:
+        return f"{s // 60} minutes"
+    return f"{s} s"
+
+
+async def serve(config: ServerConfig, ready: Callable[[Server], None] | None = None) -> None:
+    """``canasta serve``: run until SIGINT or SIGTERM, then stop cleanly."""
+    import signal
+
+    server = Server(config)
+    await server.start()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, lambda: loop.create_task(server.stop()))
+    if ready is not None:
+        ready(server)
+    await server.wait_stopped()
+
+
+__all__ = ["SHUTDOWN", "Server", "serve"]

@@ -1,0 +1,314 @@
+"""The SSH side of the server: asyncssh connections and prompt-toolkit sessions.
+
+Each TCP connection is a :class:`Connection` (who may enter, connection limits); its one
+session is a :class:`GameSession`, prompt-toolkit's :class:`PromptToolkitSSHSession` with
+what a server open to a group of friends needs on top:
+
+* a terminal or nothing: a session without a pseudo-terminal is told to use ``ssh -t``;
+  exec, subsystems (SFTP), and forwarding of any kind are refused;
+* input is metered per connection (``input_rate`` bytes a second, bursts of
+  ``input_burst``): a huge paste is dropped with a note instead of stalling the server,
+  and a connection that keeps flooding is closed;
+* a client that stops reading what it is sent is closed before its backlog grows without end;
+* every byte sent goes through :meth:`GameSession.write`, where a hook can record it
+  (:attr:`Server.on_output <canasta_tui.server.server.Server.on_output>`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+from typing import TYPE_CHECKING, Any, TextIO, cast
+
+import asyncssh
+from prompt_toolkit.application.current import create_app_session
+from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from ..text import printable
+from ..ui.canvas import DEFAULT_OPTIONS, Options
+from ..ui.style import ASCII, LOCALE_VARS
+from .auth import Identity, NameRefused, fingerprint, player_name
+from .client import ServerApp
+
+if TYPE_CHECKING:
+    from .server import Server
+
+log = logging.getLogger("canasta.server")
+
+NO_TERMINAL = ("canasta needs a terminal: connect with ssh -t (and without a command), "
+               "from a terminal window.\r\n")
+
+_ids = itertools.count(1)
+
+
+def utf8_locale(env: dict[str, str]) -> bool:
+    """Does the client's locale (the first of LC_ALL, LC_CTYPE, LANG it sent) take UTF-8?  A locale
+    not sent, or one whose name does not say, counts as UTF-8 (today's terminals)."""
+    name = next((env[v] for v in LOCALE_VARS if env.get(v)), "")
+    if name in ("C", "POSIX"):
+        return False
+    base = name.split("@", 1)[0]
+    if "." not in base:
+        return True
+    return base.split(".", 1)[1].lower().replace("-", "").replace("_", "") == "utf8"
+
+
+class Connection(asyncssh.SSHServer):
+    """One TCP connection: the limits, the player's name, and how they prove who they are."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.refused = ""
+        self.name = ""
+        self.identity: Identity | None = None
+        self.playing: GameSession | None = None     # the game this connection runs (one at a time)
+        self.counted = False
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        self.refused = self.server.admit(self)
+        self.counted = True
+        if self.refused and self.server.flooded(self.address):
+            conn.abort()         # far over the limit: not even the key exchange
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.counted:
+            self.counted = False
+            self.server.release(self)
+
+    # ------------------------------------------------------------------ who may enter
+    def begin_auth(self, username: str) -> bool:
+        if self.refused:
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refused)
+        try:
+            self.name = player_name(username)
+        except NameRefused as exc:
+            raise asyncssh.DisconnectError(asyncssh.DISC_ILLEGAL_USER_NAME, str(exc)) from None
+        if self.server.gate.open:
+            self.identity = Identity(self.name)
+            return False
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return self.server.gate.by_key
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # asyncssh checks the signature after this; the last key validated is the one logged in with.
+        if self.server.gate.key_allowed(key, self.address):
+            self.identity = Identity(self.name, fingerprint(key))
+            return True
+        return False
+
+    def password_auth_supported(self) -> bool:
+        return self.server.gate.by_password
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        if self.server.gate.password_ok(password):
+            self.identity = Identity(self.name)
+            return True
+        await asyncio.sleep(self.server.config.wrong_password_pause)    # guessing takes long
+        return False
+
+    # ------------------------------------------------------------------ what may be opened
+    def session_requested(self) -> GameSession | bool:
+        if self.identity is None or self.playing is not None:
+            return False         # one game per connection
+        self.playing = GameSession(self, self.identity)
+        return self.playing
+
+
+class _Writer:
+    """The terminal output of a session: every byte goes through :meth:`GameSession.write`."""
+
+    def __init__(self, session: GameSession) -> None:
+        self._session = session
+
+    def write(self, data: str) -> int:
+        self._session.write(data.replace("\n", "\r\n"))
+        return len(data)
+
+    def isatty(self) -> bool:
+        return True
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+
+class GameSession(PromptToolkitSSHSession):
+    """One player's terminal over SSH: the app, metered input, watched output."""
+
+    def __init__(self, connection: Connection, identity: Identity) -> None:
+        super().__init__(self._play, enable_cpr=False)
+        self.id = next(_ids)
+        self.connection = connection
+        self.server = connection.server
+        self.identity = identity
+        self.address = connection.address
+        self.app: ServerApp | None = None
+        self.stdout = cast(TextIO, _Writer(self))
+        self.closed = False                    # the channel is gone: nothing more is written
+        self.bytes_out = 0
+        self.bytes_in = 0
+        self.dropped_in = 0
+        config = self.server.config
+        loop = asyncio.get_running_loop()
+        self._tokens = float(config.input_burst)
+        self._filled = loop.time()
+        self._flood = 0                        # bytes dropped since the last one let through
+        self.last_input = loop.time()
+        self.warned = False
+        self._fd: int | None = None
+
+    # ------------------------------------------------------------------ what is refused
+    def exec_requested(self, command: str) -> bool:
+        log.info("%s asked to run a command: refused", printable(self.identity.name))
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.info("%s asked for %s: refused", printable(self.identity.name), printable(subsystem))
+        return False
+
+    # ------------------------------------------------------------------ output
+    def write(self, data: str) -> None:
+        """Send ``data`` to the player's terminal (the recording hook sees it first)."""
+        chan = self._chan
+        if self.closed or chan is None:
+            return
+        hook = self.server.on_output
+        if hook is not None:
+            hook(self, data)
+        self.bytes_out += len(data)
+        try:
+            chan.write(data)
+        except (BrokenPipeError, OSError, asyncssh.Error):
+            self.closed = True
+            return
+        if chan.get_write_buffer_size() > self.server.config.output_backlog:
+            self.closed = True
+            self.kick("Your terminal stopped reading what the server sends: disconnected.")
+            chan.abort()
+
+    # ------------------------------------------------------------------ input
+    def data_received(self, data: str, datatype: object) -> None:
+        if self._input is None or self._fd is None:
+            return
+        config = self.server.config
+        now = asyncio.get_running_loop().time()
+        self.last_input = now
+        if self.warned:
+            self.warned = False
+        raw = data.encode("utf-8", "surrogatepass")
+        n = len(raw)
+        self.bytes_in += n
+        self._tokens = min(float(config.input_burst), self._tokens + (now - self._filled) * config.input_rate)
+        self._filled = now
+        if n > self._tokens:
+            # A paste or a flood: dropped whole (half an escape sequence would be a wrong key).
+            first = self._flood == 0
+            self._flood += n
+            self.dropped_in += n
+            if self._flood > config.input_flood:
+                self.kick("Too much input: disconnected.")
+            elif first and self.app is not None:
+                self.app.notify(f"Too much input at once ({n} bytes, a paste?): it was ignored")
+            return
+        self._tokens -= n
+        self._flood = 0
+        try:
+            os.write(self._fd, raw)
+        except (BlockingIOError, OSError):
+            self.dropped_in += n       # the app is far behind: never wait for it here
+
+    def eof_received(self) -> bool:
+        # The client sends nothing more: the game ends, and the channel stays open until it has
+        # said why and sent the exit status (closing it here left OpenSSH's client waiting).
+        self.kick("")
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self._leave_connection()
+        self.kick("")
+
+    def _leave_connection(self) -> None:
+        if self.connection.playing is self:
+            self.connection.playing = None
+
+    def kick(self, reason: str) -> None:
+        if self.app is not None:
+            self.app.kick(reason)
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    # ------------------------------------------------------------------ the game
+    def _options(self) -> Options:
+        """Suit symbols, unless the locale ssh sent (OpenSSH sends LANG and LC_*) says the player's
+        terminal is not UTF-8."""
+        assert self._chan is not None
+        return Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
+
+    async def _play(self, _session: Any) -> None:
+        """Not used: :meth:`_interact` runs the app itself."""
+
+    async def _interact(self) -> None:
+        try:
+            await self._run_game()
+        except (OSError, asyncssh.Error):
+            pass                 # the channel went away while the last words were written
+        except Exception:
+            log.exception("the connection of %s failed", printable(self.identity.name))
+
+    async def _run_game(self) -> None:
+        chan = self._chan
+        if chan is None:
+            return
+        term = chan.get_terminal_type()
+        if self.closed:
+            return               # gone before the game started
+        if term is None:
+            self.write(NO_TERMINAL)
+            chan.exit(1)
+            return
+        self._output = Vt100_Output(self.stdout, self._get_size, term=term, enable_cpr=False)
+        reason = ""
+        with create_pipe_input() as pipe:
+            self._input = pipe
+            fd = getattr(getattr(pipe, "pipe", None), "write_fd", None)
+            if isinstance(fd, int):
+                os.set_blocking(fd, False)
+                self._fd = fd
+            with create_app_session(input=pipe, output=self._output) as app_session:
+                self.app_session = app_session
+                app = ServerApp(self.server.registry, self.identity, input=pipe, output=self._output,
+                                options=self._options(), color=True)
+                self.app = app
+                self.server.sessions.add(self)
+                try:
+                    reason = await app.run_session()
+                except Exception:
+                    log.exception("the session of %s failed", printable(self.identity.name))
+                    reason = "The server had a problem with this connection; your seat is kept. Connect again."
+                finally:
+                    self.server.sessions.discard(self)
+                    self._leave_connection()
+                    self._fd = None
+        if not self.closed:
+            if reason:
+                self.write(reason + "\r\n")
+            chan.exit(0)
+
+
+__all__ = ["Connection", "GameSession", "utf8_locale"]

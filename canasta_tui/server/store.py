@@ -1,0 +1,141 @@
+"""Every table of the server kept on disk, in the game's own save format.
+
+A table is autosaved after every move (the table's observer), but the file is written by a
+thread of its own: the event loop that serves every player never waits for a disk.  Writes
+of one table are coalesced (only its newest position is written) and atomic (the game's
+``write_save``), so ``kill -9`` at any moment leaves every table's last or previous move.
+A table's file is ``tables/<id>.json``; ``canasta --load`` can play it on at a terminal.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from ..engine import Match
+from ..persistence.saves import LoadedGame, SaveError, _aside, read_record, remove_stale_temps, write_save
+from ..text import printable
+
+log = logging.getLogger("canasta.server")
+
+_NAME = re.compile(r"(\d{1,9})\.json")
+
+
+class StoredTable(NamedTuple):
+    id: int
+    game: LoadedGame
+
+
+class TableStore:
+    """The tables' directory: read at start, written from a thread of its own."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._pending: dict[int, tuple[Match, dict[str, Any]]] = {}
+        self._lock = threading.Condition()
+        self._busy = False
+        self._stop = False
+        self._thread: threading.Thread | None = None
+        self.failures = 0
+        self.writes = 0
+        #: Called (on the writer's thread) after a table's file failed to be written.
+        self.on_failure: Callable[[int, str], None] | None = None
+
+    def path(self, table_id: int) -> Path:
+        return self.directory / f"{table_id}.json"
+
+    # ------------------------------------------------------------------ reading at start
+    def load(self) -> tuple[list[StoredTable], int]:
+        """The unfinished tables (in id order), and the next free id.  A file that cannot be
+        loaded is set aside (``<id>.corrupt-TIME.json``) with a line in the log, never lost."""
+        out: list[StoredTable] = []
+        top = 0
+        try:
+            names = sorted(p.name for p in self.directory.iterdir())
+        except FileNotFoundError:
+            return [], 1
+        except OSError as exc:
+            log.warning("cannot read the tables in %s: %s", printable(str(self.directory)), exc.strerror)
+            return [], 1
+        for name in names:
+            m = re.match(r"(\d{1,9})\.", name)
+            if m:
+                top = max(top, int(m.group(1)))
+            full = _NAME.fullmatch(name)
+            if full is None:
+                continue
+            path = self.directory / name
+            remove_stale_temps(path)
+            try:
+                game = read_record(path)
+            except SaveError as exc:
+                try:
+                    kept = _aside(path, "corrupt")
+                    log.warning("table %s could not be loaded (%s); it is kept as %s", full.group(1),
+                                printable(exc.reason), printable(kept.name))
+                except SaveError as exc2:
+                    log.warning("table %s could not be loaded (%s) nor set aside (%s)", full.group(1),
+                                printable(exc.reason), printable(exc2.reason))
+                continue
+            if game.match.winner is not None:
+                continue
+            out.append(StoredTable(int(full.group(1)), game))
+        out.sort(key=lambda t: t.id)
+        return out, top + 1
+
+    # ------------------------------------------------------------------ writing, off the loop
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="canasta-server-store", daemon=True)
+        self._thread.start()
+
+    def save(self, table_id: int, match: Match, meta: dict[str, Any]) -> None:
+        """Write this position of table ``table_id`` soon (a newer one replaces it if not yet written)."""
+        with self._lock:
+            self._pending[table_id] = (match, meta)
+            self._lock.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._pending and not self._stop:
+                    self._lock.wait()
+                if not self._pending and self._stop:
+                    return
+                table_id = next(iter(self._pending))
+                match, meta = self._pending.pop(table_id)
+                self._busy = True
+            try:
+                write_save(self.path(table_id), match, meta)
+                self.writes += 1
+            except SaveError as exc:
+                self.failures += 1
+                log.warning("table %d could not be saved: %s", table_id, printable(exc.reason))
+                if self.on_failure is not None:
+                    self.on_failure(table_id, exc.reason)
+            except Exception:  # the writer must outlive any one bad write
+                self.failures += 1
+                log.exception("table %d could not be saved", table_id)
+            finally:
+                with self._lock:
+                    self._busy = False
+                    self._lock.notify_all()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until everything asked for is written; False if that took longer than ``timeout``."""
+        with self._lock:
+            return self._lock.wait_for(lambda: not self._pending and not self._busy, timeout)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Write what is pending, then stop the writer."""
+        with self._lock:
+            self._stop = True
+            self._lock.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+__all__ = ["StoredTable", "TableStore"]

@@ -1,0 +1,669 @@
+"""The server's tables and who sits where: the lobby's model.
+
+A table is first *forming*: its creator picked the rules, the computers' level and the
+score to play to, and people claim its free seats.  When the creator starts it, the
+seats nobody claimed go to computers and the game is a :class:`~canasta_tui.table.Table`
+that the server drives (its computers think in the server's shared threads).  A table
+is *over* once a side has won; it goes when its last client leaves.
+
+Every client of a table holds a :class:`~canasta_tui.table.Link`: a seated player's for
+their one seat, a spectator's for no seat at all, so no connection can be handed another
+seat's hand.  A seat remembers who plays it (``Seat.key``, the player's identity), also
+while a computer stands in: a player who disconnected finds their seat waiting
+(``takeover`` seconds, then a computer plays it), and gets it back, with what happened
+meanwhile, when they connect again.  Another person can take a computer's seat; the
+change happens at the next deal, never in the middle of a hand.
+
+Everything here runs on the event loop's thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+from ..engine import Phase, Rules, team_name
+from ..persistence.integrate import StatsRecording
+from ..persistence.saves import table_meta
+from ..table import COMPUTER, REMOTE, Link, Seat, Table
+from ..table.events import recap
+from ..text import printable
+from .auth import Identity
+from .config import ServerConfig
+from .store import StoredTable, TableStore
+
+log = logging.getLogger("canasta.server")
+
+FORMING, PLAYING, OVER = "forming", "playing", "over"
+#: Computer levels a table can be created with.
+LEVELS = ("beginner", "advanced", "expert")
+#: Lines of the lobby's chat kept.
+LOBBY_CHAT_KEEP = 100
+#: Lines of catch-up a returning player is shown at most (the newest).
+CATCH_UP_LINES = 14
+
+
+class Destination(NamedTuple):
+    """Where a client goes from the lobby: a table's seat, or (seat None) watching it."""
+
+    table: int
+    seat: int | None
+
+
+class Client(Protocol):
+    """A connected person, as the tables see them (a session of :mod:`.client`)."""
+
+    @property
+    def identity(self) -> Identity: ...
+
+    def __hash__(self) -> int: ...
+
+    def moved(self, where: Destination) -> None:
+        """The server seated this client (the creator started the table, a claimed seat is free)."""
+
+    def kick(self, reason: str) -> None:
+        """Close this connection, telling the person why."""
+
+
+class SeatInfo(NamedTuple):
+    """One seat as the lobby shows it."""
+
+    state: str          # free, human, away, computer, claimed
+    name: str = ""
+    mine: bool = False
+    note: str = ""
+
+
+@dataclass
+class Claim:
+    """A human's claim of a seat before the table starts (or of a computer's seat, until the deal)."""
+
+    identity: str
+    name: str
+
+
+class LobbyLine(NamedTuple):
+    who: str
+    text: str
+
+
+@dataclass
+class ServerTable:
+    """One table of the server, forming, playing or over."""
+
+    registry: Registry
+    id: int
+    rules: Rules
+    level: str
+    creator: str                      # identity of who starts it
+    seed: int | None
+    claims: list[Claim | None] = field(default_factory=list)
+    table: Table | None = None
+    #: Connected players: seat -> (client, their link).
+    links: dict[int, tuple[Client, Link]] = field(default_factory=dict)
+    watchers: dict[Client, Link] = field(default_factory=dict)
+    #: Computers' seats claimed by people, given to them at the next deal.
+    pending: dict[int, tuple[Client, Claim]] = field(default_factory=dict)
+    #: Seats waiting for their dropped player: the timer of the computer that takes over.
+    timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    #: Per identity: how many events the table had when they left (their catch-up starts there).
+    left_at: dict[str, int] = field(default_factory=dict)
+    task: asyncio.Task[None] | None = None
+    stats: StatsRecording | None = None
+    game_id: str = ""
+
+    # ------------------------------------------------------------------ what the lobby shows
+    @property
+    def state(self) -> str:
+        if self.table is None:
+            return FORMING
+        return OVER if self.table.match.winner is not None else PLAYING
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def creator_name(self) -> str:
+        return self.creator.split(" ", 1)[0]
+
+    def seat(self, seat: int, viewer: str = "") -> SeatInfo:
+        """Who is in ``seat``, for the lobby (``viewer``: the identity looking)."""
+        if self.table is None:
+            c = self.claims[seat]
+            if c is None:
+                return SeatInfo("free")
+            return SeatInfo("human", c.name, c.identity == viewer)
+        s = self.table.seats[seat]
+        mine = bool(s.key) and s.key == viewer
+        if s.kind == COMPUTER:
+            claim = self.pending.get(seat)
+            if claim is not None:
+                return SeatInfo("claimed", claim[1].name, claim[1].identity == viewer, "sits down at the next deal")
+            return SeatInfo("computer", s.name, mine, f"for {s.name}" if s.name else "")
+        if seat in self.links:
+            return SeatInfo("human", s.name, mine)
+        note = "a computer takes over soon" if seat in self.timers else "waiting"
+        return SeatInfo("away", s.name, mine, note)
+
+    def seats(self, viewer: str = "") -> list[SeatInfo]:
+        return [self.seat(i, viewer) for i in range(self.players)]
+
+    def score_text(self) -> str:
+        if self.table is None:
+            return ""
+        m = self.table.match
+        return "  ".join(f"{short_side(t, self.rules)}: {m.scores[t]}" for t in range(self.rules.teams))
+
+    def winner_text(self) -> str:
+        w = self.table.match.winner if self.table is not None else None
+        return "" if w is None else f"{team_name(w, self.rules)} won"
+
+    def hand_number(self) -> int:
+        return self.table.match.hand_number if self.table is not None else 0
+
+    def held(self) -> bool:
+        """Nobody is at the table: the computers wait (a table is never played out alone)."""
+        return self.table is not None and bool(self.table.holds)
+
+    def seat_of(self, identity: str) -> int | None:
+        """The seat ``identity`` owns here (claimed, playing, away, or a computer standing in)."""
+        if self.table is None:
+            return next((i for i, c in enumerate(self.claims) if c is not None and c.identity == identity), None)
+        return next((i for i, s in enumerate(self.table.seats) if s.key == identity), None)
+
+    # ------------------------------------------------------------------ forming
+    def claim(self, client: Client, seat: int) -> str | None:
+        ident = client.identity
+        if self.claims[seat] is not None:
+            c = self.claims[seat]
+            return "That is your seat already" if c is not None and c.identity == ident.key else \
+                f"{c.name if c else 'Somebody'} sits there"
+        old = self.seat_of(ident.key)
+        if old is not None:
+            self.claims[old] = None
+        self.claims[seat] = Claim(ident.key, ident.name)
+        return None
+
+    def stand(self, identity: str) -> bool:
+        seat = self.seat_of(identity)
+        if seat is None or self.table is not None:
+            return False
+        self.claims[seat] = None
+        if identity == self.creator:
+            # Whoever sits next in line may start the table now.
+            nxt = next((c for c in self.claims if c is not None), None)
+            if nxt is not None:
+                self.creator = nxt.identity
+        return True
+
+    def empty(self) -> bool:
+        return all(c is None for c in self.claims)
+
+    # ------------------------------------------------------------------ playing
+    def start(self, executor: Executor) -> None:
+        """Deal: claimed seats to their players, the others to computers."""
+        config = self.registry.config
+        seats = [Seat(REMOTE, c.name, self.level, c.identity) if c is not None else Seat(COMPUTER, "", self.level)
+                 for c in self.claims]
+        self.game_id = f"server-{time.strftime('%Y%m%dT%H%M%S')}-{self.id}"
+        table = Table(self.rules, seats, self.seed, delay_ms=config.delay_ms, game_id=self.game_id)
+        self.attach(table, executor)
+
+    def attach(self, table: Table, executor: Executor) -> None:
+        """Drive ``table`` from now on: autosave, statistics, the lobby told, the computers run."""
+        self.table = table
+        self.stats = StatsRecording()
+        table.add_observer(self._observe)
+        self.update_hold()
+        self.registry.store.save(self.id, table.match, self.meta())
+        self.task = asyncio.get_running_loop().create_task(self._drive(table, executor))
+
+    async def _drive(self, table: Table, executor: Executor) -> None:
+        try:
+            await table.run(executor)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %d stopped", self.id)
+            table.say("", "This table stopped because of an error in the server; it is saved.")
+
+    def meta(self) -> dict[str, Any]:
+        """What the save records besides the game: seats (with who plays them) and the table's settings."""
+        assert self.table is not None
+        t = self.table
+        return table_meta(t) | {
+            "seats": ["remote" if s.kind == REMOTE else "computer" for s in t.seats],
+            "game_id": self.game_id,
+            "server": {"table": self.id, "level": self.level, "creator": self.creator,
+                       "keys": [s.key for s in t.seats]},
+        }
+
+    def _observe(self, table: Table, what: str) -> None:
+        if what in ("action", "deal", "seats", "load"):
+            self.registry.store.save(self.id, table.match, self.meta())
+        if what == "deal":
+            self._seat_claims()
+            self.registry.changed()
+        elif what == "action" and table.match.state.phase == Phase.HAND_OVER:
+            self.registry.changed()
+        if table.match.winner is not None and self.stats is not None and what == "action":
+            self._record(table)
+
+    def _record(self, table: Table) -> None:
+        stats, self.stats = self.stats, None
+        humans = {i: s.name for i, s in enumerate(table.seats) if s.key}
+        if stats is None or not humans:
+            return
+        level = self.level if any(s.kind == COMPUTER for s in table.seats) else "humans"
+        stats.start(table.match, humans, level, self.game_id)
+        self.registry.recordings.append(stats)
+
+    def _seat_claims(self) -> None:
+        """The deal: people who claimed a computer's seat sit down now."""
+        assert self.table is not None
+        pending, self.pending = self.pending, {}
+        for seat, (client, claim) in pending.items():
+            s = self.table.seats[seat]
+            if s.kind != COMPUTER:
+                continue
+            self.table.set_seat(seat, Seat(REMOTE, claim.name, self.level, claim.identity))
+            self.table.say("", f"{claim.name} sits down as Player {seat + 1}")
+            client.moved(Destination(self.id, seat))
+
+    def enter(self, client: Client, seat: int) -> tuple[Link, list[str]]:
+        """``client`` takes their seat (a computer standing in for them gives it back at once): their
+        link, and what happened since they left (empty if nothing, or the first time)."""
+        assert self.table is not None
+        table = self.table
+        ident = client.identity
+        s = table.seats[seat]
+        old = self.links.pop(seat, None)
+        if old is not None:
+            old[1].close()
+        timer = self.timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        self.pending.pop(seat, None)
+        back = ident.key in self.left_at
+        if s.kind == COMPUTER:
+            table.set_seat(seat, Seat(REMOTE, ident.name, self.level, ident.key))
+        if back and old is None:
+            table.say("", f"{ident.name} is back")
+        link = Link(table, (seat,), client, chat=lambda text: self.registry.say_at(self, client, text))
+        self.links[seat] = (client, link)
+        since = self.left_at.pop(ident.key, None)
+        lines: list[str] = []
+        if since is not None:
+            events = table.events[since:] if since <= len(table.events) else table.events
+            lines = recap(events, table.name, skip=seat)
+            if len(lines) > CATCH_UP_LINES:
+                lines = ["…", *lines[-CATCH_UP_LINES:]]
+        self.update_hold()
+        self.registry.changed()
+        return link, lines
+
+    def leave(self, client: Client, seat: int, dropped: bool) -> None:
+        """``client`` left ``seat``: on purpose (a computer plays it until they come back), or the
+        connection dropped (the seat waits ``takeover`` seconds first)."""
+        entry = self.links.get(seat)
+        if entry is None or entry[0] is not client or self.table is None:
+            return
+        del self.links[seat]
+        entry[1].close()
+        table = self.table
+        name = table.seats[seat].name
+        self.left_at[client.identity.key] = len(table.events)
+        if self.state == PLAYING:
+            wait = self.registry.config.takeover
+            if dropped and wait > 0:
+                self.timers[seat] = asyncio.get_running_loop().call_later(wait, self.take_over, seat)
+                table.say("", f"{name} disconnected: a computer takes over in {_seconds(wait)}")
+            else:
+                self.take_over(seat, "left the table: a computer plays for them until they come back")
+        self.update_hold()
+        self.registry.changed()
+
+    def take_over(self, seat: int, why: str = "") -> None:
+        """A computer plays ``seat`` (its player is remembered, and gets it back on return)."""
+        self.timers.pop(seat, None)
+        if self.table is None or seat in self.links or self.state != PLAYING:
+            return
+        s = self.table.seats[seat]
+        if s.kind != REMOTE:
+            return
+        self.table.set_seat(seat, s.with_(kind=COMPUTER))
+        self.table.say("", f"{s.name} {why}" if why else f"A computer plays for {s.name} until they come back")
+        self.registry.changed()
+
+    def wait_for_all(self, catch_up: bool = True) -> None:
+        """Every human's seat with nobody in it waits for its player as after a disconnect (after a
+        restart; and at the start, until each player's screen has sat down)."""
+        assert self.table is not None
+        wait = self.registry.config.takeover
+        for seat, s in enumerate(self.table.seats):
+            if s.kind == REMOTE and seat not in self.links and seat not in self.timers:
+                if catch_up:
+                    self.left_at.setdefault(s.key, 0)
+                if wait > 0:
+                    self.timers[seat] = asyncio.get_running_loop().call_later(wait, self.take_over, seat)
+                else:
+                    self.take_over(seat)
+
+    def watch(self, client: Client) -> Link:
+        assert self.table is not None
+        old = self.watchers.pop(client, None)
+        if old is not None:
+            old.close()
+        link = Link(self.table, (), client, attend=False, chat=lambda text: self.registry.say_at(self, client, text))
+        self.watchers[client] = link
+        self.update_hold()
+        return link
+
+    def unwatch(self, client: Client) -> None:
+        link = self.watchers.pop(client, None)
+        if link is not None:
+            link.close()
+        for seat, (who, _) in list(self.pending.items()):
+            if who is client:
+                del self.pending[seat]
+                self.registry.changed()
+        self.update_hold()
+
+    def update_hold(self) -> None:
+        """The computers play only while somebody is at the table (a player, a spectator, a claim):
+        a table everybody left waits for them, it is not played out by computers alone."""
+        if self.table is None:
+            return
+        if self.links or self.watchers or self.pending:
+            self.table.release("nobody")
+        else:
+            self.table.hold("nobody")
+
+    def present(self) -> bool:
+        return bool(self.links or self.watchers)
+
+    def close(self) -> None:
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
+        if self.table is not None:
+            self.table.close()
+        if self.task is not None:
+            self.task.cancel()
+
+
+def short_side(t: int, rules: Rules) -> str:
+    """A side in few letters: ``1&3``, ``2&4``, or ``P2`` for a player alone."""
+    if rules.partnerships:
+        return "1&3" if t == 0 else "2&4"
+    return f"P{t + 1}"
+
+
+def _seconds(s: float) -> str:
+    return f"{s:g} s"
+
+
+class ChatLimit:
+    """At most ``lines`` lines per ``window`` seconds per player."""
+
+    def __init__(self, lines: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.lines, self.window, self.clock = lines, window, clock
+        self._said: dict[str, collections.deque[float]] = {}
+
+    def check(self, who: str) -> str | None:
+        now = self.clock()
+        q = self._said.setdefault(who, collections.deque())
+        while q and now - q[0] >= self.window:
+            q.popleft()
+        if len(q) >= self.lines:
+            wait = self.window - (now - q[0])
+            return f"Not so fast: {self.lines} lines per {self.window:g} s (wait {max(1, round(wait))} s)"
+        q.append(now)
+        return None
+
+
+class Registry:
+    """Every table of the server, the connected people, and the lobby's chat."""
+
+    def __init__(self, config: ServerConfig, store: TableStore, executor: Executor) -> None:
+        self.config = config
+        self.store = store
+        self.executor = executor
+        self.tables: dict[int, ServerTable] = {}
+        self.clients: dict[str, Client] = {}      # identity -> its one live connection
+        self.chat: list[LobbyLine] = []
+        self.limit = ChatLimit(config.chat_lines, config.chat_window)
+        self.recordings: list[StatsRecording] = []
+        self.next_id = 1
+        self._listeners: list[Callable[[], None]] = []
+
+    # ------------------------------------------------------------------ listeners (lobby screens)
+    def subscribe(self, fn: Callable[[], None]) -> None:
+        self._listeners.append(fn)
+
+    def unsubscribe(self, fn: Callable[[], None]) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    def changed(self) -> None:
+        for fn in list(self._listeners):
+            fn()
+
+    # ------------------------------------------------------------------ restart
+    def restore(self, stored: list[StoredTable], next_id: int) -> None:
+        """Bring back the tables saved by an earlier run (their humans' seats wait for them)."""
+        self.next_id = max(self.next_id, next_id)
+        for item in stored:
+            try:
+                self._restore(item)
+            except Exception as exc:      # one bad table must not keep the others (or the server) down
+                self.tables.pop(item.id, None)
+                log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
+                            item.id, type(exc).__name__, printable(str(exc)))
+
+    def _restore(self, item: StoredTable) -> None:
+        from ..ai import ALL_LEVELS
+
+        game = item.game
+        meta = game.meta
+        server = meta.get("server")
+        server = server if isinstance(server, dict) else {}
+        n = game.match.rules.players
+        kinds = _column(meta.get("seats"), n)
+        names = _column(meta.get("names"), n)
+        keys = _column(server.get("keys"), n)
+        level = _text(server.get("level"))
+        level = level if level in ALL_LEVELS else "advanced"
+        seats = []
+        for i in range(n):
+            key, name = _text(keys[i]), printable(_text(names[i]))[:20]
+            kind = REMOTE if kinds[i] == "remote" and key else COMPUTER
+            seats.append(Seat(kind, name, level, key))
+        seed = meta.get("seed")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed)
+        gid = meta.get("game_id")
+        st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
+        table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
+                      game_id=st.game_id)
+        # The shuffles go on where they stopped: one per hand dealt so far.
+        for _ in range(game.match.hand_number):
+            table.shuffled_deck()
+        st.claims = [None] * n
+        self.tables[item.id] = st
+        st.attach(table, self.executor)
+        st.wait_for_all()
+        log.info("table %d is back: hand %d, %s", item.id, game.match.hand_number, st.score_text())
+
+    # ------------------------------------------------------------------ people
+    def connect(self, client: Client) -> None:
+        """One connection per identity: a newer one closes the older (a player's new terminal)."""
+        key = client.identity.key
+        old = self.clients.get(key)
+        self.clients[key] = client
+        if old is not None and old is not client:
+            old.kick("You connected again from another terminal: this connection is closed.")
+        self.changed()
+
+    def disconnect(self, client: Client) -> None:
+        key = client.identity.key
+        if self.clients.get(key) is client:
+            del self.clients[key]
+            for st in list(self.tables.values()):
+                if st.state == FORMING and st.stand(key):
+                    self._drop_if_empty(st)
+        self.changed()
+
+    def online(self) -> int:
+        return len(self.clients)
+
+    def home(self, client: Client) -> Destination | None:
+        """Where a connecting player belongs: the seat that waits for them, else one a computer keeps."""
+        key = client.identity.key
+        found: Destination | None = None
+        for st in self.tables.values():
+            if st.table is None or st.state != PLAYING:
+                continue
+            seat = st.seat_of(key)
+            if seat is None:
+                continue
+            if st.table.seats[seat].kind == REMOTE:
+                return Destination(st.id, seat)
+            found = found or Destination(st.id, seat)
+        return found
+
+    # ------------------------------------------------------------------ the lobby's commands
+    def create(self, client: Client, rules: Rules, level: str) -> ServerTable:
+        seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
+        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed)
+        st.claims = [None] * rules.players
+        self.next_id += 1
+        self.tables[st.id] = st
+        for other in self.tables.values():     # a person claims one seat at a time
+            if other is not st and other.state == FORMING and other.stand(client.identity.key):
+                self._drop_if_empty(other)
+        st.claim(client, 0)
+        log.info("%s created table %d (%s rules, %s computers, to %d)", printable(client.identity.name), st.id,
+                 rules.name, level, rules.target_score)
+        self.changed()
+        return st
+
+    def sit(self, client: Client, table_id: int, seat: int) -> tuple[str | None, Destination | None]:
+        """``client`` wants ``seat`` of a table: (why not, or None; where to go now, if anywhere)."""
+        st = self.tables.get(table_id)
+        if st is None:
+            return "That table is gone", None
+        if not 0 <= seat < st.players:
+            return f"This table has seats 1 to {st.players}", None
+        key = client.identity.key
+        if st.state == FORMING:
+            for other in self.tables.values():
+                if other is not st and other.state == FORMING and other.stand(key):
+                    self._drop_if_empty(other)
+            why = st.claim(client, seat)
+            self.changed()
+            return why, None
+        if st.state == OVER or st.table is None:
+            return "This match is over", None
+        s = st.table.seats[seat]
+        if s.key == key:
+            return None, Destination(st.id, seat)
+        if s.kind == REMOTE:
+            return f"{s.name}'s seat waits for them", None
+        if seat in st.pending:
+            return f"{st.pending[seat][1].name} takes that seat at the next deal", None
+        mine = st.seat_of(key)
+        if mine is not None:
+            return f"You play Player {mine + 1} at this table", None
+        st.pending[seat] = (client, Claim(key, client.identity.name))
+        self.changed()
+        return None, Destination(st.id, None)
+
+    def stand(self, client: Client, table_id: int) -> str | None:
+        st = self.tables.get(table_id)
+        if st is None or st.state != FORMING or not st.stand(client.identity.key):
+            return "You have no seat to leave at this table"
+        self._drop_if_empty(st)
+        self.changed()
+        return None
+
+    def start(self, client: Client, table_id: int) -> str | None:
+        st = self.tables.get(table_id)
+        if st is None:
+            return "That table is gone"
+        if st.state != FORMING:
+            return "This table has started"
+        if st.creator != client.identity.key:
+            return f"{st.creator_name()} starts this table (they created it)"
+        seated = [(i, c) for i, c in enumerate(st.claims) if c is not None]
+        st.start(self.executor)
+        log.info("table %d starts: %s", st.id, ", ".join(printable(c.name) for _, c in seated))
+        for seat, c in seated:
+            who = self.clients.get(c.identity)
+            if who is not None:
+                who.moved(Destination(st.id, seat))
+        st.wait_for_all(catch_up=False)     # until each of them has sat down (at once, unless they dropped)
+        self.changed()
+        return None
+
+    def _drop_if_empty(self, st: ServerTable) -> None:
+        if st.state == FORMING and st.empty():
+            self.tables.pop(st.id, None)
+
+    def drop_if_over(self, st: ServerTable) -> None:
+        """A finished table goes when its last client leaves."""
+        if st.state == OVER and not st.present():
+            st.close()
+            self.tables.pop(st.id, None)
+            self.changed()
+
+    # ------------------------------------------------------------------ chat
+    def check_chat(self, client: Client, text: str) -> str | None:
+        if len(text) > self.config.chat_max:
+            return f"A chat line is at most {self.config.chat_max} characters (this one has {len(text)})"
+        return self.limit.check(client.identity.key)
+
+    def say_lobby(self, client: Client, text: str) -> str | None:
+        text = text.strip()
+        if not text:
+            return None
+        why = self.check_chat(client, text)
+        if why:
+            return why
+        self.chat.append(LobbyLine(client.identity.name, text))
+        del self.chat[:-LOBBY_CHAT_KEEP]
+        self.changed()
+        return None
+
+    def say_at(self, st: ServerTable, client: Client, text: str) -> str | None:
+        text = text.strip()
+        if not text or st.table is None:
+            return None
+        why = self.check_chat(client, text)
+        if why:
+            return why
+        st.table.say(client.identity.name, text)
+        return None
+
+    # ------------------------------------------------------------------ the end
+    def close(self) -> None:
+        for st in self.tables.values():
+            st.close()
+
+
+def _column(value: object, n: int) -> list[object]:
+    return list(value) if isinstance(value, list) and len(value) == n else [None] * n
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Client", "Destination", "LobbyLine",
+           "Registry", "SeatInfo", "ServerTable"]

@@ -1,0 +1,35 @@
+"""``canasta serve`` on the command line: it says who may enter, or refuses to start."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from canasta_tui.cli import main
+
+
+def serve(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    r = CliRunner().invoke(main, ["serve", *args], env=env)
+    return r.exit_code, r.output
+
+
+def test_without_a_way_in_the_server_does_not_start() -> None:
+    code, out = serve()
+    assert code == 2
+    assert "say who may enter: --authorized-keys FILE, --password, or --open" in out
+
+
+def test_the_password_is_never_an_argument_and_is_read_from_the_environment_or_asked() -> None:
+    code, out = serve("--password", "secret")
+    assert code == 2 and "unexpected extra argument" in out.lower()
+    code, out = serve("--password", env={"CANASTA_SERVE_PASSWORD": ""})
+    assert code == 2 and "set CANASTA_SERVE_PASSWORD, or start the server in a terminal" in out
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("--open", "--authorized-keys", "keys"), "--open lets everybody in"),
+    (("--port", "70000"), "70000 is not in the range"),
+])
+def test_options_that_cannot_go_together_or_are_out_of_range(args: tuple[str, ...], says: str) -> None:
+    code, out = serve(*args)
+    assert code == 2 and says in out

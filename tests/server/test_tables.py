@@ -1,0 +1,186 @@
+"""The lobby's model without SSH: seats, holds, the chat limit, statistics per player."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from canasta_tui.persistence import stats
+from canasta_tui.presets import load_rules
+from canasta_tui.server.auth import Identity
+from canasta_tui.server.store import TableStore
+from canasta_tui.server.tables import FORMING, OVER, ChatLimit, Destination, Registry
+
+from .helpers import config, run
+
+
+class Person:
+    """A connected person, as the tables see them (no terminal)."""
+
+    def __init__(self, name: str) -> None:
+        self.identity = Identity(name)
+        self.moves: list[Destination] = []
+        self.kicked = ""
+
+    def moved(self, where: Destination) -> None:
+        self.moves.append(where)
+
+    def kick(self, reason: str) -> None:
+        self.kicked = reason
+
+
+@asynccontextmanager
+async def registry(tmp: Path, **changes: object) -> AsyncIterator[Registry]:
+    store = TableStore(tmp / "tables")
+    store.start()
+    with ThreadPoolExecutor(2) as pool:
+        reg = Registry(config(**changes), store, pool)
+        try:
+            yield reg
+        finally:
+            reg.close()
+            store.close()
+
+
+def test_the_chat_limit_counts_lines_per_window() -> None:
+    now = [0.0]
+    limit = ChatLimit(5, 10.0, clock=lambda: now[0])
+    assert [limit.check("ann") for _ in range(5)] == [None] * 5
+    assert limit.check("ann") == "Not so fast: 5 lines per 10 s (wait 10 s)"
+    assert limit.check("bob") is None           # per player
+    now[0] = 10.0
+    assert limit.check("ann") is None
+
+
+def test_seats_before_the_start_and_who_starts(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            ann, bob = Person("ann"), Person("bob")
+            reg.connect(ann)
+            reg.connect(bob)
+            st = reg.create(ann, load_rules("classic"), "beginner")
+            assert st.state == FORMING and st.seat_of("ann") == 0
+            assert reg.sit(bob, st.id, 0)[0] == "ann sits there"
+            assert reg.sit(bob, st.id, 2) == (None, None)
+            assert reg.start(bob, st.id) == "ann starts this table (they created it)"
+            # The creator stands up: the next one seated may start it; the last one up, it goes.
+            assert reg.stand(ann, st.id) is None
+            assert st.creator == "bob"
+            assert reg.start(bob, st.id) is None
+            assert bob.moves == [Destination(st.id, 2)]
+            assert st.table is not None and [s.kind for s in st.table.seats] == ["computer"] * 2 + ["remote", "computer"]
+            other = reg.create(ann, load_rules("classic"), "beginner")
+            reg.disconnect(ann)
+            assert other.id not in reg.tables
+    run(main())
+
+
+def test_a_newer_connection_of_the_same_person_closes_the_older(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            old, new = Person("ann"), Person("ann")
+            reg.connect(old)
+            reg.connect(new)
+            assert "connected again from another terminal" in old.kicked
+            assert reg.clients["ann"] is new
+            reg.disconnect(old)            # the old one's goodbye does not log the new one out
+            assert reg.clients["ann"] is new
+    run(main())
+
+
+def test_a_table_nobody_is_at_waits_for_them_and_is_never_played_out_by_computers(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            ann, eve = Person("ann"), Person("eve")
+            reg.connect(ann)
+            st = reg.create(ann, load_rules("classic"), "beginner")
+            reg.start(ann, st.id)
+            assert st.table is not None
+            st.enter(ann, 0)
+            st.leave(ann, 0, dropped=False)          # a computer plays for her ...
+            assert st.table.seats[0].kind == "computer" and st.table.seats[0].key == "ann"
+            assert st.held() and st.table.computer_to_act() is None       # ... once somebody is there
+            moves = st.table.version
+            await asyncio.sleep(0.2)
+            assert st.table.version == moves
+            st.watch(eve)
+            assert not st.held()
+            st.unwatch(eve)
+            assert st.held()
+    run(main())
+
+
+def test_a_finished_match_is_recorded_for_each_player_who_played_it(tmp_path: Path) -> None:
+    """Statistics per player: a seat remembers who played it, also when a computer finished for them."""
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            ann, eve = Person("ann"), Person("eve")
+            reg.connect(ann)
+            st = reg.create(ann, load_rules("classic").replace(target_score=1), "beginner")
+            reg.start(ann, st.id)
+            assert st.table is not None
+            st.enter(ann, 0)
+            st.leave(ann, 0, dropped=False)
+            st.watch(eve)                             # somebody watches: the computers play
+            for _ in range(3000):
+                if st.state == OVER:
+                    break
+                await asyncio.sleep(0.01)
+            assert st.state == OVER
+            for rec in reg.recordings:
+                assert await asyncio.get_running_loop().run_in_executor(None, rec.outcome, 10) is None
+            st.unwatch(eve)
+            reg.drop_if_over(st)
+            assert st.id not in reg.tables
+    run(main())
+    rows = stats.win_ratios()
+    assert [(r.player, r.level, r.wins + r.losses) for r in rows] == [("ann", "beginner", 1)]
+
+
+def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) -> None:
+    from canasta_tui.server.lobby import LobbyScreen
+    from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS
+
+    async def main() -> tuple[str, str, str, str]:
+        async with registry(tmp_path) as reg:
+            people = [Person(n) for n in ("ann", "bob", "carol", "a-long-name-of-20-ch")]
+            for p in people:
+                reg.connect(p)
+            ann, bob, carol, long_name = people
+            playing = reg.create(ann, load_rules("classic"), "expert")
+            reg.sit(bob, playing.id, 2)
+            reg.start(ann, playing.id)
+            assert playing.table is not None
+            playing.enter(ann, 0)
+            playing.enter(bob, 2)
+            playing.leave(bob, 2, dropped=True)
+            forming = reg.create(carol, load_rules("windows").replace(target_score=3000), "beginner")
+            reg.sit(long_name, forming.id, 3)
+            for i in range(12):
+                reg.say_lobby(people[i % 4], f"line {i} " + "word " * (i * 3))
+            lobby = LobbyScreen(reg, ann)
+            text = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
+            lobby.key("down")
+            second = lobby.paint(80, 24, ASCII_OPTIONS).text()
+            lobby.key("n")
+            form = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
+            small = lobby.paint(60, 20, DEFAULT_OPTIONS).text()
+            lobby.close()
+            return text, second, form, small
+    text, second, form, small = run(main())
+    for screen in (text, second, form):
+        lines = screen.split("\n")
+        assert len(lines) == 24 and max(len(line) for line in lines) <= 80
+    assert "ann — 4 online" in text
+    assert ">   1  classic      expert    to 5000   hand 1  1&3: 0  2&4: 0" in text
+    assert "    2  windows      beginner  to 3000   forming: 2 of 4 seated, carol starts it" in text
+    assert "  1  ann (you)" in text and "  2  computer" in text
+    assert "  3  bob: away, a computer takes over soon" in text
+    assert "line 11 word" in text                       # the newest chat line is shown
+    assert "  4  a-long-name-of-20-ch" in second and "  1  carol" in second
+    assert "- Table 2 -" in second                     # ASCII lines
+    assert "New table" in form and "< classic >" in form
+    assert "terminal too small (need 80x24)" in small
