@@ -101,4 +101,4 @@ def test_openssh_in_tmux_joins_the_server_and_plays_a_turn(ssh_pane: Callable[[s
     t.wait(lambda s: "Leave the table?" in s)
     t.keys("y")
     screen = t.wait(lambda s: "Lobby chat" in s and "1 table" in s)
-    assert "hand 1" not in screen
+    assert "Your hand" not in screen

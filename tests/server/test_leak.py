@@ -166,7 +166,7 @@ def test_the_check_catches_a_hidden_card_on_a_screen() -> None:
     watcher.table = t
 
     class Session:
-        class identity:  # noqa: N801 - the shape of the server's session
+        class identity:      # the shape of the server's session
             name = "alice"
 
     mine = Counter(label(c) for c in t.state.hands[0])
