@@ -17,6 +17,7 @@ from ..presets import load_rules, preset_names
 from ..text import printable
 from ..ui.canvas import MIN_H, MIN_W, Canvas, Options, Region, draw_box, wrap
 from ..ui.dialogs import CHAT_MAX
+from ..ui.lineedit import LineEdit
 from .tables import FORMING, LEVELS, OVER, PLAYING, Client, Destination, Registry, SeatInfo, ServerTable
 
 #: Scores a new table can play to (the preset's own is added if it is not among them).
@@ -226,15 +227,10 @@ class LobbyScreen:
             self.mode = ""
             self.note = self.registry.say_lobby(self.client, self.text) or ""
             self.text = ""
-        elif name in ("c-h", "backspace"):
-            self.text = self.text[:-1]
-        elif name == "c-u":
-            self.text = ""
-        elif name == "space":
-            if len(self.text) < CHAT_MAX:
-                self.text += " "
-        elif len(name) == 1 and name.isprintable() and len(self.text) < CHAT_MAX:
-            self.text += name
+        else:
+            field_ = LineEdit(self.text, CHAT_MAX)
+            field_.key(name)
+            self.text = field_.text
 
     # ------------------------------------------------------------------ commands
     def _create(self) -> None:

@@ -15,6 +15,7 @@ from ..engine import Action, Phase, PlayerView, team_name
 from ..engine import actions as A
 from ..engine.cards import RANK_OF
 from .canvas import Canvas, Options, card_label, draw_box, glyph_text
+from .lineedit import LineEdit, list_move
 from .texts import load_lines, pile_option_text, score_lines, sheet_lines, summary_table
 
 if TYPE_CHECKING:
@@ -335,22 +336,14 @@ class SaveName(Dialog):
     text: str = ""
 
     def key(self, ctl: Controller, name: str) -> None:
-        if name == "escape":
+        field_ = LineEdit(self.text, NAME_MAX)
+        done = field_.key(name)
+        self.text = field_.text
+        if done == "cancel" and name == "escape":
             ctl.close()
-        elif name == "enter":
-            typed = self.text.strip()
-            if typed:             # an empty name: the dialog says a name is needed
-                ctl.close()
-                ctl.save_as(typed)
-        elif name in ("c-h", "backspace"):
-            self.text = self.text[:-1]
-        elif name == "c-u":
-            self.text = ""
-        elif name == "space":
-            if len(self.text) < NAME_MAX:
-                self.text += " "
-        elif len(name) == 1 and name.isprintable() and len(self.text) < NAME_MAX:
-            self.text += name
+        elif done == "enter" and self.text.strip():       # an empty name: the dialog says one is needed
+            ctl.close()
+            ctl.save_as(self.text.strip())
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
         where = ctl.files.where() if ctl.files is not None else ""
@@ -370,22 +363,15 @@ class ChatInput(Dialog):
     text: str = ""
 
     def key(self, ctl: Controller, name: str) -> None:
-        if name == "escape":
+        field_ = LineEdit(self.text, CHAT_MAX)
+        done = field_.key(name)
+        self.text = field_.text
+        if done == "cancel" and name == "escape":
             ctl.close()
-        elif name == "enter":
-            typed = self.text.strip()
+        elif done == "enter":
             ctl.close()
-            if typed:
-                ctl.send_chat(typed)
-        elif name in ("c-h", "backspace"):
-            self.text = self.text[:-1]
-        elif name == "c-u":
-            self.text = ""
-        elif name == "space":
-            if len(self.text) < CHAT_MAX:
-                self.text += " "
-        elif len(name) == 1 and name.isprintable() and len(self.text) < CHAT_MAX:
-            self.text += name
+            if self.text.strip():
+                ctl.send_chat(self.text.strip())
 
     def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
         width = cv.width - 8
@@ -406,18 +392,12 @@ class LoadList(Dialog):
     page: int = 0          # the highlighted line
 
     def key(self, ctl: Controller, name: str) -> None:
-        n = len(self.items)
-        if name in ("escape", "q"):
+        moved = list_move(name, self.page, len(self.items))
+        if moved is not None:
+            self.page = moved
+        elif name in ("escape", "q"):
             ctl.close()
-        elif name in ("down", "j", "tab"):
-            self.page = min(n - 1, self.page + 1)
-        elif name in ("up", "k", "s-tab"):
-            self.page = max(0, self.page - 1)
-        elif name in ("home", "pageup"):
-            self.page = 0
-        elif name in ("end", "pagedown"):
-            self.page = n - 1
-        elif name == "enter" and n:
+        elif name == "enter" and self.items:
             ctl.close()
             ctl.load(self.items[self.page])
 

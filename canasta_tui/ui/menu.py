@@ -17,6 +17,7 @@ from ..engine import Rules
 from ..presets import rules_label
 from ..text import printable
 from .canvas import Canvas, Options, draw_box, glyph_text
+from .lineedit import list_move
 from .pages import Hint, Page, scroll_window
 from .texts import load_lines
 
@@ -228,16 +229,11 @@ class LoadPage(Page):
 
     def on_key(self, name: str) -> None:
         n = len(self.items)
-        if name in ("escape", "q"):
+        moved = list_move(name, self.current, n)
+        if moved is not None:
+            self.current = moved
+        elif name in ("escape", "q"):
             self.done = True
-        elif name in ("down", "j", "tab"):
-            self.current = min(n - 1, self.current + 1)
-        elif name in ("up", "k", "s-tab"):
-            self.current = max(0, self.current - 1)
-        elif name in ("home", "pageup"):
-            self.current = 0
-        elif name in ("end", "pagedown"):
-            self.current = n - 1
         elif name == "enter" and n:
             self.chosen = str(self.items[self.current].path)
             self.done = True

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ..text import printable
 from .canvas import MIN_H, MIN_W, Canvas, Options, draw_box, glyph_text, wrap
 from .dialogs import Dialog
+from .lineedit import LineEdit
 
 if TYPE_CHECKING:
     from ..engine import PlayerView
@@ -203,31 +204,6 @@ class Ask(Page):
         answers = "    ".join(f"{k}: {label}" for k, label, _ in self.answers)
         body = [glyph_text(t, opts.glyphs) for t in self.lines] + ["", answers + "    any other key: no"]
         draw_box(cv, self.box_title, body)
-
-
-class LineEdit:
-    """A one-line text field: type, Backspace, Ctrl-U; Enter to take it, Esc, Tab or Up/Down to leave it."""
-
-    def __init__(self, text: str, limit: int) -> None:
-        self.text = text
-        self.limit = limit
-
-    def key(self, name: str) -> str | None:
-        """Edit with ``name``; returns "enter" or "cancel" when the field is left, else None."""
-        if name == "enter":
-            return "enter"
-        if name in ("escape", "tab", "s-tab", "up", "down", "c-g"):
-            return "cancel"
-        if name in ("c-h", "backspace"):
-            self.text = self.text[:-1]
-        elif name == "c-u":
-            self.text = ""
-        elif name == "space":
-            if len(self.text) < self.limit:
-                self.text += " "
-        elif len(name) == 1 and name.isprintable() and len(self.text) < self.limit:
-            self.text += name
-        return None
 
 
 class PageDialog(Dialog):

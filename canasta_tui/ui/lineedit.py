@@ -1,0 +1,47 @@
+"""Small input pieces the screens share: a one-line text field, and moving through a list."""
+
+from __future__ import annotations
+
+
+class LineEdit:
+    """A one-line text field: type, Backspace, Ctrl-U; Enter to take it, Esc, Tab or Up/Down to leave it."""
+
+    def __init__(self, text: str, limit: int) -> None:
+        self.text = text
+        self.limit = limit
+
+    def key(self, name: str) -> str | None:
+        """Edit with ``name``; returns "enter" or "cancel" when the field is left, else None."""
+        if name == "enter":
+            return "enter"
+        if name in ("escape", "tab", "s-tab", "up", "down", "c-g"):
+            return "cancel"
+        if name in ("c-h", "backspace"):
+            self.text = self.text[:-1]
+        elif name == "c-u":
+            self.text = ""
+        elif name == "space":
+            if len(self.text) < self.limit:
+                self.text += " "
+        elif len(name) == 1 and name.isprintable() and len(self.text) < self.limit:
+            self.text += name
+        return None
+
+
+def list_move(name: str, current: int, n: int) -> int | None:
+    """Where a list's highlight goes for key ``name`` (Up/Down, j/k, Tab, Home/End, Page Up/Down);
+    None when the key is not a move."""
+    if n <= 0:
+        return None
+    if name in ("down", "j", "tab"):
+        return min(n - 1, current + 1)
+    if name in ("up", "k", "s-tab"):
+        return max(0, current - 1)
+    if name in ("home", "pageup"):
+        return 0
+    if name in ("end", "pagedown"):
+        return n - 1
+    return None
+
+
+__all__ = ["LineEdit", "list_move"]
