@@ -28,15 +28,15 @@ class LineEdit:
         return None
 
 
-def list_move(name: str, current: int, n: int) -> int | None:
+def list_move(name: str, current: int, n: int, cycle: bool = False) -> int | None:
     """Where a list's highlight goes for key ``name`` (Up/Down, j/k, Tab, Home/End, Page Up/Down);
-    None when the key is not a move."""
+    None when the key is not a move.  ``cycle``: past the last line comes the first (a menu)."""
     if n <= 0:
         return None
     if name in ("down", "j", "tab"):
-        return min(n - 1, current + 1)
+        return (current + 1) % n if cycle else min(n - 1, current + 1)
     if name in ("up", "k", "s-tab"):
-        return max(0, current - 1)
+        return (current - 1) % n if cycle else max(0, current - 1)
     if name in ("home", "pageup"):
         return 0
     if name in ("end", "pagedown"):

@@ -137,15 +137,9 @@ class StartMenu(Page):
         self.current = next((i for i, c in enumerate(self.items) if c.what == what), 0)
 
     def on_key(self, name: str) -> None:
-        n = len(self.items)
-        if name in ("down", "j", "tab"):
-            self.current = (self.current + 1) % n
-        elif name in ("up", "k", "s-tab"):
-            self.current = (self.current - 1) % n
-        elif name == "home":
-            self.current = 0
-        elif name == "end":
-            self.current = n - 1
+        moved = list_move(name, self.current, len(self.items), cycle=True)
+        if moved is not None:
+            self.current = moved
         elif name in ("enter", "space"):
             self.choose(self.items[self.current])
         elif name in ("f1",):

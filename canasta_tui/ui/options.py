@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 from ..engine import Rules, RulesError
 from ..text import NAME_MAX, printable
 from .canvas import Canvas, Options, glyph_text, wrap
+from .lineedit import list_move
 from .pages import Ask, Hint, LineEdit, Page, scroll_window
 
 
@@ -151,17 +152,11 @@ class OptionsPage(Page):
                 self.edit = None
                 self.say(f"{item.label} is unchanged")
             return
-        n = len(self.items)
-        if name in ("escape", "q"):
+        moved = list_move(name, self.current, len(self.items), cycle=True) if name not in ("pageup", "pagedown") else None
+        if moved is not None:
+            self.current = moved
+        elif name in ("escape", "q"):
             self.done = True
-        elif name in ("down", "j", "tab"):
-            self.current = (self.current + 1) % n
-        elif name in ("up", "k", "s-tab"):
-            self.current = (self.current - 1) % n
-        elif name == "home":
-            self.current = 0
-        elif name == "end":
-            self.current = n - 1
         elif name in ("right", "l", "space", "left", "h"):
             self.step(item, -1 if name in ("left", "h") else 1)
         elif name == "enter":
