@@ -62,6 +62,11 @@ def stats_path() -> Path:
     return data_dir() / "canasta.db"
 
 
+def server_dir() -> Path:
+    """``canasta serve``'s files: its SSH host key and its tables (``tables/N.json``)."""
+    return data_dir() / "server"
+
+
 def all_paths() -> dict[str, Path]:
     """Every file and directory, by what it holds (``canasta config`` prints this)."""
     return {
@@ -69,8 +74,9 @@ def all_paths() -> dict[str, Path]:
         "autosave": autosave_path(),
         "saves": saves_dir(),
         "statistics": stats_path(),
+        "server": server_dir(),
     }
 
 
-__all__ = ["HOME_ENV", "all_paths", "autosave_path", "config_dir", "data_dir", "saves_dir",
+__all__ = ["HOME_ENV", "all_paths", "autosave_path", "config_dir", "data_dir", "saves_dir", "server_dir",
            "settings_path", "state_dir", "stats_path"]

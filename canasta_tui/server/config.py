@@ -84,7 +84,7 @@ class ServerConfig:
 
     @property
     def home(self) -> Path:
-        return self.directory if self.directory is not None else paths.data_dir() / "server"
+        return self.directory if self.directory is not None else paths.server_dir()
 
     @property
     def tables_dir(self) -> Path:

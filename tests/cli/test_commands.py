@@ -32,6 +32,7 @@ def test_config_shows_settings_and_every_path(home: Path) -> None:
     for key in ("rules", "level", "aggression", "delay", "four_color", "name"):
         assert key in out
     assert "settings.toml" in out and "autosave.json" in out and "canasta.db" in out
+    assert f"server      {home / 'data' / 'server'}" in out     # canasta serve's host key and tables
 
 
 def test_config_set_changes_the_defaults_of_the_next_run(home: Path) -> None:
