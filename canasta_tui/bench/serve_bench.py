@@ -90,6 +90,28 @@ def process_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children_cpu(pid: int) -> float | None:
+    """CPU seconds of every process below ``pid`` (the server's computer workers); None without /proc."""
+    try:
+        names = [n for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return None
+    parent: dict[int, int] = {}
+    for n in names:
+        try:
+            with open(f"/proc/{n}/stat", encoding="ascii") as f:
+                parent[int(n)] = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    below, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        below += kids
+        todo += kids
+    return sum(process_cpu(c) or 0.0 for c in below)
+
+
 def own_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -150,8 +172,11 @@ class ServerProcess:
     def pid(self) -> int:
         return self.proc.pid if self.proc is not None else 0
 
-    def cpu(self) -> float | None:
-        return process_cpu(self.proc.pid) if self.proc is not None else None
+    def cpu(self) -> tuple[float | None, float | None]:
+        """CPU seconds so far: the server's own process, and its computers' worker processes."""
+        if self.proc is None:
+            return None, None
+        return process_cpu(self.proc.pid), children_cpu(self.proc.pid)
 
     async def stop(self, timeout: float = 20.0) -> int | None:
         """Stop the server as its operator would (SIGTERM: it saves and says goodbye), killing it
@@ -479,13 +504,13 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
     finally:
         await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
         status = await server.stop()
-    server_cpu = (cpu1 - cpu0) if cpu0 is not None and cpu1 is not None else None
-    return figures(st, players, busy, wall, server_cpu, own1 - own0, connected_s, ready_s, status, dropped)
+    used = [b - a if a is not None and b is not None else None for a, b in zip(cpu0, cpu1, strict=True)]
+    return figures(st, players, busy, wall, used[0], used[1], own1 - own0, connected_s, ready_s, status, dropped)
 
 
 def figures(st: Settings, players: list[Player], busy: bool, wall: float, server_cpu: float | None,
-            client_cpu: float, connected_s: float, ready_s: float, status: int | None,
-            dropped: int) -> dict[str, Any]:
+            computers_cpu: float | None, client_cpu: float, connected_s: float, ready_s: float,
+            status: int | None, dropped: int) -> dict[str, Any]:
     every = [x for p in players for x in p.latencies]
     per_table = []
     for t in range(1, st.tables + 1):
@@ -520,7 +545,10 @@ def figures(st: Settings, players: list[Player], busy: bool, wall: float, server
         "tables_ready_s": ready_s,
         "server_cpu_s": server_cpu,
         "server_cpu_share": server_cpu / wall if server_cpu is not None and wall > 0 else None,
-        "server_cpu_per_table_s_per_s": server_cpu / wall / st.tables if server_cpu is not None and wall > 0 else None,
+        "computers_cpu_s": computers_cpu,
+        "computers_cpu_share": computers_cpu / wall if computers_cpu is not None and wall > 0 else None,
+        "server_cpu_per_table_s_per_s": (server_cpu + (computers_cpu or 0.0)) / wall / st.tables
+        if server_cpu is not None and wall > 0 else None,
         "client_cpu_s": client_cpu,
         "client_cpu_share": client_cpu / wall if wall > 0 else None,
         "client_cpu_ms_per_client_s": client_cpu / wall / sessions * 1000 if wall > 0 else None,
@@ -586,7 +614,8 @@ def _run_report(r: dict[str, Any], tables: int) -> list[str]:
         f"tables playing {r['tables_ready_s']:.1f} s)",
     ]
     if r["server_cpu_s"] is not None:
-        lines.append(f"  server CPU            {r['server_cpu_share'] * 100:5.1f} % of one core;  per table "
+        lines.append(f"  server CPU            {r['server_cpu_share'] * 100:5.1f} % of one core (its loop), "
+                     f"{(r['computers_cpu_share'] or 0.0) * 100:.1f} % (its computers' processes);  per table "
                      f"{r['server_cpu_per_table_s_per_s'] * 1000:.1f} ms of CPU per second of play")
     lines.append(f"  clients' CPU          {r['client_cpu_share'] * 100:5.1f} % of one core "
                  f"({r['client_cpu_ms_per_client_s']:.1f} ms per client per second): this process, not the server")
@@ -608,7 +637,8 @@ def report(r: dict[str, Any]) -> str:
         b = r["busy_effect"]
         lines += [
             "",
-            f"Table 1 busy (* above: a key every {r['busy_pace_ms'][0]}-{r['busy_pace_ms'][1]} ms, Expert computers):",
+            f"Table 1 busy (* above: a key every {r['busy_pace_ms'][0]}-{r['busy_pace_ms'][1]} ms, "
+            + ("Expert computers):" if r["clients_per_table"] < 4 else "no computers at 4 players):"),
             *_run_report(r["busy"], r["tables"]),
             "",
             f"The other tables' p95: {_ms(b['others_p95_even_ms'])} ms when every table is alike, "
