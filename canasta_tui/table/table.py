@@ -83,11 +83,13 @@ def make_computer(level: str, seed: int, aggression: int = 50) -> ComputerPlayer
     return make_player(level, seed, aggression=aggression)
 
 
-def think(player: ComputerPlayer, view: PlayerView) -> tuple[Action, ComputerPlayer]:
-    """What ``player`` chooses, and the player as it is after choosing (its memory of the hand,
-    its random numbers).  In a worker process both travel by pickle: the table keeps the copy
-    that thought, so a computer plays the same in a process as in a thread."""
-    return Table._choose(player, view), player
+def think(player: ComputerPlayer, view: PlayerView,
+          choose: Callable[[ComputerPlayer, PlayerView], Action] | None = None) -> tuple[Action, ComputerPlayer]:
+    """What ``player`` chooses (through ``choose``, the table's :meth:`Table._choose`), and the
+    player as it is after choosing (its memory of the hand, its random numbers).  In a worker
+    process both travel by pickle: the table keeps the copy that thought, so a computer plays
+    the same in a process as in a thread."""
+    return (choose or Table._choose)(player, view), player
 
 
 class Table:
@@ -339,7 +341,7 @@ class Table:
             view = self.view(seat)
             player = self.computers[seat]
             try:
-                action, thought = await loop.run_in_executor(executor, think, player, view)
+                action, thought = await loop.run_in_executor(executor, think, player, view, self._choose)
             except BrokenExecutor:
                 executor = None      # a worker process died: think in the loop's own threads from now on
                 continue
