@@ -250,10 +250,14 @@ class Player:
     # ------------------------------------------------------------------ the link
     async def connect(self, port: int) -> None:
         t0 = time.perf_counter()
-        self.conn = await asyncssh.connect("127.0.0.1", port, username=self.name, known_hosts=None,
-                                           client_keys=None, agent_path=None, password=None)
-        self.chan, _ = await self.conn.create_session(lambda: _Session(self), term_type="xterm",
-                                                      term_size=(WIDTH, HEIGHT), encoding="utf-8")
+        try:
+            self.conn = await asyncio.wait_for(asyncssh.connect(
+                "127.0.0.1", port, username=self.name, known_hosts=None, client_keys=None, agent_path=None,
+                password=None), STEP_TIMEOUT)
+            self.chan, _ = await asyncio.wait_for(self.conn.create_session(
+                lambda: _Session(self), term_type="xterm", term_size=(WIDTH, HEIGHT), encoding="utf-8"), STEP_TIMEOUT)
+        except (OSError, asyncssh.Error, TimeoutError) as exc:
+            raise BenchError(f"{self.name} could not connect to canasta serve: {exc or type(exc).__name__}") from None
         await self.wait_for(lambda s: "tables on this server" in s.split("\n", 1)[0], "the lobby")
         self.connect_s = time.perf_counter() - t0
 
