@@ -157,6 +157,49 @@ def bench_ui(seed: int, as_json: bool) -> None:
 
     result = run(seed)
     click.echo(json.dumps(result) if as_json else report(result))
+
+
+def _pace_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
+    """--pace MIN-MAX: milliseconds between two keys of one player."""
+    parts = value.split("-")
+    try:
+        low, high = (int(parts[0]), int(parts[-1])) if len(parts) in (1, 2) else (-1, -1)
+    except ValueError:
+        low = high = -1
+    if not 1 <= low <= high <= 10000:
+        raise click.BadParameter(f"{printable(value)!r} is not MIN-MAX milliseconds (like 200-500, from 1 to 10000)")
+    return low, high
+
+
+@bench.command("serve")
+@click.option("--tables", type=click.IntRange(1, 200), default=25, show_default=True, help="Tables to play at.")
+@click.option("--clients", type=click.IntRange(1, 4), default=4, show_default=True,
+              help="Human players (SSH sessions) per table; computers take the other seats.")
+@click.option("--seconds", type=click.FloatRange(1, 3600), default=30.0, show_default=True,
+              help="How long each run plays (after everybody is seated).")
+@click.option("--pace", default="200-500", show_default=True, metavar="MIN-MAX", callback=_pace_option,
+              help="Milliseconds between two keys of a player (a random pause in this range).")
+@click.option("--busy-pace", default="20-60", show_default=True, metavar="MIN-MAX", callback=_pace_option,
+              help="The same for the players of the busy table.")
+@click.option("--busy/--no-busy", default=True, show_default=True,
+              help="Also run with table 1 busy (fast keys, Expert computers) and compare the other tables.")
+@click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
+              help="The server's pause after each computer move.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players' pauses.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int], busy_pace: tuple[int, int],
+                busy: bool, delay: int, seed: int, as_json: bool) -> None:
+    """SSH players against a real canasta serve: key-to-screen latency, bytes/s, server CPU per table."""
+    from .bench.serve_bench import BenchError, report, run
+
+    try:
+        result = run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace, delay_ms=delay,
+                     seed=seed, progress=lambda line: click.echo(line, err=True))
+    except BenchError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        raise click.Abort() from None
+    click.echo(json.dumps(result) if as_json else report(result))
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0 or :: for every interface: then friends on other machines can join).")

@@ -6,8 +6,9 @@
 Tests and benchmarks start it in their own event loop like that (``tests/server/helpers.py``
 has ``serving()`` and ``Term``, an asyncssh client whose 80x24 screen pyte reads); ``canasta
 serve`` runs :func:`serve`.  Every table runs in this one event loop: the computers think in
-a thread pool shared by all tables, autosaves are written by the store's thread, statistics
-by threads of their own, so nothing a table does blocks the others or the players' keys.
+worker processes shared by all tables (a thinking computer never holds the interpreter the
+loop needs), autosaves are written by the store's thread, statistics by threads of their
+own, so nothing a table does blocks the others or the players' keys.
 
 What a test or a benchmark can reach:
 
@@ -19,7 +20,8 @@ What a test or a benchmark can reach:
   ``registry.tables[n].table`` is table n's :class:`~canasta_tui.table.Table`),
   :attr:`Server.store` (``store.flush()`` waits for the autosaves);
 * ``config.seed`` makes the deals of table n those of seed + n - 1, ``config.delay_ms`` the
-  pause after each computer move (0 in tests), ``config.workers`` the computers' threads.
+  pause after each computer move (0 in tests), ``config.workers`` how many processes (or threads,
+  ``config.computer_processes`` False) the computers think in.
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ import asyncio
 import collections
 import contextlib
 import logging
+import multiprocessing
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from types import TracebackType
 
 import asyncssh
@@ -69,7 +72,7 @@ class Server:
         self.fingerprint = ""
         self._listener: asyncssh.SSHAcceptor | None = None
         self._idle: asyncio.Task[None] | None = None
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Executor | None = None
         self._store: TableStore | None = None
         self._registry: Registry | None = None
         self._stopped = asyncio.Event()
@@ -97,7 +100,7 @@ class Server:
         config = self.config
         key, self.host_key_made = host_key(config.host_key_path)
         self.fingerprint = fingerprint(key)
-        self._executor = ThreadPoolExecutor(config.workers, thread_name_prefix="canasta-computer")
+        self._executor = computers_executor(config)
         self._store = TableStore(config.tables_dir)
         stored, next_id = self._store.load()
         self._store.start()
@@ -219,6 +222,14 @@ class Server:
                     s.warned = True
                     s.app.notify(f"Nobody has pressed a key here for a while: this connection closes in "
                                  f"{_duration(config.idle_timeout - idle)} unless a key is pressed")
+
+
+def computers_executor(config: ServerConfig) -> Executor:
+    """Where the computers think: worker processes (started fresh, not forked from a server with
+    threads and sockets), or threads."""
+    if config.computer_processes:
+        return ProcessPoolExecutor(config.workers, mp_context=multiprocessing.get_context("spawn"))
+    return ThreadPoolExecutor(config.workers, thread_name_prefix="canasta-computer")
 
 
 def _duration(seconds: float) -> str:

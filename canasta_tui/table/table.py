@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from typing import NamedTuple, Protocol
 
 from ..ai import ComputerPlayer, make_player
@@ -81,6 +81,15 @@ CHAT_KEEP = 200
 def make_computer(level: str, seed: int, aggression: int = 50) -> ComputerPlayer:
     """A computer player of ``level``; ``aggression`` (0-100) only changes how the Expert plays."""
     return make_player(level, seed, aggression=aggression)
+
+
+def think(player: ComputerPlayer, view: PlayerView,
+          choose: Callable[[ComputerPlayer, PlayerView], Action] | None = None) -> tuple[Action, ComputerPlayer]:
+    """What ``player`` chooses (through ``choose``, the table's :meth:`Table._choose`), and the
+    player as it is after choosing (its memory of the hand, its random numbers).  In a worker
+    process both travel by pickle: the table keeps the copy that thought, so a computer plays
+    the same in a process as in a thread."""
+    return (choose or Table._choose)(player, view), player
 
 
 class Table:
@@ -317,8 +326,9 @@ class Table:
         return True
 
     async def run(self, executor: Executor | None = None) -> None:
-        """Drive the computers until the table closes: think in a worker thread, check that
-        nothing changed meanwhile, apply, then pause ``delay`` so people can follow."""
+        """Drive the computers until the table closes: think in ``executor`` (threads, or worker
+        processes at a server), check that nothing changed meanwhile, apply, then pause ``delay``
+        so people can follow."""
         self._wake = asyncio.Event()
         loop = asyncio.get_running_loop()
         while not self.closed:
@@ -329,7 +339,14 @@ class Table:
                 continue
             version = self.version
             view = self.view(seat)
-            action = await loop.run_in_executor(executor, self._choose, self.computers[seat], view)
+            player = self.computers[seat]
+            try:
+                action, thought = await loop.run_in_executor(executor, think, player, view, self._choose)
+            except BrokenExecutor:
+                executor = None      # a worker process died: think in the loop's own threads from now on
+                continue
+            if self.computers.get(seat) is player:
+                self.computers[seat] = thought     # (a copy, when it thought in another process)
             if self.version != version or self.closed:
                 continue
             self.submit(seat, [action])
@@ -386,4 +403,4 @@ class Table:
         return line
 
 
-__all__ = ["ChatLine", "Listener", "Observer", "Outcome", "Table", "make_computer"]
+__all__ = ["ChatLine", "Listener", "Observer", "Outcome", "Table", "make_computer", "think"]

@@ -9,6 +9,7 @@ game the app also drives the table (its computers think in a worker thread, pace
 from __future__ import annotations
 
 import asyncio
+import collections
 import signal
 import threading
 import time
@@ -16,6 +17,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -23,6 +25,10 @@ from prompt_toolkit.key_binding.bindings.mouse import load_mouse_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Char, WritePosition
+from prompt_toolkit.layout.screen import Screen as PtScreen
+from prompt_toolkit.mouse_events import MouseEvent
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import DynamicStyle
 
@@ -64,6 +70,99 @@ def _key_name(ev: KeyPressEvent) -> str:
     return _NAMES.get(name, name)
 
 
+#: Cells already made: (character, prompt-toolkit style) -> Char.  Bounded: names and chat bring new ones.
+_CHARS: dict[tuple[str, str], Char] = {}
+_CHARS_MAX = 20000
+
+
+def _char(ch: str, style: str) -> Char:
+    c = _CHARS.get((ch, style))
+    if c is None:
+        if len(_CHARS) >= _CHARS_MAX:
+            _CHARS.clear()
+        c = _CHARS[ch, style] = Char(ch, style)
+    return c
+
+
+class CanvasWindow(Window):
+    """The app's one window: it copies the canvas of the screen straight into prompt-toolkit's.
+
+    A plain ``Window(FormattedTextControl)`` turns the canvas into fragments, splits them into
+    lines and copies them character by character through its general path (wrapping, scrolling,
+    margins, cursor bookkeeping): that took three quarters of the CPU of a paint at 80x24, and a
+    server paints for every terminal at every move (``canasta bench serve``).  The cells here
+    are the same (same characters, same ``class:`` styles), so what reaches the terminal is too.
+    Keys are the app's own bindings; the content control is only there to hold the focus.
+    """
+
+    def __init__(self, paint: Callable[[int, int], Canvas | None]) -> None:
+        super().__init__(FormattedTextControl("", focusable=True, show_cursor=False), wrap_lines=False)
+        self._paint = paint
+        #: The rows of the last paint: y -> ((text, styles), cells, every cell one column wide).
+        self._last: dict[int, tuple[tuple[str, tuple[str, ...]], list[Char], bool]] = {}
+
+    def write_to_screen(self, screen: PtScreen, mouse_handlers: MouseHandlers, write_position: WritePosition,
+                        parent_style: str, erase_bg: bool, z_index: int | None) -> None:
+        wp = write_position
+        if wp.width <= 0 or wp.height <= 0:
+            return
+        cv = self._paint(wp.width, wp.height)
+        blank = _char(" ", "")
+        buffer = screen.data_buffer
+        last, self._last = self._last, {}
+        for y in range(wp.height):
+            row = buffer[wp.ypos + y]
+            if cv is None or y >= cv.height:
+                row.update(dict.fromkeys(range(wp.xpos, wp.xpos + wp.width), blank))
+                continue
+            # Most rows are as they were (a key moves a cursor, a move changes a quadrant): their
+            # cells are those of the last paint.
+            key = ("".join(cv.chars[y]), tuple(cv.styles[y]))
+            known = last.get(y)
+            if known is not None and known[0] == key:
+                cells, narrow = known[1], known[2]
+            else:
+                cells = [_char(ch, "class:" + st if st else "") for ch, st in zip(key[0], key[1], strict=True)]
+                narrow = key[0].isascii() or all(c.width == 1 for c in cells)
+            self._last[y] = (key, cells, narrow)
+            if narrow:
+                row.update(enumerate(cells[:wp.width], wp.xpos))
+            else:
+                _copy_wide(row, cells, wp.xpos, wp.width, blank)
+        if cv is not None and cv.handlers:
+            handlers = cv.handlers
+
+            def on_mouse(ev: MouseEvent) -> object:
+                h = handlers.get((ev.position.y - wp.ypos, ev.position.x - wp.xpos))
+                return h(ev) if h is not None else NotImplemented
+            mouse_handlers.set_mouse_handler_for_range(wp.xpos, wp.xpos + wp.width, wp.ypos, wp.ypos + wp.height,
+                                                       on_mouse)
+        screen.height = max(screen.height, wp.ypos + wp.height)
+        screen.visible_windows_to_write_positions[self] = wp
+
+
+def _copy_wide(row: dict[int, Char], cells: list[Char], xpos: int, width: int, blank: Char) -> None:
+    """A row with characters wider or narrower than a column, placed as prompt-toolkit's Window
+    places them: a wide one takes two columns, a combining one joins the character before it."""
+    x = 0
+    for c in cells:
+        if x >= width:
+            break
+        w = c.width
+        if w == 0:
+            if x > 0:
+                prev = row[xpos + x - 1]
+                row[xpos + x - 1] = _char(prev.char + c.char, prev.style)
+            continue
+        row[xpos + x] = c
+        for i in range(1, w):
+            if x + i < width:
+                row[xpos + x + i] = _char("", "")
+        x += w
+    for xx in range(x, width):
+        row[xpos + xx] = blank
+
+
 class Screen(Protocol):
     """One full-screen view of the app: the table's client, the start menu, the SSH lobby.
 
@@ -84,6 +183,23 @@ class Screen(Protocol):
     def key(self, name: str) -> None: ...
 
     def paint(self, width: int, height: int, opts: Options) -> Canvas: ...
+
+
+class _Application(Application[None]):
+    """prompt-toolkit's Application, keeping one stand-in buffer.  No text field ever has the focus
+    here, and ``current_buffer`` then made a new Buffer each time it was asked, twice per key:
+    a seventh of a busy server's CPU (``canasta bench serve``)."""
+
+    _stand_in: Buffer | None = None
+
+    @property
+    def current_buffer(self) -> Buffer:
+        focused = self.layout.current_buffer
+        if focused is not None:
+            return focused
+        if self._stand_in is None:
+            self._stand_in = Buffer(name="dummy-buffer")
+        return self._stand_in
 
 
 #: Every named key the screens use (single characters reach them through ``Keys.Any``).
@@ -107,10 +223,9 @@ class ScreenApp:
         self.screen: Screen | None = None
         self._shown: asyncio.Event | None = None      # set when the current screen finishes
         self.frames = 0
-        self.render_times: list[float] = []
+        self.render_times: collections.deque[float] = collections.deque(maxlen=10000)   # the latest paints
         self.signalled: int | None = None             # SIGHUP or SIGTERM that ended the app
         self._replaced: dict[int, Any] = {}           # the handlers the loop replaced while it ran
-        self.control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         kb = KeyBindings()
         names = set(_BOUND)
         for k in KEYS:
@@ -122,8 +237,8 @@ class ScreenApp:
         kb.add(Keys.Vt100MouseEvent)(self._on_mouse)
         self.style = make_style(colour)
         # Read at every paint, so the options screen changes them while the app runs.
-        self.app: Application[None] = Application(
-            layout=Layout(Window(self.control, wrap_lines=False)),
+        self.app: Application[None] = _Application(
+            layout=Layout(CanvasWindow(self._paint)),
             key_bindings=kb,
             style=DynamicStyle(lambda: self.style),
             full_screen=True,
@@ -132,6 +247,11 @@ class ScreenApp:
             input=input,
             output=output,
             erase_when_done=True,
+            # Paint as soon as the loop is free: prompt-toolkit's default postpones a paint while other
+            # callbacks wait (up to 10 ms), rescheduling it again and again; a server's loop always
+            # has some.  Over SSH the size comes with the channel's resize requests, never polled.
+            max_render_postpone_time=None,
+            terminal_size_polling_interval=None if remote else 0.5,
         )
         self.app.ttimeoutlen = 0.05
 
@@ -153,20 +273,18 @@ class ScreenApp:
         self.app.create_background_task(coro)
 
     # ------------------------------------------------------------------ painting
-    def _fragments(self) -> Any:
+    def _paint(self, width: int, height: int) -> Canvas | None:
         screen = self.screen
         if screen is None:
-            return []
+            return None
         t0 = time.perf_counter()
-        size = self.app.output.get_size()
-        cv = screen.paint(size.columns, size.rows, self.options)
-        frags = cv.fragments()
+        cv = screen.paint(width, height, self.options)
         if screen.bell:
             screen.bell = False
             self.app.output.bell()
         self.frames += 1
         self.render_times.append(time.perf_counter() - t0)
-        return frags
+        return cv
 
     def _changed(self) -> None:
         if self.screen is not None and self.screen.finished and self._shown is not None:

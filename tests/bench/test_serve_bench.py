@@ -1,0 +1,60 @@
+"""canasta bench serve runs for real at a tiny size: a real canasta serve process, SSH players
+who form the tables in the lobby and play by keys; the report has every figure, and the keys
+were answered.  No timing is asserted (the machine is shared)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from click.testing import CliRunner
+
+from canasta_tui.bench import serve_bench
+from canasta_tui.cli import main
+
+
+def check_run(r: dict[str, Any], tables: int, busy: bool) -> None:
+    assert r["busy"] is busy
+    lat = r["latency_ms"]
+    # Cursor keys were sent and the screen answered them; every one is accounted for.
+    assert lat["n"] > 0
+    assert lat["n"] + r["unanswered"] + r["lost_probes"] == r["probes"]
+    assert lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
+    per = r["per_table"]
+    assert [row["table"] for row in per] == list(range(1, tables + 1))
+    assert [row["busy"] for row in per] == [busy and t == 1 for t in range(1, tables + 1)]
+    assert all(row["n"] > 0 and row["hand"] >= 1 for row in per)
+    assert r["moves"] > 0                              # draws, discards: the tables played
+    assert r["bytes_per_s_per_client"]["mean"] > 0
+    assert r["connect_ms"]["max"] > 0
+    assert r["dropped"] == 0
+    assert r["server_exit"] == 0                       # SIGTERM: the server saved and ended by itself
+    if os.path.exists("/proc/self/stat"):
+        assert r["server_cpu_s"] > 0 and r["server_cpu_per_table_s_per_s"] > 0
+
+
+def test_two_tables_play_alike_then_with_table_1_busy() -> None:
+    r = serve_bench.run(2, 2, seconds=3, busy=True, pace_ms=(60, 120), busy_pace_ms=(10, 20), delay_ms=50, seed=3)
+    assert (r["tables"], r["clients_per_table"], r["sessions"]) == (2, 2, 4)
+    check_run(r["even"], 2, busy=False)
+    check_run(r["busy"], 2, busy=True)
+    effect = r["busy_effect"]
+    assert effect["others_p95_even_ms"] > 0 and effect["others_p95_busy_ms"] > 0
+    text = serve_bench.report(r)
+    for words in ("2 tables x 2 players over SSH (4 sessions)", "Every table alike:", "Table 1 busy",
+                  "key to screen update  p50", "each table's p95 (ms) 1:", "bytes/s per client",
+                  "connection setup", "server CPU", "clients' CPU", "The other tables' p95"):
+        assert words in text, words
+    assert "problems" not in text
+
+
+def test_the_command_prints_json_and_refuses_a_bad_pace() -> None:
+    runner = CliRunner()
+    out = runner.invoke(main, ["bench", "serve", "--tables", "1", "--clients", "1", "--seconds", "2", "--no-busy",
+                               "--pace", "50-100", "--delay", "50", "--json"])
+    assert out.exit_code == 0, out.output
+    r = json.loads(out.stdout)
+    assert "busy" not in r and r["even"]["latency_ms"]["n"] > 0
+    bad = runner.invoke(main, ["bench", "serve", "--pace", "500-200"])
+    assert bad.exit_code == 2 and "is not MIN-MAX milliseconds" in bad.output
