@@ -122,7 +122,7 @@ def test_the_home_reads_what_the_settings_file_and_the_statistics_say(home: Loca
     assert f.save("level", "expert") is None and f.values()["level"] == "expert"
     assert home.stats.read().ratios == [] and home.stats.read().problem is None
     assert home.stats.reset(None) == "Reset: 0 matches no longer counted (the history is kept)."
-    assert [w for w, _ in home.files()] == ["settings", "autosave", "saves", "statistics"]
+    assert [w for w, _ in home.files()] == ["settings", "autosave", "saves", "statistics", "server"]
 
 
 def test_two_unnamed_humans_are_recorded_as_two_players(monkeypatch: pytest.MonkeyPatch) -> None:
