@@ -31,6 +31,7 @@ import collections
 import contextlib
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -228,8 +229,17 @@ def computers_executor(config: ServerConfig) -> Executor:
     """Where the computers think: worker processes (started fresh, not forked from a server with
     threads and sockets), or threads."""
     if config.computer_processes:
-        return ProcessPoolExecutor(config.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(config.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_think_politely)
     return ThreadPoolExecutor(config.workers, thread_name_prefix="canasta-computer")
+
+
+def _think_politely() -> None:
+    """A computer's worker gives way to the event loop that answers every player's keys: a
+    thinking Expert waits a moment longer, nobody's key does ("no table slower because another
+    one is busy")."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
 
 
 def _duration(seconds: float) -> str:
