@@ -51,3 +51,17 @@ def test_a_dead_worker_process_does_not_stop_the_table() -> None:
     finally:
         pool.shutdown()
     assert len(played) == MOVES
+
+
+def test_the_servers_computers_think_at_a_lower_priority_than_its_loop() -> None:
+    """The loop answers every player's keys; an Expert thinking in a worker gives way to it."""
+    import os
+
+    from canasta_tui.server.config import ServerConfig
+    from canasta_tui.server.server import computers_executor
+
+    pool = computers_executor(ServerConfig(open=True, workers=1))
+    try:
+        assert pool.submit(os.nice, 0).result(timeout=60) >= min(19, os.nice(0) + 10)
+    finally:
+        pool.shutdown()
