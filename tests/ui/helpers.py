@@ -75,3 +75,19 @@ def table_of(ctl: Controller) -> Table:
     t = ctl.link._table
     assert isinstance(t, Table)
     return t
+
+
+GOLDEN = __import__("pathlib").Path(__file__).parent / "golden"
+
+
+def check_golden(name: str, text: str) -> None:
+    """``text`` is the golden screen ``tests/ui/golden/NAME``.  ``UPDATE_GOLDEN=1`` writes it after
+    a deliberate change (review the diff); a missing golden fails, it is never made up."""
+    import os
+
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    assert path.exists(), f"no golden screen {path}: run with UPDATE_GOLDEN=1 and review it"
+    assert text + "\n" == path.read_text(encoding="utf-8")

@@ -4,10 +4,8 @@ golden check, a seeded statistics database, and a key typist."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +17,8 @@ from canasta_tui.persistence.selfplay import game_over, start, step
 from canasta_tui.presets import load_rules
 from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS
 from canasta_tui.ui.pages import Page
+from tests.ui.helpers import check_golden
 
-GOLDEN = Path(__file__).parent / "golden"
 #: The three sizes every page is checked at: (name, width, height, options).
 SIZES = [("80x24", 80, 24, DEFAULT_OPTIONS), ("80x24_ascii", 80, 24, ASCII_OPTIONS), ("132x43", 132, 43, DEFAULT_OPTIONS)]
 FILES = [("settings", "/home/ann/.config/canasta/settings.toml"),
@@ -30,12 +28,7 @@ FILES = [("settings", "/home/ann/.config/canasta/settings.toml"),
 
 
 def check(name: str, text: str) -> None:
-    """``text`` is the golden file ``name`` (UPDATE_GOLDEN=1 writes it, as tests/ui/test_render.py)."""
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text + "\n", encoding="utf-8")
-    assert text + "\n" == path.read_text(encoding="utf-8")
+    check_golden(name, text)
 
 
 def screen(page: Page, width: int = 80, height: int = 24, ascii: bool = False) -> str:

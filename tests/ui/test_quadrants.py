@@ -5,7 +5,6 @@ until it is a canasta; the mouse on cards, melds, stock, upcard and buttons."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from pathlib import Path
 
@@ -25,10 +24,10 @@ from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.render import render, table_layout
 from canasta_tui.ui.texts import summary_table
 
+from .helpers import check_golden
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from positions import position
-
-GOLDEN = Path(__file__).parent / "golden"
 
 #: Eight melds a side, with canastas of both kinds, a frozen pile, red threes.
 EIGHT = {
@@ -64,10 +63,7 @@ def busy_eight() -> Controller:
 
 
 def check(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
-        path.write_text(text + "\n", encoding="utf-8")
-    assert text + "\n" == path.read_text(encoding="utf-8")
+    check_golden(name, text)
 
 
 @pytest.mark.parametrize(("size", "opts", "name"), [((80, 24), Options(), "eight_melds_80x24.txt"),

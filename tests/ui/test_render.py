@@ -6,9 +6,6 @@ and review the diff.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from canasta_tui.engine import Phase, parse_action
@@ -21,17 +18,11 @@ from canasta_tui.ui.render import render
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import meld_line
 
-from .helpers import client, session, table_of
-
-GOLDEN = Path(__file__).parent / "golden"
+from .helpers import check_golden, client, session, table_of
 
 
 def check(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text + "\n", encoding="utf-8")
-    assert text + "\n" == path.read_text(encoding="utf-8")
+    check_golden(name, text)
 
 
 def busy_controller() -> Controller:
