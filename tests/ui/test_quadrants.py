@@ -155,7 +155,54 @@ def _at(state: GameState) -> Controller:
     return Controller(local_link(t))
 
 
-def test_the_mouse_works_on_the_stock_the_upcard_a_card_a_meld_and_the_buttons() -> None:
+class Mouse:
+    """The real app at 80x24 with --mouse, fed SGR mouse clicks through a pipe."""
+
+    def __init__(self, state: GameState) -> None:
+        self.table = Table(state.rules, seats_for(1, "beginner"), 5)
+        self.table.match = self.table.match._replace(state=state)
+
+    async def __aenter__(self) -> Mouse:
+        out = DummyOutput()
+        out.get_size = lambda: Size(rows=24, columns=80)  # type: ignore[method-assign]
+        self._pipe = create_pipe_input()
+        self.inp = self._pipe.__enter__()
+        self._session = create_app_session(input=self.inp, output=out)
+        self._session.__enter__()
+        self.app = TableApp.local(self.table, delay_ms=0, input=self.inp, output=out, options=Options(mouse=True))
+        self.ctl = self.app.controller
+        self.task = asyncio.create_task(self.app.run_async())
+        for _ in range(500):
+            if self.app.frames:
+                break
+            await asyncio.sleep(0.002)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.ctl.quit()
+        self.app.app.exit()
+        await asyncio.wait_for(self.task, 5)
+        self._session.__exit__(None, None, None)
+        self._pipe.__exit__(None, None, None)
+
+    def where(self, text: str, row: int | None = None) -> tuple[int, int]:
+        lines = render(self.ctl, 80, 24, self.app.options).lines()
+        for y in [row] if row is not None else range(24):
+            if text in lines[y]:
+                return lines[y].index(text), y
+        raise AssertionError(f"{text!r} is not on screen")
+
+    async def click(self, text: str, row: int | None = None) -> None:
+        x, y = self.where(text, row)
+        n = self.app.frames
+        self.inp.send_text(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")
+        for _ in range(500):
+            await asyncio.sleep(0.002)
+            if self.app.frames > n:
+                return
+
+
+def test_the_mouse_works_on_the_stock_a_card_a_meld_and_the_buttons() -> None:
     """Issue 12, --mouse: "clicking a card, a meld in a quadrant (for a wild card), the stock, the
     upcard and each button works"."""
     state = position({0: "2c 5h 6h 7s 9c Kc"}, melds={0: ["Kd Kh Ks"]}, phase=Phase.DRAW, pile="8h 9d",
@@ -163,52 +210,20 @@ def test_the_mouse_works_on_the_stock_the_upcard_a_card_a_meld_and_the_buttons()
 
     async def run() -> dict[str, object]:
         seen: dict[str, object] = {}
-        t = Table(state.rules, seats_for(1, "beginner"), 5)
-        t.match = t.match._replace(state=state)
-        out = DummyOutput()
-        out.get_size = lambda: Size(rows=24, columns=80)  # type: ignore[method-assign]
-        with create_pipe_input() as inp, create_app_session(input=inp, output=out):
-            app = TableApp.local(t, delay_ms=0, input=inp, output=out, options=Options(mouse=True))
-            task = asyncio.create_task(app.run_async())
-            ctl = app.controller
-
-            def where(text: str, row: int | None = None) -> tuple[int, int]:
-                lines = render(ctl, 80, 24, app.options).lines()
-                rows = [row] if row is not None else range(24)
-                for y in rows:
-                    if text in lines[y]:
-                        return lines[y].index(text), y
-                raise AssertionError(f"{text!r} is not on screen")
-
-            async def click(x: int, y: int) -> None:
-                n = app.frames
-                inp.send_text(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")
-                for _ in range(500):
-                    await asyncio.sleep(0.002)
-                    if app.frames > n:
-                        return
-
-            for _ in range(500):
-                if app.frames:
-                    break
-                await asyncio.sleep(0.002)
-            await click(*where("Stock"))                        # the stock: draw
+        async with Mouse(state) as m:
+            t, ctl = m.table, m.ctl
+            await m.click("Stock")                               # the stock: draw
             seen["drew"] = t.state.phase == Phase.MELD and t.state.t.drew == "stock"
-            x, y = where("2♣", 20)                              # a card of the hand: select it
-            await click(x, y)
+            await m.click("2♣", 20)                              # a card of the hand: select it
             seen["selected"] = ctl.selected == {ctl.hand().index(c("2c"))}
-            await click(*where("K♦ K♥ K♠"))                     # the meld of Kings: the wild card goes on
-            m = t.state.melds[0][13]
-            seen["wild_on_meld"] = m is not None and c("2c") in m.wilds
-            await click(*where("[?]Help", 23))                  # a button
+            await m.click("K♦ K♥ K♠")                            # the meld of Kings: the wild card goes on
+            meld = t.state.melds[0][13]
+            seen["wild_on_meld"] = meld is not None and c("2c") in meld.wilds
+            await m.click("[?]Help", 23)                         # a button
             seen["help"] = ctl.dialog is not None and ctl.dialog.kind == "page"
-            ctl.quit()
-            app.app.exit()
-            await asyncio.wait_for(task, 5)
         return seen
 
-    seen = asyncio.run(run())
-    assert seen == {"drew": True, "selected": True, "wild_on_meld": True, "help": True}
+    assert asyncio.run(run()) == {"drew": True, "selected": True, "wild_on_meld": True, "help": True}
 
 
 def test_clicking_the_upcard_takes_the_pile() -> None:
@@ -216,29 +231,12 @@ def test_clicking_the_upcard_takes_the_pile() -> None:
                      stock="8c 8d 4c")
 
     async def run() -> bool:
-        t = Table(state.rules, seats_for(1, "beginner"), 5)
-        t.match = t.match._replace(state=state)
-        out = DummyOutput()
-        out.get_size = lambda: Size(rows=24, columns=80)  # type: ignore[method-assign]
-        with create_pipe_input() as inp, create_app_session(input=inp, output=out):
-            app = TableApp.local(t, delay_ms=0, input=inp, output=out, options=Options(mouse=True))
-            task = asyncio.create_task(app.run_async())
+        async with Mouse(state) as m:
+            await m.click("9♦")
             for _ in range(500):
-                if app.frames:
+                if m.table.state.phase == Phase.MELD:
                     break
                 await asyncio.sleep(0.002)
-            line = next(i for i, text in enumerate(render(app.controller, 80, 24, app.options).lines())
-                        if "Upcard 9♦" in text)
-            x = render(app.controller, 80, 24, app.options).lines()[line].index("9♦")
-            inp.send_text(f"\x1b[<0;{x + 1};{line + 1}M\x1b[<0;{x + 1};{line + 1}m")
-            for _ in range(500):
-                await asyncio.sleep(0.002)
-                if t.state.phase == Phase.MELD:
-                    break
-            took = t.state.t.drew == "pile"
-            app.controller.quit()
-            app.app.exit()
-            await asyncio.wait_for(task, 5)
-        return took
+            return m.table.state.t.drew == "pile"
 
     assert asyncio.run(run())
