@@ -291,6 +291,7 @@ class ServerTable:
             timer.cancel()
         self.pending.pop(seat, None)
         back = ident.key in self.left_at
+        played_for = s.kind == COMPUTER      # a computer played this seat while its player was away
         if s.kind == COMPUTER:
             table.set_seat(seat, Seat(REMOTE, ident.name, self.level, ident.key))
         if back and old is None:
@@ -301,7 +302,8 @@ class ServerTable:
         lines: list[str] = []
         if since is not None:
             events = table.events[since:] if since <= len(table.events) else table.events
-            lines = recap(events, table.name, skip=seat)
+            # What the computer did in this seat is news to its player too.
+            lines = recap(events, table.name, skip=-1 if played_for else seat)
             if len(lines) > CATCH_UP_LINES:
                 lines = ["…", *lines[-CATCH_UP_LINES:]]
         self.update_hold()

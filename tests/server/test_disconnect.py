@@ -70,9 +70,12 @@ def test_after_the_wait_a_computer_plays_the_seat_until_its_player_returns() -> 
             assert table.match.log[-1][-1].kind == "discard"
             assert any(e.seat == 2 and e.kind == "discarded" for e in table.events)
             bob = await Term.connect(srv.port, "bob")
-            await bob.wait_for("Your hand")
+            screen = await bob.wait_for("Your hand")
             await alice.wait_for(in_log("bob is back"))
             assert table.seats[2].kind == "remote"
+            # The catch-up tells bob what the computer did in his seat too, not only the others.
+            assert "While you were away:" in screen
+            assert any("│ bob " in line and "discarded" in line for line in screen.splitlines()), screen
             for t in (alice, bob):
                 await t.close()
     run(main())
