@@ -23,12 +23,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.mouse import load_mouse_bindings
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.layout import Layout, Window
-from prompt_toolkit.layout.controls import FormattedTextControl
-from prompt_toolkit.layout.mouse_handlers import MouseHandlers
-from prompt_toolkit.layout.screen import Char, WritePosition
-from prompt_toolkit.layout.screen import Screen as PtScreen
-from prompt_toolkit.mouse_events import MouseEvent
+from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import DynamicStyle
 
@@ -37,6 +32,7 @@ from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Canvas, Options
 from .controller import Controller, Files
 from .keys import KEYS
 from .style import color_depth, make_style
+from .terminal import CanvasRenderer, CanvasWindow
 
 _NAMES = {"c-m": "enter", "c-j": "enter", " ": "space", "c-i": "tab", "s-tab": "s-tab",
           Keys.SIGINT.value: "c-c"}
@@ -70,99 +66,6 @@ def _key_name(ev: KeyPressEvent) -> str:
     return _NAMES.get(name, name)
 
 
-#: Cells already made: (character, prompt-toolkit style) -> Char.  Bounded: names and chat bring new ones.
-_CHARS: dict[tuple[str, str], Char] = {}
-_CHARS_MAX = 20000
-
-
-def _char(ch: str, style: str) -> Char:
-    c = _CHARS.get((ch, style))
-    if c is None:
-        if len(_CHARS) >= _CHARS_MAX:
-            _CHARS.clear()
-        c = _CHARS[ch, style] = Char(ch, style)
-    return c
-
-
-class CanvasWindow(Window):
-    """The app's one window: it copies the canvas of the screen straight into prompt-toolkit's.
-
-    A plain ``Window(FormattedTextControl)`` turns the canvas into fragments, splits them into
-    lines and copies them character by character through its general path (wrapping, scrolling,
-    margins, cursor bookkeeping): that took three quarters of the CPU of a paint at 80x24, and a
-    server paints for every terminal at every move (``canasta bench serve``).  The cells here
-    are the same (same characters, same ``class:`` styles), so what reaches the terminal is too.
-    Keys are the app's own bindings; the content control is only there to hold the focus.
-    """
-
-    def __init__(self, paint: Callable[[int, int], Canvas | None]) -> None:
-        super().__init__(FormattedTextControl("", focusable=True, show_cursor=False), wrap_lines=False)
-        self._paint = paint
-        #: The rows of the last paint: y -> ((text, styles), cells, every cell one column wide).
-        self._last: dict[int, tuple[tuple[str, tuple[str, ...]], list[Char], bool]] = {}
-
-    def write_to_screen(self, screen: PtScreen, mouse_handlers: MouseHandlers, write_position: WritePosition,
-                        parent_style: str, erase_bg: bool, z_index: int | None) -> None:
-        wp = write_position
-        if wp.width <= 0 or wp.height <= 0:
-            return
-        cv = self._paint(wp.width, wp.height)
-        blank = _char(" ", "")
-        buffer = screen.data_buffer
-        last, self._last = self._last, {}
-        for y in range(wp.height):
-            row = buffer[wp.ypos + y]
-            if cv is None or y >= cv.height:
-                row.update(dict.fromkeys(range(wp.xpos, wp.xpos + wp.width), blank))
-                continue
-            # Most rows are as they were (a key moves a cursor, a move changes a quadrant): their
-            # cells are those of the last paint.
-            key = ("".join(cv.chars[y]), tuple(cv.styles[y]))
-            known = last.get(y)
-            if known is not None and known[0] == key:
-                cells, narrow = known[1], known[2]
-            else:
-                cells = [_char(ch, "class:" + st if st else "") for ch, st in zip(key[0], key[1], strict=True)]
-                narrow = key[0].isascii() or all(c.width == 1 for c in cells)
-            self._last[y] = (key, cells, narrow)
-            if narrow:
-                row.update(enumerate(cells[:wp.width], wp.xpos))
-            else:
-                _copy_wide(row, cells, wp.xpos, wp.width, blank)
-        if cv is not None and cv.handlers:
-            handlers = cv.handlers
-
-            def on_mouse(ev: MouseEvent) -> object:
-                h = handlers.get((ev.position.y - wp.ypos, ev.position.x - wp.xpos))
-                return h(ev) if h is not None else NotImplemented
-            mouse_handlers.set_mouse_handler_for_range(wp.xpos, wp.xpos + wp.width, wp.ypos, wp.ypos + wp.height,
-                                                       on_mouse)
-        screen.height = max(screen.height, wp.ypos + wp.height)
-        screen.visible_windows_to_write_positions[self] = wp
-
-
-def _copy_wide(row: dict[int, Char], cells: list[Char], xpos: int, width: int, blank: Char) -> None:
-    """A row with characters wider or narrower than a column, placed as prompt-toolkit's Window
-    places them: a wide one takes two columns, a combining one joins the character before it."""
-    x = 0
-    for c in cells:
-        if x >= width:
-            break
-        w = c.width
-        if w == 0:
-            if x > 0:
-                prev = row[xpos + x - 1]
-                row[xpos + x - 1] = _char(prev.char + c.char, prev.style)
-            continue
-        row[xpos + x] = c
-        for i in range(1, w):
-            if x + i < width:
-                row[xpos + x + i] = _char("", "")
-        x += w
-    for xx in range(x, width):
-        row[xpos + xx] = blank
-
-
 class Screen(Protocol):
     """One full-screen view of the app: the table's client, the start menu, the SSH lobby.
 
@@ -186,11 +89,18 @@ class Screen(Protocol):
 
 
 class _Application(Application[None]):
-    """prompt-toolkit's Application, keeping one stand-in buffer.  No text field ever has the focus
-    here, and ``current_buffer`` then made a new Buffer each time it was asked, twice per key:
-    a seventh of a busy server's CPU (``canasta bench serve``)."""
+    """prompt-toolkit's Application, painting with :class:`~.terminal.CanvasRenderer` and keeping one
+    stand-in buffer.  No text field ever has the focus here, and ``current_buffer`` then made a new
+    Buffer each time it was asked, twice per key: a seventh of a busy server's CPU (``canasta bench
+    serve``)."""
 
     _stand_in: Buffer | None = None
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        r = self.renderer
+        self.renderer = CanvasRenderer(r.style, r.output, full_screen=r.full_screen, mouse_support=r.mouse_support,
+                                       cpr_not_supported_callback=r.cpr_not_supported_callback)
 
     @property
     def current_buffer(self) -> Buffer:
