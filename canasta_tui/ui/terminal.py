@@ -13,6 +13,7 @@ what prompt-toolkit's renderer would have shown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -32,8 +33,33 @@ from .canvas import Canvas
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
 
-#: A painted row: its characters as one string, and each column's style class.
-Row = tuple[str, list[str]]
+#: A painted row: its characters, and its cells' style classes coded one character each
+#: (:class:`StyleCodes`), so that rows compare, and their differences are found, as strings.
+Row = tuple[str, str]
+
+#: Runs of one style in a row's codes.
+_RUNS = re.compile(r"(.)\1*", re.S)
+
+
+class StyleCodes(dict[str, str]):
+    """Style class -> one character standing for it in a :data:`Row`; :attr:`names` goes back."""
+
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def __missing__(self, cls: str) -> str:
+        code = self[cls] = chr(0xE000 + len(self.names))
+        self.names.append(cls)
+        return code
+
+    def full(self) -> bool:
+        return len(self.names) > self.LIMIT
+
+    def name(self, code: str) -> str:
+        return self.names[ord(code) - 0xE000]
 
 
 class CanvasWindow(Window):
@@ -53,8 +79,9 @@ class CanvasWindow(Window):
         if wp.width <= 0 or wp.height <= 0:
             return
         cv = self.canvas(wp.width, wp.height)
-        for y, (text, styles) in enumerate(canvas_rows(cv, wp.width, wp.height)):
-            cells = [Char(ch, "class:" + st if st else "") for ch, st in zip(text, styles, strict=True)]
+        codes = StyleCodes()
+        for y, (text, styles) in enumerate(canvas_rows(cv, wp.width, wp.height, codes)):
+            cells = [Char(ch, "class:" + st if st else "") for ch, st in zip(text, map(codes.name, styles), strict=True)]
             _copy_wide(screen.data_buffer[wp.ypos + y], cells, wp.xpos, wp.width)
         if cv is not None and cv.handlers:
             mouse_handlers.set_mouse_handler_for_range(wp.xpos, wp.xpos + wp.width, wp.ypos, wp.ypos + wp.height,
@@ -95,9 +122,10 @@ def _on_mouse(cv: Canvas, xpos: int, ypos: int) -> Callable[[MouseEvent], object
     return on_mouse
 
 
-def canvas_rows(cv: Canvas | None, width: int, height: int) -> list[Row]:
+def canvas_rows(cv: Canvas | None, width: int, height: int, codes: StyleCodes) -> list[Row]:
     """The rows a terminal of ``width`` x ``height`` shows of ``cv`` (blank where it has none)."""
-    blank: Row = (" " * width, [""] * width)
+    code = codes.__getitem__
+    blank: Row = (" " * width, code("") * width)
     rows: list[Row] = []
     for y in range(height):
         if cv is None or y >= cv.height:
@@ -107,23 +135,40 @@ def canvas_rows(cv: Canvas | None, width: int, height: int) -> list[Row]:
             if len(chars) != width:
                 chars = (chars + [" "] * width)[:width]
                 styles = (styles + [""] * width)[:width]
-            rows.append(("".join(chars), list(styles)))
+            rows.append(("".join(chars), "".join(map(code, styles))))
     return rows
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """How many characters two strings of one length begin with alike: by halves, as slices
+    compare (in C), not character by character."""
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, b: str) -> int:
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[-mid:] == b[-mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def changed_span(old: Row, new: Row) -> tuple[int, int] | None:
     """The first and last column (inclusive) where two rows of one width differ, or None."""
-    if old[0] == new[0] and old[1] == new[1]:
+    if old == new:
         return None
-    ot, os_ = old
-    nt, ns = new
-    n = len(nt)
-    first = 0
-    while first < n and nt[first] == ot[first] and ns[first] == os_[first]:
-        first += 1
-    last = n - 1
-    while last > first and nt[last] == ot[last] and ns[last] == os_[last]:
-        last -= 1
+    first = min(_common_prefix(old[0], new[0]), _common_prefix(old[1], new[1]))
+    last = len(new[0]) - 1 - min(_common_suffix(old[0], new[0]), _common_suffix(old[1], new[1]))
     return first, last
 
 
@@ -134,7 +179,9 @@ class CanvasRenderer(Renderer):
     def __init__(self, *args: Any, **kw: Any) -> None:
         self._rows: list[Row] | None = None        # the frame on the terminal (None: paint all)
         self._frame_key: tuple[object, ...] | None = None
-        self._attrs: dict[str, Attrs] = {}         # style class -> attributes, for this style
+        self._codes = StyleCodes()
+        self._attrs: dict[str, Attrs] = {}         # style code -> attributes, for this style
+        self._narrow: dict[str, bool] = {}         # row text -> every character one column wide
         self._no_mouse = MouseHandlers()
         self._widths: dict[str, int] = {}
         super().__init__(*args, **kw)
@@ -155,12 +202,14 @@ class CanvasRenderer(Renderer):
         size = output.get_size()
         width, height = size.columns, size.rows
         key = (size, self.style.invalidation_hash(), app.style_transformation.invalidation_hash(), app.color_depth)
-        if key != self._frame_key:
+        if key != self._frame_key or self._codes.full():
             self._rows = None
             self._attrs = {}
             self._frame_key = key
+            if self._codes.full():
+                self._codes = StyleCodes()
         cv = source.canvas(width, height)
-        rows = canvas_rows(cv, width, height)
+        rows = canvas_rows(cv, width, height, self._codes)
         depth = app.color_depth
         attrs_of = self._attrs_of(app)
         write = output.write
@@ -183,28 +232,22 @@ class CanvasRenderer(Renderer):
             if span is None:
                 continue
             text, styles = row
-            narrow = text.isascii() or all(self._width(ch) == 1 for ch in text)
+            narrow = self._is_narrow(text)
             first, end = span if narrow else (0, width - 1)
             y = y_
             output.cursor_goto(y + 1, first + 1)
             col = first
-            i = first
-            while i <= end:
-                st = styles[i]
-                j = i + 1
-                while j <= end and styles[j] == st:
-                    j += 1
-                attrs = attrs_of(st)
+            for run in _RUNS.finditer(styles, first, end + 1):
+                i, j = run.span()
+                attrs = attrs_of(run.group(1))
                 if attrs != last:
                     output.set_attributes(attrs, depth)
                     last = attrs
-                piece = text[i:j]
                 if narrow:
-                    write(piece)
+                    write(text[i:j])
                     col += j - i
                 else:
-                    col = self._write_wide(write, piece, col, width)
-                i = j
+                    col = self._write_wide(write, text[i:j], col, width)
             if not narrow and col < width:
                 output.reset_attributes()
                 last = None
@@ -244,16 +287,28 @@ class CanvasRenderer(Renderer):
             self._mouse_support_enabled = False
 
     def _attrs_of(self, app: Application[Any]) -> Callable[[str], Attrs]:
-        cache = self._attrs
+        cache, name = self._attrs, self._codes.name
         style, transformation = self.style, app.style_transformation
 
-        def attrs_of(cls: str) -> Attrs:
-            a = cache.get(cls)
+        def attrs_of(code: str) -> Attrs:
+            a = cache.get(code)
             if a is None:
-                a = cache[cls] = transformation.transform_attrs(
+                cls = name(code)
+                a = cache[code] = transformation.transform_attrs(
                     style.get_attrs_for_style_str("class:" + cls if cls else ""))
             return a
         return attrs_of
+
+    def _is_narrow(self, text: str) -> bool:
+        """Does every character of ``text`` take one column (most rows: asked once per row text)?"""
+        if text.isascii():
+            return True
+        narrow = self._narrow.get(text)
+        if narrow is None:
+            if len(self._narrow) > 4096:
+                self._narrow.clear()
+            narrow = self._narrow[text] = all(self._width(ch) == 1 for ch in text)
+        return narrow
 
     @staticmethod
     def _inked(row: Row, attrs_of: Callable[[str], Attrs]) -> tuple[int, int] | None:

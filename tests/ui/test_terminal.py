@@ -10,6 +10,8 @@ import io
 from collections.abc import Callable, Sequence
 
 import pyte
+from hypothesis import given
+from hypothesis import strategies as st
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import DummyInput
@@ -19,7 +21,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import Renderer
 
 from canasta_tui.bench.ui_bench import busy_controller
-from canasta_tui.ui.canvas import Canvas, Options
+from canasta_tui.ui.canvas import DEFAULT_OPTIONS, Canvas, Options
 from canasta_tui.ui.render import render
 from canasta_tui.ui.style import make_style
 from canasta_tui.ui.terminal import CanvasRenderer, CanvasWindow, changed_span
@@ -78,7 +80,7 @@ def both_renderers(frames: Sequence[Frame], color: bool = True) -> tuple[int, in
     return theirs.written, ours.written
 
 
-def table_frames(keys: Sequence[str], width: int = 80, height: int = 24, opts: Options = Options()) -> list[Frame]:
+def table_frames(keys: Sequence[str], width: int = 80, height: int = 24, opts: Options = DEFAULT_OPTIONS) -> list[Frame]:
     ctl = busy_controller()
     frames = [(width, height, render(ctl, width, height, opts))]
     for k in keys:
@@ -125,11 +127,22 @@ def test_wide_and_combining_characters_take_the_columns_they_take() -> None:
 
 
 def test_only_the_changed_columns_are_compared_and_written() -> None:
-    row = ("abcdef", ["", "", "x", "", "", ""])
+    row = ("abcdef", "..x...")
     assert changed_span(row, row) is None
-    assert changed_span(row, ("abXdef", ["", "", "x", "", "", ""])) == (2, 2)
-    assert changed_span(row, ("abcdef", ["", "", "", "", "", "y"])) == (2, 5)
-    assert changed_span(row, ("Zbcdeg", ["", "", "x", "", "", ""])) == (0, 5)
+    assert changed_span(row, ("abXdef", "..x...")) == (2, 2)
+    assert changed_span(row, ("abcdef", "...y..")) == (2, 3)
+    assert changed_span(row, ("abcdef", "......")) == (2, 2)
+    assert changed_span(row, ("Zbcdeg", "..x...")) == (0, 5)
+
+
+@given(st.data())
+def test_the_changed_span_is_from_the_first_to_the_last_changed_cell(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 120))
+    cells = st.text("ab ♠名", min_size=n, max_size=n)
+    old = (data.draw(cells), data.draw(st.text("xyz", min_size=n, max_size=n)))
+    new = (data.draw(cells), data.draw(st.text("xyz", min_size=n, max_size=n)))
+    changed = [i for i in range(n) if (old[0][i], old[1][i]) != (new[0][i], new[1][i])]
+    assert changed_span(old, new) == ((changed[0], changed[-1]) if changed else None)
 
 
 def test_an_unchanged_frame_writes_no_cell() -> None:
