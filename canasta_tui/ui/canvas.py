@@ -43,17 +43,17 @@ class Canvas:
 
     def put(self, y: int, x: int, text: str, style: str = "", handler: Handler | None = None) -> int:
         """Write ``text`` at row ``y``, column ``x`` (clipped); returns the column after it."""
+        end = x + len(text)
         if not 0 <= y < self.height:
-            return x + len(text)
-        row, srow = self.chars[y], self.styles[y]
-        for i, ch in enumerate(text):
-            xx = x + i
-            if 0 <= xx < self.width:
-                row[xx] = ch
-                srow[xx] = style
-                if handler is not None:
-                    self.handlers[(y, xx)] = handler
-        return x + len(text)
+            return end
+        a, b = max(x, 0), min(end, self.width)
+        if a < b:
+            # Slices, not a loop over the characters: a paint puts thousands of them.
+            self.chars[y][a:b] = text[a - x:b - x]
+            self.styles[y][a:b] = [style] * (b - a)
+            if handler is not None:
+                self.handlers.update(dict.fromkeys([(y, xx) for xx in range(a, b)], handler))
+        return end
 
     def fill(self, y: int, x: int, w: int, h: int, style: str = "") -> None:
         for yy in range(y, y + h):
