@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -67,9 +67,11 @@ def changes_from_preset(rules: Rules) -> list[str] | None:
     return [k for k in mine if k not in ("name", "description") and mine[k] != theirs[k]]
 
 
+@lru_cache(maxsize=64)
 def rules_label(rules: Rules) -> str:
     """The rules in play as the table's header says them: ``classic``, or ``classic + 2 changes``
-    when options differ from that preset, never a preset's name alone for rules that differ from it."""
+    when options differ from that preset, never a preset's name alone for rules that differ from it.
+    (Kept: the header asks at every paint of every terminal.)"""
     changed = changes_from_preset(rules)
     if not changed:
         return rules.name
