@@ -172,6 +172,8 @@ class Controller:
         #: The terminal is smaller than the table (the app says so before each key): the screen
         #: shows only "terminal too small", so no key may act blind there but quitting.
         self.too_small = False
+        self._log_key: tuple[object, ...] | None = None   # what the log below was made from
+        self._log: list[tuple[int, str]] = []
         self._keymap: dict[str, str] = {}
         for k in KEYS:
             if k.section != "Dialogs":
@@ -266,12 +268,19 @@ class Controller:
             "undo": "undo" in kinds, "help": True, "end": "end" in kinds, "unpile": "unpile" in kinds,
         }
 
-    def log_lines(self) -> list[tuple[int, str]]:
+    def log_lines(self) -> Sequence[tuple[int, str]]:
         """The log of this hand: (who, text), cards added to a meld just named told in one line, and
         the chat lines said meanwhile, each after the events its speaker had seen (table notices too)."""
         from ..table.events import DEALT, coalesced
 
-        chat = self.link.chat
+        link = self.link
+        chat = link.chat
+        # Events and chat only grow during a hand: the log is made again only when they did (or a
+        # name changed), not at every paint.
+        key = (link.hand_number, len(link.events), len(chat), chat[-1].seq if chat else 0,
+               tuple(link.name(s) for s in range(link.rules.players)))
+        if self._log_key == key:
+            return self._log
         out: list[tuple[int, str]] = []
         i = 0
         for e in coalesced(self.link.events):
@@ -280,6 +289,7 @@ class Controller:
                 i += 1
             out.append((-1 if e.kind == DEALT else e.seat, describe(e, self.link.name)))
         out += [_chat_line(c.who, c.text) for c in chat[i:]]
+        self._log_key, self._log = key, out
         return out
 
     def status(self) -> str:
