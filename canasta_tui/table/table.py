@@ -115,6 +115,8 @@ class Table:
         self.events: list[Event] = []
         self.chat: list[ChatLine] = []
         self.version = 0                      # bumped by every change (a computer's stale answer is dropped)
+        self._views_state: GameState | None = None    # the state the views below were made of
+        self._views: dict[int, PlayerView] = {}       # seat (-1: a spectator's) -> its view
         self.closed = False
         #: Who must acknowledge the end of a hand before the next is dealt (clients that attend).
         self.attendees: set[Hashable] = set()
@@ -149,13 +151,28 @@ class Table:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know: its own hand and everything public."""
-        return view_for(self.match.state, seat)
+        views = self._views_of_state()
+        v = views.get(seat)
+        if v is None:
+            v = views[seat] = view_for(self.match.state, seat)
+        return v
 
     def public_view(self) -> PlayerView:
         """What a spectator may know: no hand at all."""
-        s = self.match.state
-        v = view_for(s, 0)
-        return v._replace(seat=-1, hand=(), legal=(), t=v.t._replace(own=None))
+        views = self._views_of_state()
+        v = views.get(-1)
+        if v is None:
+            v = self.view(0)
+            v = views[-1] = v._replace(seat=-1, hand=(), legal=(), t=v.t._replace(own=None))
+        return v
+
+    def _views_of_state(self) -> dict[int, PlayerView]:
+        """The views made of the game's state as it is: every client's paint asks for its seat's
+        view several times, and a view holds the legal actions (states and views are immutable)."""
+        state = self.match.state
+        if self._views_state is not state:
+            self._views_state, self._views = state, {}
+        return self._views
 
     def shuffled_deck(self) -> list[int]:
         deck = [int(c) for c in full_deck()]

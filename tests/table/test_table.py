@@ -144,3 +144,21 @@ def test_a_game_saved_under_format_1_with_its_old_asks_resumes_with_its_log() ->
     t = Table(m.rules, seats_for(1)[: m.rules.players], 1, match=m)
     asked = [e for e in t.events if e.kind == "asked"]
     assert asked and t.events[-1].seq == len(t.events) > 10
+
+
+def test_views_are_made_once_per_state_and_again_after_every_move() -> None:
+    """Every paint of every client asks for its seat's view; the table makes it once per state
+    (a view holds the legal actions), and a move makes new ones that show it."""
+    from canasta_tui.engine.view import view_for
+
+    t = table(seed=5)
+    to_human(t)
+    v = t.view(0)
+    assert t.view(0) is v and t.public_view() is t.public_view()
+    assert v == view_for(t.match.state, 0)
+    assert t.public_view().hand == () and t.public_view().legal == ()
+    assert t.submit(0, [parse_action("draw")]).ok
+    after = t.view(0)
+    assert after is not v and after == view_for(t.match.state, 0)
+    assert len(after.hand) > len(v.hand)
+    assert t.view(2) == view_for(t.match.state, 2) and t.view(2).hand != after.hand
