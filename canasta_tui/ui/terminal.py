@@ -13,8 +13,7 @@ what prompt-toolkit's renderer would have shown.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.data_structures import Point
@@ -33,33 +32,9 @@ from .canvas import Canvas
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
 
-#: A painted row: its characters, and its cells' style classes coded one character each
-#: (:class:`StyleCodes`), so that rows compare, and their differences are found, as strings.
-Row = tuple[str, str]
-
-#: Runs of one style in a row's codes.
-_RUNS = re.compile(r"(.)\1*", re.S)
-
-
-class StyleCodes(dict[str, str]):
-    """Style class -> one character standing for it in a :data:`Row`; :attr:`names` goes back."""
-
-    LIMIT = 4096
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: list[str] = []
-
-    def __missing__(self, cls: str) -> str:
-        code = self[cls] = chr(0xE000 + len(self.names))
-        self.names.append(cls)
-        return code
-
-    def full(self) -> bool:
-        return len(self.names) > self.LIMIT
-
-    def name(self, code: str) -> str:
-        return self.names[ord(code) - 0xE000]
+#: A painted row: its characters and its cells' style classes, one per column (the canvas's own
+#: lists: a row compares with the last frame's in C, cell by cell).
+Row = tuple[Sequence[str], Sequence[str]]
 
 
 class CanvasWindow(Window):
@@ -79,9 +54,8 @@ class CanvasWindow(Window):
         if wp.width <= 0 or wp.height <= 0:
             return
         cv = self.canvas(wp.width, wp.height)
-        codes = StyleCodes()
-        for y, (text, styles) in enumerate(canvas_rows(cv, wp.width, wp.height, codes)):
-            cells = [Char(ch, "class:" + st if st else "") for ch, st in zip(text, map(codes.name, styles), strict=True)]
+        for y, (text, styles) in enumerate(canvas_rows(cv, wp.width, wp.height)):
+            cells = [Char(ch, "class:" + st if st else "") for ch, st in zip(text, styles, strict=True)]
             _copy_wide(screen.data_buffer[wp.ypos + y], cells, wp.xpos, wp.width)
         if cv is not None and cv.handlers:
             mouse_handlers.set_mouse_handler_for_range(wp.xpos, wp.xpos + wp.width, wp.ypos, wp.ypos + wp.height,
@@ -122,10 +96,10 @@ def _on_mouse(cv: Canvas, xpos: int, ypos: int) -> Callable[[MouseEvent], object
     return on_mouse
 
 
-def canvas_rows(cv: Canvas | None, width: int, height: int, codes: StyleCodes) -> list[Row]:
-    """The rows a terminal of ``width`` x ``height`` shows of ``cv`` (blank where it has none)."""
-    code = codes.__getitem__
-    blank: Row = (" " * width, code("") * width)
+def canvas_rows(cv: Canvas | None, width: int, height: int) -> list[Row]:
+    """The rows a terminal of ``width`` x ``height`` shows of ``cv`` (blank where it has none).
+    The canvas's own lists, not copies: a canvas is not drawn on once painted."""
+    blank: Row = ([" "] * width, [""] * width)
     rows: list[Row] = []
     for y in range(height):
         if cv is None or y >= cv.height:
@@ -135,13 +109,13 @@ def canvas_rows(cv: Canvas | None, width: int, height: int, codes: StyleCodes) -
             if len(chars) != width:
                 chars = (chars + [" "] * width)[:width]
                 styles = (styles + [""] * width)[:width]
-            rows.append(("".join(chars), "".join(map(code, styles))))
+            rows.append((chars, styles))
     return rows
 
 
-def _common_prefix(a: str, b: str) -> int:
-    """How many characters two strings of one length begin with alike: by halves, as slices
-    compare (in C), not character by character."""
+def _common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many cells two rows of one width begin with alike: by halves, as slices compare (in C),
+    not cell by cell."""
     lo, hi = 0, len(a)
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -152,11 +126,11 @@ def _common_prefix(a: str, b: str) -> int:
     return lo
 
 
-def _common_suffix(a: str, b: str) -> int:
+def _common_suffix(a: Sequence[str], b: Sequence[str]) -> int:
     lo, hi = 0, len(a)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[-mid:] == b[-mid:]:
+        if a[len(a) - mid:] == b[len(b) - mid:]:
             lo = mid
         else:
             hi = mid - 1
@@ -165,10 +139,11 @@ def _common_suffix(a: str, b: str) -> int:
 
 def changed_span(old: Row, new: Row) -> tuple[int, int] | None:
     """The first and last column (inclusive) where two rows of one width differ, or None."""
-    if old == new:
+    (ot, os_), (nt, ns) = old, new
+    if ot == nt and os_ == ns:
         return None
-    first = min(_common_prefix(old[0], new[0]), _common_prefix(old[1], new[1]))
-    last = len(new[0]) - 1 - min(_common_suffix(old[0], new[0]), _common_suffix(old[1], new[1]))
+    first = min(_common_prefix(ot, nt), _common_prefix(os_, ns))
+    last = len(nt) - 1 - min(_common_suffix(ot, nt), _common_suffix(os_, ns))
     return first, last
 
 
@@ -179,9 +154,8 @@ class CanvasRenderer(Renderer):
     def __init__(self, *args: Any, **kw: Any) -> None:
         self._rows: list[Row] | None = None        # the frame on the terminal (None: paint all)
         self._frame_key: tuple[object, ...] | None = None
-        self._codes = StyleCodes()
-        self._attrs: dict[str, Attrs] = {}         # style code -> attributes, for this style
-        self._narrow: dict[str, bool] = {}         # row text -> every character one column wide
+        self._attrs: dict[str, Attrs] = {}         # style class -> attributes, for this style
+        self._narrow: set[str] = set()             # characters known to take one column
         self._no_mouse = MouseHandlers()
         self._widths: dict[str, int] = {}
         super().__init__(*args, **kw)
@@ -202,14 +176,12 @@ class CanvasRenderer(Renderer):
         size = output.get_size()
         width, height = size.columns, size.rows
         key = (size, self.style.invalidation_hash(), app.style_transformation.invalidation_hash(), app.color_depth)
-        if key != self._frame_key or self._codes.full():
+        if key != self._frame_key:
             self._rows = None
             self._attrs = {}
             self._frame_key = key
-            if self._codes.full():
-                self._codes = StyleCodes()
         cv = source.canvas(width, height)
-        rows = canvas_rows(cv, width, height, self._codes)
+        rows = canvas_rows(cv, width, height)
         depth = app.color_depth
         attrs_of = self._attrs_of(app)
         write = output.write
@@ -237,17 +209,22 @@ class CanvasRenderer(Renderer):
             y = y_
             output.cursor_goto(y + 1, first + 1)
             col = first
-            for run in _RUNS.finditer(styles, first, end + 1):
-                i, j = run.span()
-                attrs = attrs_of(run.group(1))
+            i = first
+            while i <= end:
+                st = styles[i]
+                j = i + 1
+                while j <= end and styles[j] == st:
+                    j += 1
+                attrs = attrs_of(st)
                 if attrs != last:
                     output.set_attributes(attrs, depth)
                     last = attrs
                 if narrow:
-                    write(text[i:j])
+                    write("".join(text[i:j]))
                     col += j - i
                 else:
                     col = self._write_wide(write, text[i:j], col, width)
+                i = j
             if not narrow and col < width:
                 output.reset_attributes()
                 last = None
@@ -287,27 +264,31 @@ class CanvasRenderer(Renderer):
             self._mouse_support_enabled = False
 
     def _attrs_of(self, app: Application[Any]) -> Callable[[str], Attrs]:
-        cache, name = self._attrs, self._codes.name
+        cache = self._attrs
         style, transformation = self.style, app.style_transformation
 
-        def attrs_of(code: str) -> Attrs:
-            a = cache.get(code)
+        def attrs_of(cls: str) -> Attrs:
+            a = cache.get(cls)
             if a is None:
-                cls = name(code)
-                a = cache[code] = transformation.transform_attrs(
+                a = cache[cls] = transformation.transform_attrs(
                     style.get_attrs_for_style_str("class:" + cls if cls else ""))
             return a
         return attrs_of
 
-    def _is_narrow(self, text: str) -> bool:
-        """Does every character of ``text`` take one column (most rows: asked once per row text)?"""
-        if text.isascii():
+    def _is_narrow(self, text: Sequence[str]) -> bool:
+        """Does every character of the row take one column?  Asked of its set of characters."""
+        chars = set(text)
+        known = self._narrow
+        if chars <= known:
             return True
-        narrow = self._narrow.get(text)
-        if narrow is None:
-            if len(self._narrow) > 4096:
-                self._narrow.clear()
-            narrow = self._narrow[text] = all(self._width(ch) == 1 for ch in text)
+        if len(known) > 4096:
+            known.clear()
+        narrow = True
+        for ch in chars - known:
+            if self._width(ch) == 1:
+                known.add(ch)
+            else:
+                narrow = False
         return narrow
 
     @staticmethod
@@ -327,7 +308,7 @@ class CanvasRenderer(Renderer):
             w = self._widths[ch] = get_cwidth(ch)
         return w
 
-    def _write_wide(self, write: Any, piece: str, col: int, width: int) -> int:
+    def _write_wide(self, write: Any, piece: Sequence[str], col: int, width: int) -> int:
         """Write characters of any width from column ``col``, none past the last column; a
         combining character joins the one before it, as the terminal shows it."""
         for ch in piece:

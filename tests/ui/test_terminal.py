@@ -24,7 +24,7 @@ from canasta_tui.bench.ui_bench import busy_controller
 from canasta_tui.ui.canvas import DEFAULT_OPTIONS, Canvas, Options
 from canasta_tui.ui.render import render
 from canasta_tui.ui.style import make_style
-from canasta_tui.ui.terminal import CanvasRenderer, CanvasWindow, changed_span
+from canasta_tui.ui.terminal import CanvasRenderer, CanvasWindow, Row, changed_span
 
 Cells = list[list[tuple[str, str, str, bool, bool, bool]]]
 Frame = tuple[int, int, Canvas]       # terminal width, height, and what is painted
@@ -126,21 +126,27 @@ def test_wide_and_combining_characters_take_the_columns_they_take() -> None:
     both_renderers(frames)
 
 
+def row(chars: str, styles: str) -> Row:
+    """A row of a canvas: a character and a style class per column."""
+    return (list(chars), list(styles))
+
+
 def test_only_the_changed_columns_are_compared_and_written() -> None:
-    row = ("abcdef", "..x...")
-    assert changed_span(row, row) is None
-    assert changed_span(row, ("abXdef", "..x...")) == (2, 2)
-    assert changed_span(row, ("abcdef", "...y..")) == (2, 3)
-    assert changed_span(row, ("abcdef", "......")) == (2, 2)
-    assert changed_span(row, ("Zbcdeg", "..x...")) == (0, 5)
+    old = row("abcdef", "..x...")
+    assert changed_span(old, row("abcdef", "..x...")) is None
+    assert changed_span(old, row("abXdef", "..x...")) == (2, 2)
+    assert changed_span(old, row("abcdef", "...y..")) == (2, 3)
+    assert changed_span(old, row("abcdef", "......")) == (2, 2)
+    assert changed_span(old, row("Zbcdeg", "..x...")) == (0, 5)
 
 
 @given(st.data())
 def test_the_changed_span_is_from_the_first_to_the_last_changed_cell(data: st.DataObject) -> None:
     n = data.draw(st.integers(1, 120))
-    cells = st.text("ab ♠名", min_size=n, max_size=n)
-    old = (data.draw(cells), data.draw(st.text("xyz", min_size=n, max_size=n)))
-    new = (data.draw(cells), data.draw(st.text("xyz", min_size=n, max_size=n)))
+    chars = st.text("ab ♠名", min_size=n, max_size=n)
+    styles = st.text("xyz", min_size=n, max_size=n)
+    old = row(data.draw(chars), data.draw(styles))
+    new = row(data.draw(chars), data.draw(styles))
     changed = [i for i in range(n) if (old[0][i], old[1][i]) != (new[0][i], new[1][i])]
     assert changed_span(old, new) == ((changed[0], changed[-1]) if changed else None)
 
