@@ -44,6 +44,7 @@ from ..text import printable
 from .auth import Gate
 from .config import ConfigError, ServerConfig
 from .hostkey import fingerprint, host_key
+from .memory import TICK, Collector
 from .ssh import Connection, GameSession
 from .store import TableStore
 from .tables import Registry
@@ -73,6 +74,8 @@ class Server:
         self.fingerprint = ""
         self._listener: asyncssh.SSHAcceptor | None = None
         self._idle: asyncio.Task[None] | None = None
+        self._memory: asyncio.Task[None] | None = None
+        self.collector = Collector()
         self._executor: Executor | None = None
         self._store: TableStore | None = None
         self._registry: Registry | None = None
@@ -119,6 +122,8 @@ class Server:
             raise ConfigError(f"cannot listen on {printable(config.host)} port {config.port}: "
                               f"{exc.strerror or exc}") from None
         self._idle = asyncio.get_running_loop().create_task(self._watch_idle())
+        self.collector.start()
+        self._memory = asyncio.get_running_loop().create_task(self._keep_pauses_short())
         log.info("listening on %s port %d (host key %s); %s", printable(config.host), self.port, self.fingerprint,
                  config.auth_mode())
 
@@ -147,10 +152,13 @@ class Server:
         self._stopped.set()
 
     async def _wind_down(self) -> None:
-        if self._idle is not None:
-            self._idle.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._idle
+        for task in (self._idle, self._memory):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if self._memory is not None:
+            self.collector.stop()
         if self._registry is not None:
             self._registry.close()
             tasks = [st.task for st in self._registry.tables.values() if st.task is not None]
@@ -203,6 +211,13 @@ class Server:
         self._per_address[c.address] -= 1
         if self._per_address[c.address] <= 0:
             del self._per_address[c.address]
+
+    # ------------------------------------------------------------------ garbage collection
+    async def _keep_pauses_short(self) -> None:
+        """The collector's pauses stay short however many players are connected (``memory.py``)."""
+        while True:
+            await asyncio.sleep(TICK)
+            self.collector.tick()
 
     # ------------------------------------------------------------------ idle connections
     async def _watch_idle(self) -> None:

@@ -303,6 +303,7 @@ class GameSession(PromptToolkitSSHSession):
                     reason = "The server had a problem with this connection; your seat is kept. Connect again."
                 finally:
                     self.server.sessions.discard(self)
+                    self.server.collector.connection_closed()
                     self._leave_connection()
                     self._fd = None
         if not self.closed:
