@@ -182,19 +182,22 @@ def _pace_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
 @click.option("--busy-pace", default="20-60", show_default=True, metavar="MIN-MAX", callback=_pace_option,
               help="The same for the players of the busy table.")
 @click.option("--busy/--no-busy", default=True, show_default=True,
-              help="Also run with table 1 busy (fast keys, Expert computers) and compare the other tables.")
+              help="Also run with table 1 busy and calm by turns (fast keys, Expert computers) and compare the "
+                   "other tables' latency in the two.")
+@click.option("--phase", type=click.FloatRange(0.5, 600), default=5.0, show_default=True, metavar="SECONDS",
+              help="How long each busy and each calm turn of table 1 lasts.")
 @click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
               help="The server's pause after each computer move.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players' pauses.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int], busy_pace: tuple[int, int],
-                busy: bool, delay: int, seed: int, as_json: bool) -> None:
+                busy: bool, phase: float, delay: int, seed: int, as_json: bool) -> None:
     """SSH players against a real canasta serve: key-to-screen latency, bytes/s, server CPU per table."""
     from .bench.serve_bench import BenchError, report, run
 
     try:
         result = run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace, delay_ms=delay,
-                     seed=seed, progress=lambda line: click.echo(line, err=True))
+                     seed=seed, phase_s=phase, progress=lambda line: click.echo(line, err=True))
     except BenchError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:

@@ -34,19 +34,36 @@ def check_run(r: dict[str, Any], tables: int, busy: bool) -> None:
         assert r["server_cpu_s"] > 0 and r["server_cpu_per_table_s_per_s"] > 0
 
 
-def test_two_tables_play_alike_then_with_table_1_busy() -> None:
-    r = serve_bench.run(2, 2, seconds=3, busy=True, pace_ms=(60, 120), busy_pace_ms=(10, 20), delay_ms=50, seed=3)
+def test_two_tables_play_alike_then_with_table_1_busy_and_calm_by_turns() -> None:
+    r = serve_bench.run(2, 2, seconds=4, busy=True, pace_ms=(60, 120), busy_pace_ms=(10, 20), delay_ms=50, seed=3,
+                        phase_s=1.0)
     assert (r["tables"], r["clients_per_table"], r["sessions"]) == (2, 2, 4)
     check_run(r["even"], 2, busy=False)
     check_run(r["busy"], 2, busy=True)
     effect = r["busy_effect"]
     assert effect["others_p95_even_ms"] > 0 and effect["others_p95_busy_ms"] > 0
+    # Table 2's keys were counted in both of table 1's turns, and all of them in one or the other.
+    b = r["busy"]
+    assert b["others_while_busy_ms"]["n"] > 0 and b["others_while_calm_ms"]["n"] > 0
+    assert b["others_while_busy_ms"]["n"] + b["others_while_calm_ms"]["n"] == b["per_table"][1]["n"]
+    assert b["others_busy_ratio"] > 0 and r["even"]["others_busy_ratio"] is None
+    # Table 1 typed faster in its busy turns than anybody in the even run.
+    assert b["per_table"][0]["keys"] > r["even"]["per_table"][0]["keys"]
     text = serve_bench.report(r)
-    for words in ("2 tables x 2 players over SSH (4 sessions)", "Every table alike:", "Table 1 busy",
+    for words in ("2 tables x 2 players over SSH (4 sessions)", "Every table alike:",
+                  "Table 1 busy and calm by turns, 1 s each", "others, table 1 busy", "others, table 1 calm",
                   "key to screen update  p50", "each table's p95 (ms) 1:", "bytes/s per client",
-                  "connection setup", "server CPU", "clients' CPU", "The other tables' p95"):
+                  "connection setup", "server CPU", "clients' CPU",
+                  "The other tables' p95 while table 1 is busy / while it is calm (one run)",
+                  "The other tables' p95 in the two runs"):
         assert words in text, words
     assert "problems" not in text
+
+
+def test_table_1_is_busy_and_calm_by_turns() -> None:
+    p = serve_bench.Phases(True, start=100.0, length=5.0)
+    assert [p.busy(100.0 + t) for t in (0, 4.9, 5.0, 9.9, 10.0, 15.0)] == [True, True, False, False, True, False]
+    assert not serve_bench.Phases(False, start=100.0).busy(101.0)
 
 
 def test_the_command_prints_json_and_refuses_a_bad_pace() -> None:
