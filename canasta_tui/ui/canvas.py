@@ -30,6 +30,22 @@ DEFAULT_OPTIONS = Options()
 ASCII_OPTIONS = Options(ASCII)
 
 
+#: Text already split into cells: text -> its characters.  The same text paints the same
+#: character objects every time, so a row compares with the last frame's by identity (the
+#: renderer's diff), and no character object is made again (bounded: names and chat bring new text).
+_CELLS: dict[str, tuple[str, ...]] = {}
+_CELLS_MAX = 20000
+
+
+def _cells(text: str) -> tuple[str, ...]:
+    cells = _CELLS.get(text)
+    if cells is None:
+        if len(_CELLS) >= _CELLS_MAX:
+            _CELLS.clear()
+        cells = _CELLS[text] = tuple(text)
+    return cells
+
+
 class Canvas:
     """A grid of cells (character, style class, mouse handler)."""
 
@@ -49,7 +65,7 @@ class Canvas:
         a, b = max(x, 0), min(end, self.width)
         if a < b:
             # Slices, not a loop over the characters: a paint puts thousands of them.
-            self.chars[y][a:b] = text[a - x:b - x]
+            self.chars[y][a:b] = _cells(text)[a - x:b - x]
             self.styles[y][a:b] = [style] * (b - a)
             if handler is not None:
                 self.handlers.update(dict.fromkeys([(y, xx) for xx in range(a, b)], handler))
