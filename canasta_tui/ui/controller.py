@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..engine import Action, Phase, PlayerView, parse_action, partner, team
 from ..engine import actions as A
@@ -173,6 +173,9 @@ class Controller:
         #: shows only "terminal too small", so no key may act blind there but quitting.
         self.too_small = False
         self._log_key: tuple[object, ...] | None = None   # what the log below was made from
+        #: The rows above the hand as last painted (``render.TableTop``), painted again as they were
+        #: while the table has not changed.
+        self.table_top: Any = None
         self._log: list[tuple[int, str]] = []
         self._keymap: dict[str, str] = {}
         for k in KEYS:

@@ -131,9 +131,47 @@ def short_team(t: int, rules: Any) -> str:
 
 # ---------------------------------------------------------------------- the table
 
+class TableTop(NamedTuple):
+    """The rows above the hand as last drawn (the header, the quadrants, the centre, the log
+    line), with what they were drawn from: they depend only on the table, never on the keys of
+    this terminal, and a cursor key paints them again as they were."""
+
+    key: tuple[object, ...]
+    view: PlayerView                    # held, so that its identity stands for it
+    log: Sequence[tuple[int, str]]
+    chars: list[list[str]]
+    styles: list[list[str]]
+    handlers: dict[tuple[int, int], Handler]
+
+
 def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
-    g = opts.glyphs
     W, H = cv.width, cv.height
+    link = ctl.link
+    layout = table_layout(W, H, v.rules.players)
+    lines = ctl.log_lines()
+    seats = range(v.rules.players)
+    key = (W, H, opts, link.hand_number, tuple(link.scores), tuple(link.name(s) for s in seats),
+           tuple(_kind(ctl, s) for s in seats))
+    top: TableTop | None = ctl.table_top
+    rows = layout.log_row + 1
+    if top is not None and top.view is v and top.log is lines and top.key == key:
+        for y in range(rows):
+            cv.chars[y][:] = top.chars[y]
+            cv.styles[y][:] = top.styles[y]
+        cv.handlers.update(top.handlers)
+    else:
+        draw_table_top(cv, ctl, v, opts, layout, lines)
+        ctl.table_top = TableTop(key, v, lines, [list(r) for r in cv.chars[:rows]],
+                                 [list(r) for r in cv.styles[:rows]],
+                                 {k: h for k, h in cv.handlers.items() if k[0] < rows})
+    draw_table_bottom(cv, ctl, v, opts, layout)
+
+
+def draw_table_top(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, layout: TableLayout,
+                   lines: Sequence[tuple[int, str]]) -> None:
+    """The header, the four quadrants, the centre and the log line."""
+    g = opts.glyphs
+    W = cv.width
     link = ctl.link
     rules = v.rules
     scores = link.scores
@@ -145,11 +183,9 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     Region(cv, 0, 0, W - len(right) - 1, 1).put(
         0, 0, f" CANASTA {g.dash} {rules_label(rules)} rules {g.dash} hand {link.hand_number}", "header")
 
-    layout = table_layout(W, H, rules.players)
     starters = meld_starters(link.events, rules)
     for seat, rect in enumerate(layout.quadrants):
         draw_quadrant(Region(cv, *rect), ctl, v, seat, starters, opts)
-    lines = ctl.log_lines()
     # The log line under the table holds the latest move in full; the moves before it go in the
     # centre (or the spare panel where no player sits); g shows the whole log.
     earlier = lines[:-1]
@@ -162,7 +198,12 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     row.put(0, 1, latest[: W - len(hint) - 3])
     row.put(0, W - len(hint) - 1, hint, "dim")
 
-    # Bottom: whose hand this is, the live meld count, then the hand itself.
+
+def draw_table_bottom(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, layout: TableLayout) -> None:
+    """Whose hand this is, the live meld count, the hand itself, the hint and the command bar."""
+    g = opts.glyphs
+    W, H = cv.width, cv.height
+    link = ctl.link
     hand_y = layout.hand_row
     row = Region(cv, 0, hand_y, W, 1)
     row.put(0, 0, g.hline * W, "dim")
