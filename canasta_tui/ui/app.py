@@ -88,6 +88,14 @@ class Screen(Protocol):
     def paint(self, width: int, height: int, opts: Options) -> Canvas: ...
 
 
+#: Over SSH, a terminal asked to paint more often than this many times a second (someone holding
+#: a key down; a table whose players type as fast as they can) is painted at most this often
+#: while that lasts: its frames are gathered, never a key dropped, and the other tables keep
+#: their share of the server ("no table slower because another one is busy").  A person at a
+#: human pace asks for a few paints a second and is never held back.
+HOT_PAINTS_PER_S = 20
+
+
 class _Application(Application[None]):
     """prompt-toolkit's Application, painting with :class:`~.terminal.CanvasRenderer` and keeping one
     stand-in buffer.  No text field ever has the focus here, and ``current_buffer`` then made a new
@@ -134,6 +142,8 @@ class ScreenApp:
         self._shown: asyncio.Event | None = None      # set when the current screen finishes
         self.frames = 0
         self.render_times: collections.deque[float] = collections.deque(maxlen=10000)   # the latest paints
+        self._painted_at: collections.deque[float] = collections.deque(maxlen=HOT_PAINTS_PER_S)
+        self.gathering = False                        # over SSH: painting at most HOT_PAINTS_PER_S a second
         self.signalled: int | None = None             # SIGHUP or SIGTERM that ended the app
         self._replaced: dict[int, Any] = {}           # the handlers the loop replaced while it ran
         kb = KeyBindings()
@@ -194,7 +204,24 @@ class ScreenApp:
             self.app.output.bell()
         self.frames += 1
         self.render_times.append(time.perf_counter() - t0)
+        if self.remote:
+            self._pace_paints(t0)
         return cv
+
+    def _pace_paints(self, now: float) -> None:
+        """Gather this terminal's frames while it is asked for more than HOT_PAINTS_PER_S a second
+        (the last that many paints within one second); paint at once again below half that."""
+        times = self._painted_at
+        times.append(now)
+        if len(times) < HOT_PAINTS_PER_S:
+            return
+        span = now - times[0]
+        if not self.gathering and span < 1.0:
+            self.gathering = True
+            self.app.min_redraw_interval = 1 / HOT_PAINTS_PER_S
+        elif self.gathering and span > 2.0:
+            self.gathering = False
+            self.app.min_redraw_interval = None
 
     def _changed(self) -> None:
         if self.screen is not None and self.screen.finished and self._shown is not None:
