@@ -88,6 +88,25 @@ def latency_figures(seconds: Sequence[float]) -> dict[str, Any]:
             "p99": percentile(ms, 0.99), "max": max(ms) if ms else None}
 
 
+def ratio_interval(by_window: dict[int, list[float]], seed: int, rounds: int = 400) -> list[float] | None:
+    """A 90% interval of the busy/calm p95 ratio: the turns are drawn again at random (with
+    replacement, busy ones among the busy, calm among the calm) and the ratio taken each time.
+    A turn is one block, as its keys met the same moment of the games and of the machine."""
+    busy = [xs for w, xs in by_window.items() if w % 2 == 0 and xs]
+    calm = [xs for w, xs in by_window.items() if w % 2 == 1 and xs]
+    if len(busy) < 2 or len(calm) < 2:
+        return None
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(rounds):
+        b = percentile([x for xs in rng.choices(busy, k=len(busy)) for x in xs], 0.95)
+        c = percentile([x for xs in rng.choices(calm, k=len(calm)) for x in xs], 0.95)
+        if b is not None and c:
+            ratios.append(b / c)
+    ratios.sort()
+    return [ratios[int(0.05 * len(ratios))], ratios[int(0.95 * len(ratios)) - 1]]
+
+
 def process_cpu(pid: int) -> float | None:
     """CPU seconds (user + system, every thread) of process ``pid`` so far; None without /proc."""
     try:
@@ -222,8 +241,12 @@ class Phases:
     start: float = 0.0
     length: float = PHASE_S
 
+    def window(self, now: float) -> int:
+        """Which turn ``now`` is in (0, 1, 2 ...): table 1 is busy in the even ones."""
+        return int((now - self.start) // self.length)
+
     def busy(self, now: float) -> bool:
-        return self.enabled and int((now - self.start) // self.length) % 2 == 0
+        return self.enabled and self.window(now) % 2 == 0
 
 
 # ---------------------------------------------------------------------- one player
@@ -257,14 +280,14 @@ class Player:
     bytes_in: int = 0
     connect_s: float = 0.0
     latencies: list[float] = field(default_factory=list)
-    during_busy: list[bool] = field(default_factory=list)   # per latency: pressed while table 1 was busy
+    windows: list[int] = field(default_factory=list)   # per latency: table 1's turn it was pressed in
     unanswered: int = 0
     lost_probes: int = 0
     probes: int = 0
     moves: int = 0
     hand: int = 0
     _probe_t0: float | None = None
-    _probe_busy: bool = False
+    _probe_window: int = 0
     _probe_before: tuple[str, ...] = ()
     _turn_probes: int = 0
     _turn_target: int = 0
@@ -297,7 +320,7 @@ class Player:
             if rows != self._probe_before:
                 if CURSOR in rows[2]:
                     self.latencies.append(now - self._probe_t0)
-                    self.during_busy.append(self._probe_busy)
+                    self.windows.append(self._probe_window)
                 else:
                     self.lost_probes += 1     # the hand went (a hand ended): not the key's answer
                 self._probe_t0 = None
@@ -412,7 +435,7 @@ class Player:
             if probe:
                 self.probes += 1
                 self._probe_before = self._hand_rows()
-                self._probe_busy = self.phases.busy(loop.time())
+                self._probe_window = self.phases.window(loop.time())
                 self.answered.clear()
                 self._probe_t0 = time.perf_counter()
                 self.send(key)
@@ -432,7 +455,7 @@ class Player:
         """Forget what happened before the measured part (the lobby)."""
         self.bytes_in = 0
         self.latencies.clear()
-        self.during_busy.clear()
+        self.windows.clear()
         self.unanswered = self.lost_probes = self.probes = self.moves = 0
 
 
@@ -560,9 +583,13 @@ def figures(st: Settings, players: list[Player], busy: bool, wall: float, server
     quiet = [row for row in per_table if not row["busy"] and row["p95"] is not None]
     p95s = [row["p95"] for row in quiet]
     quiet_lat = [x for p in players if not (busy and p.table == 1) for x in p.latencies]
-    others = [(x, b) for p in players if p.table != 1 for x, b in zip(p.latencies, p.during_busy, strict=True)]
-    while_busy = latency_figures([x for x, b in others if b])
-    while_calm = latency_figures([x for x, b in others if not b])
+    by_window: dict[int, list[float]] = {}
+    for p in players:
+        if p.table != 1:
+            for x, w in zip(p.latencies, p.windows, strict=True):
+                by_window.setdefault(w, []).append(x)
+    while_busy = latency_figures([x for w, xs in by_window.items() if w % 2 == 0 for x in xs])
+    while_calm = latency_figures([x for w, xs in by_window.items() if w % 2 == 1 for x in xs])
     rates = [p.bytes_in / wall for p in players] if wall > 0 else [0.0]
     connects = [p.connect_s * 1000 for p in players]
     sessions = len(players)
@@ -576,6 +603,7 @@ def figures(st: Settings, players: list[Player], busy: bool, wall: float, server
         "others_while_calm_ms": while_calm,
         "others_busy_ratio": (while_busy["p95"] / while_calm["p95"]
                               if busy and while_busy["p95"] and while_calm["p95"] else None),
+        "others_busy_ratio_interval": ratio_interval(by_window, st.seed) if busy else None,
         "per_table": per_table,
         "p95_spread": (max(p95s) / min(p95s)) if p95s and min(p95s) > 0 else None,
         "p95_slowest_table": max(p95s) if p95s else None,
@@ -697,7 +725,9 @@ def report(r: dict[str, Any]) -> str:
             "",
             "The other tables' p95 while table 1 is busy / while it is calm (one run): "
             + (f"{ratio:.2f}x (target <= {TARGET_BUSY_RATIO:.2f}x: "
-               f"{'ok' if ratio <= TARGET_BUSY_RATIO else 'OVER TARGET'})" if ratio is not None else "no data"),
+               f"{'ok' if ratio <= TARGET_BUSY_RATIO else 'OVER TARGET'})" if ratio is not None else "no data")
+            + (f", 90% interval {interval[0]:.2f}-{interval[1]:.2f}x over the turns"
+               if (interval := r["busy"]["others_busy_ratio_interval"]) else ""),
             f"The other tables' p95 in the two runs: {_ms(b['others_p95_even_ms'])} ms when every table is alike, "
             f"{_ms(b['others_p95_busy_ms'])} ms with table 1 busy by turns"
             + (f" ({b['ratio']:.2f}x; two runs, so the machine's noise is in it too)"

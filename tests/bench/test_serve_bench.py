@@ -47,6 +47,8 @@ def test_two_tables_play_alike_then_with_table_1_busy_and_calm_by_turns() -> Non
     assert b["others_while_busy_ms"]["n"] > 0 and b["others_while_calm_ms"]["n"] > 0
     assert b["others_while_busy_ms"]["n"] + b["others_while_calm_ms"]["n"] == b["per_table"][1]["n"]
     assert b["others_busy_ratio"] > 0 and r["even"]["others_busy_ratio"] is None
+    low, high = b["others_busy_ratio_interval"]
+    assert 0 < low <= high and r["even"]["others_busy_ratio_interval"] is None
     # Table 1 typed faster in its busy turns than anybody in the even run.
     assert b["per_table"][0]["keys"] > r["even"]["per_table"][0]["keys"]
     text = serve_bench.report(r)
@@ -54,7 +56,7 @@ def test_two_tables_play_alike_then_with_table_1_busy_and_calm_by_turns() -> Non
                   "Table 1 busy and calm by turns, 1 s each", "others, table 1 busy", "others, table 1 calm",
                   "key to screen update  p50", "each table's p95 (ms) 1:", "bytes/s per client",
                   "connection setup", "server CPU", "clients' CPU",
-                  "The other tables' p95 while table 1 is busy / while it is calm (one run)",
+                  "The other tables' p95 while table 1 is busy / while it is calm (one run)", "90% interval",
                   "The other tables' p95 in the two runs"):
         assert words in text, words
     assert "problems" not in text
@@ -75,3 +77,13 @@ def test_the_command_prints_json_and_refuses_a_bad_pace() -> None:
     assert "busy" not in r and r["even"]["latency_ms"]["n"] > 0
     bad = runner.invoke(main, ["bench", "serve", "--pace", "500-200"])
     assert bad.exit_code == 2 and "is not MIN-MAX milliseconds" in bad.output
+
+
+def test_the_ratio_interval_is_drawn_over_whole_turns() -> None:
+    calm = [0.010 + i / 100000 for i in range(100)]
+    twice = [2 * x for x in calm]
+    assert serve_bench.ratio_interval({0: twice, 1: calm, 2: twice, 3: calm}, seed=1) == [2.0, 2.0]
+    # One slow calm turn among three: some draws have it twice, some not at all.
+    low, high = serve_bench.ratio_interval({0: calm, 1: calm, 2: calm, 3: twice, 4: calm, 5: calm}, seed=1)
+    assert low < 1.0 and high == 1.0
+    assert serve_bench.ratio_interval({0: calm, 1: calm}, seed=1) is None      # one turn each: no interval
