@@ -574,8 +574,6 @@ class Controller:
         self.after_change()
         return True
 
-    _play = play
-
     # ------------------------------------------------------------------ commands
     def _cards_for_meld(self) -> list[int]:
         hand = self.hand()

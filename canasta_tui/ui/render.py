@@ -41,7 +41,7 @@ from .canvas import (
 )
 from .keys import BAR
 from .style import UNICODE, Glyphs
-from .texts import MELD_ORDER, canasta_tag, meld_cards, meld_line
+from .texts import MELD_ORDER, canasta_tag, has_melded, meld_cards, meld_line
 
 
 def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Canvas:
@@ -237,13 +237,6 @@ def side_line(v: PlayerView, t: int, scores: Sequence[int]) -> str:
     return f"{short_team(t, v.rules)}: {scores[t]}, " + ("melded" if has_melded(v, t) else f"needs {v.requirements[t]}")
 
 
-def has_melded(v: PlayerView, t: int) -> bool:
-    """The side has made its initial meld: it has melds, and if it is the side playing now,
-    this turn's melds meet the requirement (until then they may still come back)."""
-    short = v.phase != Phase.HAND_OVER and team(v.turn, v.rules) == t and v.meld_needed > v.meld_count
-    return any(m is not None for m in v.melds[t]) and not short
-
-
 def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[tuple[int, int], int],
                   opts: Options) -> None:
     """One player's quadrant: a frame in the side's style, with the turn light, the name and the
@@ -371,8 +364,8 @@ def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options, lines: Sequen
     """The middle of the table: the stock, the pile and its upcard, frozen and why, a stop card,
     a pile held back for an initial meld; below, the moves before the latest when there is room."""
     g = opts.glyphs
-    draw_h = _command_handler(ctl, "draw") if opts.mouse else None
-    pile_h = _command_handler(ctl, "pile") if opts.mouse else None
+    draw_h = _bar_handler(ctl, "draw") if opts.mouse else None
+    pile_h = _bar_handler(ctl, "pile") if opts.mouse else None
     r.put(0, 1, f"Stock {v.stock_size}", "", draw_h)
     r.put(1, 1, f"Pile  {v.pile_size}", "", pile_h)
     x = r.put(2, 1, "Upcard ", "", pile_h)
@@ -542,5 +535,3 @@ def _meld_handler(ctl: Any, t: int, rank: int) -> Handler:
     return handler
 
 
-def _command_handler(ctl: Any, cmd: str) -> Handler:
-    return _bar_handler(ctl, cmd)

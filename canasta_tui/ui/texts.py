@@ -116,6 +116,14 @@ def meld_line(m: Meld, width: int, g: Glyphs) -> tuple[str, str]:
     return (left + " " + tag)[:width], style
 
 
+def has_melded(v: PlayerView, t: int) -> bool:
+    """Side ``t`` has made its initial meld: it has melds, and if it is the side playing now,
+    this turn's melds meet the requirement (until then they may still come back)."""
+    short = (v.turn >= 0 and v.phase != Phase.HAND_OVER and _team(v.turn, v.rules) == t
+             and v.meld_needed > v.meld_count)
+    return any(m is not None for m in v.melds[t]) and not short
+
+
 def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played: int) -> list[str]:
     """The Score dialog: each side's match score and initial meld requirement, and what each
     side would score if the hand ended now, item by item: the table is public, the viewer's own
@@ -131,10 +139,6 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
     def row(label: str, cells: Sequence[object]) -> str:
         return f"{label:<18}" + "".join(f"{c!s:>{col}}" for c in cells)
 
-    def melded(t: int) -> bool:
-        short = v.turn >= 0 and v.phase != Phase.HAND_OVER and _team(v.turn, rules) == t and v.meld_needed > v.meld_count
-        return any(m is not None for m in v.melds[t]) and not short
-
     def canastas(t: int) -> str:
         ts = scores[t]
         parts = [f"{ts.natural_canastas} nat"] if ts.natural_canastas else []
@@ -142,7 +146,7 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
         return ", ".join(parts) or "none"
 
     out = [row("", names), row("Match score", [totals[t] for t in teams]),
-           row("Initial meld", ["melded" if melded(t) else f"needs {v.requirements[t]}" for t in teams]),
+           row("Initial meld", ["melded" if has_melded(v, t) else f"needs {v.requirements[t]}" for t in teams]),
            row("Canastas", [canastas(t) for t in teams]), "", "If the hand ended now:",
            row("  Melded cards", [scores[t].melds for t in teams]),
            row("  Canasta bonuses", [scores[t].canasta_bonus for t in teams]),
