@@ -252,9 +252,13 @@ def computers_executor(config: ServerConfig) -> Executor:
 def _think_politely() -> None:
     """A computer's worker gives way to the event loop that answers every player's keys: a
     thinking Expert waits a moment longer, nobody's key does ("no table slower because another
-    one is busy")."""
+    one is busy").  Where Linux allows it, the worker thinks only on a core nothing else wants
+    (SCHED_IDLE: niced, an Expert's search still took a core from the loop or the players'
+    ssh now and then); elsewhere it is niced."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _duration(seconds: float) -> str:

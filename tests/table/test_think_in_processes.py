@@ -63,5 +63,7 @@ def test_the_servers_computers_think_at_a_lower_priority_than_its_loop() -> None
     pool = computers_executor(ServerConfig(open=True, workers=1))
     try:
         assert pool.submit(os.nice, 0).result(timeout=60) >= min(19, os.nice(0) + 10)
+        if hasattr(os, "SCHED_IDLE"):      # Linux: only on a core nothing else wants
+            assert pool.submit(os.sched_getscheduler, 0).result(timeout=60) == os.SCHED_IDLE
     finally:
         pool.shutdown()
