@@ -39,6 +39,7 @@ from typing import Any
 
 import asyncssh
 
+from ..ui.app import HOT_PAINTS_PER_S
 from ..ui.render import table_layout
 from ..ui.style import UNICODE
 from .vt import VtScreen
@@ -676,9 +677,11 @@ def _run_report(r: dict[str, Any], tables: int) -> list[str]:
     lines = [
         f"  key to screen update  p50 {_ms(lat['p50'])} ms   p95 {_ms(lat['p95'])} ms   p99 {_ms(lat['p99'])} ms"
         f"   max {_ms(lat['max'])} ms   ({lat['n']} cursor keys)",
-        f"  p95 target < {TARGET_P95_MS:.0f} ms: {_mark(lat['p95'])}"
-        + (f"   (quiet tables: p95 {_ms(r['quiet_tables_latency_ms']['p95'])} ms, "
-           f"{_mark(r['quiet_tables_latency_ms']['p95'])})" if r["busy"] else ""),
+        (f"  p95 target < {TARGET_P95_MS:.0f} ms: {_mark(lat['p95'])}" if not r["busy"] else
+         f"  p95 target < {TARGET_P95_MS:.0f} ms, the other tables: {_mark(r['quiet_tables_latency_ms']['p95'])} "
+         f"(p95 {_ms(r['quiet_tables_latency_ms']['p95'])} ms); table 1 p95 {_ms(r['per_table'][0]['p95'])} ms "
+         f"while busy by turns: a terminal asked for more than {HOT_PAINTS_PER_S} paints a second gets "
+         f"{HOT_PAINTS_PER_S}"),
         f"  per table p95         fastest {_ms(r['p95_fastest_table'])} ms   slowest {_ms(r['p95_slowest_table'])} ms"
         f"   spread {r['p95_spread']:.2f}x" if r["p95_spread"] is not None else "  per table p95         n/a",
     ]

@@ -90,10 +90,12 @@ class Screen(Protocol):
 
 #: Over SSH, a terminal asked to paint more often than this many times a second (someone holding
 #: a key down; a table whose players type as fast as they can) is painted at most this often
-#: while that lasts: its frames are gathered, never a key dropped, and the other tables keep
-#: their share of the server ("no table slower because another one is busy").  A person at a
-#: human pace asks for a few paints a second and is never held back.
-HOT_PAINTS_PER_S = 20
+#: while that lasts: its frames are gathered (each shows the latest state, at most 0.1 s late),
+#: never a key dropped, and the other tables keep their share of the server ("no table slower
+#: because another one is busy": at 20 a second a busy table still cost the server 8 points of a
+#: core, at 10 it costs 4).  A person at a human pace asks for a few paints a second and is
+#: never held back.
+HOT_PAINTS_PER_S = 10
 
 
 class _Application(Application[None]):

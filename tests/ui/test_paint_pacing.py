@@ -25,7 +25,7 @@ def test_a_held_key_gathers_frames_and_a_human_pace_paints_at_once_again() -> No
         assert not app.gathering and app.app.min_redraw_interval is None
         t = paints(app, t, 0.02, HOT_PAINTS_PER_S)           # held down: 50 a second
         assert app.gathering and app.app.min_redraw_interval == 1 / HOT_PAINTS_PER_S
-        t = paints(app, t, 1 / HOT_PAINTS_PER_S, 40)         # still held: painted 20 a second
+        t = paints(app, t, 1 / HOT_PAINTS_PER_S, 40)         # still held: painted HOT_PAINTS_PER_S a second
         assert app.gathering
         paints(app, t, 0.3, HOT_PAINTS_PER_S)                # let go: a human pace again
         assert not app.gathering and app.app.min_redraw_interval is None
