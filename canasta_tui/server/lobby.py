@@ -9,7 +9,6 @@ app, drawn on a canvas like the table; colours come only from style classes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine import RulesError
@@ -18,6 +17,7 @@ from ..text import printable
 from ..ui.canvas import MIN_H, MIN_W, Canvas, Options, Region, draw_box, wrap
 from ..ui.dialogs import CHAT_MAX
 from ..ui.lineedit import LineEdit
+from ..ui.screen import ScreenBase
 from .tables import FORMING, LEVELS, OVER, PLAYING, Client, Destination, Registry, SeatInfo, ServerTable
 
 #: Scores a new table can play to (the preset's own is added if it is not among them).
@@ -74,17 +74,13 @@ class NewTable:
         return [*out, "", "Up/Down: choose a line   Left/Right: change it", "Enter: create the table   Esc: cancel"]
 
 
-class LobbyScreen:
+class LobbyScreen(ScreenBase):
     """The lobby of one connection (a :class:`~canasta_tui.ui.app.Screen`)."""
 
     def __init__(self, registry: Registry, client: Client, note: str = "") -> None:
+        super().__init__()
         self.registry = registry
         self.client = client
-        self.on_change: Callable[[], None] = lambda: None
-        self.on_suspend: Callable[[], None] | None = None
-        self.keys_handled = 0
-        self.bell = False
-        self.too_small = False
         self.selected: int | None = None     # the chosen table's id
         self.mode = ""                       # "", "new", "chat", "quit", "help"
         self.form = NewTable()
@@ -141,14 +137,7 @@ class LobbyScreen:
         self.selected = ids[max(0, min(len(ids) - 1, i + step))]
 
     # ------------------------------------------------------------------ keys
-    def key(self, name: str) -> None:
-        try:
-            self._key(name)
-        finally:
-            self.keys_handled += 1
-            self.on_change()
-
-    def _key(self, name: str) -> None:
+    def handle(self, name: str) -> None:
         if self.too_small and self.mode != "quit":
             if name in ("q", "c-c"):
                 self.mode = "quit"

@@ -45,6 +45,7 @@ from .dialogs import (
 )
 from .keys import KEYS
 from .pages import Page, PageDialog
+from .screen import ScreenBase
 from .texts import sort_hand
 
 _WILD_RANKS = (2, 14)
@@ -148,10 +149,11 @@ def _chat_line(who: str, text: str) -> tuple[int, str]:
     return (-1, f"{printable(who)}: {printable(text)}" if who else printable(text))
 
 
-class Controller:
+class Controller(ScreenBase):
     """One terminal at the table: cursor, selection, messages, dialogs, hot-seat privacy."""
 
     def __init__(self, link: Link, files: Files | None = None, sort: str = "rank", *, remote: bool = False) -> None:
+        super().__init__()
         self.link = link
         self.files = files
         self.sort = sort                     # the hand's order: "rank" (the DOS game's) or "suit"
@@ -164,14 +166,8 @@ class Controller:
         self.host: Host | None = None
         #: Where the player goes on leaving the table: "quit", or one of the host's offers.
         self.then = "quit"
-        self.bell = False                    # ring the terminal bell at the next paint
-        self.on_change: Callable[[], None] = lambda: None
-        #: Ctrl-Z: the app suspends to the shell (None where that makes no sense, e.g. over SSH).
-        self.on_suspend: Callable[[], None] | None = None
-        self.keys_handled = 0                # how many keys were handled (tests wait on it)
-        #: The terminal is smaller than the table (the app says so before each key): the screen
-        #: shows only "terminal too small", so no key may act blind there but quitting.
-        self.too_small = False
+        # too_small (ScreenBase): the screen shows only "terminal too small", so no key may act
+        # blind there but quitting.
         self._log_key: tuple[object, ...] | None = None   # what the log below was made from
         #: The rows above the hand as last painted (``render.TableTop``), painted again as they were
         #: while the table has not changed.
@@ -349,15 +345,7 @@ class Controller:
         return self.host.offers() if self.host is not None else frozenset()
 
     # ------------------------------------------------------------------ keys
-    def key(self, name: str) -> None:
-        """Handle one key (a prompt-toolkit key name or a character)."""
-        try:
-            self._key(name)
-        finally:
-            self.keys_handled += 1
-            self.on_change()
-
-    def _key(self, name: str) -> None:
+    def handle(self, name: str) -> None:
         if self.too_small:
             if self.dialog is not None and self.dialog.kind == "quit":
                 self.dialog.key(self, name)

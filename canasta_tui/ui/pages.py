@@ -19,6 +19,7 @@ from ..text import printable
 from .canvas import MIN_H, MIN_W, Canvas, Options, draw_box, glyph_text, wrap
 from .dialogs import Dialog
 from .lineedit import LineEdit
+from .screen import ScreenBase
 
 if TYPE_CHECKING:
     from ..engine import PlayerView
@@ -36,7 +37,7 @@ class Hint:
     what: str
 
 
-class Page:
+class Page(ScreenBase):
     """A full screen: header, body, message line, hints; keys through :meth:`handle`."""
 
     title: ClassVar[str] = ""
@@ -44,11 +45,7 @@ class Page:
     overlay: ClassVar[bool] = False
 
     def __init__(self) -> None:
-        self.on_change: Callable[[], None] = lambda: None
-        self.on_suspend: Callable[[], None] | None = None
-        self.keys_handled = 0
-        self.bell = False
-        self.too_small = False
+        super().__init__()
         self.done = False
         #: The page asked to end the whole program (Ctrl-C or Quit at the start menu).
         self.quit = False
@@ -60,13 +57,6 @@ class Page:
     @property
     def finished(self) -> bool:
         return self.done
-
-    def key(self, name: str) -> None:
-        try:
-            self.handle(name)
-        finally:
-            self.keys_handled += 1
-            self.on_change()
 
     def paint(self, width: int, height: int, opts: Options) -> Canvas:
         cv = Canvas(width, height)
