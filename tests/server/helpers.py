@@ -143,6 +143,18 @@ async def create_table(t: Term, *, level_steps: int = 0) -> str:
     return await t.press(ENTER, "is yours")
 
 
+async def two_at_a_table(srv: Server) -> tuple[Term, Term]:
+    """alice (Player 1) and bob (Player 3) at table 1, started; computers play 2 and 4."""
+    alice = await Term.connect(srv.port, "alice")
+    await alice.wait_for("No tables yet")
+    await create_table(alice)
+    bob = await Term.connect(srv.port, "bob")
+    await bob.press("3", "3  bob (you)")
+    await alice.press("s", "hand 1")
+    await bob.wait_for("Your hand (11 cards)")
+    return alice, bob
+
+
 def lit(bar: str, label: str) -> bool:
     """Is a command lit on the table's command bar (its hotkey in brackets)?"""
     return label in bar

@@ -3,21 +3,9 @@ never as control sequences; lines have a length limit and each player a rate lim
 
 from __future__ import annotations
 
-from .helpers import ENTER, Term, create_table, in_log, run, serving
+from .helpers import ENTER, Term, in_log, run, serving, two_at_a_table
 
 HOSTILE = "\x1b[2J\x1b]0;owned\x07\x1b[31mred\u202eevil"
-
-
-async def two_at_a_table(srv: object) -> tuple[Term, Term]:
-    port = srv.port  # type: ignore[attr-defined]
-    alice = await Term.connect(port, "alice")
-    await alice.wait_for("No tables yet")
-    await create_table(alice)
-    bob = await Term.connect(port, "bob")
-    await bob.press("3", "3  bob (you)")
-    await alice.press("s", "hand 1")
-    await bob.wait_for("Your hand (11 cards)")
-    return alice, bob
 
 
 def test_a_line_said_at_the_table_reaches_the_others_in_their_log() -> None:

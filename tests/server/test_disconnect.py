@@ -5,23 +5,10 @@ waits for somebody who is gone; a newcomer takes a computer's seat at the next d
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from canasta_tui.engine import Phase
 
-from .helpers import ENTER, Term, create_table, drive, in_log, run, serving, settle
-
-
-async def two_at_a_table(srv: Any) -> tuple[Term, Term]:
-    """alice (Player 1) and bob (Player 3) at table 1, started; computers play 2 and 4."""
-    alice = await Term.connect(srv.port, "alice")
-    await alice.wait_for("No tables yet")
-    await create_table(alice)
-    bob = await Term.connect(srv.port, "bob")
-    await bob.press("3", "3  bob (you)")
-    await alice.press("s", "hand 1")
-    await bob.wait_for("Your hand (11 cards)")
-    return alice, bob
+from .helpers import ENTER, Term, drive, in_log, run, serving, settle, two_at_a_table
 
 
 def test_a_dropped_seat_waits_and_its_player_comes_back_to_it_with_what_happened() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from canasta_tui.persistence import paths
 from canasta_tui.persistence.saves import read_record
 
-from .helpers import WAIT, Term, create_table, run, serving, settle
+from .helpers import WAIT, Term, create_table, run, serving, settle, two_at_a_table
 
 
 def table_file(n: int = 1) -> Path:
@@ -24,12 +24,8 @@ def table_file(n: int = 1) -> Path:
 def test_a_restarted_server_brings_its_tables_back_and_seats_wait_for_their_players() -> None:
     async def main() -> None:
         async with serving(takeover=60) as srv:
-            alice = await Term.connect(srv.port, "alice")
-            await alice.wait_for("No tables yet")
-            await create_table(alice)
-            bob = await Term.connect(srv.port, "bob")
-            await bob.press("3", "3  bob (you)")
-            await alice.press("s", "Your hand (11 cards)")
+            alice, _ = await two_at_a_table(srv)
+            await alice.wait_for("Your hand (11 cards)")
             await alice.press("d", "Your hand (12 cards)")
             table = srv.registry.tables[1].table
             assert table is not None
