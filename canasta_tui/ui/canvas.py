@@ -68,7 +68,8 @@ class Canvas:
             self.chars[y][a:b] = _cells(text)[a - x:b - x]
             self.styles[y][a:b] = [style] * (b - a)
             if handler is not None:
-                self.handlers.update(dict.fromkeys([(y, xx) for xx in range(a, b)], handler))
+                for xx in range(a, b):
+                    self.handlers[(y, xx)] = handler
         return end
 
     def fill(self, y: int, x: int, w: int, h: int, style: str = "") -> None:

@@ -153,14 +153,14 @@ class CanvasRenderer(Renderer):
         self._modes()
         size = output.get_size()
         width, height = size.columns, size.rows
-        key = (size, self.style.invalidation_hash(), app.style_transformation.invalidation_hash(), app.color_depth)
+        depth = app.color_depth
+        key = (size, self.style.invalidation_hash(), app.style_transformation.invalidation_hash(), depth)
         if key != self._frame_key:
             self._rows = None
             self._attrs = {}
             self._frame_key = key
         cv = source.canvas(width, height)
         rows = canvas_rows(cv, width, height)
-        depth = app.color_depth
         attrs_of = self._attrs_of(app)
         write = output.write
         last: Attrs | None = None
