@@ -1,0 +1,273 @@
+"""Names at the server: what a name may be, when two names look alike, and who reserved which.
+
+A person is their SSH key (:mod:`.auth`); a name is a label the key reserves on this server.
+The first key to use a name reserves it; another key that types it is refused, and so is a
+guest (a client with no key).  Reservations live in ``names.json`` beside the tables and
+outlast restarts.
+
+Two names are the same name when they *look* alike: both are brought to a skeleton (Unicode
+NFKC, then every character to one representative of its class of confusable characters, as
+Unicode TR39 does with its ``confusables.txt``; the classes come from the maintained
+``confusable_homoglyphs`` package, which ships that data), and compared.  So Cyrillic
+``аlice`` is ``alice``, ``AIice`` (a capital I) is ``Alice``, ``rnary`` is ``mary``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..persistence.safe_io import Unreadable, read_regular
+from ..text import NAME_MAX, printable
+
+log = logging.getLogger("canasta.server")
+
+#: Characters a name may hold besides letters, digits and marks (a name is not a sentence).
+NAME_PUNCTUATION = " -_.'"
+#: How many names one key may reserve (a person has a name or two, not a dictionary).
+NAMES_PER_KEY = 5
+#: A reservation nobody has used for this long is given up (seconds: a year).
+KEEP_UNUSED = 365 * 24 * 3600.0
+#: The reservations file is a list of names; anything much bigger is not one.
+MAX_NAMES_BYTES = 4 * 1024 * 1024
+
+#: Skeletons of words the screens use for seats and people: a name like them would pass for them.
+_TAKEN_WORDS = ("you", "me", "partner", "computer", "nobody", "somebody", "guest", "server", "admin",
+                "everybody", "free", "beginner", "advanced", "expert", "system")
+
+
+class NameRefused(Exception):
+    """A name that cannot be used here; the message says why and what to do."""
+
+
+def _clean_homoglyph(text: str) -> str:
+    # The data marks right-to-left characters with LEFT-TO-RIGHT MARKs around them.
+    return text.replace("\u200e", "").replace("\u200f", "")
+
+
+@functools.cache
+def _classes() -> tuple[dict[str, str], tuple[tuple[str, str], ...]]:
+    """Each confusable character's representative, and the multi-letter look-alikes (``rn``: ``m``)."""
+    from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+
+    parent: dict[str, str] = {}
+
+    def find(c: str) -> str:
+        while parent.get(c, c) != c:
+            parent[c] = parent.get(parent[c], parent[c])
+            c = parent[c]
+        return c
+
+    def rank(c: str) -> tuple[bool, bool, bool, int]:
+        # An ASCII lower-case letter stands for its class where there is one (``l``, not ``1``).
+        return (not c.isascii(), not c.islower(), not c.isalpha(), ord(c))
+
+    multi: list[tuple[str, str]] = []
+    for ch, glyphs in confusables.confusables_data.items():
+        ch = _clean_homoglyph(ch)
+        if len(ch) != 1:
+            continue
+        for g in glyphs:
+            other = _clean_homoglyph(g["c"])
+            if len(other) == 1:
+                a, b = find(ch), find(other)
+                if a != b:
+                    low, high = sorted((a, b), key=rank)
+                    parent[high] = low
+            elif other and other.isascii() and ch.isascii() and other.isalpha():
+                multi.append((other, ch))
+    reps = {c: find(c) for c in list(parent)}
+    return reps, tuple(sorted(set(multi), key=lambda m: -len(m[0])))
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like: equal skeletons are names a reader cannot tell apart."""
+    reps, multi = _classes()
+
+    def fold(text: str) -> str:
+        return "".join(reps.get(c, c) for c in text)
+
+    text = fold(unicodedata.normalize("NFKC", name))
+    text = fold(text.casefold())
+    for seq, single in multi:
+        text = text.replace(seq, single)
+    # Spaces, dashes and dots are not what tells two names apart either.
+    return "".join(c for c in text if c.isalnum() or unicodedata.category(c).startswith("M"))
+
+
+def check_name(raw: str) -> str:
+    """The name as it will be shown (NFKC, trimmed), or NameRefused saying why it cannot be one."""
+    name = unicodedata.normalize("NFKC", raw).strip()
+    if not name:
+        raise NameRefused("the name is empty")
+    bad = sorted({c for c in name if _invisible(c)})
+    if bad:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in bad)
+        raise NameRefused(f"a name may not hold invisible or control characters ({shown})")
+    if len(name) > NAME_MAX:
+        raise NameRefused(f"a name may be at most {NAME_MAX} characters long, not {len(name)}")
+    odd = sorted({c for c in name if not (c.isalnum() or c in NAME_PUNCTUATION or unicodedata.category(c)[0] == "M")})
+    if odd:
+        raise NameRefused(f"a name holds letters, digits, spaces and - _ . ' only, not {printable(''.join(odd))}")
+    if "  " in name:
+        raise NameRefused("a name may not hold two spaces in a row")
+    if not any(c.isalnum() for c in name):
+        raise NameRefused("a name needs a letter or a digit")
+    sk = skeleton(name)
+    if sk in {skeleton(w) for w in _TAKEN_WORDS} or _is_seat_label(sk):
+        raise NameRefused(f"{name} is a word the table uses for seats and players")
+    return name
+
+
+def _invisible(c: str) -> bool:
+    """Format characters (zero-width, bidirectional), controls, unassigned and private-use
+    characters, and every space but the plain one."""
+    cat = unicodedata.category(c)
+    return cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or (cat == "Zs" and c != " ") or \
+        c in "\u115f\u1160\u3164\uffa0\u2800"          # Hangul fillers and the blank Braille cell
+
+
+def _is_seat_label(sk: str) -> bool:
+    """``Player 2``, ``P2``, ``Player2``: the names the table gives seats."""
+    digits = set(skeleton("0123456789"))
+    return any(sk.startswith(prefix) and sk[len(prefix):] and set(sk[len(prefix):]) <= digits
+               for prefix in (skeleton("player"), skeleton("p")))
+
+
+@dataclass
+class Reservation:
+    """A name a key reserved: the name as first shown, the key's fingerprint, when it was last used."""
+
+    name: str
+    fingerprint: str
+    since: float
+    seen: float
+
+
+class NameBook:
+    """The names reserved on this server (``names.json``), by skeleton.
+
+    Written at once on every new reservation (a crash must not hand a name to somebody
+    else); a file that cannot be read is kept as it is and the server starts with what it
+    could read, saying so in its log.
+    """
+
+    def __init__(self, path: Path | None, now: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self._now = now
+        self.names: dict[str, Reservation] = {}
+        self.problem = ""
+        if path is not None:
+            self._load(path)
+
+    # ------------------------------------------------------------------ the file
+    def _load(self, path: Path) -> None:
+        try:
+            data = json.loads(read_regular(path, "the reserved names", MAX_NAMES_BYTES).decode("utf-8"))
+        except Unreadable as exc:
+            if exc.missing:
+                return                  # no name reserved yet
+            self._unreadable(path, exc.reason)
+            return
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            self._unreadable(path, str(exc))
+            return
+        items = data.get("names") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return
+        now = self._now()
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            name, fp = item.get("name"), item.get("fingerprint")
+            since, seen = item.get("since"), item.get("seen")
+            if not (isinstance(name, str) and isinstance(fp, str) and fp.startswith("SHA256:")):
+                continue
+            try:
+                name = check_name(name)
+            except NameRefused:
+                continue
+            seen_at = float(seen) if isinstance(seen, (int, float)) and not isinstance(seen, bool) else now
+            if now - seen_at > KEEP_UNUSED:
+                continue
+            since_at = float(since) if isinstance(since, (int, float)) and not isinstance(since, bool) else seen_at
+            self.names.setdefault(skeleton(name), Reservation(name, fp, since_at, seen_at))
+
+    def _unreadable(self, path: Path, why: str) -> None:
+        self.problem = f"{printable(str(path))} could not be read ({printable(why)}); it is left as it is"
+        log.warning("%s: names reserved now are kept until the server stops", self.problem)
+        self.path = None        # never overwrite what could not be read
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        data = {"version": 1, "names": [
+            {"name": r.name, "fingerprint": r.fingerprint, "since": round(r.since), "seen": round(r.seen)}
+            for r in sorted(self.names.values(), key=lambda r: r.since)]}
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, ensure_ascii=False, indent=1)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            # The reservation still holds while the server runs; it is written with the next one.
+            log.warning("the reserved names could not be saved: %s", printable(exc.strerror or str(exc)))
+
+    # ------------------------------------------------------------------ questions
+    def owner(self, name: str) -> Reservation | None:
+        return self.names.get(skeleton(name))
+
+    def of_key(self, fingerprint: str) -> list[Reservation]:
+        return [r for r in self.names.values() if r.fingerprint == fingerprint]
+
+    # ------------------------------------------------------------------ the door
+    def check(self, name: str, fingerprint: str) -> None:
+        """NameRefused if ``fingerprint`` may not use ``name`` (another key has it, or this key has
+        reserved as many names as a key may)."""
+        held = self.names.get(skeleton(name))
+        if held is not None:
+            if held.fingerprint != fingerprint:
+                same = "is" if held.name == name else f"looks like {held.name}, which is"
+                raise NameRefused(f"the name {name} {same} reserved by another person's key on this server. "
+                                  "Connect with another name: ssh -l NAME ...")
+            return
+        mine = self.of_key(fingerprint)
+        if len(mine) >= NAMES_PER_KEY:
+            raise NameRefused(f"your key has reserved {len(mine)} names here, its most ("
+                              + ", ".join(r.name for r in mine) + "): connect as one of them")
+
+    def take(self, name: str, fingerprint: str) -> None:
+        """``fingerprint`` uses ``name``: reserve it, or mark it used; NameRefused if it may not."""
+        self.check(name, fingerprint)
+        sk = skeleton(name)
+        now = self._now()
+        held = self.names.get(sk)
+        if held is not None:
+            held.seen = now
+            return
+        self.names[sk] = Reservation(name, fingerprint, now, now)
+        log.info("the name %s is now reserved by key %s", printable(name), fingerprint)
+        self._save()
+
+    def guest_may_use(self, name: str) -> None:
+        """NameRefused if ``name`` (or a look-alike) belongs to a key."""
+        held = self.names.get(skeleton(name))
+        if held is not None:
+            same = "is" if held.name == name else f"looks like {held.name}, which is"
+            raise NameRefused(f"the name {name} {same} reserved by a person's key on this server; without a key "
+                              "you come in as a guest: connect with another name (ssh -l NAME ...), "
+                              "or with the key that reserved it")
+
+
+__all__ = ["NAMES_PER_KEY", "NameBook", "NameRefused", "Reservation", "check_name", "skeleton"]
