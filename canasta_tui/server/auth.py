@@ -1,58 +1,172 @@
 """Who may enter the server, and who they are once in.
 
-A player's name is the SSH user name (``ssh alice@host``), checked like ``--name``.  Their
-*identity* (what a seat remembers, so that reconnecting gives it back) is the name alone
-with a password or in open mode, and the name with the fingerprint of the key they logged
-in with when the server takes an authorized-keys file: then nobody else can take a seat
-by typing the same name.
+**A person is their key.**  OpenSSH offers the user's keys by default; whenever a client
+proves that it holds a key (a valid signature), the person is that key's fingerprint, in
+every mode: with ``--open`` any key gets in, with ``--authorized-keys`` a listed one, and with
+``--password`` the key is proven first and the password is still the door.  The SSH user
+name is the name shown at the table, a label that the key reserves (:mod:`.names`).
+
+A client that proves no key may come in where the mode allows it (``--open``, or the
+password) as a *guest*: their name is shown with a ``~`` and can never be one a key
+reserved.  A guest is their connection: the server gives them a short code, and their seat
+goes back only to whoever types that code, never to the name.
+
+Every failed password or guest code costs the address (and the name) time: a few are
+free, then one try every :data:`GuessThrottle.SLOW` seconds, then none for a while.
 """
 
 from __future__ import annotations
 
+import collections
+import hashlib
 import hmac
 import logging
 import os
+import secrets
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 import asyncssh
 
 from ..persistence.safe_io import Unreadable, read_regular
-from ..text import BadName, check_name, printable
+from ..text import printable
 from .config import ConfigError, ServerConfig
+from .names import NameRefused, check_name
 
 log = logging.getLogger("canasta.server")
 
 #: An authorized-keys file is a list of keys; anything much bigger is not one.
 MAX_KEYS_BYTES = 1024 * 1024
+#: The mark of a guest's name (a client with no key), at the tables and in the lobby.
+GUEST_MARK = "~"
+#: A guest's code: letters and digits nobody misreads (no 0/O, 1/I/L), in two groups of four.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
 
 
 class Identity(NamedTuple):
-    """Who a connection is: the name shown at the table, and the key's fingerprint if any."""
+    """Who a connection is: the name shown, and the fingerprint of the key it proved, or (a
+    guest) the digest of the code the server gave it."""
 
     name: str
     fingerprint: str = ""
+    guest: str = ""
 
     @property
     def key(self) -> str:
-        """The identity as a seat keeps it (and the save records it)."""
-        return f"{self.name} {self.fingerprint}" if self.fingerprint else self.name
+        """The person, as a seat keeps it (and the save records it): their key, or their guest code."""
+        if not (self.fingerprint or self.guest):
+            raise ValueError("an identity is a key's fingerprint or a guest's code")
+        return f"key:{self.fingerprint}" if self.fingerprint else f"guest:{self.guest}"
+
+    @property
+    def verified(self) -> bool:
+        """Proven by a key: the name is theirs on this server."""
+        return bool(self.fingerprint)
+
+    @property
+    def label(self) -> str:
+        """The name at the tables: a guest's is marked."""
+        return self.name if self.verified else GUEST_MARK + self.name
+
+    def log_text(self) -> str:
+        """Who this is, for the server's log: the name and the key (or that it is a guest)."""
+        return f"{printable(self.name)} (key {self.fingerprint})" if self.verified else f"{printable(self.label)} (guest)"
 
 
-class NameRefused(Exception):
-    """The SSH user name cannot be a player's name; the message says why."""
+def new_guest_code() -> str:
+    """A fresh code for a guest: ``K7PX-M2QA`` (40 bits: not guessed at a few tries a minute)."""
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return f"{code[:4]}-{code[4:]}"
+
+
+def guest_digest(code: str) -> str:
+    """What a seat keeps of a guest's code (the code itself is never written down)."""
+    clean = "".join(c for c in code.upper() if c.isalnum())
+    return hashlib.sha256(b"canasta-guest:" + clean.encode()).hexdigest()[:24]
+
+
+def guest_identity(name: str, code: str) -> Identity:
+    return Identity(name, guest=guest_digest(code))
+
+
+def is_key(seat_key: str) -> bool:
+    """Is this seat's person a key (not a guest)?"""
+    return seat_key.startswith("key:")
 
 
 def player_name(username: str) -> str:
     """The name a user name gives at the table, or NameRefused saying why it cannot."""
     try:
-        name = check_name(username)
-    except BadName as exc:
-        raise NameRefused(f"the user name cannot be your name at the table: {exc}; "
-                          "connect with ssh -l NAME (up to 20 characters)") from None
-    if not name:
-        raise NameRefused("the user name is empty: connect with ssh -l NAME")
-    return name
+        return check_name(username)
+    except NameRefused as exc:
+        raise NameRefused(f"the user name cannot be your name at the table: {exc}. "
+                          "Connect with ssh -l NAME (up to 20 letters, digits, spaces, - _ . ')") from None
+
+
+class GuessThrottle:
+    """What a wrong password (or guest code) costs: per address and per name, the first
+    :attr:`FREE` failures in :attr:`WINDOW` are free, then each try waits until :attr:`SLOW`
+    seconds after the last failure, and after :attr:`LOCK_AFTER` failures every try is refused
+    for :attr:`LOCKED` seconds."""
+
+    FREE = 3
+    SLOW = 20.0
+    LOCK_AFTER = 10
+    LOCKED = 900.0
+    WINDOW = 900.0
+    #: Addresses and names remembered at most (the oldest are forgotten first).
+    KEEP = 10000
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._failures: collections.OrderedDict[str, list[float]] = collections.OrderedDict()
+        self._next: dict[str, float] = {}        # the earliest time of the next try booked
+
+    def _recent(self, who: str) -> list[float]:
+        now = self.clock()
+        times = [t for t in self._failures.get(who, ()) if now - t < max(self.WINDOW, self.LOCKED)]
+        if times:
+            self._failures[who] = times
+            self._failures.move_to_end(who)
+        else:
+            self._failures.pop(who, None)
+            self._next.pop(who, None)
+        return times
+
+    def wait(self, *who: str) -> float | None:
+        """Book the next try from ``who``: seconds to wait before it is looked at (tries waiting
+        at once are spaced :attr:`SLOW` apart, not let through together); None: refused (locked)."""
+        now = self.clock()
+        start = now
+        slowed = []
+        for w in who:
+            times = self._recent(w)
+            if len(times) >= self.LOCK_AFTER and now - times[-1] < self.LOCKED:
+                return None
+            if len(times) >= self.FREE:
+                slowed.append(w)
+                start = max(start, times[-1] + self.SLOW, self._next.get(w, 0.0))
+        for w in slowed:
+            self._next[w] = start + self.SLOW
+        return start - now
+
+    def failed(self, *who: str) -> None:
+        now = self.clock()
+        for w in who:
+            self._recent(w)
+            self._failures.setdefault(w, []).append(now)
+            self._failures.move_to_end(w)
+        while len(self._failures) > self.KEEP:
+            gone, _ = self._failures.popitem(last=False)
+            self._next.pop(gone, None)
+
+    def succeeded(self, *who: str) -> None:
+        for w in who:
+            self._failures.pop(w, None)
+            self._next.pop(w, None)
 
 
 class AuthorizedKeys:
@@ -87,12 +201,22 @@ class AuthorizedKeys:
 
 
 class Gate:
-    """The server's door: names, keys and the password."""
+    """The server's door: keys, the password, and the price of a wrong guess."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.open = config.open
         self._password = config.password.encode("utf-8") if config.password else None
         self.keys = AuthorizedKeys(config.authorized_keys) if config.authorized_keys else None
+        self.throttle = GuessThrottle()
+
+    @property
+    def guests(self) -> bool:
+        """May a client that proves no key come in (open mode, or by the password)?"""
+        return self.open or self.by_password
+
+    def key_enough(self, key: asyncssh.SSHKey, address: str) -> bool:
+        """Does proving this key let the client in by itself (open mode, or a listed key)?"""
+        return self.open or self.key_allowed(key, address)
 
     @property
     def by_key(self) -> bool:
@@ -115,4 +239,5 @@ def fingerprint(key: asyncssh.SSHKey) -> str:
     return str(key.get_fingerprint("sha256"))
 
 
-__all__ = ["AuthorizedKeys", "Gate", "Identity", "NameRefused", "fingerprint", "player_name"]
+__all__ = ["GUEST_MARK", "AuthorizedKeys", "Gate", "GuessThrottle", "Identity", "NameRefused", "fingerprint",
+           "guest_digest", "guest_identity", "is_key", "new_guest_code", "player_name"]

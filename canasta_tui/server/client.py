@@ -49,10 +49,15 @@ class SeatClient(Controller):
 class ServerApp(ScreenApp):
     """The app of one connection: lobby and tables in turn, until the player leaves the server."""
 
-    def __init__(self, registry: Registry, identity: Identity, **kw: Any) -> None:
+    def __init__(self, registry: Registry, identity: Identity, guest_code: str = "", returning: bool = False,
+                 **kw: Any) -> None:
         super().__init__(remote=True, **kw)
         self.registry = registry
         self._identity = identity
+        #: A guest's code (their seat comes back to whoever types it); "" for a person with a key.
+        self.guest_code = guest_code
+        #: A guest who logged in with a seat's code (``gus+CODE``): they must hold that seat.
+        self.returning = returning
         self.reason = ""                 # why the server closed this connection (told to the player)
         self.kicked = False
 
@@ -60,6 +65,34 @@ class ServerApp(ScreenApp):
     @property
     def identity(self) -> Identity:
         return self._identity
+
+    def reclaim(self, code: str) -> str | None:
+        """A guest typed a seat's code: they are that seat's guest from now on (why not, or None)."""
+        limit = self.registry.guess_wait(self)
+        if limit:
+            return limit
+        why, ident = self.registry.reclaim(self, code)
+        if ident is None:
+            self.registry.guess_failed(self)
+            return why
+        old = self._identity.key
+        self._identity = ident
+        self.guest_code = "-".join(code.upper().replace("-", "").replace(" ", "")[i:i + 4] for i in (0, 4))
+        self.registry.rekey(self, old)
+        log.info("%s typed the code of their seat", ident.log_text())
+        return None
+
+    def _check_code(self) -> str | None:
+        """A guest who came back with a seat's code: why not let in (a wrong code costs time)."""
+        if not self.returning or self._identity.verified:
+            return None
+        limit = self.registry.guess_wait(self)
+        if limit:
+            return f"Not let in: {limit}"
+        if any(st.seat_of(self._identity.key) is not None for st in self.registry.tables.values()):
+            return None
+        self.registry.guess_failed(self)
+        return "Not let in: no seat has that code. Connect with your name alone to come in as a new guest"
 
     def moved(self, where: Destination) -> None:
         screen = self.screen
@@ -86,8 +119,13 @@ class ServerApp(ScreenApp):
         if self.kicked:
             return
         registry = self.registry
+        refused = self._check_code() or registry.admit(self)
+        if refused:
+            self.reason = refused
+            log.info("%s was not let in: %s", self._identity.log_text(), refused)
+            return
         registry.connect(self)
-        log.info("%s is in", printable(self._identity.name))
+        log.info("%s is in", self._identity.log_text())
         try:
             where = registry.home(self)
             note = ""
@@ -104,7 +142,7 @@ class ServerApp(ScreenApp):
                 where, note = await self._visit(where)
         finally:
             registry.disconnect(self)
-            log.info("%s is out%s", printable(self._identity.name), f" ({self.reason})" if self.reason else "")
+            log.info("%s is out%s", self._identity.log_text(), f" ({printable(self.reason)})" if self.reason else "")
 
     async def _visit(self, where: Destination) -> tuple[Destination | None, str]:
         """Play or watch a table until the player leaves it: (where next, a note for the lobby)."""
@@ -128,6 +166,10 @@ class ServerApp(ScreenApp):
         ctl = SeatClient(link)
         if since:
             ctl.message = ["While you were away:", *since]
+        elif self.guest_code:
+            plain = self.guest_code.replace("-", "")
+            ctl.message = [f"You play as a guest: your seat's code is {self.guest_code}. If your link drops, connect "
+                           f"as {self._identity.name}+{plain} (or press r in the lobby and type the code)"]
         left = False
         try:
             await self.show(ctl)

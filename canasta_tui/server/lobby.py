@@ -20,6 +20,8 @@ from ..ui.lineedit import LineEdit
 from ..ui.screen import ScreenBase
 from .tables import FORMING, LEVELS, OVER, PLAYING, Client, Destination, Registry, SeatInfo, ServerTable
 
+#: The longest seat code a guest can type (``K7PX-M2QA`` and some slack).
+CODE_MAX = 16
 #: Scores a new table can play to (the preset's own is added if it is not among them).
 TARGETS = (1500, 3000, 5000, 7500, 10000)
 
@@ -33,6 +35,7 @@ LOBBY_KEYS = [
     ("s", "start the table you created: computers take the free seats"),
     ("u", "stand up from your seat at a table that has not started"),
     ("c", "chat with everybody in the lobby"),
+    ("r", "a guest types the code of their seat to get it back"),
     ("Ctrl-L", "redraw the screen"),
     ("q", "leave the server (asks first)"),
 ]
@@ -82,7 +85,7 @@ class LobbyScreen(ScreenBase):
         self.registry = registry
         self.client = client
         self.selected: int | None = None     # the chosen table's id
-        self.mode = ""                       # "", "new", "chat", "quit", "help"
+        self.mode = ""                       # "", "new", "chat", "code", "quit", "help"
         self.form = NewTable()
         self.text = ""                       # the chat line being typed
         self.note = note                     # one line of feedback
@@ -161,6 +164,9 @@ class LobbyScreen(ScreenBase):
         if self.mode == "chat":
             self._chat_key(name)
             return
+        if self.mode == "code":
+            self._code_key(name)
+            return
         self.note = ""
         if name in ("up", "k"):
             self._move(-1)
@@ -176,6 +182,12 @@ class LobbyScreen(ScreenBase):
         elif name == "c":
             self.text = ""
             self.mode = "chat"
+        elif name == "r":
+            if self.client.identity.verified:
+                self.note = "Your key is who you are here: your seats come back to you by themselves"
+            else:
+                self.text = ""
+                self.mode = "code"
         elif name == "q":
             self.mode = "quit"
         elif name in ("?", "f1"):
@@ -218,6 +230,28 @@ class LobbyScreen(ScreenBase):
             self.text = ""
         else:
             field_ = LineEdit(self.text, CHAT_MAX)
+            field_.key(name)
+            self.text = field_.text
+
+    def _code_key(self, name: str) -> None:
+        if name == "escape":
+            self.mode = ""
+        elif name == "enter":
+            self.mode = ""
+            code, self.text = self.text, ""
+            reclaim = getattr(self.client, "reclaim", None)
+            why = reclaim(code) if callable(reclaim) else "Seat codes are not taken here"
+            if why:
+                self.note = why
+                return
+            self._pick_default()
+            where = self.registry.home(self.client)
+            if where is not None:
+                self.go(where)
+            else:
+                self.note = "That seat is yours again"
+        else:
+            field_ = LineEdit(self.text, CODE_MAX)
             field_.key(name)
             self.text = field_.text
 
@@ -300,7 +334,9 @@ class LobbyScreen(ScreenBase):
         g = opts.glyphs
         me = self.client.identity
         cv.fill(0, 0, width, 1, "header")
-        right = f"{me.name} {g.dash} {self.registry.online()} online "
+        code = getattr(self.client, "guest_code", "")
+        who = f"{printable(me.label)}{' ' + g.verified if me.verified else ''}"
+        right = f"{who}{f' (guest, code {code})' if code else ''} {g.dash} {self.registry.online()} online "
         cv.put(0, max(0, width - len(right)), right, "header")
         Region(cv, 0, 0, width - len(right) - 1, 1).put(0, 0, f" CANASTA {g.dash} tables on this server", "header")
 
@@ -321,7 +357,7 @@ class LobbyScreen(ScreenBase):
         if shown is not None:
             full.heading(y, f"Table {shown.id}", self._state(shown))
             for i, info in enumerate(shown.seats(me.key)):
-                self._seat_line(full, y + 1 + i, i, info)
+                self._seat_line(full, y + 1 + i, i, info, g.verified)
             y += 1 + max(4, shown.players)
         else:
             full.heading(y, "Table")
@@ -331,7 +367,8 @@ class LobbyScreen(ScreenBase):
         rows = height - 1 - chat_top - 3
         lines: list[str] = []
         for line in reversed(self.registry.chat):
-            wrapped = wrap(f"{printable(line.who)}: {printable(line.text)}", width - 2)
+            mark = g.verified if line.verified else ""
+            wrapped = wrap(f"{printable(line.who)}{mark}: {printable(line.text)}", width - 2)
             if len(lines) + len(wrapped) > rows:
                 break
             lines[:0] = wrapped
@@ -340,6 +377,8 @@ class LobbyScreen(ScreenBase):
         if self.mode == "chat":
             room = width - 8
             full.put(height - 3, 0, "Say: " + (self.text + "_")[-room:], "message")
+        elif self.mode == "code":
+            full.put(height - 3, 0, "Your seat's code (Enter: take the seat, Esc: cancel): " + self.text + "_", "message")
         elif self.note:
             full.put(height - 3, 0, self.note[:width], "message")
         self._bar(cv, height - 1)
@@ -366,8 +405,8 @@ class LobbyScreen(ScreenBase):
         paused = ", paused: nobody there" if st.held() else ""
         return f"hand {st.hand_number()}  {st.score_text()}{paused}"
 
-    def _seat_line(self, r: Region, row: int, seat: int, info: SeatInfo) -> None:
-        name = printable(info.name)
+    def _seat_line(self, r: Region, row: int, seat: int, info: SeatInfo, verified: str) -> None:
+        name = printable(info.name) + (verified if info.verified else "")
         you = " (you)" if info.mine else ""
         text, style = {
             "free": ("free", "dim"),

@@ -23,6 +23,7 @@ import os
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import asyncssh
+from asyncssh.public_key import decode_ssh_public_key
 from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.input import create_pipe_input
@@ -31,8 +32,10 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from ..text import printable
 from ..ui.canvas import DEFAULT_OPTIONS, Options
 from ..ui.style import ASCII, LOCALE_VARS
-from .auth import Identity, NameRefused, fingerprint, player_name
+from .auth import Identity, NameRefused, fingerprint, guest_identity, new_guest_code, player_name
 from .client import ServerApp
+from .lobby import CODE_MAX
+from .names import skeleton
 
 if TYPE_CHECKING:
     from .server import Server
@@ -58,7 +61,13 @@ def utf8_locale(env: dict[str, str]) -> bool:
 
 
 class Connection(asyncssh.SSHServer):
-    """One TCP connection: the limits, the player's name, and how they prove who they are."""
+    """One TCP connection: the limits, the player's name, and how they prove who they are.
+
+    A key is *proven* when the client signs with it (asyncssh checks the signature after
+    :meth:`validate_public_key` said the key may be tried): only then is it the person.  A key
+    that was merely offered proves nothing (public keys are public), so the identity is made
+    in :meth:`auth_completed`, from the proven key or, failing one, as a guest.
+    """
 
     def __init__(self, server: Server) -> None:
         self.server = server
@@ -66,6 +75,9 @@ class Connection(asyncssh.SSHServer):
         self.address = "?"
         self.refused = ""
         self.name = ""
+        self.proven: asyncssh.SSHKey | None = None     # the key this client signed with
+        self.guest_code = ""                           # a guest's code (shown to them alone)
+        self.seat_code = ""                            # the code a returning guest logged in with
         self.identity: Identity | None = None
         self.playing: GameSession | None = None     # the game this connection runs (one at a time)
         self.counted = False
@@ -78,6 +90,28 @@ class Connection(asyncssh.SSHServer):
         self.counted = True
         if self.refused and self.server.flooded(self.address):
             conn.abort()         # far over the limit: not even the key exchange
+            return
+        self._watch_signatures(conn)
+
+    def _watch_signatures(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Note the key a client signs with.  asyncssh says only whether a signed request passed;
+        in password mode a proven key is turned down (the password still has to be given) and
+        yet it is who the person is."""
+        check = conn.validate_public_key
+
+        async def proving(username: str, key_data: bytes, msg: bytes, signature: bytes) -> bool:
+            ok = await check(username, key_data, msg, signature)
+            if not (ok and msg):
+                return ok                 # a key offered, or refused: nothing proven
+            try:
+                key = decode_ssh_public_key(key_data)
+            except (asyncssh.KeyImportError, ValueError):
+                return False
+            if self.proven is None:
+                self.proven = key
+            return self.server.gate.key_enough(key, self.address)
+
+        conn.validate_public_key = proving      # type: ignore[method-assign]
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.counted:
@@ -88,34 +122,68 @@ class Connection(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         if self.refused:
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refused)
+        name, plus, code = username.partition("+")
+        if plus:
+            # ``gus+K7PXM2QA``: a guest comes back to the seat that code belongs to.
+            self.seat_code = code[:CODE_MAX]
         try:
-            self.name = player_name(username)
+            self.name = player_name(name)
         except NameRefused as exc:
             raise asyncssh.DisconnectError(asyncssh.DISC_ILLEGAL_USER_NAME, str(exc)) from None
-        if self.server.gate.open:
-            self.identity = Identity(self.name)
-            return False
-        return True
+        return True              # always: a key offered is a person, in every mode
 
     def public_key_auth_supported(self) -> bool:
-        return self.server.gate.by_key
+        return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        # asyncssh checks the signature after this; the last key validated is the one logged in with.
-        if self.server.gate.key_allowed(key, self.address):
-            self.identity = Identity(self.name, fingerprint(key))
-            return True
-        return False
+        """May the client prove this key?  One key a connection (the first it proves)."""
+        gate = self.server.gate
+        if self.proven is not None:
+            return fingerprint(key) == fingerprint(self.proven) and gate.key_enough(key, self.address)
+        return gate.key_enough(key, self.address) or gate.by_password
+
+    def kbdint_auth_supported(self) -> bool:
+        return self.server.gate.open
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        # Open mode: a client with no key is a guest, asked nothing.
+        return self.server.gate.open
 
     def password_auth_supported(self) -> bool:
-        return self.server.gate.by_password
+        return self.server.gate.by_password or self.server.gate.open
 
     async def validate_password(self, username: str, password: str) -> bool:
-        if self.server.gate.password_ok(password):
-            self.identity = Identity(self.name)
+        gate = self.server.gate
+        if gate.open:
+            return True           # a client with no key that sends a password anyway: a guest
+        who = (f"address {self.address}", f"name {skeleton(self.name)}")
+        wait = gate.throttle.wait(*who)
+        if wait is None:
+            log.warning("a password from %s for %s refused: too many wrong ones, locked for a while",
+                        self.address, printable(self.name))
+            await asyncio.sleep(self.server.config.wrong_password_pause)
+            return False
+        if wait > self.server.config.login_timeout:
+            log.warning("a password from %s for %s refused: the next try is booked %d s from now",
+                        self.address, printable(self.name), round(wait))
+            return False
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if gate.password_ok(password):
+            gate.throttle.succeeded(who[0])
             return True
+        gate.throttle.failed(*who)
+        log.warning("wrong password from %s for %s", self.address, printable(self.name))
         await asyncio.sleep(self.server.config.wrong_password_pause)    # guessing takes long
         return False
+
+    def auth_completed(self) -> None:
+        """In: the person is the key they proved, or a guest with a fresh code."""
+        if self.proven is not None:
+            self.identity = Identity(self.name, fingerprint(self.proven))
+        else:
+            self.guest_code = self.seat_code or new_guest_code()
+            self.identity = guest_identity(self.name, self.guest_code)
 
     # ------------------------------------------------------------------ what may be opened
     def session_requested(self) -> GameSession | bool:
@@ -154,7 +222,7 @@ class GameSession(PromptToolkitSSHSession):
         self.id = next(_ids)
         self.connection = connection
         self.server = connection.server
-        self.identity = identity
+        self._identity = identity
         self.address = connection.address
         self.app: ServerApp | None = None
         self.stdout = cast(TextIO, _Writer(self))
@@ -171,13 +239,18 @@ class GameSession(PromptToolkitSSHSession):
         self.warned = False
         self._fd: int | None = None
 
+    @property
+    def identity(self) -> Identity:
+        """Who this terminal is now (a guest who typed a seat's code becomes that seat's guest)."""
+        return self.app.identity if self.app is not None else self._identity
+
     # ------------------------------------------------------------------ what is refused
     def exec_requested(self, command: str) -> bool:
-        log.info("%s asked to run a command: refused", printable(self.identity.name))
+        log.info("%s asked to run a command: refused", self.identity.log_text())
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("%s asked for %s: refused", printable(self.identity.name), printable(subsystem))
+        log.info("%s asked for %s: refused", self.identity.log_text(), printable(subsystem))
         return False
 
     # ------------------------------------------------------------------ output
@@ -269,7 +342,7 @@ class GameSession(PromptToolkitSSHSession):
         except (OSError, asyncssh.Error):
             pass                 # the channel went away while the last words were written
         except Exception:
-            log.exception("the connection of %s failed", printable(self.identity.name))
+            log.exception("the connection of %s failed", self.identity.log_text())
 
     async def _run_game(self) -> None:
         chan = self._chan
@@ -292,14 +365,15 @@ class GameSession(PromptToolkitSSHSession):
                 self._fd = fd
             with create_app_session(input=pipe, output=self._output) as app_session:
                 self.app_session = app_session
-                app = ServerApp(self.server.registry, self.identity, input=pipe, output=self._output,
+                app = ServerApp(self.server.registry, self.identity, self.connection.guest_code,
+                                returning=bool(self.connection.seat_code), input=pipe, output=self._output,
                                 options=self._options(), color=True)
                 self.app = app
                 self.server.sessions.add(self)
                 try:
                     reason = await app.run_session()
                 except Exception:
-                    log.exception("the session of %s failed", printable(self.identity.name))
+                    log.exception("the session of %s failed", self.identity.log_text())
                     reason = "The server had a problem with this connection; your seat is kept. Connect again."
                 finally:
                     self.server.sessions.discard(self)

@@ -34,8 +34,9 @@ from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Link, Seat, Table
 from ..table.events import recap
 from ..text import printable
-from .auth import Identity
+from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, is_key
 from .config import ServerConfig
+from .names import NameBook, NameRefused, skeleton
 from .store import StoredTable, TableStore
 
 log = logging.getLogger("canasta.server")
@@ -45,6 +46,9 @@ FORMING, PLAYING, OVER = "forming", "playing", "over"
 LEVELS = ("beginner", "advanced", "expert")
 #: Lines of the lobby's chat kept.
 LOBBY_CHAT_KEEP = 100
+#: The mark after a chat line's speaker known by their SSH key (the table's chat is text, drawn
+#: by the client, so the mark is in the text).
+VERIFIED = "✓"
 #: Lines of catch-up a returning player is shown at most (the newest).
 CATCH_UP_LINES = 14
 
@@ -78,6 +82,7 @@ class SeatInfo(NamedTuple):
     name: str = ""
     mine: bool = False
     note: str = ""
+    verified: bool = False      # its person is known by their SSH key
 
 
 @dataclass
@@ -91,6 +96,7 @@ class Claim:
 class LobbyLine(NamedTuple):
     who: str
     text: str
+    verified: bool = False
 
 
 @dataclass
@@ -130,7 +136,12 @@ class ServerTable:
         return self.rules.players
 
     def creator_name(self) -> str:
-        return self.creator.split(" ", 1)[0]
+        """The name of whoever starts this table (the creator is a key, never shown as one)."""
+        if self.table is None:
+            names = [c.name for c in self.claims if c is not None and c.identity == self.creator]
+        else:
+            names = [s.name for s in self.table.seats if s.key == self.creator]
+        return names[0] if names else "its creator"
 
     def seat(self, seat: int, viewer: str = "") -> SeatInfo:
         """Who is in ``seat``, for the lobby (``viewer``: the identity looking)."""
@@ -138,18 +149,19 @@ class ServerTable:
             c = self.claims[seat]
             if c is None:
                 return SeatInfo("free")
-            return SeatInfo("human", c.name, c.identity == viewer)
+            return SeatInfo("human", c.name, c.identity == viewer, verified=is_key(c.identity))
         s = self.table.seats[seat]
         mine = bool(s.key) and s.key == viewer
         if s.kind == COMPUTER:
             claim = self.pending.get(seat)
             if claim is not None:
-                return SeatInfo("claimed", claim[1].name, claim[1].identity == viewer, "sits down at the next deal")
-            return SeatInfo("computer", s.name, mine, f"for {s.name}" if s.name else "")
+                return SeatInfo("claimed", claim[1].name, claim[1].identity == viewer, "sits down at the next deal",
+                                is_key(claim[1].identity))
+            return SeatInfo("computer", s.name, mine, f"for {s.name}" if s.name else "", s.verified)
         if seat in self.links:
-            return SeatInfo("human", s.name, mine)
+            return SeatInfo("human", s.name, mine, verified=s.verified)
         note = "a computer takes over soon" if seat in self.timers else "waiting"
-        return SeatInfo("away", s.name, mine, note)
+        return SeatInfo("away", s.name, mine, note, s.verified)
 
     def seats(self, viewer: str = "") -> list[SeatInfo]:
         return [self.seat(i, viewer) for i in range(self.players)]
@@ -187,7 +199,7 @@ class ServerTable:
         old = self.seat_of(ident.key)
         if old is not None:
             self.claims[old] = None
-        self.claims[seat] = Claim(ident.key, ident.name)
+        self.claims[seat] = Claim(ident.key, ident.label)
         return None
 
     def stand(self, identity: str) -> bool:
@@ -293,9 +305,9 @@ class ServerTable:
         back = ident.key in self.left_at
         played_for = s.kind == COMPUTER      # a computer played this seat while its player was away
         if s.kind == COMPUTER:
-            table.set_seat(seat, Seat(REMOTE, ident.name, self.level, ident.key))
+            table.set_seat(seat, Seat(REMOTE, ident.label, self.level, ident.key))
         if back and old is None:
-            table.say("", f"{ident.name} is back")
+            table.say("", f"{ident.label} is back")
         link = Link(table, (seat,), client, chat=lambda text: self.registry.say_at(self, client, text))
         self.links[seat] = (client, link)
         since = self.left_at.pop(ident.key, None)
@@ -442,6 +454,9 @@ class Registry:
         self.chat: list[LobbyLine] = []
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
+        self.names = NameBook(config.home / NAMES_FILE)
+        #: Wrong guest codes cost time, per name typed (as wrong passwords do per address).
+        self.codes = GuessThrottle()
         self.next_id = 1
         self._listeners: list[Callable[[], None]] = []
 
@@ -484,7 +499,7 @@ class Registry:
         level = level if level in ALL_LEVELS else "advanced"
         seats = []
         for i in range(n):
-            key, name = _text(keys[i]), printable(_text(names[i]))[:20]
+            key, name = _person(_text(keys[i])), printable(_text(names[i]))[:20]
             kind = REMOTE if kinds[i] == "remote" and key else COMPUTER
             seats.append(Seat(kind, name, level, key))
         seed = meta.get("seed")
@@ -504,14 +519,93 @@ class Registry:
         log.info("table %d is back: hand %d, %s", item.id, game.match.hand_number, st.score_text())
 
     # ------------------------------------------------------------------ people
+    def admit(self, client: Client) -> str | None:
+        """May this person come in under their name?  Why not (None: they may).  A key reserves its
+        name (or is refused one another key reserved); a guest may not use a reserved name; and
+        nobody may use a name that looks like that of somebody else who is here or seated."""
+        ident = client.identity
+        mine = skeleton(ident.name)
+        try:
+            if ident.verified:
+                self.names.check(ident.name, ident.fingerprint)
+            else:
+                self.names.guest_may_use(ident.name)
+            for other, label in self._people():
+                if other != ident.key and skeleton(label.removeprefix(GUEST_MARK)) == mine:
+                    return (f"Not let in: somebody called {label} is here, and the name {ident.name} looks the same. "
+                            "Connect with another name: ssh -l NAME ...")
+            if ident.verified:
+                self.names.take(ident.name, ident.fingerprint)     # last: only a name let in is reserved
+        except NameRefused as exc:
+            return f"Not let in: {exc}"
+        return None
+
+    def _people(self) -> list[tuple[str, str]]:
+        """Everybody who is here or holds a seat: (their key, their name as shown)."""
+        out = [(c.identity.key, c.identity.label) for c in self.clients.values()]
+        for st in self.tables.values():
+            if st.table is None:
+                out += [(c.identity, c.name) for c in st.claims if c is not None]
+            else:
+                out += [(s.key, s.name) for s in st.table.seats if s.key and not s.key.startswith(LEGACY)]
+        return out
+
+    def reclaim(self, client: Client, code: str) -> tuple[str | None, Identity | None]:
+        """A guest typed the code of a seat: (why not; or the guest identity that holds the seat)."""
+        ident = client.identity
+        if ident.verified:
+            return "Your key is who you are here: your seats come back to you by themselves", None
+        wanted = guest_identity(ident.name, code).key
+        for st in self.tables.values():
+            seat = st.seat_of(wanted)
+            if seat is not None and st.table is not None:
+                name = st.table.seats[seat].name.removeprefix(GUEST_MARK)
+                return None, Identity(name, guest=wanted.removeprefix("guest:"))
+        return "No seat has that code", None
+
+    def guess_wait(self, client: Client) -> str | None:
+        """Why a guest may not try a code now (too many wrong ones), or None."""
+        wait = self.codes.wait(skeleton(client.identity.name))
+        if wait is None:
+            return "Too many wrong codes for this name: try again in a quarter of an hour"
+        if wait > 0:
+            return f"Wrong codes cost time: try again in {max(1, round(wait))} s"
+        return None
+
+    def guess_failed(self, client: Client) -> None:
+        self.codes.failed(skeleton(client.identity.name))
+        log.warning("a wrong seat code typed by %s", client.identity.log_text())
+
+    def rekey(self, client: Client, old: str) -> None:
+        """``client`` is now known by another key (a guest who typed their code)."""
+        if self.clients.get(old) is client:
+            del self.clients[old]
+        self.connect(client)
+
     def connect(self, client: Client) -> None:
         """One connection per identity: a newer one closes the older (a player's new terminal)."""
-        key = client.identity.key
+        ident = client.identity
+        key = ident.key
         old = self.clients.get(key)
         self.clients[key] = client
         if old is not None and old is not client:
             old.kick("You connected again from another terminal: this connection is closed.")
+        if ident.verified:
+            self._adopt_legacy_seats(ident)
         self.changed()
+
+    def _adopt_legacy_seats(self, ident: Identity) -> None:
+        """Seats saved before people were keys hold a name alone: the key that reserved the name
+        takes them (a guest never does)."""
+        legacy = LEGACY + skeleton(ident.name)
+        for st in self.tables.values():
+            if st.table is None:
+                continue
+            for i, s in enumerate(st.table.seats):
+                if s.key == legacy:
+                    st.table.set_seat(i, s.with_(key=ident.key))
+                    log.info("table %d: Player %d's seat (saved under the name %s) is now %s's", st.id, i + 1,
+                             printable(ident.name), ident.log_text())
 
     def disconnect(self, client: Client) -> None:
         key = client.identity.key
@@ -551,7 +645,7 @@ class Registry:
             if other is not st and other.state == FORMING and other.stand(client.identity.key):
                 self._drop_if_empty(other)
         st.claim(client, 0)
-        log.info("%s created table %d (%s rules, %s computers, to %d)", printable(client.identity.name), st.id,
+        log.info("%s created table %d (%s rules, %s computers, to %d)", client.identity.log_text(), st.id,
                  rules.name, level, rules.target_score)
         self.changed()
         return st
@@ -583,7 +677,7 @@ class Registry:
         mine = st.seat_of(key)
         if mine is not None:
             return f"You play Player {mine + 1} at this table", None
-        st.pending[seat] = (client, Claim(key, client.identity.name))
+        st.pending[seat] = (client, Claim(key, client.identity.label))
         self.changed()
         return None, Destination(st.id, None)
 
@@ -638,7 +732,8 @@ class Registry:
         why = self.check_chat(client, text)
         if why:
             return why
-        self.chat.append(LobbyLine(client.identity.name, text))
+        ident = client.identity
+        self.chat.append(LobbyLine(ident.label, text, ident.verified))
         del self.chat[:-LOBBY_CHAT_KEEP]
         self.changed()
         return None
@@ -650,13 +745,31 @@ class Registry:
         why = self.check_chat(client, text)
         if why:
             return why
-        st.table.say(client.identity.name, text)
+        ident = client.identity
+        st.table.say(ident.label + (VERIFIED if ident.verified else ""), text)
         return None
 
     # ------------------------------------------------------------------ the end
     def close(self) -> None:
         for st in self.tables.values():
             st.close()
+
+
+#: The file of reserved names, in the server's directory.
+NAMES_FILE = "names.json"
+#: A seat saved before people were keys: the name alone (a key that reserves it adopts the seat).
+LEGACY = "legacy:"
+
+
+def _person(saved: str) -> str:
+    """A seat's person as a save records it, in today's terms: ``key:…`` and ``guest:…`` as they
+    are; ``name SHA256:…`` (an older server's key mode) the key; a name alone a legacy seat."""
+    if not saved or saved.startswith(("key:", "guest:", LEGACY)):
+        return saved
+    name, _, fp = saved.rpartition(" ")
+    if name and fp.startswith("SHA256:"):
+        return f"key:{fp}"
+    return LEGACY + skeleton(saved)
 
 
 def _column(value: object, n: int) -> list[object]:

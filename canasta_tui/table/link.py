@@ -76,6 +76,10 @@ class Link:
     def name(self, seat: int) -> str:
         return self._table.name(seat)
 
+    def verified(self, seat: int) -> bool:
+        """Is this seat's player known by their SSH key (a server's seat; never at home)?"""
+        return self._table.seats[seat].verified
+
     def is_human(self, seat: int) -> bool:
         return self._table.is_human(seat)
 

@@ -30,6 +30,16 @@ class Seat:
     def human(self) -> bool:
         return self.kind != COMPUTER
 
+    @property
+    def verified(self) -> bool:
+        """Played by a person a server knows by their SSH key (``key:`` fingerprint)."""
+        return self.key.startswith("key:")
+
+    @property
+    def guest(self) -> bool:
+        """Played by a server's guest (a client that proved no key)."""
+        return self.key.startswith("guest:")
+
     def with_(self, **changes: object) -> Seat:
         return replace(self, **changes)  # type: ignore[arg-type]
 

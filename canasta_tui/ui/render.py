@@ -151,7 +151,7 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     lines = ctl.log_lines()
     seats = range(v.rules.players)
     key = (W, H, opts, link.hand_number, tuple(link.scores), tuple(link.name(s) for s in seats),
-           tuple(_kind(ctl, s) for s in seats))
+           tuple(_kind(ctl, s, opts.glyphs) for s in seats))
     top: TableTop | None = ctl.table_top
     rows = layout.log_row + 1
     if top is not None and top.view is v and top.log is lines and top.key == key:
@@ -223,13 +223,15 @@ def draw_table_bottom(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, layout
     draw_bar(cv, ctl, H - 1, opts)
 
 
-def _kind(ctl: Any, seat: int) -> str:
+def _kind(ctl: Any, seat: int, g: Glyphs) -> str:
+    """Who plays the seat; over SSH a person known by their key gets the verified mark."""
     link = ctl.link
     if not link.is_human(seat):
         return "computer"
+    mark = f" {g.verified}" if link.verified(seat) else ""
     if seat in link.seats and len(link.seats) == 1:
-        return "you"
-    return "human"
+        return "you" + mark
+    return "human" + mark
 
 
 def side_line(v: PlayerView, t: int, scores: Sequence[int]) -> str:
@@ -276,7 +278,7 @@ def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[
     if len(side) <= r.w - 4:
         r.put(r.h - 1, 2, side, f"{frame}.title")
     inner = Region(r.cv, r.x + 2, r.y + 1, r.w - 4, r.h - 2)      # a space inside the frame
-    kind = _kind(ctl, seat) + (", dealer" if v.dealer == seat else "")
+    kind = _kind(ctl, seat, g) + (", dealer" if v.dealer == seat else "")
     threes = " ".join(card_label(c, g) for c in v.red_threes[seat])
     if threes and len(kind) + 1 + len(threes) > inner.w:
         threes = "".join(card_label(c, g) for c in v.red_threes[seat])

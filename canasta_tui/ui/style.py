@@ -34,11 +34,13 @@ class Glyphs(NamedTuple):
     # The frame of each side's quadrants: one side drawn double, the other single, so that the
     # two quadrants of a partnership read as one side without colour.
     side_frames: tuple[tuple[str, str, str], ...] = (("═", "║", "╔╗╚╝"), ("─", "│", "┌┐└┘"))
+    #: Beside the name of a person a server knows by their SSH key.
+    verified: str = "✓"
 
 
 UNICODE = Glyphs("♣♦♥♠", "●", "○", "★", "─", "│", "┌┐└┘", "▲", "+", "‹", "›", "—", "…")
 ASCII = Glyphs("cdhs", "*", "o", "*", "-", "|", "++++", "^", "+", "<", ">", "-", "...",
-               (("=", "|", "++++"), ("-", ":", "....")))
+               (("=", "|", "++++"), ("-", ":", "....")), "+")
 
 
 #: The variables that choose the locale for characters, strongest first (POSIX: LC_ALL wins over

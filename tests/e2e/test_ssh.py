@@ -59,15 +59,29 @@ def server(tmp_path: Path) -> Iterator[int]:
             proc.wait(timeout=5)
 
 
+def key_file(directory: Path, name: str) -> Path:
+    """A private key of ``name``'s own for ``ssh -i`` (0600, as ssh insists)."""
+    import asyncssh
+
+    path = directory / f"id_{name}"
+    if not path.exists():
+        asyncssh.generate_private_key("ssh-ed25519", comment=name).write_private_key(str(path))
+        path.chmod(0o600)
+    return path
+
+
 @pytest.fixture
-def ssh_pane(tmp_path: Path, server: int) -> Iterator[Callable[[str], Tmux]]:
+def ssh_pane(tmp_path: Path, server: int) -> Iterator[Callable[..., Tmux]]:
     """A tmux pane at 80x24 running OpenSSH's ``ssh`` to the server, as user ``name``."""
     t = Tmux(f"canasta-ssh-{uuid.uuid4().hex[:8]}")
 
-    def start(name: str) -> Tmux:
+    def start(name: str, key: bool = True) -> Tmux:
+        """``name`` with their own key (as OpenSSH offers ~/.ssh/id_* by default), or a guest
+        with none (keyboard-interactive asks nothing)."""
+        auth = (f"-i {key_file(tmp_path, name)} -o PreferredAuthentications=publickey" if key else
+                "-o PreferredAuthentications=none,keyboard-interactive")
         ssh = (f"ssh -F /dev/null -p {server} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
-               f"-o LogLevel=ERROR -o IdentitiesOnly=yes -o PreferredAuthentications=none,keyboard-interactive "
-               f"{name}@127.0.0.1")
+               f"-o LogLevel=ERROR -o IdentitiesOnly=yes {auth} {name}@127.0.0.1")
         t.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
               f"env -i PATH=/usr/bin:/bin HOME={tmp_path} LANG=C.UTF-8 TERM=xterm-256color {ssh}")
         return t
@@ -77,10 +91,10 @@ def ssh_pane(tmp_path: Path, server: int) -> Iterator[Callable[[str], Tmux]]:
         subprocess.run(["tmux", "-L", t.socket, "kill-server"], capture_output=True, timeout=10)
 
 
-def test_openssh_in_tmux_joins_the_server_and_plays_a_turn(ssh_pane: Callable[[str], Tmux]) -> None:
+def test_openssh_in_tmux_joins_the_server_and_plays_a_turn(ssh_pane: Callable[..., Tmux]) -> None:
     t = ssh_pane("ann")
     screen = t.wait(lambda s: "No tables yet" in s, timeout=20)
-    assert "ann" in screen
+    assert "ann ✓ — 1 online" in screen          # known by her key
     t.keys("n")
     t.wait(lambda s: "New table" in s)
     t.keys("Enter")
@@ -102,3 +116,9 @@ def test_openssh_in_tmux_joins_the_server_and_plays_a_turn(ssh_pane: Callable[[s
     t.keys("y")
     screen = t.wait(lambda s: "Lobby chat" in s and "1 table" in s)
     assert "Your hand" not in screen
+
+
+def test_openssh_without_a_key_comes_in_as_a_guest(ssh_pane: Callable[..., Tmux]) -> None:
+    t = ssh_pane("gus", False)
+    screen = t.wait(lambda s: "No tables yet" in s, timeout=20)
+    assert "~gus (guest, code " in screen

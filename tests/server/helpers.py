@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 from collections.abc import AsyncIterator, Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 import asyncssh
@@ -22,6 +23,29 @@ WAIT = 20.0
 
 #: Keys as a terminal sends them.
 ENTER, ESC, UP, DOWN, BACKSPACE = "\r", "\x1b", "\x1b[A", "\x1b[B", "\x7f"
+
+
+_KEYS: dict[str, asyncssh.SSHKey] = {}
+
+
+def key_of(name: str) -> asyncssh.SSHKey:
+    """The SSH key of the person called ``name`` in these tests (made once)."""
+    if name not in _KEYS:
+        _KEYS[name] = asyncssh.generate_private_key("ssh-ed25519", comment=name)
+    return _KEYS[name]
+
+
+def key_file(directory: Path, name: str) -> Path:
+    """``name``'s private key in a file, for OpenSSH's ``ssh -i`` (0600, as ssh insists)."""
+    path = directory / f"id_{name}"
+    if not path.exists():
+        key_of(name).write_private_key(str(path))
+        path.chmod(0o600)
+    return path
+
+
+def fingerprint_of(name: str) -> str:
+    return str(key_of(name).get_fingerprint("sha256"))
 
 
 def run(coro: Coroutine[Any, Any, Any], timeout: float = 120.0) -> Any:
@@ -56,9 +80,15 @@ class Term:
         self._task = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
-    async def connect(cls, port: int, name: str, *, width: int = 80, height: int = 24,
+    async def connect(cls, port: int, name: str, *, width: int = 80, height: int = 24, guest: bool = False,
                       **options: Any) -> Term:
-        options.setdefault("client_keys", None)
+        """``name`` connects with their own key (the same one each time: they are a person), or,
+        ``guest``, with no key at all (a password is sent, which open mode takes from anybody)."""
+        if guest:
+            options.setdefault("client_keys", None)
+            options.setdefault("password", "guest")
+        else:
+            options.setdefault("client_keys", [key_of(name)])
         options.setdefault("agent_path", None)
         conn = await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
                                                        **options), WAIT)
@@ -149,7 +179,7 @@ async def two_at_a_table(srv: Server) -> tuple[Term, Term]:
     await alice.wait_for("No tables yet")
     await create_table(alice)
     bob = await Term.connect(srv.port, "bob")
-    await bob.press("3", "3  bob (you)")
+    await bob.press("3", "3  bob✓ (you)")
     await alice.press("s", "hand 1")
     await bob.wait_for("Your hand (11 cards)")
     return alice, bob

@@ -31,22 +31,23 @@ def test_a_key_in_the_file_gets_in_and_its_fingerprint_is_part_of_the_identity(t
     async def main() -> None:
         async with serving(open=False, authorized_keys=keys) as srv:
             alice = await Term.connect(srv.port, "alice", client_keys=[alice_key])
-            await alice.wait_for("alice — 1 online")
+            await alice.wait_for("alice ✓ — 1 online")
             fp = alice_key.get_fingerprint("sha256")
-            assert set(srv.registry.clients) == {f"alice {fp}"}
+            assert set(srv.registry.clients) == {f"key:{fp}"}
             with pytest.raises(asyncssh.PermissionDenied):
                 await Term.connect(srv.port, "mallory", client_keys=[other_key])
             # Friends are added while the server runs: the file is read again.
             keys.write_text(alice_pub + other_pub)
             other = await Term.connect(srv.port, "carol", client_keys=[other_key])
-            await other.wait_for("carol — 2 online")
+            await other.wait_for("carol ✓ — 2 online")
             for t in (alice, other):
                 await t.close()
     run(main())
 
 
-def test_the_same_name_with_another_key_is_somebody_else(tmp_path: Path) -> None:
-    """With keys, a seat is its player's name and key: typing the name is not enough to take it."""
+def test_the_same_name_with_another_key_is_refused_and_cannot_take_the_seat(tmp_path: Path) -> None:
+    """With keys, a seat is its player's key: typing the name is not enough to take it, and another
+    listed key may not even use the name."""
     key1, pub1 = keypair(tmp_path, "one")
     key2, pub2 = keypair(tmp_path, "two")
     keys = tmp_path / "authorized_keys"
@@ -61,10 +62,13 @@ def test_the_same_name_with_another_key_is_somebody_else(tmp_path: Path) -> None
             await alice.close()
             await settle(srv, lambda: not srv.registry.tables[1].links)
             impostor = await Term.connect(srv.port, "alice", client_keys=[key2])
-            lobby = await impostor.wait_for("Tables")
-            assert "Your hand" not in lobby
-            await impostor.press("1", "alice's seat waits for them")
-            await impostor.close()
+            await impostor.wait_for("reserved by another person's key")
+            await impostor.wait_closed()
+            assert "Your hand" not in impostor.received()
+            mallory = await Term.connect(srv.port, "mallory", client_keys=[key2])
+            await mallory.wait_for("Tables")
+            await mallory.press("1", "alice's seat waits for them")
+            await mallory.close()
             alice = await Term.connect(srv.port, "alice", client_keys=[key1])
             await alice.wait_for("Your hand")           # the real alice goes straight back to it
             await alice.close()
@@ -75,7 +79,7 @@ def test_the_password_lets_in_and_a_wrong_one_does_not() -> None:
     async def main() -> None:
         async with serving(open=False, password="open sesame") as srv:
             alice = await Term.connect(srv.port, "alice", password="open sesame")
-            await alice.wait_for("alice — 1 online")
+            await alice.wait_for("alice ✓ — 1 online")
             with pytest.raises(asyncssh.PermissionDenied):
                 await Term.connect(srv.port, "bob", password="open says me")
             with pytest.raises(asyncssh.PermissionDenied):
@@ -86,7 +90,7 @@ def test_the_password_lets_in_and_a_wrong_one_does_not() -> None:
 
 @pytest.mark.parametrize(("user", "says"), [
     ("a" * 21, "at most 20 characters"),
-    (" ", "the user name is empty"),
+    (" ", "the name is empty"),
 ])
 def test_a_user_name_that_cannot_be_a_players_name_is_refused_with_the_reason(user: str, says: str) -> None:
     async def main() -> None:

@@ -14,8 +14,8 @@ def test_a_line_said_at_the_table_reaches_the_others_in_their_log() -> None:
             alice, bob = await two_at_a_table(srv)
             await alice.press("/", "Say to the table:")
             alice.send("good luck")
-            await alice.press(ENTER, in_log("alice: good luck"))
-            await bob.wait_for(in_log("alice: good luck"))
+            await alice.press(ENTER, in_log("alice✓: good luck"))
+            await bob.wait_for(in_log("alice✓: good luck"))
             for t in (alice, bob):
                 await t.close()
     run(main())
@@ -33,8 +33,8 @@ def test_escape_sequences_typed_in_chat_never_reach_another_terminal() -> None:
             # Whatever the input made of it, bob's terminal got no escape sequence from it.
             await alice.press("/", "Say to the table:")
             alice.send("done")
-            await alice.press(ENTER, in_log("alice: done"))
-            await bob.wait_for(in_log("alice: done"))
+            await alice.press(ENTER, in_log("alice✓: done"))
+            await bob.wait_for(in_log("alice✓: done"))
             got = bob.received()[before:]
             assert "\x1b]0;owned" not in got and "\x1b[2J" not in got and "\u202e" not in got
             assert bob.screen.title == title
@@ -72,7 +72,7 @@ def test_a_player_who_chats_too_fast_is_told_to_wait() -> None:
             for n in (1, 2):
                 await alice.press("/", "Say to the table:")
                 alice.send(f"line {n}")
-                await alice.press(ENTER, in_log(f"alice: line {n}"))
+                await alice.press(ENTER, in_log(f"alice✓: line {n}"))
             await alice.press("/", "Say to the table:")
             alice.send("line 3")
             await alice.press(ENTER, "Not so fast: 2 lines per 60 s")
@@ -90,14 +90,14 @@ def test_the_lobby_has_a_chat_line_for_everybody_there() -> None:
             await bob.wait_for("2 online")
             await alice.press("c", "Say: _")
             alice.send("anyone for canasta?")
-            await alice.press(ENTER, "alice: anyone for canasta?")
-            await bob.wait_for("alice: anyone for canasta?")
+            await alice.press(ENTER, "alice✓: anyone for canasta?")
+            await bob.wait_for("alice✓: anyone for canasta?")
             # A line holding escapes (whatever its source) is shown written out, and does nothing.
             title = bob.screen.title
             session = next(s for s in srv.sessions if s.identity.name == "alice")
             assert session.app is not None
             assert srv.registry.say_lobby(session.app, HOSTILE) is None
-            await bob.wait_for("alice: \\x1b[2J\\x1b]0;owned\\x07\\x1b[31mred\\u202eevil")
+            await bob.wait_for("alice✓: \\x1b[2J\\x1b]0;owned\\x07\\x1b[31mred\\u202eevil")
             assert "\x1b]0;owned" not in bob.received() and bob.screen.title == title
             for t in (alice, bob):
                 await t.close()

@@ -8,7 +8,7 @@ import asyncio
 
 from canasta_tui.engine import Phase
 
-from .helpers import ENTER, Term, drive, in_log, run, serving, settle, two_at_a_table
+from .helpers import ENTER, Term, drive, fingerprint_of, in_log, run, serving, settle, two_at_a_table
 
 
 def test_a_dropped_seat_waits_and_its_player_comes_back_to_it_with_what_happened() -> None:
@@ -27,7 +27,7 @@ def test_a_dropped_seat_waits_and_its_player_comes_back_to_it_with_what_happened
             assert table.state.actor == 2           # nobody plays bob's seat while it waits
             # The lobby shows the seat waiting.
             dave = await Term.connect(srv.port, "dave")
-            await dave.wait_for("3  bob: away, a computer takes over soon")
+            await dave.wait_for("3  bob✓: away, a computer takes over soon")
             # bob connects again: straight to his seat, with what the others did since he left.
             bob = await Term.connect(srv.port, "bob")
             screen = await bob.wait_for("While you were away:")
@@ -49,7 +49,7 @@ def test_after_the_wait_a_computer_plays_the_seat_until_its_player_returns() -> 
             await alice.wait_for(in_log("A computer plays for bob"))
             table = srv.registry.tables[1].table
             assert table is not None
-            assert table.seats[2].kind == "computer" and table.seats[2].key == "bob"
+            assert table.seats[2].kind == "computer" and table.seats[2].key == f"key:{fingerprint_of('bob')}"
             # A whole round: alice, then three computers (one of them in bob's seat), then alice again.
             await alice.press("d", "Dis[c]ard")
             alice.send("c")
@@ -74,7 +74,7 @@ def test_leaving_on_purpose_lets_a_computer_play_at_once_and_the_seat_is_still_y
             alice, bob = await two_at_a_table(srv)
             await bob.press("q", "Leave the table?")
             lobby = await bob.press("y", "Tables")
-            assert "3  computer for bob (you)" in lobby
+            assert "3  computer for bob✓ (you)" in lobby
             await alice.wait_for(in_log("bob left the table: a computer plays for them"))
             table = srv.registry.tables[1].table
             assert table is not None and table.seats[2].kind == "computer"
@@ -117,7 +117,7 @@ def test_a_newcomer_takes_a_computers_seat_at_the_next_deal_not_in_the_middle_of
             table = srv.registry.tables[1].table
             assert table is not None and table.seats[1].kind == "computer"
             dave = await Term.connect(srv.port, "dave")
-            await dave.wait_for("2  computer; carol sits down at the next deal")
+            await dave.wait_for("2  computer; carol✓ sits down at the next deal")
 
             def dealt(screen: str) -> bool:
                 return "hand 2" in screen.split("\n")[0]

@@ -135,7 +135,7 @@ def test_no_byte_of_a_hidden_hand_reaches_another_client() -> None:
             await create_table(alice)
             bob = await Term.connect(srv.port, "bob")
             await bob.wait_for("alice starts it")
-            await bob.press("4", "4  bob (you)")
+            await bob.press("4", "4  bob✓ (you)")
             carol = await Term.connect(srv.port, "carol")
             await carol.wait_for("alice starts it")
             st = srv.registry.tables[1]

@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import shutil
 import time
+from pathlib import Path
 
 import asyncssh
 import pytest
 
-from .helpers import WAIT, Term, run, serving
+from .helpers import WAIT, Term, key_file, run, serving
 
 
 async def responsive(t: Term) -> float:
@@ -67,7 +68,7 @@ def test_garbage_bytes_and_stray_escape_sequences_break_nothing() -> None:
     async def main() -> None:
         async with serving() as srv:
             conn = await asyncssh.connect("127.0.0.1", srv.port, username="eve", known_hosts=None,
-                                          client_keys=None, agent_path=None)
+                                          client_keys=None, agent_path=None, password="guest")
             proc = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
             junk = (b"\xff\xfe\xc3\x28\x1b[999;999R\x1b[M\x00\x01\x1b[<1;2M\x1b[31m\x1b]0;x\x07\x1bP+q\x1b\\"
                     b"\x1b[200~half a paste\x00\x1b[?1049h\x1b[6n\x1b\x1b\x1b[1;5;9~\x1b[99Z")
@@ -97,7 +98,7 @@ def test_too_many_connections_from_one_address_are_refused_with_a_message() -> N
             await b.close()
             await asyncio.sleep(0.1)
             c = await Term.connect(srv.port, "c")          # a place is free again
-            await c.wait_for("c " + "—")
+            await c.wait_for("c ✓ —")
             for t in (a, c):
                 await t.close()
     run(main())
@@ -140,7 +141,7 @@ def test_no_command_no_sftp_and_no_forwarding_only_the_game() -> None:
     async def main() -> None:
         async with serving() as srv:
             async with asyncssh.connect("127.0.0.1", srv.port, username="eve", known_hosts=None,
-                                        client_keys=None, agent_path=None) as conn:
+                                        client_keys=None, agent_path=None, password="guest") as conn:
                 with pytest.raises(asyncssh.ChannelOpenError):
                     await conn.run("cat /etc/passwd")
                 with pytest.raises(asyncssh.ChannelOpenError):
@@ -159,7 +160,7 @@ def test_no_command_no_sftp_and_no_forwarding_only_the_game() -> None:
 
 
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client is not installed (.ci/run installs it)")
-def test_openssh_without_a_terminal_is_told_and_let_go() -> None:
+def test_openssh_without_a_terminal_is_told_and_let_go(tmp_path: Path) -> None:
     """Reproduction: ``ssh -T`` with its input closed hung until killed.  The session saw the
     client's end of input and closed its channel at once, before it had said why; OpenSSH then
     waited for an exit status that never came."""
@@ -168,7 +169,8 @@ def test_openssh_without_a_terminal_is_told_and_let_go() -> None:
             for _ in range(3):
                 proc = await asyncio.create_subprocess_exec(
                     "ssh", "-T", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                    "-o", "BatchMode=yes", "-p", str(srv.port), "alice@127.0.0.1",
+                    "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-i", str(key_file(tmp_path, "alice")),
+                    "-p", str(srv.port), "alice@127.0.0.1",
                     stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
                 out, _ = await asyncio.wait_for(proc.communicate(), WAIT)
                 assert proc.returncode == 1

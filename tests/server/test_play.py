@@ -18,10 +18,10 @@ def test_two_humans_and_two_computers_play_a_hand_to_its_end_while_a_third_watch
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("No tables yet")
             lobby = await create_table(alice)
-            assert "1  alice (you)" in lobby and "2  free" in lobby
+            assert "1  alice✓ (you)" in lobby and "2  free" in lobby
             bob = await Term.connect(srv.port, "bob")
             await bob.wait_for("forming: 1 of 4 seated, alice starts it")
-            await bob.press("3", "3  bob (you)")
+            await bob.press("3", "3  bob✓ (you)")
             await alice.wait_for("3  bob")
             # Only the creator starts the table.
             await bob.press("s", "alice starts this table")

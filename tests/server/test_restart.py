@@ -14,7 +14,7 @@ from pathlib import Path
 from canasta_tui.persistence import paths
 from canasta_tui.persistence.saves import read_record
 
-from .helpers import WAIT, Term, create_table, run, serving, settle, two_at_a_table
+from .helpers import WAIT, Term, create_table, fingerprint_of, run, serving, settle, two_at_a_table
 
 
 def table_file(n: int = 1) -> Path:
@@ -33,7 +33,7 @@ def test_a_restarted_server_brings_its_tables_back_and_seats_wait_for_their_play
             await settle(srv, lambda: srv.store.flush(0.1) and table_file().exists())
             saved = read_record(table_file())
             assert saved.meta["seats"] == ["remote", "computer", "remote", "computer"]
-            assert saved.meta["server"]["keys"] == ["alice", "", "bob", ""]
+            assert saved.meta["server"]["keys"] == [f"key:{fingerprint_of('alice')}", "", f"key:{fingerprint_of('bob')}", ""]
             assert [str(a) for a in saved.match.log[-1]] == ["draw"]
         # The server stopped: both were told, and their connections closed.
         await alice.wait_closed()
@@ -43,8 +43,8 @@ def test_a_restarted_server_brings_its_tables_back_and_seats_wait_for_their_play
             assert st.table is not None and st.table.view(0).hand == hand_before
             assert [s.kind for s in st.table.seats] == ["remote", "computer", "remote", "computer"]
             dave = await Term.connect(srv.port, "dave")
-            lobby = await dave.wait_for("1  alice: away")
-            assert "3  bob: away" in lobby and "hand 1" in lobby
+            lobby = await dave.wait_for("1  alice✓: away")
+            assert "3  bob✓: away" in lobby and "hand 1" in lobby
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("Your hand (12 cards)")       # straight back to her seat, mid-turn
             await alice.press("x", "Dis[c]ard")

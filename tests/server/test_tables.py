@@ -21,7 +21,7 @@ class Person:
     """A connected person, as the tables see them (no terminal)."""
 
     def __init__(self, name: str) -> None:
-        self.identity = Identity(name)
+        self.identity = Identity(name, f"SHA256:{name}")
         self.moves: list[Destination] = []
         self.kicked = ""
 
@@ -62,13 +62,13 @@ def test_seats_before_the_start_and_who_starts(tmp_path: Path) -> None:
             reg.connect(ann)
             reg.connect(bob)
             st = reg.create(ann, load_rules("classic"), "beginner")
-            assert st.state == FORMING and st.seat_of("ann") == 0
+            assert st.state == FORMING and st.seat_of("key:SHA256:ann") == 0
             assert reg.sit(bob, st.id, 0)[0] == "ann sits there"
             assert reg.sit(bob, st.id, 2) == (None, None)
             assert reg.start(bob, st.id) == "ann starts this table (they created it)"
             # The creator stands up: the next one seated may start it; the last one up, it goes.
             assert reg.stand(ann, st.id) is None
-            assert st.creator == "bob"
+            assert st.creator == "key:SHA256:bob"
             assert reg.start(bob, st.id) is None
             assert bob.moves == [Destination(st.id, 2)]
             assert st.table is not None and [s.kind for s in st.table.seats] == ["computer"] * 2 + ["remote", "computer"]
@@ -85,9 +85,9 @@ def test_a_newer_connection_of_the_same_person_closes_the_older(tmp_path: Path) 
             reg.connect(old)
             reg.connect(new)
             assert "connected again from another terminal" in old.kicked
-            assert reg.clients["ann"] is new
+            assert reg.clients["key:SHA256:ann"] is new
             reg.disconnect(old)            # the old one's goodbye does not log the new one out
-            assert reg.clients["ann"] is new
+            assert reg.clients["key:SHA256:ann"] is new
     run(main())
 
 
@@ -101,7 +101,7 @@ def test_a_table_nobody_is_at_waits_for_them_and_is_never_played_out_by_computer
             assert st.table is not None
             st.enter(ann, 0)
             st.leave(ann, 0, dropped=False)          # a computer plays for her ...
-            assert st.table.seats[0].kind == "computer" and st.table.seats[0].key == "ann"
+            assert st.table.seats[0].kind == "computer" and st.table.seats[0].key == "key:SHA256:ann"
             assert st.held() and st.table.computer_to_act() is None       # ... once somebody is there
             moves = st.table.version
             await asyncio.sleep(0.2)
@@ -174,13 +174,13 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
     for screen in (text, second, form):
         lines = screen.split("\n")
         assert len(lines) == 24 and max(len(line) for line in lines) <= 80
-    assert "ann — 4 online" in text
+    assert "ann ✓ — 4 online" in text
     assert ">   1  classic      expert    to 5000   hand 1  1&3: 0  2&4: 0" in text
     assert "    2  windows      beginner  to 3000   forming: 2 of 4 seated, carol starts it" in text
-    assert "  1  ann (you)" in text and "  2  computer" in text
-    assert "  3  bob: away, a computer takes over soon" in text
+    assert "  1  ann✓ (you)" in text and "  2  computer" in text
+    assert "  3  bob✓: away, a computer takes over soon" in text
     assert "line 11 word" in text                       # the newest chat line is shown
-    assert "  4  a-long-name-of-20-ch" in second and "  1  carol" in second
+    assert "  4  a-long-name-of-20-ch+" in second and "  1  carol+" in second
     assert "- Table 2 -" in second                     # ASCII lines
     assert "New table" in form and "< classic >" in form
     assert "terminal too small (need 80x24)" in small

@@ -1,0 +1,307 @@
+"""A person is their key; a name is a label the key reserves; a guest is their connection.
+
+Before: with ``--password`` or ``--open``, a second login as ``bob`` took bob's seat and was
+shown his hand, and any listed key could call itself ``bob``.  Every test here is over real
+SSH on 127.0.0.1 (asyncssh clients, each with its own key, or none for a guest).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from canasta_tui.server.auth import GuessThrottle
+from canasta_tui.server.names import NameRefused, check_name
+
+from .helpers import ENTER, Term, create_table, fingerprint_of, key_of, run, serving, settle
+
+PASSWORD = "open sesame"
+
+
+def creds(mode: str) -> dict[str, str]:
+    return {"password": PASSWORD} if mode == "password" else {}
+
+
+async def bob_at_table(srv: object, mode: str) -> tuple[Term, Term]:
+    """alice (Player 1) and bob (Player 3), each with their own key, at table 1, started."""
+    port = srv.port  # type: ignore[attr-defined]
+    alice = await Term.connect(port, "alice", **creds(mode))
+    await alice.wait_for("No tables yet")
+    await create_table(alice)
+    bob = await Term.connect(port, "bob", **creds(mode))
+    await bob.press("3", "3  bob✓ (you)")
+    await alice.press("s", "hand 1")
+    await bob.wait_for("Your hand (11 cards)")
+    return alice, bob
+
+
+@pytest.mark.parametrize("mode", ["password", "open"])
+@pytest.mark.parametrize("bob_is", ["connected", "dropped"])
+def test_typing_bobs_name_never_shows_bobs_hand(mode: str, bob_is: str) -> None:
+    """The four hijacks of the issue: a second login as bob (with another key, or with none) while
+    bob plays or after his link dropped, in password and in open mode, is refused before it
+    sees anything, and the real bob keeps his seat."""
+    async def main() -> None:
+        changes = {"open": False, "password": PASSWORD} if mode == "password" else {}
+        async with serving(**changes) as srv:
+            alice, bob = await bob_at_table(srv, mode)
+            st = srv.registry.tables[1]
+            if bob_is == "dropped":
+                await bob.close()
+                await settle(srv, lambda: 2 not in st.links)
+            other_key = asyncssh.generate_private_key("ssh-ed25519")
+            with_key = await Term.connect(srv.port, "bob", client_keys=[other_key], **creds(mode))
+            await with_key.wait_for(said("reserved by another person's key"))
+            without = await Term.connect(srv.port, "bob", guest=True,
+                                         **({"password": PASSWORD} if mode == "password" else {}))
+            await without.wait_for(said("without a key you come in as a guest"))
+            for t in (with_key, without):
+                await t.wait_closed()
+                assert "Your hand" not in t.received() and "Tables" not in t.text()
+            assert st.table is not None and st.table.seats[2].key == f"key:{fingerprint_of('bob')}"
+            if bob_is == "connected":
+                assert not bob.closed.is_set()
+                assert "connected again from another terminal" not in bob.received()
+                assert st.links[2][0].identity.fingerprint == fingerprint_of("bob")
+            else:
+                bob = await Term.connect(srv.port, "bob", **creds(mode))
+                await bob.wait_for("Your hand (11 cards)")           # the real bob's key takes it back
+            for t in (alice, bob):
+                await t.close()
+    run(main())
+
+
+def test_a_listed_key_cannot_speak_or_create_tables_as_another_reserved_name(tmp_path: Path) -> None:
+    keys = tmp_path / "authorized_keys"
+    keys.write_text("".join(key_of(n).export_public_key().decode() for n in ("alice", "mallory")))
+
+    async def main() -> None:
+        async with serving(open=False, authorized_keys=keys) as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("alice ✓ — 1 online")
+            for name in ("alice", "Alice", "аlice", "AIice"):          # itself, and look-alikes
+                t = await Term.connect(srv.port, name, client_keys=[key_of("mallory")])
+                await t.wait_for(said("reserved by another person's key"))
+                await t.wait_closed()
+                assert "Lobby chat" not in t.received()
+            assert srv.registry.tables == {} and srv.registry.chat == []
+            # Under its own name the key speaks and creates as itself.
+            mallory = await Term.connect(srv.port, "mallory")
+            await mallory.press("c", "Say: _")
+            mallory.send("hello" + ENTER)
+            await alice.wait_for("mallory✓: hello")
+            await create_table(mallory)
+            await alice.wait_for("mallory starts it")
+            for t in (alice, mallory):
+                await t.close()
+    run(main())
+
+
+def test_a_name_stays_reserved_across_restarts() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("alice ✓ — 1 online")
+            await alice.close()
+        async with serving() as srv:
+            impostor = await Term.connect(srv.port, "alice", client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
+            await impostor.wait_for(said("reserved by another person's key"))
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("alice ✓ — 1 online")
+            await alice.close()
+    run(main())
+
+
+def said(text: str) -> Callable[[str], bool]:
+    """A screen test: ``text`` is on the screen, maybe wrapped over its 80 columns."""
+    return lambda screen: text in "".join(line.ljust(80) for line in screen.split("\n")).replace("  ", " ")
+
+
+def test_a_zero_width_space_does_not_make_another_name() -> None:
+    """``al\u200bice``: SSH's SASLprep takes the zero-width space out before the server sees the
+    name, so it is ``alice``, whose key has reserved it; the name check refuses such characters
+    wherever a name comes from."""
+    with pytest.raises(NameRefused, match=re.escape("invisible or control characters (U+200B)")):
+        check_name("al\u200bice")
+
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("alice ✓ — 1 online")
+            t = await Term.connect(srv.port, "al\u200bice", client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
+            await t.wait_for(said("reserved by another person's key"))
+            await alice.close()
+    run(main())
+
+
+@pytest.mark.parametrize(("user", "says"), [
+    ("Player 2", "a word the table uses for seats and players"),
+    ("bob (you)", "letters, digits, spaces and - _ . ' only"),
+])
+def test_names_that_pass_for_something_else_are_refused_at_the_door(user: str, says: str) -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            with pytest.raises(asyncssh.DisconnectError, match=re.escape(says)):
+                await Term.connect(srv.port, user)
+            assert not srv.sessions
+    run(main())
+
+
+def test_a_name_that_looks_like_somebody_seated_is_refused() -> None:
+    """A guest's name is not reserved, but while they are here or seated nobody may look like them."""
+    async def main() -> None:
+        async with serving() as srv:
+            gus = await Term.connect(srv.port, "gus", guest=True)
+            await gus.wait_for("~gus (guest, code")
+            for name, guest in (("gus", True), ("GUS", False), ("\u0261us", True)):      # ɡ: LATIN SMALL SCRIPT G
+                t = await Term.connect(srv.port, name, guest=guest)
+                await t.wait_for(said("somebody called ~gus is here"))
+                await t.wait_closed()
+            await gus.close()
+    run(main())
+
+
+def test_a_guest_can_never_take_a_keyed_seat() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            alice, bob = await bob_at_table(srv, "open")
+            await bob.close()
+            await settle(srv, lambda: 2 not in srv.registry.tables[1].links)
+            gus = await Term.connect(srv.port, "gus", guest=True)
+            lobby = await gus.wait_for("3  bob✓: away")
+            assert "~gus" in lobby
+            await gus.press("3", "bob's seat waits for them")
+            await gus.press("r", "Your seat's code")
+            gus.send("AAAA-AAAA")
+            await gus.press(ENTER, "No seat has that code")
+            # A code in the user name that no seat has lets nobody in.
+            wrong = await Term.connect(srv.port, "gus2+BBBBCCCC", guest=True)
+            await wrong.wait_for(said("no seat has that code"))
+            st = srv.registry.tables[1]
+            assert st.table is not None and st.table.seats[2].key == f"key:{fingerprint_of('bob')}"
+            for t in (alice, gus):
+                await t.close()
+    run(main())
+
+
+def test_a_guests_seat_goes_back_only_to_whoever_has_its_code() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            gus = await Term.connect(srv.port, "gus", guest=True)
+            header = await gus.press("2", "2  ~gus (you)")
+            code = re.search(r"code ([A-Z0-9]{4}-[A-Z0-9]{4})", header)
+            assert code is not None, header
+            await alice.press("s", "hand 1")
+            screen = await gus.wait_for("Your hand (11 cards)")
+            assert code.group(1) in screen and "~gus" in screen
+            await gus.close()
+            await settle(srv, lambda: 1 not in srv.registry.tables[1].links)
+            # The name alone is not the guest: somebody else typing it is refused ...
+            again = await Term.connect(srv.port, "gus", guest=True)
+            await again.wait_for(said("somebody called ~gus is here"))
+            # ... and the code brings the seat back, from the lobby (r) or in the user name.
+            other = await Term.connect(srv.port, "tina", guest=True)
+            await other.press("r", "Your seat's code")
+            other.send(code.group(1).lower())
+            await other.press(ENTER, "Your hand (11 cards)")
+            await other.close()
+            await settle(srv, lambda: 1 not in srv.registry.tables[1].links)
+            back = await Term.connect(srv.port, "gus+" + code.group(1).replace("-", ""), guest=True)
+            await back.wait_for("Your hand (11 cards)")
+            for t in (alice, back):
+                await t.close()
+    run(main())
+
+
+def test_every_is_in_names_the_key(caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            gus = await Term.connect(srv.port, "gus", guest=True)
+            await alice.wait_for("2 online")
+            for t in (alice, gus):
+                await t.close()
+    with caplog.at_level(logging.INFO, logger="canasta.server"):
+        run(main())
+    lines = [r.getMessage() for r in caplog.records]
+    assert f"alice (key {fingerprint_of('alice')}) is in" in lines
+    assert "~gus (guest) is in" in lines
+
+
+def test_a_key_offered_but_not_signed_with_is_nobody() -> None:
+    """Public keys are public: a client that offers bob's public key but cannot sign with it (here
+    it signs with another private key) and then comes in without a key is a guest, not bob."""
+    async def main() -> None:
+        async with serving() as srv:
+            bob = await Term.connect(srv.port, "bob")
+            await bob.close()
+            forged = asyncssh.load_keypairs([key_of("bob")])[0]
+            mallory = asyncssh.load_keypairs([asyncssh.generate_private_key("ssh-ed25519")])[0]
+            forged.sign = mallory.sign          # type: ignore[method-assign]  # bob's public key, not his private
+            t = await Term.connect(srv.port, "bob", client_keys=[forged], password="anything")
+            await t.wait_for(said("without a key you come in as a guest"))
+            assert all(s.identity.fingerprint != fingerprint_of("bob") for s in srv.sessions if s is not None)
+    run(main())
+
+
+def test_password_guessing_is_slowed_then_refused() -> None:
+    """After a few wrong passwords an address waits between tries (tries at once are spaced,
+    not let through together), then is refused for a while, even with the right password."""
+    async def main() -> None:
+        async with serving(open=False, password=PASSWORD) as srv:
+            throttle = srv.gate.throttle
+            throttle.FREE, throttle.SLOW, throttle.LOCK_AFTER = 2, 0.5, 5
+
+            async def guess(password: str) -> bool:
+                try:
+                    t = await Term.connect(srv.port, "eve", guest=True, password=password)
+                except asyncssh.PermissionDenied:
+                    return False
+                await t.close()
+                return True
+
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            results = await asyncio.gather(*(guess(f"wrong {i}") for i in range(5)))
+            took = loop.time() - start
+            assert results == [False] * 5
+            assert took >= 3 * 0.5 * 0.9          # the 3 over the free ones came one by one
+            assert not await guess(PASSWORD)       # locked: 5 failures from this address
+    run(main())
+
+
+def test_the_throttle_allows_a_few_guesses_a_minute() -> None:
+    now = [0.0]
+    t = GuessThrottle(clock=lambda: now[0])
+    tries = 0
+    while now[0] < 600:
+        wait = t.wait("address 127.0.0.1")
+        if wait is None:
+            now[0] += 1
+            continue
+        now[0] += wait
+        tries += 1
+        t.failed("address 127.0.0.1")
+    assert tries <= t.LOCK_AFTER                         # then locked for the rest of the 10 minutes
+    per_minute = [0.0]
+    t2 = GuessThrottle(clock=lambda: per_minute[0])
+    times = []
+    for _ in range(8):
+        wait = t2.wait("x")
+        assert wait is not None
+        per_minute[0] += wait
+        times.append(per_minute[0])
+        t2.failed("x")
+    slowed = times[t2.FREE:]
+    assert all(b - a >= t2.SLOW for a, b in itertools.pairwise(slowed))
+    assert 60 / t2.SLOW <= 3                             # at most three a minute once slowed
