@@ -388,7 +388,10 @@ class LobbyScreen(ScreenBase):
             draw_box(cv, "Leave", ["Leave the server?", "", "y: leave    n: stay"])
         elif self.mode == "help":
             width_key = max(len(k) for k, _ in LOBBY_KEYS) + 2
-            draw_box(cv, "Lobby keys", [f"{k:<{width_key}}{d}" for k, d in LOBBY_KEYS] + ["", "(press any key)"])
+            legend = [f"{g.verified} after a name: a person known by their SSH key",
+                      "~ before a name: a guest, who came without a key"]
+            draw_box(cv, "Lobby keys", [f"{k:<{width_key}}{d}" for k, d in LOBBY_KEYS]
+                     + ["", *legend, "", "(press any key)"])
         return cv
 
     def _row(self, st: ServerTable, width: int) -> str:

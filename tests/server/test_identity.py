@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
 import re
 from collections.abc import Callable
@@ -305,3 +306,56 @@ def test_the_throttle_allows_a_few_guesses_a_minute() -> None:
     slowed = times[t2.FREE:]
     assert all(b - a >= t2.SLOW for a, b in itertools.pairwise(slowed))
     assert 60 / t2.SLOW <= 3                             # at most three a minute once slowed
+
+
+def test_seats_saved_by_an_older_server_go_to_the_key_that_reserves_the_name() -> None:
+    """Saves from before people were keys hold ``alice`` (password or open mode) or ``bob SHA256:…``
+    (key mode).  After the upgrade bob's key is bob; alice's seat goes to the key that reserves
+    ``alice``, never to a guest typing it."""
+    from canasta_tui.persistence import paths
+
+    path = paths.data_dir() / "server" / "tables" / "1.json"
+
+    async def main() -> None:
+        async with serving() as srv:
+            alice, bob = await bob_at_table(srv, "open")
+            for t in (alice, bob):
+                await t.close()
+            await settle(srv, lambda: srv.store.flush(0.1) and path.exists())
+        data = json.loads(path.read_text())
+        data["meta"]["server"]["keys"] = ["alice", "", f"bob {fingerprint_of('bob')}", ""]
+        data["meta"]["server"]["creator"] = "alice"
+        path.write_text(json.dumps(data))
+        async with serving() as srv:
+            st = srv.registry.tables[1]
+            assert st.table is not None
+            assert [s.key for s in st.table.seats] == ["legacy:alice", "", f"key:{fingerprint_of('bob')}", ""]
+            guest = await Term.connect(srv.port, "alice", guest=True)
+            await guest.wait_for(said("reserved by a person's key"))
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("Your hand (11 cards)")
+            bob = await Term.connect(srv.port, "bob")
+            await bob.wait_for("Your hand (11 cards)")
+            assert st.table.seats[0].key == f"key:{fingerprint_of('alice')}"
+            for t in (alice, bob):
+                await t.close()
+    run(main())
+
+
+def test_an_unreadable_names_file_is_reported_and_kept() -> None:
+    from canasta_tui.persistence import paths
+
+    path = paths.data_dir() / "server" / "names.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"names": [')
+
+    async def main() -> None:
+        async with serving() as srv:
+            assert "could not be read" in srv.registry.names.problem
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("alice ✓ — 1 online")
+            impostor = await Term.connect(srv.port, "alice", client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
+            await impostor.wait_for(said("reserved by another person's key"))     # held while it runs
+            await alice.close()
+    run(main())
+    assert path.read_text() == '{"names": ['
