@@ -82,6 +82,12 @@ def new_guest_code() -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
+def code_text(code: str) -> str:
+    """A code as typed (``k7pxm2qa``, ``K7PX M2QA``) as it is shown: ``K7PX-M2QA``."""
+    clean = "".join(c for c in code.upper() if c.isalnum())
+    return f"{clean[:4]}-{clean[4:]}" if len(clean) > 4 else clean
+
+
 def guest_digest(code: str) -> str:
     """What a seat keeps of a guest's code (the code itself is never written down)."""
     clean = "".join(c for c in code.upper() if c.isalnum())
@@ -239,5 +245,5 @@ def fingerprint(key: asyncssh.SSHKey) -> str:
     return str(key.get_fingerprint("sha256"))
 
 
-__all__ = ["GUEST_MARK", "AuthorizedKeys", "Gate", "GuessThrottle", "Identity", "NameRefused", "fingerprint",
-           "guest_digest", "guest_identity", "is_key", "new_guest_code", "player_name"]
+__all__ = ["GUEST_MARK", "AuthorizedKeys", "Gate", "GuessThrottle", "Identity", "NameRefused", "code_text",
+           "fingerprint", "guest_digest", "guest_identity", "is_key", "new_guest_code", "player_name"]

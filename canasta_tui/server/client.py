@@ -18,7 +18,7 @@ from ..table import Link
 from ..text import printable
 from ..ui.app import ScreenApp
 from ..ui.controller import Controller
-from .auth import Identity
+from .auth import Identity, code_text
 from .lobby import LobbyScreen
 from .tables import Destination, Registry
 
@@ -77,7 +77,7 @@ class ServerApp(ScreenApp):
             return why
         old = self._identity.key
         self._identity = ident
-        self.guest_code = "-".join(code.upper().replace("-", "").replace(" ", "")[i:i + 4] for i in (0, 4))
+        self.guest_code = code_text(code)
         self.registry.rekey(self, old)
         log.info("%s typed the code of their seat", ident.log_text())
         return None

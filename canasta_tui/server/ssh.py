@@ -32,7 +32,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from ..text import printable
 from ..ui.canvas import DEFAULT_OPTIONS, Options
 from ..ui.style import ASCII, LOCALE_VARS
-from .auth import Identity, NameRefused, fingerprint, guest_identity, new_guest_code, player_name
+from .auth import Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, player_name
 from .client import ServerApp
 from .lobby import CODE_MAX
 from .names import skeleton
@@ -182,7 +182,7 @@ class Connection(asyncssh.SSHServer):
         if self.proven is not None:
             self.identity = Identity(self.name, fingerprint(self.proven))
         else:
-            self.guest_code = self.seat_code or new_guest_code()
+            self.guest_code = code_text(self.seat_code) if self.seat_code else new_guest_code()
             self.identity = guest_identity(self.name, self.guest_code)
 
     # ------------------------------------------------------------------ what may be opened
