@@ -87,6 +87,7 @@ def _classes() -> tuple[dict[str, str], tuple[tuple[str, str], ...]]:
     return reps, tuple(sorted(set(multi), key=lambda m: -len(m[0])))
 
 
+@functools.lru_cache(maxsize=4096)
 def skeleton(name: str) -> str:
     """What ``name`` looks like: equal skeletons are names a reader cannot tell apart."""
     reps, multi = _classes()

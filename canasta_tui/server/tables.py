@@ -455,6 +455,7 @@ class Registry:
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
         self.names = NameBook(config.home / NAMES_FILE)
+        skeleton("")           # the confusables are read now, not at the first login (0.1 s)
         #: Wrong guest codes cost time, per name typed (as wrong passwords do per address).
         self.codes = GuessThrottle()
         self.next_id = 1
