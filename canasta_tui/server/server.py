@@ -29,9 +29,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -245,8 +249,52 @@ def computers_executor(config: ServerConfig) -> Executor:
     threads and sockets), or threads."""
     if config.computer_processes:
         return ProcessPoolExecutor(config.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_think_politely)
+                                   initializer=_worker_start, initargs=(os.getpid(),))
     return ThreadPoolExecutor(config.workers, thread_name_prefix="canasta-computer")
+
+
+def _worker_start(server: int) -> None:
+    """A computer's worker: it ends with the server, gives way to its loop, and keeps no hold on
+    the server's standard output."""
+    _end_with(server)
+    _think_politely()
+    _let_go_of_stdout()
+
+
+#: Linux's prctl(2) option: the signal a process gets when its parent ends.
+PR_SET_PDEATHSIG = 1
+#: How often a worker looks whether the server is still there, where Linux cannot tell it (s).
+PARENT_POLL = 1.0
+
+
+def _end_with(server: int) -> None:
+    """The worker ends when the server does, however the server ends: killed (``kill -9``), the
+    worker waited for work that would never come, for good, and held what the server's
+    ``| tee log`` waits to see closed.  Linux kills it at once (``PR_SET_PDEATHSIG``: it is
+    the server's loop thread that starts workers, and that thread lives as long as the server);
+    everywhere a thread of the worker also looks every :data:`PARENT_POLL` seconds whether
+    its parent is still the server, as an orphan is given another parent."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != server:        # the server ended before the line above was in force
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_POLL)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="canasta-worker-parent", daemon=True).start()
+
+
+def _let_go_of_stdout() -> None:
+    """A worker writes nothing to standard output, so it does not hold the server's: a pipe
+    reader (``canasta serve | tee log``) sees the end as soon as the server ends."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
 
 
 def _think_politely() -> None:
@@ -270,8 +318,6 @@ def _duration(seconds: float) -> str:
 
 async def serve(config: ServerConfig, ready: Callable[[Server], None] | None = None) -> None:
     """``canasta serve``: run until SIGINT or SIGTERM, then stop cleanly."""
-    import signal
-
     server = Server(config)
     await server.start()
     loop = asyncio.get_running_loop()
