@@ -110,6 +110,14 @@ class Server:
         self.fingerprint = fingerprint(key)
         self._executor = computers_executor(config)
         self._store = TableStore(config.tables_dir)
+        loop = asyncio.get_running_loop()
+
+        def trouble(table_id: int, reason: str | None) -> None:
+            # On the store's thread: the tables hear of it on the loop's.
+            with contextlib.suppress(RuntimeError):     # (the loop has closed)
+                loop.call_soon_threadsafe(self._save_trouble, table_id, reason)
+
+        self._store.on_trouble = trouble
         stored, next_id = self._store.load()
         self._store.start()
         self._registry = Registry(config, self._store, self._executor)
@@ -189,6 +197,10 @@ class Server:
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self.stop()
+
+    def _save_trouble(self, table_id: int, reason: str | None) -> None:
+        if self._registry is not None:
+            self._registry.save_trouble(table_id, reason)
 
     # ------------------------------------------------------------------ connection limits
     def admit(self, c: Connection) -> str:

@@ -42,8 +42,11 @@ class TableStore:
         self._thread: threading.Thread | None = None
         self.failures = 0
         self.writes = 0
-        #: Called (on the writer's thread) after a table's file failed to be written.
-        self.on_failure: Callable[[int, str], None] | None = None
+        #: Called on the writer's thread when a table's file cannot be written where it could
+        #: (table id, why), and when it can again (table id, None): once each, not at every move.
+        self.on_trouble: Callable[[int, str | None], None] | None = None
+        #: The tables whose last write failed: how many writes failed since their last good one.
+        self._failing: dict[int, int] = {}
 
     def path(self, table_id: int) -> Path:
         return self.directory / f"{table_id}.json"
@@ -111,18 +114,40 @@ class TableStore:
             try:
                 write_save(self.path(table_id), match, meta)
                 self.writes += 1
+                self._saved(table_id)
             except SaveError as exc:
-                self.failures += 1
-                log.warning("table %d could not be saved: %s", table_id, printable(exc.reason))
-                if self.on_failure is not None:
-                    self.on_failure(table_id, exc.reason)
+                self._failed(table_id, exc.reason)
             except Exception:  # the writer must outlive any one bad write
-                self.failures += 1
                 log.exception("table %d could not be saved", table_id)
+                self._failed(table_id, "an error in the server")
             finally:
                 with self._lock:
                     self._busy = False
                     self._lock.notify_all()
+
+    def _failed(self, table_id: int, reason: str) -> None:
+        """A write failed: the log and the table hear of it the first time, not at every move."""
+        self.failures += 1
+        if table_id in self._failing:
+            self._failing[table_id] += 1
+            return
+        self._failing[table_id] = 1
+        log.warning("table %d could not be saved: %s (its players are told; it is written again at "
+                    "its next move)", table_id, printable(reason))
+        self._tell(table_id, reason)
+
+    def _saved(self, table_id: int) -> None:
+        failed = self._failing.pop(table_id, None)
+        if failed is not None:
+            log.warning("table %d is saved again (%d writes of it had failed)", table_id, failed)
+            self._tell(table_id, None)
+
+    def _tell(self, table_id: int, reason: str | None) -> None:
+        if self.on_trouble is not None:
+            try:
+                self.on_trouble(table_id, reason)
+            except Exception:  # (the loop it tells may be closing)
+                log.exception("the trouble of table %d could not be told", table_id)
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until everything asked for is written; False if that took longer than ``timeout``."""

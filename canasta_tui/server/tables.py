@@ -653,10 +653,30 @@ class Registry:
         st.table.say(client.identity.name, text)
         return None
 
+    # ------------------------------------------------------------------ saving
+    def save_trouble(self, table_id: int, reason: str | None) -> None:
+        """The table's file could not be written (``reason``), or it can again (None): the players
+        there are told, once each (the store says so only when it changes)."""
+        st = self.tables.get(table_id)
+        if st is None or st.table is None:
+            return
+        if reason is None:
+            st.table.say("", "This table is saved again: a restart would lose nothing")
+        else:
+            st.table.say("", f"This table cannot be saved right now ({_system_words(reason)}): play on, "
+                             "but a restart would lose the moves since")
+
     # ------------------------------------------------------------------ the end
     def close(self) -> None:
         for st in self.tables.values():
             st.close()
+
+
+def _system_words(reason: str) -> str:
+    """What the system said of a failed write (``No space left on device``), without the save's
+    own words around it (``cannot write: ...``)."""
+    head, sep, tail = reason.partition(": ")
+    return tail if sep and head.startswith("cannot write") else reason
 
 
 def _column(value: object, n: int) -> list[object]:
