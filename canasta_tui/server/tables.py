@@ -23,7 +23,7 @@ import asyncio
 import collections
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
@@ -32,7 +32,7 @@ from ..engine import Phase, Rules, team_name
 from ..persistence.integrate import StatsRecording
 from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Link, Seat, Table
-from ..table.events import recap
+from ..table.events import Event, recap
 from ..text import printable
 from .auth import Identity
 from .config import ServerConfig
@@ -241,8 +241,19 @@ class ServerTable:
             "seats": ["remote" if s.kind == REMOTE else "computer" for s in t.seats],
             "game_id": self.game_id,
             "server": {"table": self.id, "level": self.level, "creator": self.creator,
-                       "keys": [s.key for s in t.seats]},
+                       "keys": [s.key for s in t.seats], "seen": self.seen_positions()},
         }
+
+    def seen_positions(self) -> dict[str, list[int]]:
+        """Per identity of a seat: how far they have seen the table's events, as [hand, events of
+        that hand] (a restarted table has only its current hand's events, numbered afresh).  A player
+        at the table has seen everything its screen shows; one away, what it showed when they left."""
+        assert self.table is not None
+        events = self.table.events
+        seen = dict(self.left_at)
+        for client, _ in self.links.values():
+            seen[client.identity.key] = len(events)
+        return {key: list(seen_position(events, n)) for key, n in seen.items()}
 
     def _observe(self, table: Table, what: str) -> None:
         if what in ("action", "deal", "seats", "load"):
@@ -498,6 +509,7 @@ class Registry:
         for _ in range(game.match.hand_number):
             table.shuffled_deck()
         st.claims = [None] * n
+        st.left_at = _seen_from(server.get("seen"), table.events, {s.key for s in seats if s.key})
         self.tables[item.id] = st
         st.attach(table, self.executor)
         st.wait_for_all()
@@ -677,6 +689,39 @@ def _system_words(reason: str) -> str:
     own words around it (``cannot write: ...``)."""
     head, sep, tail = reason.partition(": ")
     return tail if sep and head.startswith("cannot write") else reason
+
+
+def seen_position(events: Sequence[Event], n: int) -> tuple[int, int]:
+    """Where the first ``n`` of ``events`` end, as (hand, how many of that hand's events)."""
+    n = max(0, min(n, len(events)))
+    if not events:
+        return 0, 0
+    if n == 0:
+        return events[0].hand, 0
+    hand = events[n - 1].hand
+    return hand, sum(1 for e in events[:n] if e.hand == hand)
+
+
+def seen_index(events: Sequence[Event], hand: int, count: int) -> int:
+    """How many of ``events`` were seen by who saw ``count`` events of ``hand``: an earlier hand
+    than the events hold means none of them."""
+    first = next((i for i, e in enumerate(events) if e.hand == hand), None)
+    if first is not None:
+        return min(len(events), first + max(0, count))
+    return 0 if not events or hand < events[0].hand else len(events)
+
+
+def _seen_from(value: object, events: Sequence[Event], keys: set[str]) -> dict[str, int]:
+    """The saved ``seen`` positions of the seats' players, as counts of ``events`` (anything else
+    in the file is left out: those players catch up from the deal, as before)."""
+    out: dict[str, int] = {}
+    if not isinstance(value, dict):
+        return out
+    for key, pos in value.items():
+        if (key in keys and isinstance(pos, list) and len(pos) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in pos)):
+            out[key] = seen_index(events, pos[0], pos[1])
+    return out
 
 
 def _column(value: object, n: int) -> list[object]:
