@@ -559,7 +559,7 @@ class Registry:
         st.claims = [None] * rules.players
         self.next_id += 1
         self.tables[st.id] = st
-        for other in self.tables.values():     # a person claims one seat at a time
+        for other in list(self.tables.values()):     # a person claims one seat at a time
             if other is not st and other.state == FORMING and other.stand(client.identity.key):
                 self._drop_if_empty(other)
         st.claim(client, 0)
@@ -577,7 +577,7 @@ class Registry:
             return f"This table has seats 1 to {st.players}", None
         key = client.identity.key
         if st.state == FORMING:
-            for other in self.tables.values():
+            for other in list(self.tables.values()):
                 if other is not st and other.state == FORMING and other.stand(key):
                     self._drop_if_empty(other)
             why = st.claim(client, seat)
