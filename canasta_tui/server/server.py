@@ -79,6 +79,7 @@ class Server:
         self._listener: asyncssh.SSHAcceptor | None = None
         self._idle: asyncio.Task[None] | None = None
         self._memory: asyncio.Task[None] | None = None
+        self._sweep: asyncio.Task[None] | None = None
         self.collector = Collector()
         self._executor: Executor | None = None
         self._store: TableStore | None = None
@@ -134,6 +135,7 @@ class Server:
             raise ConfigError(f"cannot listen on {printable(config.host)} port {config.port}: "
                               f"{exc.strerror or exc}") from None
         self._idle = asyncio.get_running_loop().create_task(self._watch_idle())
+        self._sweep = asyncio.get_running_loop().create_task(self._watch_tables())
         self.collector.start()
         self._memory = asyncio.get_running_loop().create_task(self._keep_pauses_short())
         log.info("listening on %s port %d (host key %s); %s", printable(config.host), self.port, self.fingerprint,
@@ -164,7 +166,7 @@ class Server:
         self._stopped.set()
 
     async def _wind_down(self) -> None:
-        for task in (self._idle, self._memory):
+        for task in (self._idle, self._memory, self._sweep):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -234,6 +236,12 @@ class Server:
         while True:
             await asyncio.sleep(TICK)
             self.collector.tick()
+
+    # ------------------------------------------------------------------ tables left alone
+    async def _watch_tables(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.tick)
+            self.registry.sweep()
 
     # ------------------------------------------------------------------ idle connections
     async def _watch_idle(self) -> None:

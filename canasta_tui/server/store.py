@@ -4,7 +4,9 @@ A table is autosaved after every move (the table's observer), but the file is wr
 thread of its own: the event loop that serves every player never waits for a disk.  Writes
 of one table are coalesced (only its newest position is written) and atomic (the game's
 ``write_save``), so ``kill -9`` at any moment leaves every table's last or previous move.
-A table's file is ``tables/<id>.json``; ``canasta --load`` can play it on at a terminal.
+A table's file is ``tables/<id>.json``; ``canasta --load`` can play it on at a terminal.  A
+table set aside (nobody came back to it for long) is renamed ``<id>.aside-TIME.json``: kept,
+but no longer brought back at start.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ class TableStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._pending: dict[int, tuple[Match, dict[str, Any]]] = {}
+        self._asides: list[tuple[int, str]] = []    # tables whose file goes aside: (id, why)
+        self._retired: set[int] = set()             # ... and which are never written again
         self._lock = threading.Condition()
         self._busy = False
         self._stop = False
@@ -98,32 +102,61 @@ class TableStore:
     def save(self, table_id: int, match: Match, meta: dict[str, Any]) -> None:
         """Write this position of table ``table_id`` soon (a newer one replaces it if not yet written)."""
         with self._lock:
+            if table_id in self._retired:
+                return
             self._pending[table_id] = (match, meta)
             self._lock.notify_all()
+
+    def set_aside(self, table_id: int, why: str) -> None:
+        """Rename table ``table_id``'s file to ``<id>.aside-TIME.json`` soon (after a write of it under
+        way, if any) and write it no more: it is kept, but not brought back at start."""
+        with self._lock:
+            self._pending.pop(table_id, None)
+            self._retired.add(table_id)
+            self._asides.append((table_id, why))
+            self._lock.notify_all()
+
+    def _put_aside(self, table_id: int, why: str) -> None:
+        path = self.path(table_id)
+        try:
+            kept = _aside(path, "aside")
+        except SaveError as exc:
+            log.warning("table %d could not be set aside (%s): %s", table_id, why, printable(exc.reason))
+            return
+        log.warning("table %d was set aside (%s): its file is now %s", table_id, why, printable(kept.name))
 
     def _run(self) -> None:
         while True:
             with self._lock:
-                while not self._pending and not self._stop:
+                while not self._pending and not self._asides and not self._stop:
                     self._lock.wait()
-                if not self._pending and self._stop:
+                if not self._pending and not self._asides and self._stop:
                     return
-                table_id = next(iter(self._pending))
-                match, meta = self._pending.pop(table_id)
+                aside = self._asides.pop(0) if self._asides else None
+                if aside is None:
+                    table_id = next(iter(self._pending))
+                    match, meta = self._pending.pop(table_id)
                 self._busy = True
             try:
-                write_save(self.path(table_id), match, meta)
-                self.writes += 1
-                self._saved(table_id)
-            except SaveError as exc:
-                self._failed(table_id, exc.reason)
-            except Exception:  # the writer must outlive any one bad write
-                log.exception("table %d could not be saved", table_id)
-                self._failed(table_id, "an error in the server")
+                if aside is not None:
+                    self._put_aside(*aside)
+                else:
+                    self._write(table_id, match, meta)
             finally:
                 with self._lock:
                     self._busy = False
                     self._lock.notify_all()
+
+    def _write(self, table_id: int, match: Match, meta: dict[str, Any]) -> None:
+        try:
+            write_save(self.path(table_id), match, meta)
+            self.writes += 1
+            self._saved(table_id)
+        except SaveError as exc:
+            self._failed(table_id, exc.reason)
+        except Exception:  # the writer must outlive any one bad write
+            log.exception("table %d could not be saved", table_id)
+            self._failed(table_id, "an error in the server")
 
     def _failed(self, table_id: int, reason: str) -> None:
         """A write failed: the log and the table hear of it the first time, not at every move."""
@@ -152,7 +185,7 @@ class TableStore:
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until everything asked for is written; False if that took longer than ``timeout``."""
         with self._lock:
-            return self._lock.wait_for(lambda: not self._pending and not self._busy, timeout)
+            return self._lock.wait_for(lambda: not self._pending and not self._asides and not self._busy, timeout)
 
     def close(self, timeout: float = 10.0) -> None:
         """Write what is pending, then stop the writer."""
