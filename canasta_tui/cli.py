@@ -188,16 +188,18 @@ def _pace_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
               help="How long each busy and each calm turn of table 1 lasts.")
 @click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
               help="The server's pause after each computer move.")
+@click.option("--logins", type=click.IntRange(0, 1000), default=20, show_default=True, metavar="N",
+              help="Logins to time first, each a fresh connection with its own key, to the lobby (0: none).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players' pauses.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int], busy_pace: tuple[int, int],
-                busy: bool, phase: float, delay: int, seed: int, as_json: bool) -> None:
-    """SSH players against a real canasta serve: key-to-screen latency, bytes/s, server CPU per table."""
+                busy: bool, phase: float, delay: int, logins: int, seed: int, as_json: bool) -> None:
+    """SSH players against a real canasta serve: logins/s with keys, key-to-screen latency, bytes/s, server CPU."""
     from .bench.serve_bench import BenchError, report, run
 
     try:
         result = run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace, delay_ms=delay,
-                     seed=seed, phase_s=phase, progress=lambda line: click.echo(line, err=True))
+                     seed=seed, phase_s=phase, logins=logins, progress=lambda line: click.echo(line, err=True))
     except BenchError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
