@@ -16,7 +16,7 @@ from .persistence.commands import config_command, open_for_play, stats_command
 from .persistence.integrate import SettingsGroup, TableFiles, start_table, statistics_outcome
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
-from .server.config import PASSWORD_ENV
+from .server.config import DAY, MAX_TABLES, PASSWORD_ENV
 from .text import BadName, check_name, printable
 
 
@@ -188,16 +188,18 @@ def _pace_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
               help="How long each busy and each calm turn of table 1 lasts.")
 @click.option("--delay", type=click.IntRange(0, 10000), default=400, show_default=True, metavar="MS",
               help="The server's pause after each computer move.")
+@click.option("--logins", type=click.IntRange(0, 1000), default=20, show_default=True, metavar="N",
+              help="Logins to time first, each a fresh connection with its own key, to the lobby (0: none).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players' pauses.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int], busy_pace: tuple[int, int],
-                busy: bool, phase: float, delay: int, seed: int, as_json: bool) -> None:
-    """SSH players against a real canasta serve: key-to-screen latency, bytes/s, server CPU per table."""
+                busy: bool, phase: float, delay: int, logins: int, seed: int, as_json: bool) -> None:
+    """SSH players against a real canasta serve: logins/s with keys, key-to-screen latency, bytes/s, server CPU."""
     from .bench.serve_bench import BenchError, report, run
 
     try:
         result = run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace, delay_ms=delay,
-                     seed=seed, phase_s=phase, progress=lambda line: click.echo(line, err=True))
+                     seed=seed, phase_s=phase, logins=logins, progress=lambda line: click.echo(line, err=True))
     except BenchError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
@@ -222,10 +224,17 @@ def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int]
               help="Connections at once, in all.")
 @click.option("--max-per-address", type=click.IntRange(1, 10000), default=10, show_default=True, metavar="N",
               help="Connections at once from one address.")
+@click.option("--max-tables", type=click.IntRange(1, MAX_TABLES), default=40, show_default=True, metavar="N",
+              help="Tables the server holds at most (every one is kept on disk and brought back at start).")
+@click.option("--tables-per-person", type=click.IntRange(1, MAX_TABLES), default=3, show_default=True, metavar="N",
+              help="Tables one person may have created that are not over.")
+@click.option("--set-aside-days", type=click.FloatRange(0, 3650), default=30, show_default=True, metavar="DAYS",
+              help="Set aside a started table nobody has been at for this long: its file is kept, it is no "
+                   "longer brought back (0: never).")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (table N plays seed + N - 1).")
 def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
-                  takeover: int, idle_timeout: int, max_connections: int, max_per_address: int,
-                  seed: int | None) -> None:
+                  takeover: int, idle_timeout: int, max_connections: int, max_per_address: int, max_tables: int,
+                  tables_per_person: int, set_aside_days: float, seed: int | None) -> None:
     """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
     import asyncio
     import logging
@@ -242,7 +251,8 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
             password = click.prompt("Password for the players", hide_input=True, confirmation_prompt=True, err=True)
     config = ServerConfig(host=host, port=port, authorized_keys=authorized_keys, password=password, open=open_,
                           delay_ms=delay, takeover=float(takeover), idle_timeout=float(idle_timeout),
-                          max_connections=max_connections, max_per_address=max_per_address, seed=seed)
+                          max_connections=max_connections, max_per_address=max_per_address, max_tables=max_tables,
+                          tables_per_person=tables_per_person, set_aside_after=set_aside_days * DAY, seed=seed)
     try:
         config.checked()
     except ConfigError as exc:

@@ -1,10 +1,13 @@
 """``canasta bench serve``: many players over SSH at once, against a real ``canasta serve``.
 
 The server is the real program, started as a process of its own (a temporary
-``CANASTA_HOME``, 127.0.0.1, a free port, ``--open``), so that its CPU time is measured
-apart from the clients'.  The clients are asyncssh connections in this process, one per
-human seat, each with an 80x24 pseudo-terminal whose characters a small screen
-(:class:`~.vt.VtScreen`) keeps.  They go through the lobby by keys (one player creates each
+``CANASTA_HOME``, 127.0.0.1, a free port), so that its CPU time is measured apart from the
+clients'.  The clients are asyncssh connections in this process, one per human seat, each
+with an 80x24 pseudo-terminal whose characters a small screen (:class:`~.vt.VtScreen`) keeps.
+Every client logs in with an ed25519 key of its own, as people do: the server is given their
+public keys (``--authorized-keys``), so each login proves its key whatever the server's open
+mode does with keys; before the players connect, :data:`LOGINS` more logins (each a fresh
+connection with its own key, through to the lobby screen) are timed.  They go through the lobby by keys (one player creates each
 table, the others sit down, the creator starts it), then play by keys read from their
 screen alone, at a human pace: draw, discard, dismiss messages, Enter at the end of a
 hand, and move the cursor in their hand.
@@ -23,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import gc
 import os
 import random
@@ -60,6 +62,8 @@ PROBE_TIMEOUT = 5.0
 STEP_TIMEOUT = 120.0
 #: Connections opened at once while everybody connects.
 CONNECT_AT_ONCE = 8
+#: Logins timed before the players connect (``--logins``).
+LOGINS = 20
 #: In the busy run, table 1 is busy and calm by turns, this long each (seconds).
 PHASE_S = 5.0
 #: "No table slower because another one is busy": the other tables' p95 while table 1 is busy
@@ -152,10 +156,11 @@ def own_cpu() -> float:
 class ServerProcess:
     """``canasta serve`` in a temporary home on 127.0.0.1; :attr:`port` once started."""
 
-    def __init__(self, sessions: int, delay_ms: int, seed: int) -> None:
+    def __init__(self, sessions: int, delay_ms: int, seed: int, keys: Sequence[asyncssh.SSHKey] = ()) -> None:
         self.sessions = sessions
         self.delay_ms = delay_ms
         self.seed = seed
+        self.keys = list(keys)            # who may log in (none: the server is open to anybody)
         self.proc: asyncio.subprocess.Process | None = None
         self.port = 0
         self.log: list[str] = []          # the server's last lines (shown if something fails)
@@ -165,8 +170,15 @@ class ServerProcess:
     async def start(self) -> None:
         self._home = tempfile.TemporaryDirectory(prefix="canasta-bench-serve-")
         env = dict(os.environ, CANASTA_HOME=self._home.name)
-        limit = str(self.sessions + 10)
-        args = ["serve", "--open", "--host", "127.0.0.1", "--port", "0", "--delay", str(self.delay_ms),
+        limit = str(self.sessions + CONNECT_AT_ONCE + 10)
+        if self.keys:
+            allowed = os.path.join(self._home.name, "authorized_keys")
+            with open(allowed, "wb") as f:
+                f.write(b"".join(k.export_public_key() for k in self.keys))
+            door = ["--authorized-keys", allowed]
+        else:
+            door = ["--open"]
+        args = ["serve", *door, "--host", "127.0.0.1", "--port", "0", "--delay", str(self.delay_ms),
                 "--seed", str(self.seed), "--idle-timeout", "0", "--max-connections", limit,
                 "--max-per-address", limit]
         self.proc = await asyncio.create_subprocess_exec(
@@ -276,6 +288,7 @@ class Player:
     rng: random.Random
     busy_pace: tuple[float, float] | None = None    # table 1's pace while it is busy
     phases: Phases = field(default_factory=lambda: Phases(False))
+    key: asyncssh.SSHKey | None = None              # the player's own key (None: no key at all)
     screen: VtScreen = field(default_factory=lambda: VtScreen(WIDTH, HEIGHT))
     conn: asyncssh.SSHClientConnection | None = None
     chan: asyncssh.SSHClientChannel[str] | None = None
@@ -301,18 +314,12 @@ class Player:
         self.answered = asyncio.Event()
 
     # ------------------------------------------------------------------ the link
-    @functools.cached_property
-    def key(self) -> asyncssh.SSHKey:
-        """This player's own key: the server knows a person by their key."""
-        return asyncssh.generate_private_key("ssh-ed25519", comment=self.name)
-
     async def connect(self, port: int) -> None:
-        self.key  # noqa: B018  (made before the clock starts)
         t0 = time.perf_counter()
         try:
             self.conn = await asyncio.wait_for(asyncssh.connect(
-                "127.0.0.1", port, username=self.name, known_hosts=None, client_keys=[self.key], agent_path=None,
-                password=None), STEP_TIMEOUT)
+                "127.0.0.1", port, username=self.name, known_hosts=None,
+                client_keys=[self.key] if self.key is not None else None, agent_path=None, password=None), STEP_TIMEOUT)
             self.chan, _ = await asyncio.wait_for(self.conn.create_session(
                 lambda: _Session(self), term_type="xterm", term_size=(WIDTH, HEIGHT), encoding="utf-8"), STEP_TIMEOUT)
         except (OSError, asyncssh.Error, TimeoutError) as exc:
@@ -527,23 +534,64 @@ class Settings:
     delay_ms: int = 400
     seed: int = 1
     phase_s: float = PHASE_S
+    logins: int = LOGINS
+
+
+def new_key() -> asyncssh.SSHKey:
+    """A client's own key, as ``ssh-keygen -t ed25519`` makes one."""
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey]) -> dict[str, Any]:
+    """Log in once with each key (a fresh connection, a name of its own, the key proven) through to
+    the lobby screen, :data:`CONNECT_AT_ONCE` at a time: logins per second, and each one's time."""
+    gate = asyncio.Semaphore(CONNECT_AT_ONCE)
+    took: list[float] = []
+    t0 = time.perf_counter()
+    done = t0
+
+    async def login(i: int, key: asyncssh.SSHKey) -> None:
+        nonlocal done
+        p = Player(f"login{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=key)
+        try:
+            async with gate:
+                await p.connect(port)
+                took.append(p.connect_s)
+                done = max(done, time.perf_counter())
+        finally:
+            await p.close()
+
+    await asyncio.gather(*(login(i, k) for i, k in enumerate(keys)))
+    wall = done - t0
+    ms = [x * 1000 for x in took]
+    return {"n": len(took), "at_once": CONNECT_AT_ONCE, "seconds": wall,
+            "per_s": len(took) / wall if wall > 0 else None,
+            "p50_ms": percentile(ms, 0.5), "p95_ms": percentile(ms, 0.95), "max_ms": max(ms) if ms else None}
 
 
 async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
     """One server, ``st.tables`` tables of ``st.clients`` players each; table 1 busy if ``busy``."""
     what = "table 1 busy" if busy else "every table alike"
-    server = ServerProcess(st.tables * st.clients, st.delay_ms, st.seed)
+    # Every player, and every login timed, has a key of its own, which the server is told of.
+    keys = [new_key() for _ in range(st.tables * st.clients)]
+    login_keys = [new_key() for _ in range(0 if busy else st.logins)]
+    server = ServerProcess(st.tables * st.clients, st.delay_ms, st.seed, keys + login_keys)
     players: list[Player] = []
     status: int | None = None
+    logins: dict[str, Any] | None = None
     try:
         await server.start()
+        if login_keys:
+            progress(f"{what}: {len(login_keys)} logins, each with its own key, to the lobby")
+            logins = await time_logins(server.port, login_keys)
         phases = Phases(busy, length=st.phase_s)
         for t in range(1, st.tables + 1):
             fast = busy and t == 1
             busy_pace = (st.busy_pace_ms[0] / 1000, st.busy_pace_ms[1] / 1000) if fast else None
             for s in range(st.clients):
                 players.append(Player(f"t{t}p{s + 1}", t, s, (st.pace_ms[0] / 1000, st.pace_ms[1] / 1000),
-                                      random.Random(f"{st.seed}:{t}:{s}"), busy_pace, phases))
+                                      random.Random(f"{st.seed}:{t}:{s}"), busy_pace, key=keys[len(players)],
+                                      phases=phases))
         gate = asyncio.Semaphore(CONNECT_AT_ONCE)
 
         async def connect(p: Player) -> None:
@@ -581,7 +629,8 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
         await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
         status = await server.stop()
     used = [b - a if a is not None and b is not None else None for a, b in zip(cpu0, cpu1, strict=True)]
-    return figures(st, players, busy, wall, used[0], used[1], own1 - own0, connected_s, ready_s, status, dropped)
+    result = figures(st, players, busy, wall, used[0], used[1], own1 - own0, connected_s, ready_s, status, dropped)
+    return result | {"logins": logins} if logins is not None else result
 
 
 def figures(st: Settings, players: list[Player], busy: bool, wall: float, server_cpu: float | None,
@@ -648,9 +697,10 @@ def figures(st: Settings, players: list[Player], busy: bool, wall: float, server
 
 def run(tables: int, clients: int, seconds: float = 30.0, *, busy: bool = True, pace_ms: tuple[int, int] = (200, 500),
         busy_pace_ms: tuple[int, int] = (20, 60), delay_ms: int = 400, seed: int = 1, phase_s: float = PHASE_S,
-        progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
-    """The whole benchmark: the even run, then (``busy``) the run with table 1 busy and calm by turns."""
-    st = Settings(tables, clients, seconds, pace_ms, busy_pace_ms, delay_ms, seed, phase_s)
+        logins: int = LOGINS, progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """The whole benchmark: ``logins`` logins timed, the even run, then (``busy``) the run with table 1
+    busy and calm by turns."""
+    st = Settings(tables, clients, seconds, pace_ms, busy_pace_ms, delay_ms, seed, phase_s, logins)
     result: dict[str, Any] = {
         "tables": tables, "clients_per_table": clients, "sessions": tables * clients, "seconds": seconds,
         "pace_ms": list(pace_ms), "busy_pace_ms": list(busy_pace_ms), "delay_ms": delay_ms, "seed": seed,
@@ -658,6 +708,7 @@ def run(tables: int, clients: int, seconds: float = 30.0, *, busy: bool = True, 
         "cores": os.cpu_count(),
     }
     result["even"] = asyncio.run(run_once(st, busy=False, progress=progress))
+    result["logins"] = result["even"].pop("logins", None)
     if busy:
         result["busy"] = asyncio.run(run_once(st, busy=True, progress=progress))
         a = result["even"]["quiet_tables_latency_ms"]["p95"]
@@ -721,11 +772,20 @@ def _run_report(r: dict[str, Any], tables: int) -> list[str]:
     return lines
 
 
+def _logins_report(f: dict[str, Any] | None) -> list[str]:
+    if not f or not f["n"]:
+        return []
+    return ["", f"Logins, each a fresh connection with its own ed25519 key to the lobby screen, {f['at_once']} at once: "
+                f"{f['n']} in {f['seconds']:.2f} s, {f['per_s']:.1f} logins/s; each p50 {_ms(f['p50_ms'])} ms   "
+                f"p95 {_ms(f['p95_ms'])} ms   max {_ms(f['max_ms'])} ms"]
+
+
 def report(r: dict[str, Any]) -> str:
     lines = [
         f"canasta serve: {r['tables']} tables x {r['clients_per_table']} players over SSH ({r['sessions']} sessions), "
         f"{r['seconds']:g} s per run, a key every {r['pace_ms'][0]}-{r['pace_ms'][1]} ms, computers' delay "
         f"{r['delay_ms']} ms, {r['cores']} cores",
+        *_logins_report(r.get("logins")),
         "",
         "Every table alike:",
         *_run_report(r["even"], r["tables"]),
@@ -753,5 +813,5 @@ def report(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["PHASE_S", "TARGET_BUSY_RATIO", "TARGET_P95_MS", "BenchError", "Phases", "Player", "ServerProcess", "report",
-           "run", "run_once"]
+__all__ = ["LOGINS", "PHASE_S", "TARGET_BUSY_RATIO", "TARGET_P95_MS", "BenchError", "Phases", "Player", "ServerProcess",
+           "new_key", "report", "run", "run_once", "time_logins"]

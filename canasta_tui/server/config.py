@@ -10,6 +10,11 @@ from ..text import printable
 
 #: The environment variable ``canasta serve --password`` reads the password from.
 PASSWORD_ENV = "CANASTA_SERVE_PASSWORD"
+#: The most tables a server can be told to hold (every one is kept in memory, on disk, and read
+#: again at every start).
+MAX_TABLES = 1000
+#: One day, in seconds (``--set-aside-days``).
+DAY = 86400.0
 
 
 class ConfigError(ValueError):
@@ -64,7 +69,17 @@ class ServerConfig:
     #: every table: ``canasta bench serve`` saw every table's p95 go from 16 ms to 480 ms.
     workers: int = 2
     computer_processes: bool = True
-    #: Seconds between two checks of idle connections.
+    #: Tables cost the server memory, a file, and time at every start: one person may have created
+    #: at most ``tables_per_person`` tables that are not over, the server holds at most ``max_tables``.
+    tables_per_person: int = 3
+    max_tables: int = 40
+    #: A table that has not started this long after somebody last sat down or stood up there goes
+    #: (0: never); one where nobody connected holds a seat goes at once.
+    forming_timeout: float = 3600.0
+    #: A started table no human has been at for this long is set aside (0: never): its file is kept,
+    #: renamed ``<id>.aside-TIME.json``, and it is no longer brought back at start.
+    set_aside_after: float = 30 * DAY
+    #: Seconds between two checks of idle connections, and of tables left alone.
     tick: float = 5.0
 
     def checked(self) -> ServerConfig:
@@ -83,6 +98,13 @@ class ServerConfig:
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
         if self.takeover < 0 or self.idle_timeout < 0 or self.login_timeout <= 0:
+            raise ConfigError("times must not be negative")
+        if not 1 <= self.max_tables <= MAX_TABLES:
+            raise ConfigError(f"max-tables must be between 1 and {MAX_TABLES} (not {self.max_tables})")
+        if not 1 <= self.tables_per_person <= self.max_tables:
+            raise ConfigError(f"tables-per-person must be between 1 and max-tables, {self.max_tables} "
+                              f"(not {self.tables_per_person})")
+        if self.forming_timeout < 0 or self.set_aside_after < 0:
             raise ConfigError("times must not be negative")
         return self
 
@@ -108,4 +130,4 @@ class ServerConfig:
         return ("players enter with " + " or ".join(ways)) if ways else "anybody who can reach the port may enter"
 
 
-__all__ = ["PASSWORD_ENV", "ConfigError", "ServerConfig"]
+__all__ = ["DAY", "MAX_TABLES", "PASSWORD_ENV", "ConfigError", "ServerConfig"]

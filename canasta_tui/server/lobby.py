@@ -18,7 +18,7 @@ from ..ui.canvas import MIN_H, MIN_W, Canvas, Options, Region, draw_box, wrap
 from ..ui.dialogs import CHAT_MAX
 from ..ui.lineedit import LineEdit
 from ..ui.screen import ScreenBase
-from .tables import FORMING, LEVELS, OVER, PLAYING, Client, Destination, Registry, SeatInfo, ServerTable
+from .tables import FORMING, LEVELS, OVER, PLAYING, Client, Destination, Registry, SeatInfo, ServerTable, TableRefused
 
 #: The longest seat code a guest can type (``K7PX-M2QA`` and some slack).
 CODE_MAX = 16
@@ -177,8 +177,12 @@ class LobbyScreen(ScreenBase):
         elif name in ("end", "pagedown"):
             self._move(len(self.registry.tables))
         elif name == "n":
-            self.form = NewTable()
-            self.mode = "new"
+            why = self.registry.may_create(self.client)
+            if why:
+                self.note = why          # (before the form: it could not be used)
+            else:
+                self.form = NewTable()
+                self.mode = "new"
         elif name == "c":
             self.text = ""
             self.mode = "chat"
@@ -263,7 +267,11 @@ class LobbyScreen(ScreenBase):
         except RulesError as exc:
             self.note = f"The table was not created: {printable(str(exc))}"
             return
-        st = self.registry.create(self.client, rules, LEVELS[f.level])
+        try:
+            st = self.registry.create(self.client, rules, LEVELS[f.level])
+        except TableRefused as exc:      # (somebody else's table took the last place meanwhile)
+            self.note = str(exc)
+            return
         self.selected = st.id
         self.note = f"Table {st.id} is yours: you sit as Player 1; press s to start when everybody is seated"
 

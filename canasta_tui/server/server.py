@@ -29,9 +29,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -75,6 +79,7 @@ class Server:
         self._listener: asyncssh.SSHAcceptor | None = None
         self._idle: asyncio.Task[None] | None = None
         self._memory: asyncio.Task[None] | None = None
+        self._sweep: asyncio.Task[None] | None = None
         self.collector = Collector()
         self._executor: Executor | None = None
         self._store: TableStore | None = None
@@ -106,6 +111,14 @@ class Server:
         self.fingerprint = fingerprint(key)
         self._executor = computers_executor(config)
         self._store = TableStore(config.tables_dir)
+        loop = asyncio.get_running_loop()
+
+        def trouble(table_id: int, reason: str | None) -> None:
+            # On the store's thread: the tables hear of it on the loop's.
+            with contextlib.suppress(RuntimeError):     # (the loop has closed)
+                loop.call_soon_threadsafe(self._save_trouble, table_id, reason)
+
+        self._store.on_trouble = trouble
         stored, next_id = self._store.load()
         self._store.start()
         self._registry = Registry(config, self._store, self._executor)
@@ -122,6 +135,7 @@ class Server:
             raise ConfigError(f"cannot listen on {printable(config.host)} port {config.port}: "
                               f"{exc.strerror or exc}") from None
         self._idle = asyncio.get_running_loop().create_task(self._watch_idle())
+        self._sweep = asyncio.get_running_loop().create_task(self._watch_tables())
         self.collector.start()
         self._memory = asyncio.get_running_loop().create_task(self._keep_pauses_short())
         log.info("listening on %s port %d (host key %s); %s", printable(config.host), self.port, self.fingerprint,
@@ -152,7 +166,7 @@ class Server:
         self._stopped.set()
 
     async def _wind_down(self) -> None:
-        for task in (self._idle, self._memory):
+        for task in (self._idle, self._memory, self._sweep):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -185,6 +199,10 @@ class Server:
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self.stop()
+
+    def _save_trouble(self, table_id: int, reason: str | None) -> None:
+        if self._registry is not None:
+            self._registry.save_trouble(table_id, reason)
 
     # ------------------------------------------------------------------ connection limits
     def admit(self, c: Connection) -> str:
@@ -219,6 +237,12 @@ class Server:
             await asyncio.sleep(TICK)
             self.collector.tick()
 
+    # ------------------------------------------------------------------ tables left alone
+    async def _watch_tables(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.tick)
+            self.registry.sweep()
+
     # ------------------------------------------------------------------ idle connections
     async def _watch_idle(self) -> None:
         config = self.config
@@ -245,8 +269,52 @@ def computers_executor(config: ServerConfig) -> Executor:
     threads and sockets), or threads."""
     if config.computer_processes:
         return ProcessPoolExecutor(config.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_think_politely)
+                                   initializer=_worker_start, initargs=(os.getpid(),))
     return ThreadPoolExecutor(config.workers, thread_name_prefix="canasta-computer")
+
+
+def _worker_start(server: int) -> None:
+    """A computer's worker: it ends with the server, gives way to its loop, and keeps no hold on
+    the server's standard output."""
+    _end_with(server)
+    _think_politely()
+    _let_go_of_stdout()
+
+
+#: Linux's prctl(2) option: the signal a process gets when its parent ends.
+PR_SET_PDEATHSIG = 1
+#: How often a worker looks whether the server is still there, where Linux cannot tell it (s).
+PARENT_POLL = 1.0
+
+
+def _end_with(server: int) -> None:
+    """The worker ends when the server does, however the server ends: killed (``kill -9``), the
+    worker waited for work that would never come, for good, and held what the server's
+    ``| tee log`` waits to see closed.  Linux kills it at once (``PR_SET_PDEATHSIG``: it is
+    the server's loop thread that starts workers, and that thread lives as long as the server);
+    everywhere a thread of the worker also looks every :data:`PARENT_POLL` seconds whether
+    its parent is still the server, as an orphan is given another parent."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != server:        # the server ended before the line above was in force
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_POLL)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="canasta-worker-parent", daemon=True).start()
+
+
+def _let_go_of_stdout() -> None:
+    """A worker writes nothing to standard output, so it does not hold the server's: a pipe
+    reader (``canasta serve | tee log``) sees the end as soon as the server ends."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
 
 
 def _think_politely() -> None:
@@ -270,8 +338,6 @@ def _duration(seconds: float) -> str:
 
 async def serve(config: ServerConfig, ready: Callable[[Server], None] | None = None) -> None:
     """``canasta serve``: run until SIGINT or SIGTERM, then stop cleanly."""
-    import signal
-
     server = Server(config)
     await server.start()
     loop = asyncio.get_running_loop()

@@ -4,7 +4,9 @@ A table is autosaved after every move (the table's observer), but the file is wr
 thread of its own: the event loop that serves every player never waits for a disk.  Writes
 of one table are coalesced (only its newest position is written) and atomic (the game's
 ``write_save``), so ``kill -9`` at any moment leaves every table's last or previous move.
-A table's file is ``tables/<id>.json``; ``canasta --load`` can play it on at a terminal.
+A table's file is ``tables/<id>.json``; ``canasta --load`` can play it on at a terminal.  A
+table set aside (nobody came back to it for long) is renamed ``<id>.aside-TIME.json``: kept,
+but no longer brought back at start.
 """
 
 from __future__ import annotations
@@ -36,14 +38,19 @@ class TableStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._pending: dict[int, tuple[Match, dict[str, Any]]] = {}
+        self._asides: list[tuple[int, str]] = []    # tables whose file goes aside: (id, why)
+        self._retired: set[int] = set()             # ... and which are never written again
         self._lock = threading.Condition()
         self._busy = False
         self._stop = False
         self._thread: threading.Thread | None = None
         self.failures = 0
         self.writes = 0
-        #: Called (on the writer's thread) after a table's file failed to be written.
-        self.on_failure: Callable[[int, str], None] | None = None
+        #: Called on the writer's thread when a table's file cannot be written where it could
+        #: (table id, why), and when it can again (table id, None): once each, not at every move.
+        self.on_trouble: Callable[[int, str | None], None] | None = None
+        #: The tables whose last write failed: how many writes failed since their last good one.
+        self._failing: dict[int, int] = {}
 
     def path(self, table_id: int) -> Path:
         return self.directory / f"{table_id}.json"
@@ -95,39 +102,90 @@ class TableStore:
     def save(self, table_id: int, match: Match, meta: dict[str, Any]) -> None:
         """Write this position of table ``table_id`` soon (a newer one replaces it if not yet written)."""
         with self._lock:
+            if table_id in self._retired:
+                return
             self._pending[table_id] = (match, meta)
             self._lock.notify_all()
+
+    def set_aside(self, table_id: int, why: str) -> None:
+        """Rename table ``table_id``'s file to ``<id>.aside-TIME.json`` soon (after a write of it under
+        way, if any) and write it no more: it is kept, but not brought back at start."""
+        with self._lock:
+            self._pending.pop(table_id, None)
+            self._retired.add(table_id)
+            self._asides.append((table_id, why))
+            self._lock.notify_all()
+
+    def _put_aside(self, table_id: int, why: str) -> None:
+        path = self.path(table_id)
+        try:
+            kept = _aside(path, "aside")
+        except SaveError as exc:
+            log.warning("table %d could not be set aside (%s): %s", table_id, why, printable(exc.reason))
+            return
+        log.warning("table %d was set aside (%s): its file is now %s", table_id, why, printable(kept.name))
 
     def _run(self) -> None:
         while True:
             with self._lock:
-                while not self._pending and not self._stop:
+                while not self._pending and not self._asides and not self._stop:
                     self._lock.wait()
-                if not self._pending and self._stop:
+                if not self._pending and not self._asides and self._stop:
                     return
-                table_id = next(iter(self._pending))
-                match, meta = self._pending.pop(table_id)
+                aside = self._asides.pop(0) if self._asides else None
+                if aside is None:
+                    table_id = next(iter(self._pending))
+                    match, meta = self._pending.pop(table_id)
                 self._busy = True
             try:
-                write_save(self.path(table_id), match, meta)
-                self.writes += 1
-            except SaveError as exc:
-                self.failures += 1
-                log.warning("table %d could not be saved: %s", table_id, printable(exc.reason))
-                if self.on_failure is not None:
-                    self.on_failure(table_id, exc.reason)
-            except Exception:  # the writer must outlive any one bad write
-                self.failures += 1
-                log.exception("table %d could not be saved", table_id)
+                if aside is not None:
+                    self._put_aside(*aside)
+                else:
+                    self._write(table_id, match, meta)
             finally:
                 with self._lock:
                     self._busy = False
                     self._lock.notify_all()
 
+    def _write(self, table_id: int, match: Match, meta: dict[str, Any]) -> None:
+        try:
+            write_save(self.path(table_id), match, meta)
+            self.writes += 1
+            self._saved(table_id)
+        except SaveError as exc:
+            self._failed(table_id, exc.reason)
+        except Exception:  # the writer must outlive any one bad write
+            log.exception("table %d could not be saved", table_id)
+            self._failed(table_id, "an error in the server")
+
+    def _failed(self, table_id: int, reason: str) -> None:
+        """A write failed: the log and the table hear of it the first time, not at every move."""
+        self.failures += 1
+        if table_id in self._failing:
+            self._failing[table_id] += 1
+            return
+        self._failing[table_id] = 1
+        log.warning("table %d could not be saved: %s (its players are told; it is written again at "
+                    "its next move)", table_id, printable(reason))
+        self._tell(table_id, reason)
+
+    def _saved(self, table_id: int) -> None:
+        failed = self._failing.pop(table_id, None)
+        if failed is not None:
+            log.warning("table %d is saved again (%d writes of it had failed)", table_id, failed)
+            self._tell(table_id, None)
+
+    def _tell(self, table_id: int, reason: str | None) -> None:
+        if self.on_trouble is not None:
+            try:
+                self.on_trouble(table_id, reason)
+            except Exception:  # (the loop it tells may be closing)
+                log.exception("the trouble of table %d could not be told", table_id)
+
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until everything asked for is written; False if that took longer than ``timeout``."""
         with self._lock:
-            return self._lock.wait_for(lambda: not self._pending and not self._busy, timeout)
+            return self._lock.wait_for(lambda: not self._pending and not self._asides and not self._busy, timeout)
 
     def close(self, timeout: float = 10.0) -> None:
         """Write what is pending, then stop the writer."""

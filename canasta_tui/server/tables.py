@@ -14,6 +14,11 @@ while a computer stands in: a player who disconnected finds their seat waiting
 meanwhile, when they connect again.  Another person can take a computer's seat; the
 change happens at the next deal, never in the middle of a hand.
 
+Tables cost the server memory, a file and time at every start, so they are bounded: one person
+may have created ``tables_per_person`` tables that are not over, the server holds at most
+``max_tables``; a table that never starts goes (:meth:`Registry.sweep`), and a started table
+nobody has been at for ``set_aside_after`` seconds is set aside, its game kept in a file.
+
 Everything here runs on the event loop's thread.
 """
 
@@ -22,8 +27,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
@@ -32,7 +38,7 @@ from ..engine import Phase, Rules, team_name
 from ..persistence.integrate import StatsRecording
 from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Link, Seat, Table
-from ..table.events import recap
+from ..table.events import Event, recap
 from ..text import printable
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, is_key
 from .config import ServerConfig
@@ -74,6 +80,9 @@ class Client(Protocol):
     def kick(self, reason: str) -> None:
         """Close this connection, telling the person why."""
 
+    def notify(self, text: str) -> None:
+        """A line for the person on whichever screen they see (their table was cleared)."""
+
 
 class SeatInfo(NamedTuple):
     """One seat as the lobby shows it."""
@@ -91,6 +100,10 @@ class Claim:
 
     identity: str
     name: str
+
+
+class TableRefused(ValueError):
+    """A table that cannot be created now; the message says why, and what to do."""
 
 
 class LobbyLine(NamedTuple):
@@ -123,6 +136,11 @@ class ServerTable:
     task: asyncio.Task[None] | None = None
     stats: StatsRecording | None = None
     game_id: str = ""
+    #: When its seats last changed before the start (the loop's clock): a table that never starts goes.
+    touched: float = field(default_factory=time.monotonic)
+    #: When a person was last at it, playing or watching (seconds since the epoch, kept in the
+    #: save): a table left alone for long is set aside.
+    visited: float = field(default_factory=time.time)
 
     # ------------------------------------------------------------------ what the lobby shows
     @property
@@ -200,6 +218,7 @@ class ServerTable:
         if old is not None:
             self.claims[old] = None
         self.claims[seat] = Claim(ident.key, ident.label)
+        self.touched = time.monotonic()
         return None
 
     def stand(self, identity: str) -> bool:
@@ -207,6 +226,7 @@ class ServerTable:
         if seat is None or self.table is not None:
             return False
         self.claims[seat] = None
+        self.touched = time.monotonic()
         if identity == self.creator:
             # Whoever sits next in line may start the table now.
             nxt = next((c for c in self.claims if c is not None), None)
@@ -253,8 +273,20 @@ class ServerTable:
             "seats": ["remote" if s.kind == REMOTE else "computer" for s in t.seats],
             "game_id": self.game_id,
             "server": {"table": self.id, "level": self.level, "creator": self.creator,
-                       "keys": [s.key for s in t.seats]},
+                       "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
+                       "visited": round(time.time() if self.present() else self.visited)},
         }
+
+    def seen_positions(self) -> dict[str, list[int]]:
+        """Per identity of a seat: how far they have seen the table's events, as [hand, events of
+        that hand] (a restarted table has only its current hand's events, numbered afresh).  A player
+        at the table has seen everything its screen shows; one away, what it showed when they left."""
+        assert self.table is not None
+        events = self.table.events
+        seen = dict(self.left_at)
+        for client, _ in self.links.values():
+            seen[client.identity.key] = len(events)
+        return {key: list(seen_position(events, n)) for key, n in seen.items()}
 
     def _observe(self, table: Table, what: str) -> None:
         if what in ("action", "deal", "seats", "load"):
@@ -302,6 +334,7 @@ class ServerTable:
         if timer is not None:
             timer.cancel()
         self.pending.pop(seat, None)
+        self.visited = time.time()
         back = ident.key in self.left_at
         played_for = s.kind == COMPUTER      # a computer played this seat while its player was away
         if s.kind == COMPUTER:
@@ -330,6 +363,7 @@ class ServerTable:
             return
         del self.links[seat]
         entry[1].close()
+        self.visited = time.time()
         table = self.table
         name = table.seats[seat].name
         self.left_at[client.identity.key] = len(table.events)
@@ -376,6 +410,7 @@ class ServerTable:
             old.close()
         link = Link(self.table, (), client, attend=False, chat=lambda text: self.registry.say_at(self, client, text))
         self.watchers[client] = link
+        self.visited = time.time()
         self.update_hold()
         return link
 
@@ -383,6 +418,7 @@ class ServerTable:
         link = self.watchers.pop(client, None)
         if link is not None:
             link.close()
+            self.visited = time.time()
         for seat, (who, _) in list(self.pending.items()):
             if who is client:
                 del self.pending[seat]
@@ -396,8 +432,10 @@ class ServerTable:
             return
         if self.links or self.watchers or self.pending:
             self.table.release("nobody")
-        else:
+        elif "nobody" not in self.table.holds:
+            # The last one left: the save says when (a table left alone for long is set aside).
             self.table.hold("nobody")
+            self.registry.store.save(self.id, self.table.match, self.meta())
 
     def present(self) -> bool:
         return bool(self.links or self.watchers)
@@ -484,6 +522,11 @@ class Registry:
                 self.tables.pop(item.id, None)
                 log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
                             item.id, type(exc).__name__, printable(str(exc)))
+        self.sweep()
+        if len(self.tables) > self.config.max_tables:
+            # Every saved game comes back, even over the limit: nobody's table is lost to a setting.
+            log.warning("%d tables came back, more than the server's most (%d): no table can be created "
+                        "until some are over", len(self.tables), self.config.max_tables)
 
     def _restore(self, item: StoredTable) -> None:
         from ..ai import ALL_LEVELS
@@ -514,6 +557,8 @@ class Registry:
         for _ in range(game.match.hand_number):
             table.shuffled_deck()
         st.claims = [None] * n
+        st.left_at = _seen_from(server.get("seen"), table.events, {s.key for s in seats if s.key})
+        st.visited = _visited(server.get("visited"))
         self.tables[item.id] = st
         st.attach(table, self.executor)
         st.wait_for_all()
@@ -636,13 +681,31 @@ class Registry:
         return found
 
     # ------------------------------------------------------------------ the lobby's commands
+    def may_create(self, client: Client) -> str | None:
+        """Why ``client`` cannot create a table now (None: they can).  Creating one stands them up
+        from a table that has not started: that one does not count."""
+        key = client.identity.key
+        config = self.config
+        left = [st for st in self.tables.values() if st.state == FORMING and st.seat_of(key) is not None]
+        mine = sum(1 for st in self.tables.values() if st.creator == key and st.state != OVER and st not in left)
+        if mine >= config.tables_per_person:
+            return f"You have {mine} tables already: finish one first (or stand up at one not started)"
+        dropped = sum(1 for st in left if sum(c is not None for c in st.claims) == 1)
+        if len(self.tables) - dropped >= config.max_tables:
+            return f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over"
+        return None
+
     def create(self, client: Client, rules: Rules, level: str) -> ServerTable:
+        """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`)."""
+        why = self.may_create(client)
+        if why is not None:
+            raise TableRefused(why)
         seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
         st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed)
         st.claims = [None] * rules.players
         self.next_id += 1
         self.tables[st.id] = st
-        for other in self.tables.values():     # a person claims one seat at a time
+        for other in list(self.tables.values()):     # a person claims one seat at a time
             if other is not st and other.state == FORMING and other.stand(client.identity.key):
                 self._drop_if_empty(other)
         st.claim(client, 0)
@@ -660,7 +723,7 @@ class Registry:
             return f"This table has seats 1 to {st.players}", None
         key = client.identity.key
         if st.state == FORMING:
-            for other in self.tables.values():
+            for other in list(self.tables.values()):
                 if other is not st and other.state == FORMING and other.stand(key):
                     self._drop_if_empty(other)
             why = st.claim(client, seat)
@@ -709,6 +772,47 @@ class Registry:
         self.changed()
         return None
 
+    def sweep(self) -> None:
+        """Tables left alone go (every ``tick`` seconds, and at start).  One that has not started
+        goes when nobody connected holds a seat there, or when its seats have not changed for
+        ``forming_timeout``; a started table nobody has been at for ``set_aside_after`` is set
+        aside: its file is kept under another name, and it is not brought back at start."""
+        config = self.config
+        now, wall = time.monotonic(), time.time()
+        for st in list(self.tables.values()):
+            if st.state == FORMING:
+                if not any(c is not None and c.identity in self.clients for c in st.claims):
+                    self._clear(st, "")
+                elif config.forming_timeout and now - st.touched >= config.forming_timeout:
+                    self._clear(st, f"Table {st.id} was cleared: it had not started "
+                                    f"{span(config.forming_timeout)} after somebody last sat down")
+            elif (st.state == PLAYING and config.set_aside_after and not st.present() and not st.pending
+                  and wall - st.visited >= config.set_aside_after):
+                self.set_aside(st, f"nobody had been at it for {span(wall - st.visited)}")
+
+    def _clear(self, st: ServerTable, why: str) -> None:
+        """A table that has not started goes; who sat there is told ``why``."""
+        self.tables.pop(st.id, None)
+        log.info("table %d was cleared before it started%s", st.id, f": {why}" if why else "")
+        for c in st.claims:
+            who = self.clients.get(c.identity) if c is not None else None
+            if who is not None and why:
+                who.notify(why)
+        self.changed()
+
+    def set_aside(self, st: ServerTable, why: str) -> None:
+        """A started table leaves the server, its game kept: its file is renamed (the store logs
+        to what), where ``canasta --load`` plays it on."""
+        st.close()
+        self.tables.pop(st.id, None)
+        self.store.set_aside(st.id, why)
+        assert st.table is not None
+        for s in st.table.seats:
+            who = self.clients.get(s.key) if s.key else None
+            if who is not None:
+                who.notify(f"Your table {st.id} was set aside ({why}): the server's host keeps its game")
+        self.changed()
+
     def _drop_if_empty(self, st: ServerTable) -> None:
         if st.state == FORMING and st.empty():
             self.tables.pop(st.id, None)
@@ -750,6 +854,19 @@ class Registry:
         st.table.say(ident.label + (VERIFIED if ident.verified else ""), text)
         return None
 
+    # ------------------------------------------------------------------ saving
+    def save_trouble(self, table_id: int, reason: str | None) -> None:
+        """The table's file could not be written (``reason``), or it can again (None): the players
+        there are told, once each (the store says so only when it changes)."""
+        st = self.tables.get(table_id)
+        if st is None or st.table is None:
+            return
+        if reason is None:
+            st.table.say("", "This table is saved again: a restart would lose nothing")
+        else:
+            st.table.say("", f"This table cannot be saved right now ({_system_words(reason)}): play on, "
+                             "but a restart would lose the moves since")
+
     # ------------------------------------------------------------------ the end
     def close(self) -> None:
         for st in self.tables.values():
@@ -773,6 +890,63 @@ def _person(saved: str) -> str:
     return LEGACY + skeleton(saved)
 
 
+def _system_words(reason: str) -> str:
+    """What the system said of a failed write (``No space left on device``), without the save's
+    own words around it (``cannot write: ...``)."""
+    head, sep, tail = reason.partition(": ")
+    return tail if sep and head.startswith("cannot write") else reason
+
+
+def seen_position(events: Sequence[Event], n: int) -> tuple[int, int]:
+    """Where the first ``n`` of ``events`` end, as (hand, how many of that hand's events)."""
+    n = max(0, min(n, len(events)))
+    if not events:
+        return 0, 0
+    if n == 0:
+        return events[0].hand, 0
+    hand = events[n - 1].hand
+    return hand, sum(1 for e in events[:n] if e.hand == hand)
+
+
+def seen_index(events: Sequence[Event], hand: int, count: int) -> int:
+    """How many of ``events`` were seen by who saw ``count`` events of ``hand``: an earlier hand
+    than the events hold means none of them."""
+    first = next((i for i, e in enumerate(events) if e.hand == hand), None)
+    if first is not None:
+        return min(len(events), first + max(0, count))
+    return 0 if not events or hand < events[0].hand else len(events)
+
+
+def span(seconds: float) -> str:
+    """A stretch of time in words: ``30 days``, ``2 hours``, ``45 minutes``, ``20 s``."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= 2 * size or (seconds >= size and seconds % size == 0):
+            n = round(seconds / size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{round(seconds, 1):g} s" if seconds < 10 else f"{round(seconds)} s"
+
+
+def _visited(value: object) -> float:
+    """When a restored table was last visited, as its save says; now if it does not say (a table is
+    never set aside for want of a date: an older server's saves count from this start)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return time.time()
+
+
+def _seen_from(value: object, events: Sequence[Event], keys: set[str]) -> dict[str, int]:
+    """The saved ``seen`` positions of the seats' players, as counts of ``events`` (anything else
+    in the file is left out: those players catch up from the deal, as before)."""
+    out: dict[str, int] = {}
+    if not isinstance(value, dict):
+        return out
+    for key, pos in value.items():
+        if (key in keys and isinstance(pos, list) and len(pos) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in pos)):
+            out[key] = seen_index(events, pos[0], pos[1])
+    return out
+
+
 def _column(value: object, n: int) -> list[object]:
     return list(value) if isinstance(value, list) and len(value) == n else [None] * n
 
@@ -782,4 +956,4 @@ def _text(value: object) -> str:
 
 
 __all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Client", "Destination", "LobbyLine",
-           "Registry", "SeatInfo", "ServerTable"]
+           "Registry", "SeatInfo", "ServerTable", "TableRefused", "seen_index", "seen_position", "span"]

@@ -36,8 +36,12 @@ def check_run(r: dict[str, Any], tables: int, busy: bool) -> None:
 
 def test_two_tables_play_alike_then_with_table_1_busy_and_calm_by_turns() -> None:
     r = serve_bench.run(2, 2, seconds=4, busy=True, pace_ms=(60, 120), busy_pace_ms=(10, 20), delay_ms=50, seed=3,
-                        phase_s=1.0)
+                        phase_s=1.0, logins=5)
     assert (r["tables"], r["clients_per_table"], r["sessions"]) == (2, 2, 4)
+    # Five logins, each with its own key, reached the lobby; they are timed apart from the runs.
+    logins = r["logins"]
+    assert logins["n"] == 5 and logins["per_s"] > 0 and 0 < logins["p50_ms"] <= logins["p95_ms"] <= logins["max_ms"]
+    assert "logins" not in r["even"] and "logins" not in r["busy"]
     check_run(r["even"], 2, busy=False)
     check_run(r["busy"], 2, busy=True)
     effect = r["busy_effect"]
@@ -54,7 +58,8 @@ def test_two_tables_play_alike_then_with_table_1_busy_and_calm_by_turns() -> Non
     text = serve_bench.report(r)
     for words in ("2 tables x 2 players over SSH (4 sessions)", "Every table alike:",
                   "Table 1 busy and calm by turns, 1 s each", "others, table 1 busy", "others, table 1 calm",
-                  "key to screen update  p50", "each table's p95 (ms) 1:", "bytes/s per client",
+                  "key to screen update  p50", "Logins, each a fresh connection with its own ed25519 key",
+                  "5 in", "logins/s;", "each table's p95 (ms) 1:", "bytes/s per client",
                   "connection setup", "server CPU", "clients' CPU",
                   "The other tables' p95 while table 1 is busy / while it is calm (one run)", "90% interval",
                   "The other tables' p95 in the two runs"):
@@ -75,6 +80,7 @@ def test_the_command_prints_json_and_refuses_a_bad_pace() -> None:
     assert out.exit_code == 0, out.output
     r = json.loads(out.stdout)
     assert "busy" not in r and r["even"]["latency_ms"]["n"] > 0
+    assert r["logins"]["n"] == 20
     bad = runner.invoke(main, ["bench", "serve", "--pace", "500-200"])
     assert bad.exit_code == 2 and "is not MIN-MAX milliseconds" in bad.output
 
