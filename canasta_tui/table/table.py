@@ -27,6 +27,7 @@ from typing import NamedTuple, Protocol
 
 from ..ai import ComputerPlayer, make_player
 from ..engine import (
+    PUBLIC,
     Action,
     GameState,
     IllegalActionError,
@@ -37,6 +38,7 @@ from ..engine import (
     full_deck,
     new_match,
     next_hand,
+    public_view,
     view_for,
 )
 from ..engine import play as play_action
@@ -157,12 +159,11 @@ class Table:
         return v
 
     def public_view(self) -> PlayerView:
-        """What a spectator may know: no hand at all."""
+        """What a spectator may know: no hand at all (the engine's :func:`public_view`)."""
         views = self._views_of_state()
-        v = views.get(-1)
+        v = views.get(PUBLIC)
         if v is None:
-            v = self.view(0)
-            v = views[-1] = v._replace(seat=-1, hand=(), legal=(), t=v.t._replace(own=None))
+            v = views[PUBLIC] = public_view(self.match.state)
         return v
 
     def _views_of_state(self) -> dict[int, PlayerView]:

@@ -223,3 +223,28 @@ def test_improper_melds_past_the_take_back_limit_stay_with_the_reason() -> None:
     assert t.match is m and t.events == events
     # the turn still ends: meld the Aces, then discard
     assert t.submit(0, [parse_action("meld A A A"), parse_action("discard 7s")]).ok
+
+
+def test_a_spectators_view_holds_no_seats_hand_problem_or_undo() -> None:
+    """A spectator sees "everything on the table and each hand's size, no hand's cards" (the
+    engine's ``public_view``).  The table made it from seat 0's view, dropping the hand and the
+    legal actions but keeping seat 0's ``problem`` (why its turn cannot end) and ``undoable``."""
+    import sys
+    from pathlib import Path
+
+    from canasta_tui.engine import CLASSIC, PUBLIC, new_match, public_view
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+    from positions import stacked_deck
+
+    deck = stacked_deck(["5c 5d 5h Kc Kd 9c 9d 6c 6d 7s 8h"], upcards="Qs", stock="4c", dealer=3)
+    t = Table(CLASSIC, [Seat(LOCAL, "Ann")] + [Seat(COMPUTER, "beginner")] * 3, 1,
+              match=new_match(CLASSIC, deck, first_dealer=3))
+    assert t.submit(0, [parse_action("draw"), parse_action("meld 5 5 5")]).ok
+    own = t.view(0)
+    assert own.problem == "Initial meld needs 50 points; these melds count 15" and own.undoable == 1
+    v = t.public_view()
+    assert v == public_view(t.match.state)
+    assert v.seat == PUBLIC and v.hand == () and v.legal == () and v.t.own is None
+    assert v.problem == "" and v.undoable == 0
+    assert v.hand_sizes == own.hand_sizes and v.melds == own.melds
