@@ -10,6 +10,10 @@ would be going out) nor melded, leaves no legal way to end the turn: it is not a
 action, and ``explain`` says why.  The UI lights its keys from the legal actions, so the
 Meld key goes dark instead of leading to a position where only Undo works.
 
+The online rules page says it in so many words: "It is against the rules in this case to
+meld all your cards except one. You would then be forced to discard this last card, which
+would constitute going out illegally."
+
 An initial meld still short of the requirement is not such a corner: "Should you make an
 improper meld or insufficient meld, you can always have the melds returned to your hand by
 attempting to discard a card" (DOS manual, Chapter 1; see test_rule_improper_melds.py).

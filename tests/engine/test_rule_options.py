@@ -445,6 +445,8 @@ def test_every_preset_loads_and_differs_as_documented() -> None:
     assert windows.pile_initially_frozen and windows.wild_limit == "naturals" and windows.undo_pile_allowed
     mobile = load_rules("mobile")
     assert not mobile.pile_onto_completed_canasta and mobile.pile_new_meld_needs_natural_pair
-    assert load_rules("online").wild_limit == "both"
+    online = load_rules("online")      # the online rules page's two-player game (test_rule_online.py)
+    assert (online.players, online.hand_size, online.draw_count, online.canastas_to_go_out) == (2, 15, 2, 1)
+    assert online.wild_limit == "both" and online.pile_new_meld_needs_natural_pair
     with pytest.raises(RulesError, match="no rules preset 'nope'"):
         load_rules("nope")
