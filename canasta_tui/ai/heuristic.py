@@ -434,11 +434,17 @@ def want_go_out(v: PlayerView, style: Style, tm: int) -> bool:
 
 
 def should_ask(v: PlayerView) -> bool:
-    """Ask the partner when their hand may hold many points (a human partner too)."""
+    """Ask "May I go out, partner?" before going out (a human partner too) when the partner may
+    lose by it: going out now counts the partner's cards against the side, and only the
+    partner knows whether a few more turns would meld them.  So not when the partner holds
+    two cards or fewer (little to lose: just go out), nor when a "no" would hand the hand to
+    the opponents: one of them can go out (the canastas, two cards or fewer) before the
+    next chance, or the stock is nearly gone."""
     partner = K.partner_seat(v, v.turn)
-    if partner is None:
+    if partner is None or v.hand_sizes[partner] <= 2 or v.stock_size < 4:
         return False
-    return v.hand_sizes[partner] >= 4 and K.threat(v) < 1.5
+    need = v.rules.canastas_to_go_out
+    return not any(v.hand_sizes[p] <= 2 and K.canastas(v, team(p, v.rules)) >= need for p in K.opponents(v, v.turn))
 
 
 # --------------------------------------------------------------------------- opening

@@ -5,7 +5,9 @@ Every deal is played twice with the same deck, the partnerships swapped (A on se
 the side with more points over both plays.  With ``--matches`` whole matches to 5000 are
 played, each twice with the seats swapped and the same sequence of decks.
 
-Figures come with 95% confidence intervals (Wilson for shares, normal for means).
+Figures come with 95% confidence intervals (Wilson for shares, normal for means).  The
+bench also counts how often each side asks "May I go out, partner?" (per 100 hands) and
+what the partners answer.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, NamedTuple
 from ..ai import ComputerPlayer, make_player
 from ..engine import (
     CLASSIC,
+    Action,
     GameState,
     Match,
     Phase,
@@ -32,6 +35,7 @@ from ..engine import (
     score_hand,
     view_for,
 )
+from ..engine import actions as A
 
 #: A match that runs this many hands is stopped and decided on the scores (never seen in practice).
 MAX_HANDS = 200
@@ -66,8 +70,20 @@ def _players(st: Settings, a_team: int, index: int, play_no: int) -> tuple[list[
     return players, sides
 
 
+def _asked(asks: dict[str, int], side: str, a: Action) -> None:
+    """Count ``a`` if it is "May I go out, partner?" (by ``side``) or an answer to it."""
+    if a.kind == A.ASK:
+        asks[side] += 1
+    elif a.kind in (A.YES, A.NO):
+        asks[a.kind] += 1
+
+
+def _new_asks() -> dict[str, int]:
+    return {"A": 0, "B": 0, A.YES: 0, A.NO: 0}
+
+
 def _play_out(s: GameState, players: list[ComputerPlayer], sides: list[str],
-              lat: dict[str, list[float]]) -> GameState:
+              lat: dict[str, list[float]], asks: dict[str, int]) -> GameState:
     n = 0
     while s.phase != Phase.HAND_OVER and n < MAX_ACTIONS:
         seat = s.actor
@@ -75,13 +91,14 @@ def _play_out(s: GameState, players: list[ComputerPlayer], sides: list[str],
         t0 = time.perf_counter()
         a = players[seat].choose(v)
         lat[sides[seat]].append(time.perf_counter() - t0)
+        _asked(asks, sides[seat], a)
         s = apply(s, a)
         n += 1
     return s
 
 
 def _play_match_hand(m: Match, players: list[ComputerPlayer], sides: list[str],
-                     lat: dict[str, list[float]]) -> Match:
+                     lat: dict[str, list[float]], asks: dict[str, int]) -> Match:
     n = 0
     while m.state.phase != Phase.HAND_OVER and n < MAX_ACTIONS:
         seat = m.state.actor
@@ -89,6 +106,7 @@ def _play_match_hand(m: Match, players: list[ComputerPlayer], sides: list[str],
         t0 = time.perf_counter()
         a = players[seat].choose(v)
         lat[sides[seat]].append(time.perf_counter() - t0)
+        _asked(asks, sides[seat], a)
         m = play(m, a)
         n += 1
     return m
@@ -97,6 +115,7 @@ def _play_match_hand(m: Match, players: list[ComputerPlayer], sides: list[str],
 def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
     """Both plays of one deal: points of A and B summed over the two plays."""
     lat: dict[str, list[float]] = {"A": [], "B": []}
+    asks = _new_asks()
     points = {"A": 0, "B": 0}
     hands = 0
     t0 = time.perf_counter()
@@ -104,18 +123,19 @@ def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
     for play_no, a_team in enumerate((0, 1)):
         players, sides = _players(st, a_team, index, play_no)
         s = deal(st.rules, deck, index % 4)
-        s = _play_out(s, players, sides, lat)
+        s = _play_out(s, players, sides, lat, asks)
         sc = score_hand(s)
         points["A"] += sc[a_team].total
         points["B"] += sc[1 - a_team].total
         hands += 1
-    return {"index": index, "A": points["A"], "B": points["B"], "hands": hands, "lat": lat,
+    return {"index": index, "A": points["A"], "B": points["B"], "hands": hands, "lat": lat, "asks": asks,
             "seconds": time.perf_counter() - t0}
 
 
 def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
     """One match played twice with the seats swapped and the same decks: who won each."""
     lat: dict[str, list[float]] = {"A": [], "B": []}
+    asks = _new_asks()
     winners: list[str] = []
     diff = 0
     hands = 0
@@ -125,7 +145,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
         m: Match = new_match(st.rules, _deck(st.seed, index, 0), index % 4)
         h = 0
         while True:
-            m = _play_match_hand(m, players, sides, lat)
+            m = _play_match_hand(m, players, sides, lat, asks)
             h += 1
             if m.state.phase != Phase.HAND_OVER or not m.needs_deal or h >= MAX_HANDS:
                 break
@@ -137,7 +157,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
             w = 0 if scores[0] > scores[1] else 1
         winners.append("A" if w == a_team else "B")
         diff += scores[a_team] - scores[1 - a_team]
-    return {"index": index, "winners": winners, "diff": diff, "hands": hands, "lat": lat,
+    return {"index": index, "winners": winners, "diff": diff, "hands": hands, "lat": lat, "asks": asks,
             "seconds": time.perf_counter() - t0}
 
 
@@ -241,6 +261,13 @@ def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None,
             "mean_final_diff": round(mu, 1), "mean_final_diff_ci": [round(mu - half, 1), round(mu + half, 1)],
             "hands_per_match": round(hands_per_match, 2),
         })
+    asked = {k: sum(r["asks"][k] for r in rows) for k in _new_asks()}
+    out["asks"] = {
+        side: {"level": a if side == "A" else b, "asks": asked[side],
+               "per_100_hands": round(100 * asked[side] / hands, 1) if hands else 0.0}
+        for side in ("A", "B")
+    }
+    out["answers"] = {"yes": asked[A.YES], "no": asked[A.NO]}
     out["latency_ms"] = {
         side: {"level": a if side == "A" else b, "decisions": len(xs),
                "p50": round(_quantile(xs, 0.5) * 1e3, 2), "p95": round(_quantile(xs, 0.95) * 1e3, 2),
@@ -276,6 +303,10 @@ def report(r: dict[str, Any]) -> str:
             f"(95% CI {r['mean_final_diff_ci'][0]:+.1f} .. {r['mean_final_diff_ci'][1]:+.1f}); "
             f"{r['hands_per_match']} hands per match",
         ]
+    ak = r["asks"]
+    lines.append(f"  May I go out?:     A ({ak['A']['level']}) asked {ak['A']['asks']} times, "
+                 f"{ak['A']['per_100_hands']} per 100 hands; B ({ak['B']['level']}) {ak['B']['asks']}, "
+                 f"{ak['B']['per_100_hands']} per 100 hands; answers yes {r['answers']['yes']}, no {r['answers']['no']}")
     for side in ("A", "B"):
         q = r["latency_ms"][side]
         lines.append(f"  latency {side} ({q['level']}): p50 {q['p50']} ms  p95 {q['p95']} ms  p99 {q['p99']} ms  "

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from . import actions as A
 from .actions import Action
 from .errors import CanastaError, IllegalActionError
-from .moves import apply, apply_legal, deal, legal_actions, may_ask_version_1
+from .moves import apply, apply_legal, deal, legal_actions, may_ask_version_1, may_meld_to_one_card
 from .rules import Rules
 from .scoring import TeamScore, score_hand
 from .state import GameState, Phase, next_seat
@@ -156,14 +156,16 @@ def next_hand(m: Match, deck: Sequence[int]) -> Match:
 
 
 def replay(rules: Rules, decks: Sequence[Sequence[int]], log: Sequence[Sequence[Action]],
-           first_dealer: int = 0, *, version_1_asks: bool = False) -> Match:
+           first_dealer: int = 0, *, earlier_rules: bool = False) -> Match:
     """Rebuild a match from its decks and action log; raises CanastaError naming the bad step.
 
     Linear in the length of the log: each hand's actions are applied to the position
     and collected in a list, and the match is rebuilt once per hand (``play`` would copy
-    the hand's log at every action).  With ``version_1_asks`` an ``ask`` that save format 1
-    allowed (after drawing, before any meld) is replayed as it was played even where going
-    out was impossible: a game saved before that rule, and saved again since, loads."""
+    the hand's log at every action).  With ``earlier_rules`` an action that an earlier rule of
+    this engine allowed is replayed as it was played: an ``ask`` that save format 1 allowed
+    (after drawing, before any meld) even where going out was impossible, and a meld down
+    to one card that left no way to end the turn but ``undo`` (allowed until the meld
+    was refused up front).  A game saved before such a rule, and saved again since, loads."""
     if not decks:
         raise CanastaError("a match needs at least one deck")
     if len(log) > len(decks):
@@ -176,7 +178,7 @@ def replay(rules: Rules, decks: Sequence[Sequence[int]], log: Sequence[Sequence[
         done: list[Action] = []
         try:
             for _before, a, after in replay_steps(m.state, log[h] if h < len(log) else (),
-                                                  version_1_asks=version_1_asks):
+                                                  earlier_rules=earlier_rules):
                 done.append(a)
                 s = after
         except CanastaError as exc:
@@ -187,17 +189,19 @@ def replay(rules: Rules, decks: Sequence[Sequence[int]], log: Sequence[Sequence[
 
 
 def replay_steps(s: GameState, actions: Sequence[Action], *,
-                 version_1_asks: bool = False) -> Iterator[tuple[GameState, Action, GameState]]:
+                 earlier_rules: bool = False) -> Iterator[tuple[GameState, Action, GameState]]:
     """Each action of a hand applied in turn from ``s``: (before, action, after), checked as
-    ``replay`` checks them (the take-back limit, format 1's asks); raises CanastaError."""
+    ``replay`` checks them (the take-back limit, the earlier rules); raises CanastaError."""
     for i, a in enumerate(actions):
         problem = take_back_problem(s, i, a)
         if problem is not None:
             raise IllegalActionError(problem)
-        if version_1_asks and a == A.A_ASK and may_ask_version_1(s):
-            after = apply_legal(s, a)
-        else:
+        try:
             after = apply(s, a)
+        except IllegalActionError:
+            if not (earlier_rules and (may_ask_version_1(s) if a == A.A_ASK else may_meld_to_one_card(s, a))):
+                raise
+            after = apply_legal(s, a)
         yield s, a, after
         s = after
 

@@ -205,19 +205,27 @@ def _concealed(s: GameState) -> bool:
     return not t.melded_before and (s.rules.concealed_counts_partner_melds or not t.added_existing)
 
 
+def _short_of_canastas(s: GameState) -> bool:
+    """The side lacks the canastas going out needs (a concealed hand may not, by the rules)."""
+    rules = s.rules
+    t = s.t
+    return s.canastas(team(s.turn, rules)) < rules.canastas_to_go_out and not (
+        _concealed(s) and not rules.concealed_needs_canasta and not t.opened_at_start)
+
+
+def _canastas_needed(rules: Rules) -> str:
+    return "a canasta" if rules.canastas_to_go_out == 1 else "two canastas"
+
+
 def turn_problem(s: GameState, going_out: bool) -> str | None:
     """What the rules ask of the turn as a whole, checked when it ends; None when all is well."""
     t = s.t
     rules = s.rules
-    tm = team(s.turn, rules)
     if going_out:
         if t.permission == 0:
             return "Your partner said no: you may not go out this turn"
-        need = rules.canastas_to_go_out
-        if s.canastas(tm) < need and not (_concealed(s) and not rules.concealed_needs_canasta
-                                         and not t.opened_at_start):
-            what = "a canasta" if need == 1 else "two canastas"
-            return f"Your side needs {what} to go out: keep at least one card"
+        if _short_of_canastas(s):
+            return f"Your side needs {_canastas_needed(rules)} to go out: keep at least one card"
     if not t.opened_at_start and (t.melded or t.drew == "pile"):
         waived = going_out and not t.melded_before and t.drew == "stock"
         if not waived:
@@ -345,7 +353,7 @@ def _pile_problem(s: GameState, a: Action) -> str | None:
         if left == 0:
             if turn_problem(after, True) is not None:
                 return "Taking the pile would leave you no card: your side cannot go out yet"
-        elif not any(x.kind == A.DISCARD for x in legal_actions(after)):
+        elif not _last_card_can_go(after):
             return "Taking the pile would leave you one card you may not discard: your side cannot go out yet"
     return None
 
@@ -412,7 +420,7 @@ _ADD_W = {(w, r): A.add(w, r) for r in NATURAL_RANKS for w in _WILD_RANKS}
 _DISCARD: dict[int, Action] = {int(c): A.discard(c) for c in set(full_deck())}
 
 
-def _meld_actions(s: GameState) -> list[Action]:
+def _meld_actions(s: GameState, one_card_rule: bool = True) -> list[Action]:
     rules = s.rules
     seat = s.turn
     tm = team(seat, rules)
@@ -475,9 +483,26 @@ def _meld_actions(s: GameState) -> list[Action]:
         else:
             for w in wild_ranks:
                 out.append(A.add(w, DEUCE))
-    # An action that empties the hand is going out: legal only if going out is.
-    if n <= 3:
-        out = [a for a in out if len(a.ranks) < n or _going_out_ok(s, a)]
+    # An action that empties the hand is going out: legal only if going out is.  One that
+    # leaves a single card must leave a way to end the turn with it (DOS "Going Out": without
+    # the canasta "the player must keep at least one card in hand", and a turn ends "by
+    # selecting a card from the hand for discard").
+    if n <= 4:
+        kept: list[Action] = []
+        last: bool | None = None
+        known = False
+        for a in out:
+            k = len(a.ranks)
+            if k == n:
+                if not _going_out_ok(s, a):
+                    continue
+            elif k == n - 1:
+                if not known:     # mostly known without looking ahead (see _last_card_known)
+                    last, known = True if not one_card_rule else _last_card_known(s), True
+                if not (last if last is not None else _one_left_can_go(s, a)):
+                    continue
+            kept.append(a)
+        out = kept
     if not t.final:
         if n >= 2:
             ok = turn_problem(s, False) is None
@@ -502,6 +527,13 @@ def _meld_actions(s: GameState) -> list[Action]:
     if t.final:
         out.append(A.A_END)
     return out
+
+
+def may_meld_to_one_card(s: GameState, a: Action) -> bool:
+    """Was ``a`` a meld that this engine allowed before it refused melds that leave one card
+    and no way to end the turn?  (A game saved then replays as it was played.)"""
+    return (s.phase == Phase.MELD and a.kind in (A.MELD, A.ADD) and len(a.ranks) == len(s.hands[s.turn]) - 1
+            and a in _meld_actions(s, one_card_rule=False))
 
 
 def may_ask_version_1(s: GameState) -> bool:
@@ -570,6 +602,109 @@ def going_out_needs(s: GameState) -> str | None:
     else:
         side, wants, more = "Your side has one canasta", "going out needs two", "another"
     return f"{side}: {wants}, and your hand cannot complete {more} this turn"
+
+
+def _leaves_a_way_out(s: GameState, a: Action) -> bool:
+    """Can the turn still end after the meld ``a``, without taking melds back?  Only a meld of
+    the last cards (going out) or down to the last card can paint a turn into that corner:
+    with two cards left one of them can always be discarded as far as going out goes (an
+    initial meld still short is the DOS manual's "insufficient meld", which a discard
+    returns to the hand: see :func:`improper_melds`).  ``_meld_actions`` inlines this."""
+    n, k = len(s.hands[s.turn]), len(a.ranks)
+    if k == n:
+        return _going_out_ok(s, a)
+    if k != n - 1:
+        return True
+    last = _last_card_known(s)
+    return last if last is not None else _one_left_can_go(s, a)
+
+
+def _last_card_known(s: GameState) -> bool | None:
+    """May any meld leave the turn's player one card, known without looking ahead?  True:
+    the turn can always end after it (the side had made its initial meld and has the
+    canastas, and no "no" binds the player: the last card may be discarded; after the last
+    card of the stock, a red three, the hand may be ended instead).  False: it never can
+    (the partner said no, and going out is the only way on; or the side had made its initial
+    meld and lacks one canasta, which no meld of the side is near enough to complete with the
+    meld and the last card, one card each).  None: look ahead."""
+    t = s.t
+    if t.final:
+        return True
+    if not t.opened_at_start:
+        return None if t.permission != 0 else False
+    if t.permission == 0:
+        return False
+    row = s.melds[team(s.turn, s.rules)]
+    have = near = 0
+    for m in row:
+        if m is not None:
+            size = len(m.naturals) + len(m.wilds)
+            if size >= 7:
+                have += 1
+            elif size >= 5:
+                near += 1
+    missing = s.rules.canastas_to_go_out - have
+    if missing <= 0:
+        return True
+    return False if missing == 1 and not near else None
+
+
+def _one_left_can_go(s: GameState, a: Action) -> bool:
+    """After the meld ``a``, which leaves one card, can the turn end?  Looked ahead, unless the
+    canastas alone decide it: when the side had made its initial meld and no "no" binds, the
+    last card may be discarded once the side has its canastas, and melding it out needs them
+    too, so then it must complete the one missing canasta: a meld of six cards after ``a``
+    (its own rank's, for a natural card; a wild card is looked ahead where there is one).
+    ``test_rule_dead_ends`` checks this against the look ahead."""
+    t = s.t
+    if t.opened_at_start and t.permission != 0:
+        tm = team(s.turn, s.rules)
+        row = s.melds[tm]
+        ranks = a.ranks
+        key = a.target if a.kind == A.ADD else DEUCE if all(r in _WILD_RANKS for r in ranks) else ranks[0]
+        m = row[key]
+        size = len(m.naturals) + len(m.wilds) if m is not None else 0
+        have = s.canastas(tm) + (size < 7 <= size + len(ranks))
+        need = s.rules.canastas_to_go_out
+        if have >= need:
+            return True
+        if have + 1 < need:
+            return False
+        counts = _count(s.hands[s.turn])
+        for r in ranks:
+            counts[r] -= 1
+        last = counts.index(1)
+        if last not in _WILD_RANKS:
+            x = row[last]
+            grown = (len(x.naturals) + len(x.wilds) if x is not None else 0) + (len(ranks) if last == key else 0)
+            return grown == 6 and last != THREE
+        if size + len(ranks) != 6 and not any(x is not None and len(x.naturals) + len(x.wilds) == 6 for x in row):
+            return False
+    return _last_card_can_go(_apply_unchecked(s, a))
+
+
+def _last_card_can_go(s: GameState) -> bool:
+    """With at most one card left in the hand, can the turn end: discard it or meld it (both
+    are going out), or end the hand?  (More cards, e.g. the rest of a pile received: yes.)"""
+    if len(s.hands[s.turn]) > 1 or (s.hands[s.turn] and not s.t.final and turn_problem(s, True) is None):
+        return True
+    return any(x.kind != A.UNDO and x.kind != A.UNPILE for x in _meld_actions(s))
+
+
+def _last_card_reason(s: GameState, a: Action) -> str | None:
+    """Why the meld ``a`` may not leave one card in the hand (None: it may)."""
+    hand = s.hands[s.turn]
+    if len(a.ranks) != len(hand) - 1 or _leaves_a_way_out(s, a):
+        return None
+    after = _apply_unchecked(s, a)
+    if after.t.permission == 0:
+        why = "your partner said no to going out this turn"
+    elif _short_of_canastas(after):
+        why = f"your side needs {_canastas_needed(s.rules)} to go out"
+    else:
+        problem = turn_problem(after, True) or "you may not go out this turn"
+        why = problem[0].lower() + problem[1:]
+    return f"That would leave you one card, which you could not discard: {why}"
 
 
 def _going_out_ok(s: GameState, a: Action) -> bool:
@@ -997,7 +1132,7 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
         after = _apply_unchecked(s, a)
         if not after.hands[s.turn]:
             return turn_problem(after, True) or "That would empty your hand"
-    return f"'{a}' is not allowed now"
+    return _last_card_reason(s, a) or f"'{a}' is not allowed now"
 
 
 def _wild_limit_text(rules: Rules) -> str:

@@ -116,9 +116,10 @@ def from_dict(data: Any, check_snapshot: bool = True) -> Match:
                 raise RecordError(f"hand {i}, action {j}: {exc}") from None
         logs.append(tuple(actions))
     try:
-        # A game begun before format 2 keeps its old asks when saved again, so they are
-        # read whatever the version says.
-        m = replay(rules, decks, logs, first, version_1_asks=True)
+        # A game begun before format 2 keeps its old asks when saved again (and one begun before
+        # melds down to a card that cannot go were refused keeps those), so they are read
+        # whatever the version says.
+        m = replay(rules, decks, logs, first, earlier_rules=True)
     except CanastaError as exc:
         raise RecordError(f"the action log does not replay: {exc}") from None
     if check_snapshot and "snapshot" in data:

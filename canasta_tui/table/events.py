@@ -110,8 +110,8 @@ def hand_events(rules: Rules, deck: Sequence[int], dealer: int, scores: Sequence
     """Every public event of one hand, rebuilt from its deck and actions (``seq`` 0)."""
     state = deal(rules, deck, dealer, scores)
     out = deal_events(state, hand)
-    # The actions of a loaded game, replayed as the loader replays them (format 1's asks too).
-    for before, a, after in replay_steps(state, actions, version_1_asks=True):
+    # The actions of a loaded game, replayed as the loader replays them (earlier rules' too).
+    for before, a, after in replay_steps(state, actions, earlier_rules=True):
         out += action_events(before, a, after, hand)
     return out
 

@@ -27,6 +27,7 @@ from typing import NamedTuple, Protocol
 
 from ..ai import ComputerPlayer, make_player
 from ..engine import (
+    PUBLIC,
     Action,
     GameState,
     IllegalActionError,
@@ -34,10 +35,10 @@ from ..engine import (
     Phase,
     PlayerView,
     Rules,
-    apply,
     full_deck,
     new_match,
     next_hand,
+    public_view,
     view_for,
 )
 from ..engine import play as play_action
@@ -158,12 +159,11 @@ class Table:
         return v
 
     def public_view(self) -> PlayerView:
-        """What a spectator may know: no hand at all."""
+        """What a spectator may know: no hand at all (the engine's :func:`public_view`)."""
         views = self._views_of_state()
-        v = views.get(-1)
+        v = views.get(PUBLIC)
         if v is None:
-            v = self.view(0)
-            v = views[-1] = v._replace(seat=-1, hand=(), legal=(), t=v.t._replace(own=None))
+            v = views[PUBLIC] = public_view(self.match.state)
         return v
 
     def _views_of_state(self) -> dict[int, PlayerView]:
@@ -240,22 +240,36 @@ class Table:
             if s.phase == Phase.PERMISSION:
                 return Outcome(False, f"{self.name(s.actor)} must first answer: may {self.name(s.turn)} go out?")
             return Outcome(False, f"It is {self.name(s.actor)}'s turn")
-        trial = s
-        for i, a in enumerate(actions):
-            if i and trial.actor != seat:
-                return Outcome(False, f"'{actions[i - 1]}' ends your part of the turn: nothing can follow it")
-            try:
-                trial = apply(trial, a)
-            except IllegalActionError as exc:
-                if i == 0 and len(actions) == 1:
-                    returned = self._return_improper_melds(seat, a)
-                    if returned is not None:
-                        return returned
-                return Outcome(False, str(exc))
-        for a in actions:
-            self._play(a)
+        try:
+            match, events = self._try(seat, actions)
+        except IllegalActionError as exc:
+            if len(actions) == 1:
+                returned = self._return_improper_melds(seat, actions[0])
+                if returned is not None:
+                    return returned
+            return Outcome(False, str(exc))
+        self._commit(match, events)
         self._after_move()
         return Outcome(True)
+
+    def _try(self, seat: int, actions: Sequence[Action]) -> tuple[Match, list[Event]]:
+        """The match after ``actions`` played in turn by ``seat``, and what everybody saw them do;
+        raises IllegalActionError with the reason.  Each action is played once, by ``play``
+        (every check it makes, the take-back limit too): the trial is the commit, and the table
+        is not touched until :meth:`_commit`."""
+        m = self.match
+        events: list[Event] = []
+        for i, a in enumerate(actions):
+            if i and m.state.actor != seat:
+                raise IllegalActionError(f"'{actions[i - 1]}' ends your part of the turn: nothing can follow it")
+            before = m.state
+            m = play_action(m, a)
+            events += action_events(before, a, m.state, m.hand_number)
+        return m, events
+
+    def _commit(self, match: Match, events: Sequence[Event]) -> None:
+        self.match = match
+        self._publish(events)
 
     def _return_improper_melds(self, seat: int, a: Action) -> Outcome | None:
         from ..engine import improper_melds
@@ -266,24 +280,16 @@ class Table:
         if not found.undo:     # melds made to take the pile stay: only the reason
             return Outcome(False, f"Improper melds: {found.reason}.")
         try:
-            trial = self.match.state
-            for u in found.undo:
-                trial = apply(trial, u)
+            match, events = self._try(seat, found.undo)
         except IllegalActionError as exc:       # a hand past its take-back limit
             return Outcome(False, f"Improper melds: {found.reason}.\n{exc}")
-        for u in found.undo:
-            self._play(u)
+        self._commit(match, events)
         self._changed("action")
         what = "wild cards" if found.rank == 2 else plural(found.rank)
         back = (f"Your meld of {what} is back in your hand" if found.whole
                 else f"What you added to your meld of {what} is back in your hand")
         more = " (discard again to return the next one)." if found.more else "."
         return Outcome(False, f"Improper melds: {found.reason}.\n{back}{more}", changed=True)
-
-    def _play(self, a: Action) -> None:
-        before = self.match.state
-        self.match = play_action(self.match, a)
-        self._publish(action_events(before, a, self.match.state, self.match.hand_number))
 
     def _after_move(self) -> None:
         if self.match.state.phase == Phase.HAND_OVER:

@@ -116,12 +116,14 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
     if wilds and len(naturals) > 1:
         return "Select wild cards together with one rank only, so it is clear which meld they join"
     short = [r for r, n in naturals.items() if row[r] is None and n < 3 and not (n == 2 and wilds)]
+
+    def some(r: int, n: int) -> str:
+        return f"{_NUMBER_WORDS.get(n, str(n))} {plural(r) if n != 1 else RANK_WORDS[r]}"
+    # The whole selection, in words (the bar shows how many cards are selected).
+    chosen = [some(r, n) for r, n in sorted(naturals.items())] + [some(w, wilds.count(w)) for w in sorted(set(wilds))]
+    said = ", ".join(chosen[:-1]) + " and " + chosen[-1] if len(chosen) > 1 else chosen[0]
     if short and len(naturals) > 1:
         # Name the whole selection, not just the first rank that falls short.
-        def some(r: int, n: int) -> str:
-            return f"{_NUMBER_WORDS.get(n, str(n))} {plural(r) if n != 1 else RANK_WORDS[r]}"
-        chosen = [some(r, n) for r, n in sorted(naturals.items())]
-        said = ", ".join(chosen[:-1]) + " and " + chosen[-1]
         lacking = " and ".join(plural(r) for r in sorted(short))
         return f"A new meld needs three cards: you selected {said} (not enough {lacking})"
     out = []
@@ -137,9 +139,10 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
         elif n == 2 and wilds:
             out.append(A.meld(r, r, wilds[0]))
             out.extend(A.add(w, r) for w in wilds[1:])
+        elif wilds:
+            return f"A new meld needs at least two natural cards: you selected {said}"
         else:
-            have = f"one {RANK_WORDS[r]}" if n == 1 else f"two {plural(r)}"
-            return (f"A new meld needs three cards: you selected {have}"
+            return (f"A new meld needs three cards: you selected {said}"
                     + ("" if n == 2 else "; select at least two natural cards and a wild card"))
     return out
 

@@ -1,8 +1,9 @@
 """Random-simulation invariants over many seeded hands (the OpenSpiel random_sim_test idea).
 
 After every action: all 108 cards are accounted for, every meld on the table is legal,
-legal actions exist until the hand is over, and at the end the score recomputes and
-the action log replays to the same position.
+legal actions exist until the hand is over, no meld or pile take leaves a card that can
+neither be discarded nor melded, and at the end the score recomputes and the action log
+replays to the same position.
 """
 
 from __future__ import annotations
@@ -81,6 +82,9 @@ def play_hand(seed: int, rules_name: str = "classic") -> tuple[GameState, list[o
         assert legal, f"seed {seed}: a position that is not over has no legal action"
         a = rng.choice(legal)
         s = apply(s, a)
+        if a.kind in ("meld", "add", "pile") and s.phase == Phase.MELD and len(s.hands[s.turn]) <= 1:
+            # DOS "Going Out": without the canasta "the player must keep at least one card in hand"
+            assert {x.kind for x in legal_actions(s)} - {"undo", "unpile"}, f"seed {seed}: '{a}' left a dead card"
         log.append(a)
         steps += 1
         assert steps < 5000, f"seed {seed}: the hand does not end"

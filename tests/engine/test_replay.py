@@ -121,3 +121,23 @@ def test_a_version_1_save_keeps_its_ask() -> None:
     # the engine itself refuses it
     with pytest.raises(M.IllegalActionError, match="Your side has no canasta yet"):
         M.play(M.play(replay(CLASSIC, [DECK], [[]], 3), parse_action("draw")), parse_action("ask"))
+
+
+def test_a_game_saved_before_melds_down_to_a_dead_card_were_refused_loads() -> None:
+    """A meld that leaves one card that can neither be discarded nor melded is refused now;
+    a game saved before (in which only ``undo`` could follow it) replays as it was played,
+    and its events are rebuilt alike (DOS "Going Out": "the player must keep at least one
+    card in hand")."""
+    from canasta_tui.table.events import hand_events
+
+    # three cards dealt, one drawn: melding the Kings would leave the Eight, and no canasta
+    deck = stacked_deck(["Kh Kd Kc"], upcards="Qs", stock="8c", dealer=3, hand_size=3)
+    old = ["draw", "meld K K K", "undo", "discard 8c"]
+    data = {"format": "canasta-tui-save", "version": 2, "rules": {"hand_size": 3}, "first_dealer": 3,
+            "hands": [{"deck": cards_text(deck), "actions": old}]}
+    m = record.from_dict(data)
+    assert [str(a) for a in m.log[0]] == old and m.state.turn == 1
+    drawn = replay(m.rules, m.decks, [[parse_action("draw")]], 3).state
+    assert parse_action("meld K K K") not in legal_actions(drawn)
+    events = hand_events(m.rules, m.decks[0], 3, (0, 0), m.log[0], 1)
+    assert [e.kind for e in events][-3:] == ["melded", "took_back", "discarded"]

@@ -11,15 +11,20 @@ from canasta_tui.engine import CLASSIC, IllegalActionError, Phase, score_hand
 D = Phase.DRAW
 C7 = "Qh Qd Qc Qs Qh Qd Qc"
 NO_CANASTA = "Your side needs a canasta to go out: keep at least one card"
+ONE_LEFT = "That would leave you one card, which you could not discard: "
 
 
 def test_going_out_needs_a_canasta() -> None:
     """"The player's side must have melded at least one Canasta. Failing this requirement,
-    the player must keep at least one card in hand." """
+    the player must keep at least one card in hand."  A turn ends by a discard ("The player
+    then ends the turn by selecting a card from the hand for discard"), so a meld that leaves
+    one card is a meld that leaves no way to end the turn: it is refused up front (it was
+    offered, and then only ``undo`` was)."""
     s = position({0: "Kh Kd Kc 9h"}, melds={0: ["Qh Qd Qc"]})
-    s1 = run(s, "meld K K K")
-    assert legal(s1) == ["undo"]
-    assert why(s1, "discard 9h") == NO_CANASTA
+    assert "meld K K K" not in legal(s) and "discard 9h" in legal(s)
+    assert why(s, "meld K K K") == ONE_LEFT + "your side needs a canasta to go out"
+    with pytest.raises(IllegalActionError, match=ONE_LEFT):
+        run(s, "meld K K K")
     s2 = position({0: "Kh Kd Kc"}, melds={0: ["Qh Qd Qc"]})
     assert "meld K K K" not in legal(s2)
     assert why(s2, "meld K K K") == NO_CANASTA
@@ -56,9 +61,9 @@ def test_completing_the_canasta_while_going_out() -> None:
     player must complete a Canasta in the course of melding out."  Going out on the
     partner's melds without having melded before is concealed (DOS manual)."""
     short = position({0: "Qh Qd 9c"}, melds={0: ["Qh Qd Qc Qs"]}, has_melded=(False, False, True, False))
-    s1 = run(short, "add Q", "add Q")
-    assert s1.canastas(0) == 0
-    assert why(s1, "discard 9c") == "Your side needs a canasta to go out: keep at least one card"
+    s1 = run(short, "add Q")
+    assert "add Q" not in legal(s1)       # six Queens, one card left: no canasta to go out with
+    assert why(s1, "add Q") == ONE_LEFT + "your side needs a canasta to go out"
     s = position({0: "Qh Qd 9c"}, melds={0: ["Qh Qd Qc Qs Qc"]}, has_melded=(False, False, True, False))
     out = run(s, "add Q", "add Q", "discard 9c")
     assert out.went_out == 0 and out.concealed
@@ -94,9 +99,9 @@ def test_a_no_binds_for_the_turn() -> None:
     """"The player is bound by the reply for that round only." """
     s = position({0: "Kh Kd Kc 9h"}, melds={0: [C7]})
     no = run(s, "ask", "no")
-    s1 = run(no, "meld K K K")
-    assert legal(s1) == ["undo"]
-    assert why(s1, "discard 9h") == "Your partner said no: you may not go out this turn"
+    # melding the Kings would leave the Nine, and discarding it would be going out
+    assert "meld K K K" not in legal(no)
+    assert why(no, "meld K K K") == ONE_LEFT + "your partner said no to going out this turn"
     # the next turn the answer no longer binds
     later = run(no, "discard 9h")
     assert later.turn == 1 and later.t.permission == -1

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from positions import cards, position, run
 
-from canasta_tui.engine import Phase, apply, improper_melds, legal_actions, parse_action
+from canasta_tui.engine import Phase, apply, apply_legal, improper_melds, legal_actions, parse_action
+from canasta_tui.engine.moves import may_meld_to_one_card
 
 DISCARD_9C = parse_action("discard 9c")
 
@@ -49,8 +50,13 @@ def test_the_dos_example_returns_one_meld_per_attempt() -> None:
 def test_cards_added_to_an_older_meld_come_back_alone() -> None:
     """Melding the last card but one when the side has no canasta: the discard would be
     going out ("The player's side must have melded at least one Canasta"), so the card
-    added goes back; the meld of Kings from an earlier turn stays."""
-    s = run(position({0: "Kh 9c"}, melds={0: ["Kc Kd Ks"]}), "add K")
+    added goes back; the meld of Kings from an earlier turn stays.  Such a meld is refused
+    up front now (it leaves no way to end the turn), but a game saved before that rule
+    replays it (``may_meld_to_one_card``) and plays on from it."""
+    before = position({0: "Kh 9c"}, melds={0: ["Kc Kd Ks"]})
+    add_k = parse_action("add K")
+    assert add_k not in legal_actions(before) and may_meld_to_one_card(before, add_k)
+    s = apply_legal(before, add_k)
     im = improper_melds(s, DISCARD_9C)
     assert im is not None
     assert im.reason == "Your side needs a canasta to go out: keep at least one card"

@@ -116,9 +116,10 @@ def test_a_concealed_going_out_waives_the_requirement() -> None:
 def test_a_concealed_going_out_still_needs_a_canasta() -> None:
     """"... however the player is still responsible for one Canasta." """
     s = position({0: "4h 4d 4c 5h 5d 5c 9c"})
-    s1 = run(s, "meld 4 4 4", "meld 5 5 5")
-    assert why(s1, "discard 9c") == "Your side needs a canasta to go out: keep at least one card"
-    assert legal(s1) == ["undo"]
+    s1 = run(s, "meld 4 4 4")
+    assert "meld 5 5 5" not in legal(s1)      # it would leave one card, and no way to end the turn
+    assert why(s1, "meld 5 5 5") == ("That would leave you one card, which you could not discard: "
+                                     "your side needs a canasta to go out")
 
 
 def test_taking_the_pile_is_never_a_concealed_waiver() -> None:

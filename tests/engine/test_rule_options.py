@@ -24,7 +24,8 @@ def test_two_player_game() -> None:
     assert len(s.hands[1]) == 17
     assert why(s, "ask") == "There is no partner to ask in this game"
     p = position({0: "Kh Kd Kc 9h"}, rules=two, melds={0: [C7]})
-    assert why(run(p, "meld K K K"), "discard 9h") == "Your side needs two canastas to go out: keep at least one card"
+    assert why(p, "meld K K K") == ("That would leave you one card, which you could not discard: "
+                                    "your side needs two canastas to go out")
 
 
 def test_three_player_game() -> None:
@@ -75,12 +76,14 @@ def test_initial_meld_table_options() -> None:
 
 
 @pytest.mark.parametrize(("need", "message"), [
-    (1, None), (2, "Your side needs two canastas to go out: keep at least one card")])
+    (1, None), (2, "That would leave you one card, which you could not discard: your side needs two canastas to go out")])
 def test_canastas_to_go_out_option(need: int, message: str | None) -> None:
     """Windows 2.41, "Canastas needed to go out": "whether one or two canastas are needed
     before a player is allowed to finish a round"."""
-    s = run(position({0: "Kh Kd Kc 9h"}, rules=R(canastas_to_go_out=need), melds={0: [C7]}), "meld K K K")
-    assert why(s, "discard 9h") == message
+    s = position({0: "Kh Kd Kc 9h"}, rules=R(canastas_to_go_out=need), melds={0: [C7]})
+    assert why(s, "meld K K K") == message
+    if message is None:
+        assert why(run(s, "meld K K K"), "discard 9h") is None
 
 
 @pytest.mark.parametrize(("required", "melds"), [(False, 60), (True, -60)])
@@ -160,11 +163,12 @@ def test_going_out_bonus_options(out: int, concealed: int) -> None:
 def test_concealed_needs_canasta_option(needs: bool) -> None:
     """Mobile app, "Concealed Going Out": "Concealed going out requires a canasta. If
     'Unrestricted' is selected, there are no restrictions." """
-    s = run(position({0: "4h 4d 4c 5h 5d 5c 9c"}, rules=R(concealed_needs_canasta=needs)), "meld 4 4 4", "meld 5 5 5")
+    s = run(position({0: "4h 4d 4c 5h 5d 5c 9c"}, rules=R(concealed_needs_canasta=needs)), "meld 4 4 4")
     if needs:
-        assert why(s, "discard 9c") == "Your side needs a canasta to go out: keep at least one card"
+        assert why(s, "meld 5 5 5") == ("That would leave you one card, which you could not discard: "
+                                        "your side needs a canasta to go out")
     else:
-        end = run(s, "discard 9c")
+        end = run(s, "meld 5 5 5", "discard 9c")
         assert end.went_out == 0 and end.concealed
 
 
@@ -441,6 +445,8 @@ def test_every_preset_loads_and_differs_as_documented() -> None:
     assert windows.pile_initially_frozen and windows.wild_limit == "naturals" and windows.undo_pile_allowed
     mobile = load_rules("mobile")
     assert not mobile.pile_onto_completed_canasta and mobile.pile_new_meld_needs_natural_pair
-    assert load_rules("online").wild_limit == "both"
+    online = load_rules("online")      # the online rules page's two-player game (test_rule_online.py)
+    assert (online.players, online.hand_size, online.draw_count, online.canastas_to_go_out) == (2, 15, 2, 1)
+    assert online.wild_limit == "both" and online.pile_new_meld_needs_natural_pair
     with pytest.raises(RulesError, match="no rules preset 'nope'"):
         load_rules("nope")

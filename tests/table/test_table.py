@@ -162,3 +162,89 @@ def test_views_are_made_once_per_state_and_again_after_every_move() -> None:
     assert after is not v and after == view_for(t.match.state, 0)
     assert len(after.hand) > len(v.hand)
     assert t.view(2) == view_for(t.match.state, 2) and t.view(2).hand != after.hand
+
+
+def near_the_take_back_limit(hand: str, meld: str) -> Table:
+    """A table whose first player has drawn, then melded ``meld`` and taken it back until the
+    hand's log is one action short of the take-back limit (a meld is still allowed there)."""
+    import sys
+    from pathlib import Path
+
+    from canasta_tui.engine import CLASSIC, replay
+    from canasta_tui.engine.match import TAKE_BACK_LIMIT
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+    from positions import stacked_deck
+
+    deck = stacked_deck([hand], upcards="Ks", stock="8c", dealer=3)
+    log = [parse_action("draw")] + [parse_action(meld), parse_action("undo")] * (TAKE_BACK_LIMIT // 2 - 1)
+    m = replay(CLASSIC, [deck], [log], 3)
+    assert len(m.log[-1]) == TAKE_BACK_LIMIT - 1
+    return Table(CLASSIC, [Seat(LOCAL, "Ann")] + [Seat(COMPUTER, "beginner")] * 3, 1, match=m)
+
+
+def test_a_move_past_the_take_back_limit_is_refused_whole_with_the_engines_reason() -> None:
+    """A move is applied once, atomically: its trial is its commit.  The table tried a move
+    with ``apply`` and then played it again with ``play``, which also checks the take-back
+    limit (``take_back_problem``): a ``meld`` then an ``undo`` that passes the limit got past
+    the trial, the meld was played and the ``undo`` raised out of ``submit``."""
+    from canasta_tui.engine import play
+    from canasta_tui.engine.match import take_back_problem
+
+    t = near_the_take_back_limit("Jh Jd JK 9c 9d 5c 5d 6c 6d 7s 8h", "meld J J JK")
+    m = t.match
+    meld, undo = parse_action("meld J J JK"), parse_action("undo")
+    events, version, seen = list(t.events), t.version, []
+    t.add_observer(lambda _t, what: seen.append(what))
+    after_meld = play(m, meld)
+    reason = take_back_problem(after_meld.state, len(after_meld.log[-1]), undo)
+    assert reason is not None
+    out = t.submit(0, [meld, undo])
+    assert out == (False, reason, False)
+    assert t.match is m and t.events == events and t.version == version and seen == []
+    # each part alone is still what the engine says: the meld is played, its undo refused
+    assert t.submit(0, [meld]).ok
+    assert t.submit(0, [undo]) == (False, reason, False)
+
+
+
+def test_improper_melds_past_the_take_back_limit_stay_with_the_reason() -> None:
+    """DOS manual, "Improper Melds": an insufficient meld is "returned to your hand by attempting
+    to discard a card" -- by ``undo``, which ``play`` refuses once the hand has run to the
+    take-back limit (while more melds can still end the turn).  The table tried the undo with
+    ``apply`` and played it with ``play``: the refusal raised out of ``submit``."""
+    t = near_the_take_back_limit("5c 5d 5h Kc Kd Kh Ac Ad Ah 7s 8h", "meld 5 5 5")
+    assert t.submit(0, [parse_action("meld 5 5 5")]).ok       # 15 of the 50 the initial meld needs
+    m, events = t.match, list(t.events)
+    out = t.submit(0, [parse_action("discard 7s")])
+    assert out == (False, "Improper melds: Initial meld needs 50 points; these melds count 15.\n"
+                          "This hand has run to 25000 actions: melds can no longer be taken back, "
+                          "nor the pile put back", False)
+    assert t.match is m and t.events == events
+    # the turn still ends: meld the Aces, then discard
+    assert t.submit(0, [parse_action("meld A A A"), parse_action("discard 7s")]).ok
+
+
+def test_a_spectators_view_holds_no_seats_hand_problem_or_undo() -> None:
+    """A spectator sees "everything on the table and each hand's size, no hand's cards" (the
+    engine's ``public_view``).  The table made it from seat 0's view, dropping the hand and the
+    legal actions but keeping seat 0's ``problem`` (why its turn cannot end) and ``undoable``."""
+    import sys
+    from pathlib import Path
+
+    from canasta_tui.engine import CLASSIC, PUBLIC, new_match, public_view
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+    from positions import stacked_deck
+
+    deck = stacked_deck(["5c 5d 5h Kc Kd 9c 9d 6c 6d 7s 8h"], upcards="Qs", stock="4c", dealer=3)
+    t = Table(CLASSIC, [Seat(LOCAL, "Ann")] + [Seat(COMPUTER, "beginner")] * 3, 1,
+              match=new_match(CLASSIC, deck, first_dealer=3))
+    assert t.submit(0, [parse_action("draw"), parse_action("meld 5 5 5")]).ok
+    own = t.view(0)
+    assert own.problem == "Initial meld needs 50 points; these melds count 15" and own.undoable == 1
+    v = t.public_view()
+    assert v == public_view(t.match.state)
+    assert v.seat == PUBLIC and v.hand == () and v.legal == () and v.t.own is None
+    assert v.problem == "" and v.undoable == 0
+    assert v.hand_sizes == own.hand_sizes and v.melds == own.melds

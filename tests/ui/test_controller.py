@@ -196,3 +196,36 @@ def test_compose_names_the_whole_selection_when_a_rank_falls_short() -> None:
     assert msg == "A new meld needs three cards: you selected two Fives and one Seven (not enough Fives and Sevens)"
     msg = compose_meld(cards("5h 5s 5c 7c"), EMPTY, False)
     assert msg == "A new meld needs three cards: you selected three Fives and one Seven (not enough Sevens)"
+
+
+def test_compose_names_the_wild_cards_selected_too() -> None:
+    """Issue 17: refusing A JK JK said "you selected one Ace" while the bar showed
+    "selected: 3".  The refusal names the whole selection, and what a new meld lacks: "at
+    least two natural cards" (DOS manual: "A meld is valid if it contains at least two natural cards
+    of the same rank")."""
+    assert compose_meld(cards("Ac JK JK"), EMPTY, False) == (
+        "A new meld needs at least two natural cards: you selected one Ace and two Jokers")
+    assert compose_meld(cards("Ac 2c JK"), EMPTY, False) == (
+        "A new meld needs at least two natural cards: you selected one Ace, one Deuce and one Joker")
+    assert compose_meld(cards("Ac Ad"), EMPTY, False) == "A new meld needs three cards: you selected two Aces"
+
+
+def test_the_refusal_and_the_bar_count_the_same_cards() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+    from positions import position
+
+    from canasta_tui.engine.cards import card_text
+
+    s = session(seed=5)
+    state = position({0: "Ac JK JK 7s 9c 9d"})
+    s.match = s.match._replace(state=state)
+    ctl = Controller(local_link(s))
+    ctl.viewer = 0
+    names = [card_text(c) for c in ctl.hand()]
+    ctl.selected = {names.index("Ac"), names.index("JK"), len(names) - 1 - names[::-1].index("JK")}
+    ctl.key("m")
+    assert ctl.message == ["A new meld needs at least two natural cards: you selected one Ace and two Jokers"]
+    assert "selected: 3" in render(ctl, 80, 24).text()
