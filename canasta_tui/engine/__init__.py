@@ -8,7 +8,7 @@ Typical use::
 """
 
 from . import record
-from .actions import Action, parse_action
+from .actions import Action, ActionKind, parse_action
 from .cards import Card, card, card_text, cards_text, full_deck, parse_card, sorted_for_display
 from .errors import CanastaError, IllegalActionError, InvalidActionError, RulesError
 from .match import HandRecord, Match, new_match, next_hand, play, replay
@@ -35,6 +35,7 @@ __all__ = [
     "PUBLIC",
     "RED_THREE_IN_HAND_PENALTY",
     "Action",
+    "ActionKind",
     "CanastaError",
     "Card",
     "GameState",

@@ -21,30 +21,49 @@ Ranks are written A 2 3 4 5 6 7 8 9 10 J Q K JK (T for 10 is read too).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
 
 from .cards import RANK_NAMES, card_text, parse_card, parse_rank
 from .errors import InvalidActionError
 
-DRAW = "draw"
-PILE = "pile"
-MELD = "meld"
-ADD = "add"
-DISCARD = "discard"
-ASK = "ask"
-YES = "yes"
-NO = "no"
-UNDO = "undo"
-UNPILE = "unpile"
-END = "end"
-KINDS = (DRAW, PILE, MELD, ADD, DISCARD, ASK, YES, NO, UNDO, UNPILE, END)
+
+class ActionKind(StrEnum):
+    """What an action does, as the notation's first word (a ``str``: ``"draw"``, so logs, saves
+    and the notation read the same as when kinds were plain text)."""
+
+    DRAW = "draw"
+    PILE = "pile"
+    MELD = "meld"
+    ADD = "add"
+    DISCARD = "discard"
+    ASK = "ask"
+    YES = "yes"
+    NO = "no"
+    UNDO = "undo"
+    UNPILE = "unpile"
+    END = "end"
+
+
+DRAW = ActionKind.DRAW
+PILE = ActionKind.PILE
+MELD = ActionKind.MELD
+ADD = ActionKind.ADD
+DISCARD = ActionKind.DISCARD
+ASK = ActionKind.ASK
+YES = ActionKind.YES
+NO = ActionKind.NO
+UNDO = ActionKind.UNDO
+UNPILE = ActionKind.UNPILE
+END = ActionKind.END
+KINDS = tuple(ActionKind)
 
 
 class Action(NamedTuple):
     """``kind`` plus what it needs: ``ranks`` (melds, pile), ``card`` (discard), ``target`` (add)."""
 
-    kind: str
+    kind: ActionKind
     ranks: tuple[int, ...] = ()
     card: int = -1
     target: int = 0
@@ -60,7 +79,7 @@ class Action(NamedTuple):
             return f"add {card_rank} to {RANK_NAMES[self.target]}"
         if k == DISCARD:
             return "discard " + card_text(self.card)
-        return k
+        return k.value
 
 
 # Interned simple actions (hot paths compare and hash these constantly).
@@ -72,9 +91,9 @@ A_NO = Action(NO)
 A_UNDO = Action(UNDO)
 A_UNPILE = Action(UNPILE)
 A_END = Action(END)
-_SIMPLE = {a.kind: a for a in (A_DRAW, A_PILE, A_ASK, A_YES, A_NO, A_UNDO, A_UNPILE, A_END)}
+_SIMPLE: dict[str, Action] = {a.kind.value: a for a in (A_DRAW, A_PILE, A_ASK, A_YES, A_NO, A_UNDO, A_UNPILE, A_END)}
 
-def _every_action() -> dict[tuple[str, tuple[int, ...], int, int], Action]:
+def _every_action() -> dict[tuple[ActionKind, tuple[int, ...], int, int], Action]:
     """Every action the engine can offer, built once at import: melds of three ranks, pile
     takes, adds and discards (about three thousand).  Hot paths compare and hash these
     constantly, so each exists once; the table is read-only, so threads share it safely."""
@@ -87,10 +106,10 @@ def _every_action() -> dict[tuple[str, tuple[int, ...], int, int], Action]:
     return {(a.kind, a.ranks, a.card, a.target): a for a in out}
 
 
-_ACTIONS: Mapping[tuple[str, tuple[int, ...], int, int], Action] = MappingProxyType(_every_action())
+_ACTIONS: Mapping[tuple[ActionKind, tuple[int, ...], int, int], Action] = MappingProxyType(_every_action())
 
 
-def action(kind: str, ranks: tuple[int, ...] = (), card: int = -1, target: int = 0) -> Action:
+def action(kind: ActionKind, ranks: tuple[int, ...] = (), card: int = -1, target: int = 0) -> Action:
     """The action with these fields: the shared one from the table, or a new value for the
     rest (a meld of two or five cards written by hand; it compares equal all the same)."""
     a = _ACTIONS.get((kind, ranks, card, target))

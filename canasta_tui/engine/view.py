@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .actions import Action, parse_action
+from .actions import Action, ActionKind, parse_action
 from .cards import IS_RED_THREE, RANK_NAMES, cards_text, full_deck, parse_card, parse_rank
 from .errors import CanastaError
 from .melds import Meld
@@ -115,7 +115,7 @@ def _view(s: GameState, seat: int) -> PlayerView:
 
 def _problem(s: GameState, legal: Sequence[Action]) -> str:
     """Why the acting seat may not end its turn now (what a client says instead of lighting Discard)."""
-    if s.phase != Phase.MELD or any(a.kind == "discard" for a in legal):
+    if s.phase != Phase.MELD or any(a.kind == ActionKind.DISCARD for a in legal):
         return ""
     return turn_problem(s, len(s.hands[s.turn]) == 1) or ""
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from ..engine import Action, GameState, Phase, Rules, deal, player_name
+from ..engine.actions import ActionKind as AK
 from ..engine.cards import DEUCE, RANK_OF, THREE, card_text, plural
 from ..engine.match import replay_steps
 
@@ -70,30 +71,30 @@ def action_events(before: GameState, action: Action, after: GameState, hand: int
         out.append(Event(0, hand, kind, seat, **kw))  # type: ignore[arg-type]
 
     tm = before.team_of(seat)
-    if k == "draw":
+    if k == AK.DRAW:
         add(DREW, amount=len(after.hands[seat]) - len(before.hands[seat]))
-    elif k == "pile":
+    elif k == AK.PILE:
         up = before.pile[-1]
         used = tuple(after.t.melded)
         add(TOOK_PILE, cards=(up, *used), amount=len(before.pile), rank=RANK_OF[up])
-    elif k in ("meld", "add"):
+    elif k in (AK.MELD, AK.ADD):
         cards = tuple(after.t.melded[len(before.t.melded):])
-        key = action.target if k == "add" else (DEUCE if all(RANK_OF[c] in (DEUCE, 14) for c in cards) else action.ranks[0])
-        add(MELDED if k == "meld" else ADDED, cards=cards, rank=key)
-    elif k == "discard":
+        key = action.target if k == AK.ADD else (DEUCE if all(RANK_OF[c] in (DEUCE, 14) for c in cards) else action.ranks[0])
+        add(MELDED if k == AK.MELD else ADDED, cards=cards, rank=key)
+    elif k == AK.DISCARD:
         add(DISCARDED, cards=(action.card,))
-    elif k == "ask":
+    elif k == AK.ASK:
         add(ASKED)
-    elif k in ("yes", "no"):
-        add(ANSWERED, text=k)
-    elif k == "undo":
+    elif k in (AK.YES, AK.NO):
+        add(ANSWERED, text=k.value)
+    elif k == AK.UNDO:
         gone = tuple(before.t.melded[len(after.t.melded):])
         row = before.melds[tm]
         rank = next((r for r in range(15) if row[r] is not None and row[r] != after.melds[tm][r]), 0)
         add(TOOK_BACK, cards=gone, rank=rank)
-    elif k == "unpile":
+    elif k == AK.UNPILE:
         add(PUT_BACK, amount=before.rules.undo_pile_penalty)
-    elif k == "end":
+    elif k == AK.END:
         add(ENDED)
     for p, c in _new_red_threes(before, after):
         out.append(Event(0, hand, LAID_OUT, p, (c,)))

@@ -265,9 +265,9 @@ class Controller(ScreenBase):
         """The command bar's lights: on exactly when the engine allows the command."""
         kinds = {a.kind for a in self.legal()}
         return {
-            "draw": "draw" in kinds, "pile": "pile" in kinds, "meld": bool(kinds & {"meld", "add"}),
-            "discard": "discard" in kinds, "score": True, "query": "ask" in kinds, "quit": True,
-            "undo": "undo" in kinds, "help": True, "end": "end" in kinds, "unpile": "unpile" in kinds,
+            "draw": A.DRAW in kinds, "pile": A.PILE in kinds, "meld": bool(kinds & {A.MELD, A.ADD}),
+            "discard": A.DISCARD in kinds, "score": True, "query": A.ASK in kinds, "quit": True,
+            "undo": A.UNDO in kinds, "help": True, "end": A.END in kinds, "unpile": A.UNPILE in kinds,
         }
 
     def log_lines(self) -> Sequence[tuple[int, str]]:
@@ -599,7 +599,7 @@ class Controller(ScreenBase):
         if not self._need_turn():
             return
         v = self._mine()
-        options = [a for a in v.legal if a.kind == "pile"]
+        options = [a for a in v.legal if a.kind == A.PILE]
         if not options:
             self.play([A.A_PILE])            # refused: the table says why
             return
@@ -782,7 +782,7 @@ class Controller(ScreenBase):
         if not self._need_turn():
             return
         v = self._mine()
-        threes = [a for a in v.legal if a.kind == "discard" and IS_RED_THREE[a.card]]
+        threes = [a for a in v.legal if a.kind == A.DISCARD and IS_RED_THREE[a.card]]
         if threes:
             self.play([threes[0]])
         elif not v.rules.red_three_discard_freezes:
