@@ -11,6 +11,7 @@ resumed game rebuilds them from the save.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from enum import StrEnum
 from typing import NamedTuple
 
 from ..engine import Action, GameState, Phase, Rules, deal, player_name
@@ -18,21 +19,40 @@ from ..engine.actions import ActionKind as AK
 from ..engine.cards import DEUCE, RANK_OF, THREE, card_text, plural
 from ..engine.match import replay_steps
 
-# Event kinds, in Canasta's words.
-DEALT = "dealt"
-LAID_OUT = "laid_out"          # a red three laid out (cards)
-DREW = "drew"                  # amount: how many cards (never which)
-TOOK_PILE = "took_pile"        # cards: upcard then the hand's cards melded with it; amount: pile size; rank
-MELDED = "melded"              # cards; rank
-ADDED = "added"                # cards; rank: the meld they joined
-DISCARDED = "discarded"        # cards: the one card
-ASKED = "asked"
-ANSWERED = "answered"          # text: "yes" or "no"
-TOOK_BACK = "took_back"        # undo: cards back in the hand (they had been on the table)
-PUT_BACK = "put_back"          # unpile; amount: the penalty
-ENDED = "ended"                # a player ended the hand (stock exhausted)
-WENT_OUT = "went_out"          # text: "concealed" or ""
-HAND_OVER = "hand_over"        # text: why play ended (when nobody went out)
+
+class EventKind(StrEnum):
+    """What an event tells, in Canasta's words (a ``str``: its value is the word)."""
+
+    DEALT = "dealt"
+    LAID_OUT = "laid_out"          # a red three laid out (cards)
+    DREW = "drew"                  # amount: how many cards (never which)
+    TOOK_PILE = "took_pile"        # cards: upcard then the hand's cards melded with it; amount: pile size; rank
+    MELDED = "melded"              # cards; rank
+    ADDED = "added"                # cards; rank: the meld they joined
+    DISCARDED = "discarded"        # cards: the one card
+    ASKED = "asked"
+    ANSWERED = "answered"          # text: "yes" or "no"
+    TOOK_BACK = "took_back"        # undo: cards back in the hand (they had been on the table)
+    PUT_BACK = "put_back"          # unpile; amount: the penalty
+    ENDED = "ended"                # a player ended the hand (stock exhausted)
+    WENT_OUT = "went_out"          # text: "concealed" or ""
+    HAND_OVER = "hand_over"        # text: why play ended (when nobody went out)
+
+
+DEALT = EventKind.DEALT
+LAID_OUT = EventKind.LAID_OUT
+DREW = EventKind.DREW
+TOOK_PILE = EventKind.TOOK_PILE
+MELDED = EventKind.MELDED
+ADDED = EventKind.ADDED
+DISCARDED = EventKind.DISCARDED
+ASKED = EventKind.ASKED
+ANSWERED = EventKind.ANSWERED
+TOOK_BACK = EventKind.TOOK_BACK
+PUT_BACK = EventKind.PUT_BACK
+ENDED = EventKind.ENDED
+WENT_OUT = EventKind.WENT_OUT
+HAND_OVER = EventKind.HAND_OVER
 
 
 class Event(NamedTuple):
@@ -40,7 +60,7 @@ class Event(NamedTuple):
 
     seq: int
     hand: int
-    kind: str
+    kind: EventKind
     seat: int = -1                 # who did it (-1: the table)
     cards: tuple[int, ...] = ()
     amount: int = 0                # DREW: cards drawn; TOOK_PILE: the pile's size; PUT_BACK: the penalty
@@ -67,7 +87,7 @@ def action_events(before: GameState, action: Action, after: GameState, hand: int
     k = action.kind
     out: list[Event] = []
 
-    def add(kind: str, **kw: object) -> None:
+    def add(kind: EventKind, **kw: object) -> None:
         out.append(Event(0, hand, kind, seat, **kw))  # type: ignore[arg-type]
 
     tm = before.team_of(seat)
@@ -204,7 +224,7 @@ def _what(e: Event) -> str:
         return "ended the hand"
     if k == WENT_OUT:
         return "went out" + (" concealed" if e.text else "")
-    return k
+    return k.value
 
 
 def describe(e: Event, name: Callable[[int], str] = player_name) -> str:
@@ -256,6 +276,7 @@ __all__ = [
     "TOOK_PILE",
     "WENT_OUT",
     "Event",
+    "EventKind",
     "action_events",
     "coalesced",
     "deal_events",
