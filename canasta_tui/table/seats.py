@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from ..engine import player_name
 
-COMPUTER = "computer"
-LOCAL = "local"        # a human at this terminal (one of several in hot-seat)
-REMOTE = "remote"      # a human at their own terminal, over SSH
-KINDS = (COMPUTER, LOCAL, REMOTE)
+
+class SeatKind(StrEnum):
+    """Who plays a seat (a ``str``: its value is the word)."""
+
+    COMPUTER = "computer"
+    LOCAL = "local"        # a human at this terminal (one of several in hot-seat)
+    REMOTE = "remote"      # a human at their own terminal, over SSH
+
+
+COMPUTER = SeatKind.COMPUTER
+LOCAL = SeatKind.LOCAL
+REMOTE = SeatKind.REMOTE
+KINDS = tuple(SeatKind)
 
 
 @dataclass(frozen=True)
@@ -17,7 +27,7 @@ class Seat:
     """One seat: its kind, the player's name, the computer level (a human seat keeps the level a
     computer takes it over at), and for a remote seat the identity that joined (``key``)."""
 
-    kind: str = COMPUTER
+    kind: SeatKind = COMPUTER
     name: str = ""
     level: str = "advanced"
     key: str = ""
@@ -25,6 +35,7 @@ class Seat:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"a seat is one of {', '.join(KINDS)}, not {self.kind!r}")
+        object.__setattr__(self, "kind", SeatKind(self.kind))   # the kind itself, when given as its word
 
     @property
     def human(self) -> bool:
@@ -61,4 +72,4 @@ def seats_for(players: int, level: str = "advanced", name: str = "") -> tuple[Se
                  else Seat(COMPUTER, "", level) for s in range(4))
 
 
-__all__ = ["COMPUTER", "KINDS", "LOCAL", "REMOTE", "Seat", "seat_name", "seats_for"]
+__all__ = ["COMPUTER", "KINDS", "LOCAL", "REMOTE", "Seat", "SeatKind", "seat_name", "seats_for"]
