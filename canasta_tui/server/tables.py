@@ -37,7 +37,7 @@ from typing import Any, NamedTuple, Protocol
 from ..engine import Phase, Rules, team_name
 from ..persistence.integrate import StatsRecording
 from ..persistence.saves import table_meta
-from ..table import COMPUTER, REMOTE, Link, Seat, Table
+from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..text import printable
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, is_key
@@ -288,15 +288,15 @@ class ServerTable:
             seen[client.identity.key] = len(events)
         return {key: list(seen_position(events, n)) for key, n in seen.items()}
 
-    def _observe(self, table: Table, what: str) -> None:
-        if what in ("action", "deal", "seats", "load"):
+    def _observe(self, table: Table, what: Change) -> None:
+        if what in (Change.ACTION, Change.DEAL, Change.SEATS, Change.LOAD):
             self.registry.store.save(self.id, table.match, self.meta())
-        if what == "deal":
+        if what == Change.DEAL:
             self._seat_claims()
             self.registry.changed()
-        elif what == "action" and table.match.state.phase == Phase.HAND_OVER:
+        elif what == Change.ACTION and table.match.state.phase == Phase.HAND_OVER:
             self.registry.changed()
-        if table.match.winner is not None and self.stats is not None and what == "action":
+        if table.match.winner is not None and self.stats is not None and what == Change.ACTION:
             self._record(table)
 
     def _record(self, table: Table) -> None:

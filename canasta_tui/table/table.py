@@ -23,6 +23,7 @@ import asyncio
 import random
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import BrokenExecutor, Executor
+from enum import StrEnum
 from typing import NamedTuple, Protocol
 
 from ..ai import ComputerPlayer, make_player
@@ -46,8 +47,20 @@ from ..engine.cards import plural
 from .events import DEALT, Event, action_events, deal_events, describe, hand_events
 from .seats import COMPUTER, Seat, seat_name
 
-#: What an observer receives: the table and what happened ("action", "deal", "load", "seats").
-Observer = Callable[["Table", str], None]
+
+class Change(StrEnum):
+    """What changed at the table, as its observers and listeners are told."""
+
+    ACTION = "action"      # a move was played (or improper melds went back to the hand)
+    DEAL = "deal"          # the next hand was dealt
+    LOAD = "load"          # a loaded game replaced the match
+    SEATS = "seats"        # who plays a seat changed
+    CLOSED = "closed"      # the table closed (listeners only)
+    CHAT = "chat"          # a line was said (listeners only)
+
+
+#: What an observer receives: the table and what happened (ACTION, DEAL, LOAD, SEATS).
+Observer = Callable[["Table", Change], None]
 
 
 class Outcome(NamedTuple):
@@ -62,7 +75,7 @@ class Outcome(NamedTuple):
 class Listener(Protocol):
     """A client of the table: told after anything changed (on the table's thread)."""
 
-    def table_changed(self, what: str) -> None: ...
+    def table_changed(self, what: Change) -> None: ...
 
 
 class ChatLine(NamedTuple):
@@ -185,8 +198,8 @@ class Table:
 
     # ----------------------------------------------------------------- observers and listeners
     def add_observer(self, fn: Observer) -> None:
-        """``fn(table, what)`` after every move ("action"), deal ("deal"), loaded game ("load")
-        and change of seats ("seats"): autosave and statistics."""
+        """``fn(table, what)`` after every move (ACTION), deal (DEAL), loaded game (LOAD) and change
+        of seats (SEATS): autosave and statistics."""
         self._observers.append(fn)
 
     def subscribe(self, listener: Listener) -> None:
@@ -196,7 +209,7 @@ class Table:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
-    def _changed(self, what: str, observe: bool = True) -> None:
+    def _changed(self, what: Change, observe: bool = True) -> None:
         self.version += 1
         if observe:
             for fn in list(self._observers):
@@ -284,7 +297,7 @@ class Table:
         except IllegalActionError as exc:       # a hand past its take-back limit
             return Outcome(False, f"Improper melds: {found.reason}.\n{exc}")
         self._commit(match, events)
-        self._changed("action")
+        self._changed(Change.ACTION)
         what = "wild cards" if found.rank == 2 else plural(found.rank)
         back = (f"Your meld of {what} is back in your hand" if found.whole
                 else f"What you added to your meld of {what} is back in your hand")
@@ -294,7 +307,7 @@ class Table:
     def _after_move(self) -> None:
         if self.match.state.phase == Phase.HAND_OVER:
             self.waiting = set(self.attendees)
-        self._changed("action")
+        self._changed(Change.ACTION)
         self._deal_if_ready()
 
     # ----------------------------------------------------------------- the end of a hand
@@ -317,7 +330,7 @@ class Table:
         if m.needs_deal and not self.waiting and not self.closed:
             self.match = next_hand(m, self.shuffled_deck())
             self._publish(deal_events(self.match.state, self.match.hand_number))
-            self._changed("deal")
+            self._changed(Change.DEAL)
 
     # ----------------------------------------------------------------- computers
     def computer_to_act(self) -> int | None:
@@ -389,7 +402,7 @@ class Table:
 
     def close(self) -> None:
         self.closed = True
-        self._changed("closed", observe=False)
+        self._changed(Change.CLOSED, observe=False)
 
     # ----------------------------------------------------------------- seats and games
     def set_seat(self, seat: int, new: Seat) -> None:
@@ -401,7 +414,7 @@ class Table:
             self.computers[seat] = self._factory(new.level, self.seed * 7 + seat)
         else:
             self.computers.pop(seat, None)
-        self._changed("seats")
+        self._changed(Change.SEATS)
 
     def replace_match(self, match: Match, seats: Sequence[Seat], game_id: str = "") -> None:
         """Play on from a loaded match, in one step: everything that can fail (the seat count, the
@@ -415,15 +428,15 @@ class Table:
             self.game_id = game_id
         self.waiting = set(self.attendees) if match.state.phase == Phase.HAND_OVER else set()
         self._rebuild_events()
-        self._changed("load")
+        self._changed(Change.LOAD)
 
     def say(self, who: str, text: str) -> ChatLine:
         """A chat line at this table (the server checks length and rate)."""
         line = ChatLine(self.chat[-1].seq + 1 if self.chat else 1, who, text, len(self.events))
         self.chat.append(line)
         del self.chat[:-CHAT_KEEP]
-        self._changed("chat", observe=False)
+        self._changed(Change.CHAT, observe=False)
         return line
 
 
-__all__ = ["ChatLine", "Listener", "Observer", "Outcome", "Table", "make_computer", "think"]
+__all__ = ["Change", "ChatLine", "Listener", "Observer", "Outcome", "Table", "make_computer", "think"]

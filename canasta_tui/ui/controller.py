@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from ..engine import Action, Phase, PlayerView, parse_action, partner, team
 from ..engine import actions as A
 from ..engine.cards import IS_RED_THREE, IS_WILD, RANK_OF, RANK_WORDS, card_text, plural
-from ..table import Link
+from ..table import Change, Link
 from ..table.events import ANSWERED, describe, recap
 from ..text import printable
 from .canvas import Canvas, Options
@@ -212,9 +212,9 @@ class Controller(ScreenBase):
 
         return render(self, width, height, opts)
 
-    def table_changed(self, what: str) -> None:
+    def table_changed(self, what: Change) -> None:
         """The table changed (a move, a deal, a loaded game ...): bring the screen in line."""
-        if what == "load":
+        if what == Change.LOAD:
             self._seat_players()
             self.close()
         self.after_change()
