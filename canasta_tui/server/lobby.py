@@ -18,7 +18,19 @@ from ..ui.canvas import MIN_H, MIN_W, Canvas, Options, Region, draw_box, wrap
 from ..ui.dialogs import CHAT_MAX
 from ..ui.lineedit import LineEdit
 from ..ui.screen import ScreenBase
-from .tables import FORMING, LEVELS, OVER, PLAYING, Client, Destination, Registry, SeatInfo, ServerTable, TableRefused
+from .tables import (
+    FORMING,
+    LEVELS,
+    OVER,
+    PLAYING,
+    Client,
+    Destination,
+    Registry,
+    SeatInfo,
+    SeatState,
+    ServerTable,
+    TableRefused,
+)
 
 #: The longest seat code a guest can type (``K7PX-M2QA`` and some slack).
 CODE_MAX = 16
@@ -420,11 +432,11 @@ class LobbyScreen(ScreenBase):
         name = printable(info.name) + (verified if info.verified else "")
         you = " (you)" if info.mine else ""
         text, style = {
-            "free": ("free", "dim"),
-            "human": (f"{name}{you}", "name"),
-            "away": (f"{name}{you}: away, {info.note}", "frozen"),
-            "computer": (f"computer{' for ' + name if name else ''}{you}", ""),
-            "claimed": (f"computer; {name}{you} {info.note}", ""),
+            SeatState.FREE: ("free", "dim"),
+            SeatState.HUMAN: (f"{name}{you}", "name"),
+            SeatState.AWAY: (f"{name}{you}: away, {info.note}", "frozen"),
+            SeatState.COMPUTER: (f"computer{' for ' + name if name else ''}{you}", ""),
+            SeatState.CLAIMED: (f"computer; {name}{you} {info.note}", ""),
         }[info.state]
         r.put(row, 2, f"{seat + 1}", "count")
         r.put(row, 5, text, style)

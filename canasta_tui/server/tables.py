@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from ..engine import Phase, Rules, team_name
@@ -47,7 +48,17 @@ from .store import StoredTable, TableStore
 
 log = logging.getLogger("canasta.server")
 
-FORMING, PLAYING, OVER = "forming", "playing", "over"
+
+
+class TableState(StrEnum):
+    """Where a table is in its life: people claim seats, the game is played, a side has won."""
+
+    FORMING = "forming"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+FORMING, PLAYING, OVER = TableState.FORMING, TableState.PLAYING, TableState.OVER
 #: Computer levels a table can be created with.
 LEVELS = ("beginner", "advanced", "expert")
 #: Lines of the lobby's chat kept.
@@ -84,10 +95,20 @@ class Client(Protocol):
         """A line for the person on whichever screen they see (their table was cleared)."""
 
 
+class SeatState(StrEnum):
+    """Who is in a seat, as the lobby shows it."""
+
+    FREE = "free"              # nobody has claimed it (the table is forming)
+    HUMAN = "human"            # claimed, or played by its person, who is there
+    AWAY = "away"              # its person left or dropped: it waits for them, or a computer takes over soon
+    COMPUTER = "computer"      # a computer plays it (for a person who is away, when it has a name)
+    CLAIMED = "claimed"        # a computer plays it until the deal, when the person who claimed it sits down
+
+
 class SeatInfo(NamedTuple):
     """One seat as the lobby shows it."""
 
-    state: str          # free, human, away, computer, claimed
+    state: SeatState
     name: str = ""
     mine: bool = False
     note: str = ""
@@ -144,7 +165,7 @@ class ServerTable:
 
     # ------------------------------------------------------------------ what the lobby shows
     @property
-    def state(self) -> str:
+    def state(self) -> TableState:
         if self.table is None:
             return FORMING
         return OVER if self.table.match.winner is not None else PLAYING
@@ -166,20 +187,20 @@ class ServerTable:
         if self.table is None:
             c = self.claims[seat]
             if c is None:
-                return SeatInfo("free")
-            return SeatInfo("human", c.name, c.identity == viewer, verified=is_key(c.identity))
+                return SeatInfo(SeatState.FREE)
+            return SeatInfo(SeatState.HUMAN, c.name, c.identity == viewer, verified=is_key(c.identity))
         s = self.table.seats[seat]
         mine = bool(s.key) and s.key == viewer
         if s.kind == COMPUTER:
             claim = self.pending.get(seat)
             if claim is not None:
-                return SeatInfo("claimed", claim[1].name, claim[1].identity == viewer, "sits down at the next deal",
+                return SeatInfo(SeatState.CLAIMED, claim[1].name, claim[1].identity == viewer, "sits down at the next deal",
                                 is_key(claim[1].identity))
-            return SeatInfo("computer", s.name, mine, f"for {s.name}" if s.name else "", s.verified)
+            return SeatInfo(SeatState.COMPUTER, s.name, mine, f"for {s.name}" if s.name else "", s.verified)
         if seat in self.links:
-            return SeatInfo("human", s.name, mine, verified=s.verified)
+            return SeatInfo(SeatState.HUMAN, s.name, mine, verified=s.verified)
         note = "a computer takes over soon" if seat in self.timers else "waiting"
-        return SeatInfo("away", s.name, mine, note, s.verified)
+        return SeatInfo(SeatState.AWAY, s.name, mine, note, s.verified)
 
     def seats(self, viewer: str = "") -> list[SeatInfo]:
         return [self.seat(i, viewer) for i in range(self.players)]
@@ -956,4 +977,5 @@ def _text(value: object) -> str:
 
 
 __all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Client", "Destination", "LobbyLine",
-           "Registry", "SeatInfo", "ServerTable", "TableRefused", "seen_index", "seen_position", "span"]
+           "Registry", "SeatInfo", "SeatState", "ServerTable", "TableRefused", "TableState", "seen_index", "seen_position",
+           "span"]
