@@ -12,7 +12,7 @@ and benchmarks can run it on a pipe as well.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..table import Link
 from ..text import printable
@@ -23,6 +23,16 @@ from .lobby import LobbyScreen
 from .tables import Destination, Registry
 
 log = logging.getLogger("canasta.server")
+
+
+@runtime_checkable
+class ServerScreen(Protocol):
+    """A screen the server can reach while it is shown (the lobby, a table's client): it moves its
+    person (their table started, a claimed seat is theirs at the deal) and shows them a line."""
+
+    def go(self, where: Destination) -> None: ...
+
+    def notify(self, text: str) -> None: ...
 
 
 class SeatClient(Controller):
@@ -96,9 +106,8 @@ class ServerApp(ScreenApp):
 
     def moved(self, where: Destination) -> None:
         screen = self.screen
-        go = getattr(screen, "go", None)
-        if callable(go):
-            go(where)
+        if isinstance(screen, ServerScreen):
+            screen.go(where)
 
     def kick(self, reason: str) -> None:
         """Close this connection: the app ends (the SSH layer tells ``reason`` and hangs up)."""
@@ -110,9 +119,9 @@ class ServerApp(ScreenApp):
 
     def notify(self, text: str) -> None:
         """A line for the player, on whichever screen is shown (the idle warning)."""
-        note = getattr(self.screen, "notify", None)
-        if callable(note):
-            note(text)
+        screen = self.screen
+        if isinstance(screen, ServerScreen):
+            screen.notify(text)
 
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
@@ -191,4 +200,4 @@ class ServerApp(ScreenApp):
         return self.reason
 
 
-__all__ = ["SeatClient", "ServerApp"]
+__all__ = ["SeatClient", "ServerApp", "ServerScreen"]
