@@ -27,7 +27,20 @@ from .moves import (
 )
 from .rules import CLASSIC, Rules, rules_from_dict, rules_from_toml
 from .scoring import RED_THREE_IN_HAND_PENALTY, TeamScore, score_hand, score_so_far
-from .state import GameState, Penalty, Phase, Turn, next_seat, partner, player_name, team, team_name, team_seats
+from .state import (
+    GameState,
+    HandEnd,
+    Penalty,
+    Phase,
+    Turn,
+    end_text,
+    next_seat,
+    partner,
+    player_name,
+    team,
+    team_name,
+    team_seats,
+)
 from .view import PUBLIC, PlayerView, determinize, public_view, unseen_cards, view_for, view_from_dict, view_to_dict
 
 __all__ = [
@@ -39,6 +52,7 @@ __all__ = [
     "CanastaError",
     "Card",
     "GameState",
+    "HandEnd",
     "HandRecord",
     "IllegalActionError",
     "ImproperMelds",
@@ -59,6 +73,7 @@ __all__ = [
     "cards_text",
     "deal",
     "determinize",
+    "end_text",
     "explain",
     "full_deck",
     "improper_melds",

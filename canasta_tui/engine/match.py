@@ -19,7 +19,7 @@ from .errors import CanastaError, IllegalActionError
 from .moves import apply, apply_legal, deal, legal_actions, may_ask_version_1, may_meld_to_one_card
 from .rules import Rules
 from .scoring import TeamScore, score_hand
-from .state import GameState, Phase, next_seat
+from .state import GameState, HandEnd, Phase, next_seat
 
 #: The most actions one hand's log may hold; a save with a longer hand is refused unread.
 #: A hand needs a few hundred (random self-play's longest are under 300): past that only
@@ -36,7 +36,7 @@ class HandRecord(NamedTuple):
     scores: tuple[TeamScore, ...]
     totals: tuple[int, ...]      # running totals after this hand
     went_out: int
-    end_reason: str
+    end_reason: HandEnd | None
 
 
 class Match(NamedTuple):

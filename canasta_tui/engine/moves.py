@@ -35,7 +35,7 @@ from .cards import (
 from .errors import CanastaError, IllegalActionError
 from .melds import Meld
 from .rules import Rules
-from .state import PERMISSION_BROKEN, PILE_PUT_BACK, GameState, Phase, Turn, next_seat, partner, player_name, team
+from .state import PERMISSION_BROKEN, PILE_PUT_BACK, GameState, HandEnd, Phase, Turn, next_seat, partner, player_name, team
 
 EMPTY_ROW: tuple[Meld | None, ...] = (None,) * 15
 _SORTED_DECK = tuple(sorted(full_deck()))
@@ -112,7 +112,7 @@ def _begin_turn(s: GameState, seat: int, **changes: Any) -> GameState:
     if s.stock_size == 0:
         # "Exhausting the stock": with no card to draw, play ends unless a pile play remains.
         if s.rules.stock_exhausted == "end" or not legal_actions(s):
-            return _end_hand(s, "the stock is exhausted")
+            return _end_hand(s, HandEnd.STOCK_EXHAUSTED)
     return s
 
 
@@ -140,7 +140,7 @@ def _set(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[type-arg]
     return (*tup[:i], value, *tup[i + 1:])
 
 
-def _end_hand(s: GameState, reason: str, went_out: int = -1, concealed: bool = False) -> GameState:
+def _end_hand(s: GameState, reason: HandEnd, went_out: int = -1, concealed: bool = False) -> GameState:
     return s._replace(phase=Phase.HAND_OVER, end_reason=reason, went_out=went_out, concealed=concealed,
                       t=s.t._replace(prev=None, pile_undo=None))
 
@@ -749,10 +749,10 @@ def _apply_legal(s: GameState, a: Action) -> GameState:
         return before.charge(tm, s.rules.undo_pile_penalty, PILE_PUT_BACK)._replace(
             t=before.t._replace(pile_undone=True))
     if k == A.END:
-        return _end_hand(s, "the stock is exhausted")
+        return _end_hand(s, HandEnd.STOCK_EXHAUSTED)
     after = _apply_unchecked(s, a)
     if not after.hands[s.turn]:
-        return _end_hand(after, "went out", s.turn, _concealed(after))
+        return _end_hand(after, HandEnd.WENT_OUT, s.turn, _concealed(after))
     return after
 
 
@@ -894,7 +894,7 @@ def _draw(s: GameState) -> GameState:
         # "If a player draws the last card of the stock and it is a red Three, the card is
         # placed face up on the table and the play ends."
         if rules.last_draw_red_three == "end":
-            return _end_hand(s, "the last card of the stock was a red three")
+            return _end_hand(s, HandEnd.LAST_CARD_RED_THREE)
         if rules.last_draw_red_three == "meld_then_end":
             return s._replace(t=s.t._replace(final=True))
     return s
@@ -920,7 +920,7 @@ def _discard(s: GameState, c: int) -> GameState:
                    pile=(*s.pile, c), frozen=frozen,
                    known=_set(s.known, seat, _remove_known(s.known[seat], (c,))) if s.known[seat] else s.known)
     if not hand:
-        return _end_hand(s._replace(**changes), "went out", seat, _concealed(s))
+        return _end_hand(s._replace(**changes), HandEnd.WENT_OUT, seat, _concealed(s))
     return _begin_turn(s, next_seat(seat, rules.players), **changes)
 
 

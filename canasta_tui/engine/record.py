@@ -16,7 +16,7 @@ from .cards import card_text, cards_text, parse_card
 from .errors import CanastaError, RulesError
 from .match import MAX_HAND_ACTIONS, Match, replay
 from .rules import rules_from_dict
-from .state import GameState
+from .state import GameState, end_text
 
 FORMAT = "canasta-tui-save"
 #: 2: the rules of issue 10 (``ask`` only when going out is possible, the pile's rest held
@@ -45,7 +45,7 @@ def snapshot(s: GameState, scores: tuple[int, ...]) -> dict[str, Any]:
         "red_threes": [cards_text(r) for r in s.red_threes],
         "penalties": list(s.penalties),
         "scores": list(scores),
-        "end_reason": s.end_reason,
+        "end_reason": end_text(s.end_reason),
     }
 
 

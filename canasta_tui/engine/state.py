@@ -8,7 +8,7 @@ own team.
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import NamedTuple
 
 from .melds import Meld
@@ -24,6 +24,29 @@ class Phase(IntEnum):
     @property
     def word(self) -> str:
         return ("draw", "meld", "permission", "hand over")[self]
+
+
+class HandEnd(Enum):
+    """Why play of a hand ended (as python-chess's ``Termination`` says why a game did); ``text``
+    says it in words, for the log, the score sheet and a save's snapshot."""
+
+    WENT_OUT = "went out"
+    STOCK_EXHAUSTED = "the stock is exhausted"
+    LAST_CARD_RED_THREE = "the last card of the stock was a red three"
+
+    @property
+    def text(self) -> str:
+        return str(self.value)
+
+
+def end_text(reason: HandEnd | None) -> str:
+    """Why a hand ended, in words ("" while it is played)."""
+    return "" if reason is None else reason.text
+
+
+def hand_end(text: str) -> HandEnd | None:
+    """:func:`end_text` read back; raises ValueError for words that are no reason."""
+    return None if text == "" else HandEnd(text)
 
 
 def next_seat(seat: int, players: int = 4) -> int:
@@ -119,7 +142,7 @@ class GameState(NamedTuple):
     stock_turned: bool = False
     went_out: int = -1
     concealed: bool = False
-    end_reason: str = ""
+    end_reason: HandEnd | None = None        # set when play of the hand ends
     penalty_log: tuple[Penalty, ...] = ()    # every penalty of the hand, in order, with its reason
     aside: tuple[int, ...] = ()              # the rest of a taken pile, waiting for the initial meld
 

@@ -19,7 +19,7 @@ from .errors import CanastaError
 from .melds import Meld
 from .moves import legal_actions, meld_count, meld_needed, turn_problem
 from .rules import Rules, rules_from_dict
-from .state import GameState, Penalty, Phase, Turn
+from .state import GameState, HandEnd, Penalty, Phase, Turn, end_text, hand_end
 
 
 class PlayerView(NamedTuple):
@@ -48,7 +48,7 @@ class PlayerView(NamedTuple):
     legal: tuple[Action, ...]                 # this seat's legal actions when it is to act
     went_out: int
     concealed: bool
-    end_reason: str
+    end_reason: HandEnd | None
     penalty_log: tuple[Penalty, ...]          # every penalty of the hand, with its reason
     aside: tuple[int, ...]                    # the rest of a taken pile, waiting for the initial meld (public)
     problem: str = ""                         # to act, no discard legal: why the turn cannot end yet
@@ -250,7 +250,7 @@ def view_to_dict(v: PlayerView) -> dict[str, Any]:
         "stock_size": v.stock_size, "stock_turned": v.stock_turned, "requirements": list(v.requirements),
         "has_melded": list(v.has_melded), "penalties": list(v.penalties), "turn_state": t,
         "meld_count": v.meld_count, "meld_needed": v.meld_needed, "legal": [str(a) for a in v.legal],
-        "went_out": v.went_out, "concealed": v.concealed, "end_reason": v.end_reason,
+        "went_out": v.went_out, "concealed": v.concealed, "end_reason": end_text(v.end_reason),
         "penalty_log": [[p.team, p.points, p.reason] for p in v.penalty_log], "aside": cards_text(v.aside),
         "problem": v.problem, "undoable": v.undoable,
     }
@@ -290,7 +290,7 @@ def _view_from_dict(d: dict[str, Any]) -> PlayerView:
         stock_size=int(d["stock_size"]), stock_turned=bool(d["stock_turned"]), requirements=_ints(d["requirements"]),
         has_melded=_bools(d["has_melded"]), penalties=_ints(d["penalties"]), t=t, meld_count=int(d["meld_count"]),
         meld_needed=int(d["meld_needed"]), legal=tuple(parse_action(a) for a in d["legal"]),
-        went_out=int(d["went_out"]), concealed=bool(d["concealed"]), end_reason=str(d["end_reason"]),
+        went_out=int(d["went_out"]), concealed=bool(d["concealed"]), end_reason=hand_end(str(d["end_reason"])),
         penalty_log=tuple(Penalty(int(a), int(b), str(c)) for a, b, c in d["penalty_log"]), aside=_cards(d["aside"]),
         problem=str(d.get("problem", "")), undoable=int(d.get("undoable", 0)),
     )

@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..engine import Match, team, team_name
+from ..engine import Match, end_text, team, team_name
 from ..text import NAME_MAX, BadName, check_name, printable
 from . import paths
 
@@ -289,7 +289,7 @@ def _player_id(db: sqlite3.Connection, name: str) -> int:
 
 def sheet_of(m: Match) -> list[dict[str, Any]]:
     """The score sheet in plain data: per hand, each side's items and running totals."""
-    return [{"hand": h.number, "dealer": h.dealer, "went_out": h.went_out, "end": h.end_reason,
+    return [{"hand": h.number, "dealer": h.dealer, "went_out": h.went_out, "end": end_text(h.end_reason),
              "scores": [s._asdict() for s in h.scores], "totals": list(h.totals)} for h in m.sheet]
 
 

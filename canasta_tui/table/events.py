@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
-from ..engine import Action, GameState, Phase, Rules, deal, player_name
+from ..engine import Action, GameState, Phase, Rules, deal, end_text, player_name
 from ..engine.actions import ActionKind as AK
 from ..engine.cards import DEUCE, RANK_OF, THREE, card_text, plural
 from ..engine.match import replay_steps
@@ -122,7 +122,7 @@ def action_events(before: GameState, action: Action, after: GameState, hand: int
         if after.went_out >= 0:
             out.append(Event(0, hand, WENT_OUT, after.went_out, text="concealed" if after.concealed else ""))
         else:
-            out.append(Event(0, hand, HAND_OVER, text=after.end_reason))
+            out.append(Event(0, hand, HAND_OVER, text=end_text(after.end_reason)))
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import HandRecord, Phase, PlayerView, Rules, player_name, team_name
+from ..engine import HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
 from ..engine import team as _team
 from ..engine.melds import Meld
 from .canvas import card_label, wrap
@@ -202,7 +202,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     left_w, right_w = (40 if width >= 120 else 22), 24
     mid_w = width - left_w - right_w - 2
     how = (f"{names[rec.went_out]} went out" + (" concealed" if v.concealed else "")
-           if rec.went_out >= 0 else f"the hand ended: {rec.end_reason}")
+           if rec.went_out >= 0 else f"the hand ended: {end_text(rec.end_reason)}")
     out = [f" Hand {rec.number} is over {g.dash} {how}"[:width]]
     half = max(4, (height - 3 - teams) // teams)
     for t in range(teams):

@@ -7,6 +7,7 @@ import pytest
 from positions import cards, legal, position, run, why
 
 from canasta_tui.engine import CLASSIC, IllegalActionError, Phase, score_hand
+from canasta_tui.engine.state import HandEnd
 
 D = Phase.DRAW
 C7 = "Qh Qd Qc Qs Qh Qd Qc"
@@ -38,7 +39,7 @@ def test_going_out_by_discarding_the_last_card() -> None:
     "Melding out 100 points"."""
     s = position({0: "Kh Kd Kc 9h", 1: "5c 6c", 2: "Ac", 3: "JK"}, melds={0: [C7]})
     out = run(s, "meld K K K", "discard 9h")
-    assert out.phase == Phase.HAND_OVER and out.went_out == 0 and out.end_reason == "went out"
+    assert out.phase == Phase.HAND_OVER and out.went_out == 0 and out.end_reason == HandEnd.WENT_OUT
     assert not out.concealed
     us, them = score_hand(out)
     # Queens 70 + Kings 30, natural canasta 500, going out 100, partner's ace -20
@@ -141,7 +142,7 @@ def test_a_red_three_as_last_card_of_the_stock_ends_play() -> None:
     s = position({0: "Kh Kd 7c"}, phase=D, melds={0: ["Ac Ad Ah"]}, stock="3h")
     end = run(s, "draw")
     assert end.phase == Phase.HAND_OVER
-    assert end.end_reason == "the last card of the stock was a red three"
+    assert end.end_reason == HandEnd.LAST_CARD_RED_THREE
     assert end.red_threes[0] == cards("3h") and end.hands[0] == tuple(sorted(cards("Kd Kh 7c")))
 
 
@@ -164,7 +165,7 @@ def test_after_the_last_card_a_new_meld_is_optional() -> None:
     assert legal(s1) == ["pile K K", "end"]
     assert why(s1, "draw") == "The stock is exhausted"
     ended = run(s1, "end")
-    assert ended.phase == Phase.HAND_OVER and ended.end_reason == "the stock is exhausted"
+    assert ended.phase == Phase.HAND_OVER and ended.end_reason == HandEnd.STOCK_EXHAUSTED
     took = run(s1, "pile K K")
     assert took.melds[1][13] is not None and took.phase == Phase.MELD
 
@@ -173,7 +174,7 @@ def test_after_the_last_card_play_ends_when_the_upcard_is_of_no_use() -> None:
     """"... otherwise play ends." """
     s = position({0: "Kh Kd 7c", 1: "9h 9d 5c 6c"}, melds={0: ["Ac Ad Ah"], 1: ["9c 9s 9h"]}, stock="")
     end = run(s, "discard Kh")
-    assert end.phase == Phase.HAND_OVER and end.end_reason == "the stock is exhausted"
+    assert end.phase == Phase.HAND_OVER and end.end_reason == HandEnd.STOCK_EXHAUSTED
     assert end.went_out == -1
     assert score_hand(end)[0].going_out == 0
 

@@ -7,6 +7,7 @@ import pytest
 from positions import cards, legal, position, run, stacked_deck, why
 
 from canasta_tui.engine import CLASSIC, HandRecord, Phase, Rules, RulesError, deal, meld_count, new_match, score_hand
+from canasta_tui.engine.state import HandEnd
 from canasta_tui.presets import load_rules
 
 D = Phase.DRAW
@@ -64,7 +65,7 @@ def test_target_score_option() -> None:
     for target, winner in ((5000, None), (3000, 0)):
         m = new_match(R(target_score=target), stacked_deck([]), 0)
         st = m.state._replace(phase=Phase.HAND_OVER)
-        m = m._replace(state=st, sheet=(HandRecord(1, 0, score_hand(st), (3100, 200), -1, ""),))
+        m = m._replace(state=st, sheet=(HandRecord(1, 0, score_hand(st), (3100, 200), -1, None),))
         assert m.winner == winner
 
 
@@ -324,7 +325,7 @@ def test_stock_exhausted_end_option() -> None:
     s = position({0: "Kh 9d 7c", 1: "5c 6c 8d"}, rules=R(stock_exhausted="end"),
                  melds={0: ["Ac Ad Ah"], 1: ["9c 9s 9h"]}, stock="")
     end = run(s, "discard 9d")
-    assert end.phase == Phase.HAND_OVER and end.end_reason == "the stock is exhausted"
+    assert end.phase == Phase.HAND_OVER and end.end_reason == HandEnd.STOCK_EXHAUSTED
 
 
 def test_stock_exhausted_turn_over_option() -> None:
@@ -419,7 +420,7 @@ def test_with_the_turn_over_option_the_player_may_stop_playing() -> None:
     s1 = run(s, "discard 7c")
     assert s1.stock_size == 0 and legal(s1) == ["draw", "end"]
     ended = run(s1, "end")
-    assert ended.phase == Phase.HAND_OVER and ended.end_reason == "the stock is exhausted" and ended.went_out == -1
+    assert ended.phase == Phase.HAND_OVER and ended.end_reason == HandEnd.STOCK_EXHAUSTED and ended.went_out == -1
     # once a card is drawn the hand goes on to the discard, and the refusal says so
     drawn = run(s1, "draw")
     assert drawn.stock_turned and why(drawn, "end") == (

@@ -18,6 +18,7 @@ from canasta_tui.engine import (
 )
 from canasta_tui.engine.actions import parse_action
 from canasta_tui.engine.cards import VALUE
+from canasta_tui.engine.state import HandEnd
 
 
 def test_a_scored_hand_item_by_item() -> None:
@@ -61,7 +62,7 @@ def _match_at(totals: tuple[int, int]) -> object:
     m = new_match(CLASSIC, stacked_deck([]), 0)
     st = m.state._replace(phase=Phase.HAND_OVER)
     scores = score_hand(st)
-    return m._replace(state=st, sheet=(HandRecord(1, 0, scores, totals, -1, "went out"),))
+    return m._replace(state=st, sheet=(HandRecord(1, 0, scores, totals, -1, HandEnd.WENT_OUT),))
 
 
 @pytest.mark.parametrize(("totals", "winner"), [

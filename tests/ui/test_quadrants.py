@@ -16,6 +16,7 @@ from prompt_toolkit.output import DummyOutput
 
 from canasta_tui.engine import GameState, Phase, public_view
 from canasta_tui.engine.cards import parse_card
+from canasta_tui.engine.state import HandEnd
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.table.events import MELDED, Event
 from canasta_tui.ui.app import TableApp
@@ -122,7 +123,7 @@ def test_the_scoring_summary_shows_combined_melds_as_cards_on_a_big_terminal() -
 
     ctl = busy_eight()
     s: GameState = ctl.link._table.state._replace(phase=Phase.HAND_OVER, went_out=0)
-    rec = HandRecord(1, 3, score_hand(s), tuple(x.total for x in score_hand(s)), 0, "went out")
+    rec = HandRecord(1, 3, score_hand(s), tuple(x.total for x in score_hand(s)), 0, HandEnd.WENT_OUT)
     names = [f"Player {p + 1}" for p in range(4)]
     big = "\n".join(summary_table(public_view(s), s.hands, rec, names, 132, 43))
     small = "\n".join(summary_table(public_view(s), s.hands, rec, names, 80, 24))
