@@ -255,8 +255,7 @@ class LobbyScreen(ScreenBase):
         elif name == "enter":
             self.mode = ""
             code, self.text = self.text, ""
-            reclaim = getattr(self.client, "reclaim", None)
-            why = reclaim(code) if callable(reclaim) else "Seat codes are not taken here"
+            why = self.client.reclaim(code)
             if why:
                 self.note = why
                 return
@@ -354,7 +353,7 @@ class LobbyScreen(ScreenBase):
         g = opts.glyphs
         me = self.client.identity
         cv.fill(0, 0, width, 1, "header")
-        code = getattr(self.client, "guest_code", "")
+        code = self.client.guest_code
         who = f"{printable(me.label)}{' ' + g.verified if me.verified else ''}"
         right = f"{who}{f' (guest, code {code})' if code else ''} {g.dash} {self.registry.online()} online "
         cv.put(0, max(0, width - len(right)), right, "header")

@@ -94,6 +94,13 @@ class Client(Protocol):
     def notify(self, text: str) -> None:
         """A line for the person on whichever screen they see (their table was cleared)."""
 
+    @property
+    def guest_code(self) -> str:
+        """A guest's code (their seat goes back only to whoever gives it); "" for a key."""
+
+    def reclaim(self, code: str) -> str | None:
+        """A guest typed a seat's code: they are that seat's guest now (why not, or None)."""
+
 
 class SeatState(StrEnum):
     """Who is in a seat, as the lobby shows it."""

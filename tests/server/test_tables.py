@@ -24,12 +24,21 @@ class Person:
         self.identity = Identity(name, f"SHA256:{name}")
         self.moves: list[Destination] = []
         self.kicked = ""
+        self.notes: list[str] = []
 
     def moved(self, where: Destination) -> None:
         self.moves.append(where)
 
     def kick(self, reason: str) -> None:
         self.kicked = reason
+
+    def notify(self, text: str) -> None:
+        self.notes.append(text)
+
+    guest_code = ""
+
+    def reclaim(self, code: str) -> str | None:
+        return "Only a guest has a seat's code"
 
 
 @asynccontextmanager
