@@ -7,6 +7,10 @@ from pathlib import Path
 
 from ..persistence import paths
 from ..text import printable
+from ..ui.canvas import MIN_H, MIN_W
+
+#: The most ``max_columns`` x ``max_rows`` may be (at least the game's 80x24).
+LARGEST_COLUMNS, LARGEST_ROWS = 1000, 500
 
 #: The environment variable ``canasta serve --password`` reads the password from.
 PASSWORD_ENV = "CANASTA_SERVE_PASSWORD"
@@ -52,6 +56,10 @@ class ServerConfig:
     input_flood: int = 256 * 1024
     #: Output a client may leave unread before it is disconnected (a client that stopped reading).
     output_backlog: int = 4 * 1024 * 1024
+    #: The largest terminal painted: a client that says its terminal is bigger is painted this big
+    #: (the game needs 80x24; a paint, and the memory it takes, grow with the cells).
+    max_columns: int = 500
+    max_rows: int = 200
     #: Chat: the longest line, and how many lines a player may say per ``chat_window`` seconds.
     chat_max: int = 200
     chat_lines: int = 5
@@ -82,6 +90,9 @@ class ServerConfig:
                      "workers"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
+        if not MIN_W <= self.max_columns <= LARGEST_COLUMNS or not MIN_H <= self.max_rows <= LARGEST_ROWS:
+            raise ConfigError(f"the largest terminal painted must be from {MIN_W}x{MIN_H} to "
+                              f"{LARGEST_COLUMNS}x{LARGEST_ROWS} (columns x rows), not {self.max_columns}x{self.max_rows}")
         if self.takeover < 0 or self.idle_timeout < 0 or self.login_timeout <= 0:
             raise ConfigError("times must not be negative")
         return self

@@ -10,6 +10,9 @@ what a server open to a group of friends needs on top:
   ``input_burst``): a huge paste is dropped with a note instead of stalling the server,
   and a connection that keeps flooding is closed;
 * a client that stops reading what it is sent is closed before its backlog grows without end;
+* the terminal's size is taken at most ``max_columns`` x ``max_rows`` (what a paint costs grows
+  with its cells: one window-change to 10000x10000 held every player for 12 s), and a burst of
+  window-changes is painted at most :data:`RESIZES_PER_S` times a second;
 * every byte sent goes through :meth:`GameSession.write`, where a hook can record it
   (:attr:`Server.on_output <canasta_tui.server.server.Server.on_output>`).
 """
@@ -20,16 +23,19 @@ import asyncio
 import itertools
 import logging
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import asyncssh
 from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from ..text import printable
-from ..ui.canvas import DEFAULT_OPTIONS, Options
+from ..ui.app import HOT_PAINTS_PER_S
+from ..ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
 from ..ui.style import ASCII, LOCALE_VARS
 from .auth import Identity, NameRefused, fingerprint, player_name
 from .client import ServerApp
@@ -43,6 +49,10 @@ NO_TERMINAL = ("canasta needs a terminal: connect with ssh -t (and without a com
                "from a terminal window.\r\n")
 
 _ids = itertools.count(1)
+
+#: A terminal resized again and again (a window dragged, or a client sending window-changes as
+#: fast as it can) is painted anew at most this often: each of those paints is a whole screen.
+RESIZES_PER_S = HOT_PAINTS_PER_S
 
 
 def utf8_locale(env: dict[str, str]) -> bool:
@@ -170,6 +180,9 @@ class GameSession(PromptToolkitSSHSession):
         self.last_input = loop.time()
         self.warned = False
         self._fd: int | None = None
+        self._size = Size(rows=MIN_H, columns=MIN_W)    # until the pty request says
+        self._resizing: asyncio.TimerHandle | None = None
+        self._resized_at = -1.0
 
     # ------------------------------------------------------------------ what is refused
     def exec_requested(self, command: str) -> bool:
@@ -179,6 +192,41 @@ class GameSession(PromptToolkitSSHSession):
     def subsystem_requested(self, subsystem: str) -> bool:
         log.info("%s asked for %s: refused", printable(self.identity.name), printable(subsystem))
         return False
+
+    # ------------------------------------------------------------------ the terminal's size
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: Mapping[int, int]) -> bool:
+        self._size = self._fitted(term_size[0], term_size[1])
+        return True
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: object, pixheight: object) -> None:
+        size = self._fitted(width, height)
+        if size == self._size:
+            return               # the same size again (or again over the bounds): nothing to paint
+        self._size = size
+        if self._resizing is None:
+            loop = asyncio.get_running_loop()
+            wait = max(0.0, self._resized_at + 1 / RESIZES_PER_S - loop.time())
+            self._resizing = loop.call_later(wait, self._resize)
+
+    def _fitted(self, width: int, height: int) -> Size:
+        """The size a terminal is painted at: at most ``max_columns`` x ``max_rows``; a zero
+        says nothing (RFC 4254 has it ignored): the size so far stays."""
+        config = self.server.config
+        return Size(rows=min(height, config.max_rows) if height else self._size.rows,
+                    columns=min(width, config.max_columns) if width else self._size.columns)
+
+    def _get_size(self) -> Size:
+        return self._size
+
+    def _resize(self) -> None:
+        """Paint the whole screen at the latest size (what the window-changes since the last
+        such paint asked for)."""
+        self._resizing = None
+        self._resized_at = asyncio.get_running_loop().time()
+        app = self.app_session.app if self.app_session is not None else None
+        if app is not None and app.is_running and not self.closed:
+            app._on_resize()
 
     # ------------------------------------------------------------------ output
     def write(self, data: str) -> None:
@@ -239,6 +287,9 @@ class GameSession(PromptToolkitSSHSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self._resizing is not None:
+            self._resizing.cancel()
+            self._resizing = None
         self._leave_connection()
         self.kick("")
 
