@@ -203,6 +203,30 @@ def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int]
     except KeyboardInterrupt:
         raise click.Abort() from None
     click.echo(json.dumps(result) if as_json else report(result))
+
+
+@bench.command("logins")
+@click.option("--logins", type=click.IntRange(1, 1_000_000), default=3000, show_default=True,
+              help="Logins to make (each connects, waits for the lobby and closes).")
+@click.option("--at-once", type=click.IntRange(1, 50), default=4, show_default=True,
+              help="Logins under way at the same time.")
+@click.option("--settle", type=click.FloatRange(0, 3600), default=60.0, show_default=True, metavar="SECONDS",
+              help="How long nobody connects after the logins, before the memory is read again.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_logins(logins: int, at_once: int, settle: float, as_json: bool) -> None:
+    """Many short logins to a real canasta serve: logins/s and the server's memory before, after, and later."""
+    from .bench.logins_bench import report, run
+    from .bench.serve_bench import BenchError
+
+    try:
+        result = run(logins, at_once, settle, progress=lambda line: click.echo(line, err=True))
+    except BenchError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        raise click.Abort() from None
+    click.echo(json.dumps(result) if as_json else report(result))
+
+
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0 or :: for every interface: then friends on other machines can join).")
