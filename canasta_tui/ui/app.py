@@ -320,8 +320,11 @@ class ScreenApp:
     async def run_async(self, set_exception_handler: bool = True) -> None:
         """Run the flow in the running event loop.  ``set_exception_handler`` False leaves the loop's
         exception handler alone (a server: prompt-toolkit's would stop one player's screen to show
-        an error, and it is the loop's, shared by every player)."""
-        await self.app.run_async(pre_run=self._start_flow, set_exception_handler=set_exception_handler)
+        an error, and it is the loop's, shared by every player).  Over SSH the app takes none of
+        the process's signals: prompt-toolkit's SIGINT handler, removed when the app ended, took
+        the server's own with it (Ctrl-C no longer stopped a server one player had left)."""
+        await self.app.run_async(pre_run=self._start_flow, set_exception_handler=set_exception_handler,
+                                 handle_sigint=not self.remote)
 
 
 class TableApp(ScreenApp):
