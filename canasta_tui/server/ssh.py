@@ -30,7 +30,7 @@ import asyncssh
 from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import PipeInput, create_pipe_input, typeahead
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from ..text import printable
@@ -65,6 +65,15 @@ def utf8_locale(env: dict[str, str]) -> bool:
     if "." not in base:
         return True
     return base.split(".", 1)[1].lower().replace("-", "").replace("_", "") == "utf8"
+
+
+def _forget_typeahead(pipe: PipeInput) -> None:
+    """prompt-toolkit keeps the keys an app had not read when it ended, for the next app on the
+    same input, in a dict of its module keyed by the input: a new key ("pipe-input-N") for every
+    connection, never removed, one entry more with every login for as long as the server runs."""
+    kept = getattr(typeahead, "_buffer", None)
+    if isinstance(kept, dict):
+        kept.pop(pipe.typeahead_hash(), None)
 
 
 class Connection(asyncssh.SSHServer):
@@ -136,14 +145,21 @@ class Connection(asyncssh.SSHServer):
 
 
 class _Writer:
-    """The terminal output of a session: every byte goes through :meth:`GameSession.write`."""
+    """The terminal output of a session: every byte goes through :meth:`GameSession.write`.
+    Once the game is over it lets go of the session (:meth:`detach`): the event loop's pending
+    timers keep the context of the task that set them, with the app session's output in it,
+    and through this writer they kept the whole closed connection."""
 
     def __init__(self, session: GameSession) -> None:
-        self._session = session
+        self._session: GameSession | None = session
 
     def write(self, data: str) -> int:
-        self._session.write(data.replace("\n", "\r\n"))
+        if self._session is not None:
+            self._session.write(data.replace("\n", "\r\n"))
         return len(data)
+
+    def detach(self) -> None:
+        self._session = None
 
     def isatty(self) -> bool:
         return True
@@ -167,7 +183,8 @@ class GameSession(PromptToolkitSSHSession):
         self.identity = identity
         self.address = connection.address
         self.app: ServerApp | None = None
-        self.stdout = cast(TextIO, _Writer(self))
+        self._writer = _Writer(self)
+        self.stdout = cast(TextIO, self._writer)
         self.closed = False                    # the channel is gone: nothing more is written
         self.bytes_out = 0
         self.bytes_in = 0
@@ -357,6 +374,8 @@ class GameSession(PromptToolkitSSHSession):
                     self.server.collector.connection_closed()
                     self._leave_connection()
                     self._fd = None
+                    self._writer.detach()
+                    _forget_typeahead(pipe)
         if not self.closed:
             if reason:
                 self.write(reason + "\r\n")

@@ -323,8 +323,27 @@ class ScreenApp:
         an error, and it is the loop's, shared by every player).  Over SSH the app takes none of
         the process's signals: prompt-toolkit's SIGINT handler, removed when the app ended, took
         the server's own with it (Ctrl-C no longer stopped a server one player had left)."""
-        await self.app.run_async(pre_run=self._start_flow, set_exception_handler=set_exception_handler,
-                                 handle_sigint=not self.remote)
+        try:
+            await self.app.run_async(pre_run=self._start_flow, set_exception_handler=set_exception_handler,
+                                     handle_sigint=not self.remote)
+        finally:
+            if self.remote:
+                _forget_ended_resize_handler()
+
+
+def _forget_ended_resize_handler() -> None:
+    """prompt-toolkit's Application takes SIGWINCH while it runs and puts back, when it ends, the
+    handler it found: apps of one server's loop end in any order, and the handler put back was
+    then the resize of an app that had ended, which kept that app and its connection alive.  An
+    app over SSH learns its size from its channel, never from the signal: such a handler goes."""
+    sigwinch = getattr(signal, "SIGWINCH", None)
+    if sigwinch is None:
+        return
+    loop = asyncio.get_running_loop()
+    handle = getattr(loop, "_signal_handlers", {}).get(sigwinch)
+    app = getattr(getattr(handle, "_callback", None), "__self__", None)
+    if isinstance(app, Application) and not app.is_running:
+        loop.remove_signal_handler(sigwinch)
 
 
 class TableApp(ScreenApp):
