@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import signal
 import threading
 import time
@@ -20,8 +21,10 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.mouse import load_mouse_bindings
+from prompt_toolkit.key_binding.bindings.page_navigation import load_page_navigation_bindings
+from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import ColorDepth, Output
@@ -98,16 +101,27 @@ class Screen(Protocol):
 HOT_PAINTS_PER_S = 10
 
 
+@functools.cache
+def _default_bindings() -> tuple[KeyBindingsBase, KeyBindingsBase]:
+    """prompt-toolkit's default key bindings (Emacs, Vi, mouse, terminal replies) and its page
+    navigation, one set for every app: each Application loaded its own, 3,300 objects, nine
+    tenths of what a connection to a server holds, which every full garbage collection walked
+    and every closed connection left for the collector.  They find the app they serve through
+    the key event and ``get_app()``, never keep one."""
+    return load_key_bindings(), load_page_navigation_bindings()
+
+
 class _Application(Application[None]):
-    """prompt-toolkit's Application, painting with :class:`~.terminal.CanvasRenderer` and keeping one
-    stand-in buffer.  No text field ever has the focus here, and ``current_buffer`` then made a new
-    Buffer each time it was asked, twice per key: a seventh of a busy server's CPU (``canasta bench
-    serve``)."""
+    """prompt-toolkit's Application, painting with :class:`~.terminal.CanvasRenderer`, keeping one
+    stand-in buffer, and sharing the default key bindings (:func:`_default_bindings`).  No text
+    field ever has the focus here, and ``current_buffer`` then made a new Buffer each time it was
+    asked, twice per key: a seventh of a busy server's CPU (``canasta bench serve``)."""
 
     _stand_in: Buffer | None = None
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
+        self._default_bindings, self._page_navigation_bindings = _default_bindings()
         r = self.renderer
         self.renderer = CanvasRenderer(r.style, r.output, full_screen=r.full_screen, mouse_support=r.mouse_support,
                                        cpr_not_supported_callback=r.cpr_not_supported_callback)
