@@ -88,6 +88,7 @@ class Connection(asyncssh.SSHServer):
         self.identity: Identity | None = None
         self.playing: GameSession | None = None     # the game this connection runs (one at a time)
         self.counted = False
+        self.opened_at = server.collector.freezes    # (a connection that lives through a freeze leaves frozen cycles)
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -102,6 +103,7 @@ class Connection(asyncssh.SSHServer):
         if self.counted:
             self.counted = False
             self.server.release(self)
+        self.server.collector.connection_closed(self.opened_at)
 
     # ------------------------------------------------------------------ who may enter
     def begin_auth(self, username: str) -> bool:
@@ -371,7 +373,7 @@ class GameSession(PromptToolkitSSHSession):
                     reason = "The server had a problem with this connection; your seat is kept. Connect again."
                 finally:
                     self.server.sessions.discard(self)
-                    self.server.collector.connection_closed()
+                    self.server.collector.connection_closed(self.connection.opened_at)
                     self._leave_connection()
                     self._fd = None
                     self._writer.detach()
