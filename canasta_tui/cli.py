@@ -246,10 +246,16 @@ def bench_logins(logins: int, at_once: int, settle: float, as_json: bool) -> Non
               help="Connections at once, in all.")
 @click.option("--max-per-address", type=click.IntRange(1, 10000), default=10, show_default=True, metavar="N",
               help="Connections at once from one address.")
+@click.option("--login-timeout", type=click.IntRange(1, 600), default=20, show_default=True, metavar="SECONDS",
+              help="Close a connection that has not logged in after this long.")
+@click.option("--max-logins", type=click.IntRange(1, 10000), default=20, show_default=True, metavar="N",
+              help="Connections logging in at once (not logged in yet), in all.")
+@click.option("--max-logins-per-address", type=click.IntRange(1, 10000), default=3, show_default=True, metavar="N",
+              help="Connections logging in at once from one address.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (table N plays seed + N - 1).")
 def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
-                  takeover: int, idle_timeout: int, max_connections: int, max_per_address: int,
-                  seed: int | None) -> None:
+                  takeover: int, idle_timeout: int, max_connections: int, max_per_address: int, login_timeout: int,
+                  max_logins: int, max_logins_per_address: int, seed: int | None) -> None:
     """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
     import asyncio
     import logging
@@ -266,7 +272,9 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
             password = click.prompt("Password for the players", hide_input=True, confirmation_prompt=True, err=True)
     config = ServerConfig(host=host, port=port, authorized_keys=authorized_keys, password=password, open=open_,
                           delay_ms=delay, takeover=float(takeover), idle_timeout=float(idle_timeout),
-                          max_connections=max_connections, max_per_address=max_per_address, seed=seed)
+                          max_connections=max_connections, max_per_address=max_per_address,
+                          login_timeout=float(login_timeout), max_logins=max_logins,
+                          max_logins_per_address=max_logins_per_address, seed=seed)
     try:
         config.checked()
     except ConfigError as exc:

@@ -42,13 +42,23 @@ class ServerConfig:
     #: A connection that sends nothing for this long is closed (0: never); warned ``idle_warning`` before.
     idle_timeout: float = 1800.0
     idle_warning: float = 60.0
-    #: How long a client may take to log in, and the pause after a wrong password.
-    login_timeout: float = 30.0
+    #: How long a client may take to log in (from its first byte to the end of SSH authentication:
+    #: a first-time player reads the host key's fingerprint and types a password in that time),
+    #: and the pause after a wrong password.
+    login_timeout: float = 20.0
     wrong_password_pause: float = 1.0
     #: A client that answers nothing for ``keepalive`` seconds, four times over, is gone.
     keepalive: float = 30.0
+    #: Connections at once (logged in or logging in), in all and from one address.
     max_connections: int = 100
     max_per_address: int = 10
+    #: Connections that have not logged in yet have a budget of their own, so that connections
+    #: that never log in (120 silent ones filled the server for a stranger) cannot keep the
+    #: players out: at most ``max_logins`` at once, ``max_logins_per_address`` from one address.
+    #: When it is full, a new connection takes the place of the oldest login under way from the
+    #: address with the most of them.
+    max_logins: int = 20
+    max_logins_per_address: int = 3
     #: Input allowed per connection: ``input_rate`` bytes a second, in bursts of ``input_burst``;
     #: what is over is dropped, and ``input_flood`` bytes dropped in a row close the connection.
     input_rate: int = 2048
@@ -86,10 +96,13 @@ class ServerConfig:
             raise ConfigError("the password is empty")
         if not 0 <= self.port <= 65535:
             raise ConfigError(f"port {self.port} is not between 0 and 65535")
-        for name in ("max_connections", "max_per_address", "input_rate", "input_burst", "chat_max", "chat_lines",
-                     "workers"):
+        for name in ("max_connections", "max_per_address", "max_logins", "max_logins_per_address", "input_rate",
+                     "input_burst", "chat_max", "chat_lines", "workers"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
+        if self.max_logins_per_address > self.max_logins:
+            raise ConfigError(f"max-logins-per-address ({self.max_logins_per_address}) cannot be more than "
+                              f"max-logins ({self.max_logins})")
         if not MIN_W <= self.max_columns <= LARGEST_COLUMNS or not MIN_H <= self.max_rows <= LARGEST_ROWS:
             raise ConfigError(f"the largest terminal painted must be from {MIN_W}x{MIN_H} to "
                               f"{LARGEST_COLUMNS}x{LARGEST_ROWS} (columns x rows), not {self.max_columns}x{self.max_rows}")

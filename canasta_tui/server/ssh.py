@@ -96,8 +96,18 @@ class Connection(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         self.refused = self.server.admit(self)
         self.counted = True
-        if self.refused and self.server.flooded(self.address):
-            conn.abort()         # far over the limit: not even the key exchange
+        if self.refused:
+            # Told at once, before any key exchange (after the version line asyncssh sends next).
+            asyncio.get_running_loop().call_soon(self.drop, self.refused)
+
+    def drop(self, reason: str) -> None:
+        """Close this connection before it has logged in, telling the client why."""
+        self.refused = self.refused or reason
+        if self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+
+    def auth_completed(self) -> None:
+        self.server.logged_in(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.counted:

@@ -29,6 +29,9 @@ def test_the_password_is_never_an_argument_and_is_read_from_the_environment_or_a
 @pytest.mark.parametrize(("args", "says"), [
     (("--open", "--authorized-keys", "keys"), "--open lets everybody in"),
     (("--port", "70000"), "70000 is not in the range"),
+    (("--open", "--max-logins", "2", "--max-logins-per-address", "5"),
+     "max-logins-per-address (5) cannot be more than max-logins (2)"),
+    (("--open", "--login-timeout", "0"), "0 is not in the range 1<=x<=600"),
 ])
 def test_options_that_cannot_go_together_or_are_out_of_range(args: tuple[str, ...], says: str) -> None:
     code, out = serve(*args)

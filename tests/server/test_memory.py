@@ -104,7 +104,8 @@ def test_hundreds_of_logins_leave_nothing_behind() -> None:
     connection stays either (its typeahead, a resize signal handler that kept an ended app)."""
     async def go() -> None:
         seen: weakref.WeakSet[Any] = weakref.WeakSet()
-        async with serving(on_output=lambda session, text: seen.add(session), max_per_address=50) as srv:
+        async with serving(on_output=lambda session, text: seen.add(session), max_per_address=50,
+                           max_logins_per_address=10) as srv:
             typeahead_before = len(typeahead._buffer)     # (prompt-toolkit's own, private)
             freezes = srv.collector.freezes
             left = []
