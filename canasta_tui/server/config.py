@@ -60,10 +60,13 @@ class ServerConfig:
     max_logins: int = 20
     max_logins_per_address: int = 3
     #: Input allowed per connection: ``input_rate`` bytes a second, in bursts of ``input_burst``;
-    #: what is over is dropped, and ``input_flood`` bytes dropped in a row close the connection.
+    #: what is over (a paste, however big) is dropped with a note.  Only a flood far beyond any
+    #: paste, more than ``input_flood`` bytes dropped within ``input_flood_window`` seconds, closes
+    #: the connection (256 KB dropped in a row did: a 1 MB paste was "Too much input: disconnected").
     input_rate: int = 2048
     input_burst: int = 8192
-    input_flood: int = 256 * 1024
+    input_flood: int = 8 * 1024 * 1024
+    input_flood_window: float = 10.0
     #: Output a client may leave unread before it is disconnected (a client that stopped reading).
     output_backlog: int = 4 * 1024 * 1024
     #: The largest terminal painted: a client that says its terminal is bigger is painted this big
@@ -100,6 +103,9 @@ class ServerConfig:
                      "input_burst", "chat_max", "chat_lines", "workers"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
+        if self.input_flood < self.input_burst or self.input_flood_window <= 0:
+            raise ConfigError(f"input-flood ({self.input_flood} bytes) must be at least input-burst "
+                              f"({self.input_burst}), in a window of more than 0 s")
         if self.max_logins_per_address > self.max_logins:
             raise ConfigError(f"max-logins-per-address ({self.max_logins_per_address}) cannot be more than "
                               f"max-logins ({self.max_logins})")

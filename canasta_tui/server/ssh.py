@@ -7,8 +7,9 @@ what a server open to a group of friends needs on top:
 * a terminal or nothing: a session without a pseudo-terminal is told to use ``ssh -t``;
   exec, subsystems (SFTP), and forwarding of any kind are refused;
 * input is metered per connection (``input_rate`` bytes a second, bursts of
-  ``input_burst``): a huge paste is dropped with a note instead of stalling the server,
-  and a connection that keeps flooding is closed;
+  ``input_burst``): a paste over that, however big, is dropped whole with a note instead of
+  stalling the server, and only a flood far beyond any paste (``input_flood`` bytes dropped
+  within ``input_flood_window`` seconds) closes the connection;
 * a client that stops reading what it is sent is closed before its backlog grows without end;
 * the terminal's size is taken at most ``max_columns`` x ``max_rows`` (what a paint costs grows
   with its cells: one window-change to 10000x10000 held every player for 12 s), and a burst of
@@ -50,6 +51,11 @@ NO_TERMINAL = ("canasta needs a terminal: connect with ssh -t (and without a com
 
 _ids = itertools.count(1)
 
+#: A paste is over when its terminal has sent nothing for this long (seconds): until then all of
+#: it is dropped, its tail too (a paste arrives in pieces, and the last one, small enough to be let
+#: through, typed its text as keys).
+PASTE_QUIET = 0.25
+
 #: A terminal resized again and again (a window dragged, or a client sending window-changes as
 #: fast as it can) is painted anew at most this often: each of those paints is a whole screen.
 RESIZES_PER_S = HOT_PAINTS_PER_S
@@ -65,6 +71,14 @@ def utf8_locale(env: dict[str, str]) -> bool:
     if "." not in base:
         return True
     return base.split(".", 1)[1].lower().replace("-", "").replace("_", "") == "utf8"
+
+
+def _size(n: int) -> str:
+    """A number of bytes in words: 8 MB, 256 KB, 100 bytes."""
+    for unit, name in ((1024 * 1024, "MB"), (1024, "KB")):
+        if n >= unit:
+            return f"{n / unit:g} {name}"
+    return f"{n} bytes"
 
 
 def _forget_typeahead(pipe: PipeInput) -> None:
@@ -205,7 +219,9 @@ class GameSession(PromptToolkitSSHSession):
         loop = asyncio.get_running_loop()
         self._tokens = float(config.input_burst)
         self._filled = loop.time()
-        self._flood = 0                        # bytes dropped since the last one let through
+        self.pasting = False                   # input is dropped until the terminal is quiet
+        self._flood_start = loop.time()
+        self._flooded = 0                      # bytes dropped since _flood_start
         self.last_input = loop.time()
         self.warned = False
         self._fd: int | None = None
@@ -283,6 +299,7 @@ class GameSession(PromptToolkitSSHSession):
             return
         config = self.server.config
         now = asyncio.get_running_loop().time()
+        quiet = now - self.last_input
         self.last_input = now
         if self.warned:
             self.warned = False
@@ -291,22 +308,30 @@ class GameSession(PromptToolkitSSHSession):
         self.bytes_in += n
         self._tokens = min(float(config.input_burst), self._tokens + (now - self._filled) * config.input_rate)
         self._filled = now
-        if n > self._tokens:
-            # A paste or a flood: dropped whole (half an escape sequence would be a wrong key).
-            first = self._flood == 0
-            self._flood += n
-            self.dropped_in += n
-            if self._flood > config.input_flood:
-                self.kick("Too much input: disconnected.")
-            elif first and self.app is not None:
-                self.app.notify(f"Too much input at once ({n} bytes, a paste?): it was ignored")
+        if (self.pasting and quiet < PASTE_QUIET) or n > self._tokens:
+            self._drop(n, now)
             return
+        self.pasting = False
         self._tokens -= n
-        self._flood = 0
         try:
             os.write(self._fd, raw)
         except (BlockingIOError, OSError):
             self.dropped_in += n       # the app is far behind: never wait for it here
+
+    def _drop(self, n: int, now: float) -> None:
+        """Input over the allowance: a paste, dropped whole (half of one, or half an escape
+        sequence, would be wrong keys) with a note, or a flood, which closes the connection."""
+        config = self.server.config
+        self.dropped_in += n
+        if now - self._flood_start > config.input_flood_window:
+            self._flood_start, self._flooded = now, 0
+        self._flooded += n
+        if self._flooded > config.input_flood:
+            self.kick(f"Your terminal sent more than {_size(config.input_flood)} in {config.input_flood_window:g} s, "
+                      "far more than any paste: disconnected.")
+        elif not self.pasting and self.app is not None:
+            self.app.notify("Too much input at once (a paste?): it was ignored")
+        self.pasting = True
 
     def eof_received(self) -> bool:
         # The client sends nothing more: the game ends, and the channel stays open until it has
