@@ -14,12 +14,12 @@ import functools
 import signal
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Hashable
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.mouse import load_mouse_bindings
@@ -28,7 +28,16 @@ from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import ColorDepth, Output
-from prompt_toolkit.styles import DynamicStyle
+from prompt_toolkit.styles import (
+    DEFAULT_ATTRS,
+    Attrs,
+    BaseStyle,
+    DummyStyle,
+    DynamicStyle,
+    Style,
+    default_pygments_style,
+    default_ui_style,
+)
 
 from ..table import Link, Table, local_link
 from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Canvas, Options
@@ -111,13 +120,52 @@ def _default_bindings() -> tuple[KeyBindingsBase, KeyBindingsBase]:
     return load_key_bindings(), load_page_navigation_bindings()
 
 
+@functools.lru_cache(maxsize=4)
+def _merged(style: BaseStyle) -> Style:
+    """prompt-toolkit's default styles with ``style`` (the game's) over them, merged once for every
+    app: each Application merged them into a Style of its own, 900 objects for every connection."""
+    return Style([*default_ui_style().style_rules, *default_pygments_style().style_rules, *style.style_rules])
+
+
+_NO_STYLE = DummyStyle()
+
+
+class _AppStyle(BaseStyle):
+    """The style an app paints with (prompt-toolkit's merged style, shared: :func:`_merged`); it
+    follows the app's ``style``, which the options screen may change."""
+
+    def __init__(self, own: Callable[[], BaseStyle | None]) -> None:
+        self._own = own
+
+    def _style(self) -> Style:
+        own = self._own()
+        if isinstance(own, DynamicStyle):
+            own = own.get_style()
+        return _merged(own if own is not None else _NO_STYLE)
+
+    def get_attrs_for_style_str(self, style_str: str, default: Attrs = DEFAULT_ATTRS) -> Attrs:
+        return self._style().get_attrs_for_style_str(style_str, default)
+
+    @property
+    def style_rules(self) -> list[tuple[str, str]]:
+        return self._style().style_rules
+
+    def invalidation_hash(self) -> Hashable:
+        return self._style().invalidation_hash()
+
+
 class _Application(Application[None]):
     """prompt-toolkit's Application, painting with :class:`~.terminal.CanvasRenderer`, keeping one
-    stand-in buffer, and sharing the default key bindings (:func:`_default_bindings`).  No text
-    field ever has the focus here, and ``current_buffer`` then made a new Buffer each time it was
-    asked, twice per key: a seventh of a busy server's CPU (``canasta bench serve``)."""
+    stand-in buffer, and sharing the default key bindings (:func:`_default_bindings`) and the
+    merged style (:class:`_AppStyle`).  No text field ever has the focus here, and
+    ``current_buffer`` then made a new Buffer each time it was asked, twice per key: a seventh of
+    a busy server's CPU (``canasta bench serve``)."""
 
     _stand_in: Buffer | None = None
+
+    def _create_merged_style(self, include_default_pygments_style: Filter) -> BaseStyle:
+        # (prompt-toolkit's own leaves out its Pygments style when told to; these apps never do.)
+        return _AppStyle(lambda: self.style)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
