@@ -262,7 +262,7 @@ class Server:
         """The collector's pauses stay short however many players are connected (``memory.py``)."""
         while True:
             await asyncio.sleep(TICK)
-            self.collector.tick()
+            self.collector.tick(len(self.connections))
 
     # ------------------------------------------------------------------ idle connections
     async def _watch_idle(self) -> None:

@@ -103,6 +103,8 @@ class Connection(asyncssh.SSHServer):
         self.playing: GameSession | None = None     # the game this connection runs (one at a time)
         self.counted = False
         self.opened_at = server.collector.freezes    # (a connection that lives through a freeze leaves frozen cycles)
+        self.lost = False
+        self._told_collector = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -124,10 +126,18 @@ class Connection(asyncssh.SSHServer):
         self.server.logged_in(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
         if self.counted:
             self.counted = False
             self.server.release(self)
-        self.server.collector.connection_closed(self.opened_at)
+        self.gone()
+
+    def gone(self) -> None:
+        """Tell the collector once, when both the connection and its game are over, whether
+        they lived through a freeze (``memory.py``)."""
+        if self.lost and self.playing is None and not self._told_collector:
+            self._told_collector = True
+            self.server.collector.connection_closed(self.opened_at)
 
     # ------------------------------------------------------------------ who may enter
     def begin_auth(self, username: str) -> bool:
@@ -408,8 +418,8 @@ class GameSession(PromptToolkitSSHSession):
                     reason = "The server had a problem with this connection; your seat is kept. Connect again."
                 finally:
                     self.server.sessions.discard(self)
-                    self.server.collector.connection_closed(self.connection.opened_at)
                     self._leave_connection()
+                    self.connection.gone()
                     self._fd = None
                     self._writer.detach()
                     _forget_typeahead(pipe)

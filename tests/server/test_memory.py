@@ -13,7 +13,7 @@ from typing import Any
 from prompt_toolkit.input import typeahead
 
 from canasta_tui.bench.logins_bench import login
-from canasta_tui.server.memory import FULL_EVERY, Collector
+from canasta_tui.server.memory import FULL_AFTER, FULL_EVERY, FULL_SOON, Collector
 
 from .helpers import Term, run, serving, settle
 
@@ -79,6 +79,32 @@ def test_cycles_left_by_a_closed_connection_are_collected_by_a_full_collection_l
         c.connection_closed(c.freezes)    # opened and closed between two freezes: nothing frozen
         now[0] += FULL_EVERY
         assert c.tick() == "young"        # nothing to look for
+    finally:
+        c.stop()
+
+
+def test_many_closed_connections_are_collected_sooner_as_the_connections_open_allow() -> None:
+    """A full collection's pause grows with the connections open, what waits for it with those
+    that closed: it comes once a quarter as many have closed as are open (FULL_AFTER at least),
+    never twice within FULL_SOON."""
+    now = [0.0]
+    c = Collector(lambda: now[0])
+    try:
+        c.start()
+        opened_at = c.freezes
+        c.tick()
+        for _ in range(FULL_AFTER):
+            c.connection_closed(opened_at)
+        assert c.tick(connections=10) == "young"        # not within FULL_SOON of the last one
+        now[0] += FULL_SOON
+        assert c.tick(connections=4 * FULL_AFTER + 4) == "young"     # not yet a quarter of those open
+        assert c.tick(connections=4 * FULL_AFTER) == "full"
+        for _ in range(FULL_AFTER - 1):
+            c.connection_closed(opened_at)
+        now[0] += FULL_SOON
+        assert c.tick(connections=0) == "young"         # fewer than FULL_AFTER: they wait ...
+        now[0] += FULL_EVERY
+        assert c.tick(connections=0) == "full"          # ... FULL_EVERY at most
     finally:
         c.stop()
 
