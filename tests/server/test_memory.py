@@ -138,6 +138,7 @@ def test_hundreds_of_logins_leave_nothing_behind() -> None:
             for first in range(0, 300, 20):
                 await asyncio.gather(*(login_several(srv.port, range(first + k, first + 20, 4)) for k in range(4)))
                 await settle(srv, lambda: not srv.connections and not srv.sessions)
+                await asyncio.sleep(0.05)          # (the callbacks that close them have run)
                 srv.collector.tick()
                 left.append(len(seen))
             # The server's own ticks, every TICK seconds, may have frozen the sessions open then
