@@ -123,6 +123,7 @@ class Connection(asyncssh.SSHServer):
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
 
     def auth_completed(self) -> None:
+        """Logged in: the connection leaves the budget of those logging in (``Server.logged_in``)."""
         self.server.logged_in(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
