@@ -205,6 +205,30 @@ def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int]
     except KeyboardInterrupt:
         raise click.Abort() from None
     click.echo(json.dumps(result) if as_json else report(result))
+
+
+@bench.command("logins")
+@click.option("--logins", type=click.IntRange(1, 1_000_000), default=3000, show_default=True,
+              help="Logins to make (each connects, waits for the lobby and closes).")
+@click.option("--at-once", type=click.IntRange(1, 50), default=4, show_default=True,
+              help="Logins under way at the same time.")
+@click.option("--settle", type=click.FloatRange(0, 3600), default=60.0, show_default=True, metavar="SECONDS",
+              help="How long nobody connects after the logins, before the memory is read again.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_logins(logins: int, at_once: int, settle: float, as_json: bool) -> None:
+    """Many short logins to a real canasta serve: logins/s and the server's memory before, after, and later."""
+    from .bench.logins_bench import report, run
+    from .bench.serve_bench import BenchError
+
+    try:
+        result = run(logins, at_once, settle, progress=lambda line: click.echo(line, err=True))
+    except BenchError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        raise click.Abort() from None
+    click.echo(json.dumps(result) if as_json else report(result))
+
+
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0 or :: for every interface: then friends on other machines can join).")
@@ -231,10 +255,17 @@ def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int]
 @click.option("--set-aside-days", type=click.FloatRange(0, 3650), default=30, show_default=True, metavar="DAYS",
               help="Set aside a started table nobody has been at for this long: its file is kept, it is no "
                    "longer brought back (0: never).")
+@click.option("--login-timeout", type=click.IntRange(1, 600), default=20, show_default=True, metavar="SECONDS",
+              help="Close a connection that has not logged in after this long.")
+@click.option("--max-logins", type=click.IntRange(1, 10000), default=20, show_default=True, metavar="N",
+              help="Connections logging in at once (not logged in yet), in all.")
+@click.option("--max-logins-per-address", type=click.IntRange(1, 10000), default=3, show_default=True, metavar="N",
+              help="Connections logging in at once from one address.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (table N plays seed + N - 1).")
 def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
                   takeover: int, idle_timeout: int, max_connections: int, max_per_address: int, max_tables: int,
-                  tables_per_person: int, set_aside_days: float, seed: int | None) -> None:
+                  tables_per_person: int, set_aside_days: float, login_timeout: int, max_logins: int,
+                  max_logins_per_address: int, seed: int | None) -> None:
     """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
     import asyncio
     import logging
@@ -252,7 +283,9 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
     config = ServerConfig(host=host, port=port, authorized_keys=authorized_keys, password=password, open=open_,
                           delay_ms=delay, takeover=float(takeover), idle_timeout=float(idle_timeout),
                           max_connections=max_connections, max_per_address=max_per_address, max_tables=max_tables,
-                          tables_per_person=tables_per_person, set_aside_after=set_aside_days * DAY, seed=seed)
+                          tables_per_person=tables_per_person, set_aside_after=set_aside_days * DAY,
+                          login_timeout=float(login_timeout), max_logins=max_logins,
+                          max_logins_per_address=max_logins_per_address, seed=seed)
     try:
         config.checked()
     except ConfigError as exc:

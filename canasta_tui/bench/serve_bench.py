@@ -180,7 +180,7 @@ class ServerProcess:
             door = ["--open"]
         args = ["serve", *door, "--host", "127.0.0.1", "--port", "0", "--delay", str(self.delay_ms),
                 "--seed", str(self.seed), "--idle-timeout", "0", "--max-connections", limit,
-                "--max-per-address", limit]
+                "--max-per-address", limit, "--max-logins", limit, "--max-logins-per-address", limit]
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-c", "from canasta_tui.cli import main; main(prog_name='canasta')", *args,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,

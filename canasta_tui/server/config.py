@@ -7,6 +7,10 @@ from pathlib import Path
 
 from ..persistence import paths
 from ..text import printable
+from ..ui.canvas import MIN_H, MIN_W
+
+#: The most ``max_columns`` x ``max_rows`` may be (at least the game's 80x24).
+LARGEST_COLUMNS, LARGEST_ROWS = 1000, 500
 
 #: The environment variable ``canasta serve --password`` reads the password from.
 PASSWORD_ENV = "CANASTA_SERVE_PASSWORD"
@@ -43,20 +47,37 @@ class ServerConfig:
     #: A connection that sends nothing for this long is closed (0: never); warned ``idle_warning`` before.
     idle_timeout: float = 1800.0
     idle_warning: float = 60.0
-    #: How long a client may take to log in, and the pause after a wrong password.
-    login_timeout: float = 30.0
+    #: How long a client may take to log in (from its first byte to the end of SSH authentication:
+    #: a first-time player reads the host key's fingerprint and types a password in that time),
+    #: and the pause after a wrong password.
+    login_timeout: float = 20.0
     wrong_password_pause: float = 1.0
     #: A client that answers nothing for ``keepalive`` seconds, four times over, is gone.
     keepalive: float = 30.0
+    #: Connections at once (logged in or logging in), in all and from one address.
     max_connections: int = 100
     max_per_address: int = 10
+    #: Connections that have not logged in yet have a budget of their own, so that connections
+    #: that never log in (120 silent ones filled the server for a stranger) cannot keep the
+    #: players out: at most ``max_logins`` at once, ``max_logins_per_address`` from one address.
+    #: When it is full, a new connection takes the place of the oldest login under way from the
+    #: address with the most of them.
+    max_logins: int = 20
+    max_logins_per_address: int = 3
     #: Input allowed per connection: ``input_rate`` bytes a second, in bursts of ``input_burst``;
-    #: what is over is dropped, and ``input_flood`` bytes dropped in a row close the connection.
+    #: what is over (a paste, however big) is dropped with a note.  Only a flood far beyond any
+    #: paste, more than ``input_flood`` bytes dropped within ``input_flood_window`` seconds, closes
+    #: the connection (256 KB dropped in a row did: a 1 MB paste was "Too much input: disconnected").
     input_rate: int = 2048
     input_burst: int = 8192
-    input_flood: int = 256 * 1024
+    input_flood: int = 8 * 1024 * 1024
+    input_flood_window: float = 10.0
     #: Output a client may leave unread before it is disconnected (a client that stopped reading).
     output_backlog: int = 4 * 1024 * 1024
+    #: The largest terminal painted: a client that says its terminal is bigger is painted this big
+    #: (the game needs 80x24; a paint, and the memory it takes, grow with the cells).
+    max_columns: int = 500
+    max_rows: int = 200
     #: Chat: the longest line, and how many lines a player may say per ``chat_window`` seconds.
     chat_max: int = 200
     chat_lines: int = 5
@@ -93,10 +114,19 @@ class ServerConfig:
             raise ConfigError("the password is empty")
         if not 0 <= self.port <= 65535:
             raise ConfigError(f"port {self.port} is not between 0 and 65535")
-        for name in ("max_connections", "max_per_address", "input_rate", "input_burst", "chat_max", "chat_lines",
-                     "workers"):
+        for name in ("max_connections", "max_per_address", "max_logins", "max_logins_per_address", "input_rate",
+                     "input_burst", "chat_max", "chat_lines", "workers"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
+        if self.input_flood < self.input_burst or self.input_flood_window <= 0:
+            raise ConfigError(f"input-flood ({self.input_flood} bytes) must be at least input-burst "
+                              f"({self.input_burst}), in a window of more than 0 s")
+        if self.max_logins_per_address > self.max_logins:
+            raise ConfigError(f"max-logins-per-address ({self.max_logins_per_address}) cannot be more than "
+                              f"max-logins ({self.max_logins})")
+        if not MIN_W <= self.max_columns <= LARGEST_COLUMNS or not MIN_H <= self.max_rows <= LARGEST_ROWS:
+            raise ConfigError(f"the largest terminal painted must be from {MIN_W}x{MIN_H} to "
+                              f"{LARGEST_COLUMNS}x{LARGEST_ROWS} (columns x rows), not {self.max_columns}x{self.max_rows}")
         if self.takeover < 0 or self.idle_timeout < 0 or self.login_timeout <= 0:
             raise ConfigError("times must not be negative")
         if not 1 <= self.max_tables <= MAX_TABLES:

@@ -14,6 +14,7 @@ Unicode TR39 does with its ``confusables.txt``; the classes come from the mainta
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -37,6 +38,12 @@ NAMES_PER_KEY = 5
 KEEP_UNUSED = 365 * 24 * 3600.0
 #: The reservations file is a list of names; anything much bigger is not one.
 MAX_NAMES_BYTES = 4 * 1024 * 1024
+#: Names a server keeps reserved at most: in open mode anybody can make keys, so the book is
+#: bounded; when it is full the name unused the longest goes (if unused for :data:`EVICT_UNUSED`).
+MAX_NAMES = 10000
+EVICT_UNUSED = 7 * 24 * 3600.0
+#: A new reservation is written within this many seconds (many at once make one write).
+SAVE_DELAY = 1.0
 
 #: Skeletons of words the screens use for seats and people: a name like them would pass for them.
 _TAKEN_WORDS = ("you", "me", "partner", "computer", "nobody", "somebody", "guest", "server", "admin",
@@ -163,6 +170,7 @@ class NameBook:
     def __init__(self, path: Path | None, now: Callable[[], float] = time.time) -> None:
         self.path = path
         self._now = now
+        self._pending: asyncio.TimerHandle | None = None
         self.names: dict[str, Reservation] = {}
         self.problem = ""
         if path is not None:
@@ -257,9 +265,33 @@ class NameBook:
         if held is not None:
             held.seen = now
             return
+        if len(self.names) >= MAX_NAMES:
+            oldest = min(self.names, key=lambda k: self.names[k].seen)
+            if now - self.names[oldest].seen < EVICT_UNUSED:
+                log.warning("the name %s is not reserved: the server holds %d names, its most", printable(name),
+                            MAX_NAMES)
+                return
+            del self.names[oldest]
         self.names[sk] = Reservation(name, fingerprint, now, now)
         log.info("the name %s is now reserved by key %s", printable(name), fingerprint)
-        self._save()
+        self._save_soon()
+
+    def _save_soon(self) -> None:
+        """Write the book within :data:`SAVE_DELAY` (at once where no event loop runs)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._save()
+            return
+        if self._pending is None:
+            self._pending = loop.call_later(SAVE_DELAY, self.flush)
+
+    def flush(self) -> None:
+        """Write what is not written yet (the server calls it when it stops)."""
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+            self._save()
 
     def guest_may_use(self, name: str) -> None:
         """NameRefused if ``name`` (or a look-alike) belongs to a key."""

@@ -71,8 +71,12 @@ class Server:
         self.on_output = on_output
         self.sessions: set[GameSession] = set()
         self.connections: set[Connection] = set()
-        self._per_address: collections.Counter[str] = collections.Counter()
-        self.refused = 0
+        self._per_address: collections.Counter[str] = collections.Counter()     # logged in or logging in
+        self._logging_in: dict[Connection, None] = {}                          # in the order they came
+        self._logins_from: collections.Counter[str] = collections.Counter()
+        self._logged_in: set[Connection] = set()
+        self.refused = 0          # connections refused at the door
+        self.dropped = 0          # logins under way closed to make room for a new connection
         self.gate = Gate(self.config)
         self.host_key_made = False
         self.fingerprint = ""
@@ -206,36 +210,77 @@ class Server:
 
     # ------------------------------------------------------------------ connection limits
     def admit(self, c: Connection) -> str:
-        """Count a new connection; why it is refused ("" if it is not)."""
+        """Count a new connection, logging in until :meth:`logged_in`; why it is refused ("" if it
+        is not).  A new connection may take the place of a login under way (:meth:`_drop_a_login`):
+        connections that never log in cannot keep the players out."""
         self.connections.add(c)
-        self._per_address[c.address] += 1
         config = self.config
-        if len(self.connections) > config.max_connections:
-            self.refused += 1
-            return f"The server is full ({config.max_connections} connections): try again later"
-        if self._per_address[c.address] > config.max_per_address:
+        address = c.address
+        if self._per_address[address] >= config.max_per_address:
             self.refused += 1
             return f"Too many connections from your address (at most {config.max_per_address})"
+        if self._logins_from[address] >= config.max_logins_per_address:
+            self.refused += 1
+            return (f"Too many logins at once from your address (at most {config.max_logins_per_address}): "
+                    "try again in a moment")
+        if len(self._logging_in) >= config.max_logins or self._admitted() >= config.max_connections:
+            if not self._logging_in:
+                self.refused += 1
+                return f"The server is full ({config.max_connections} connections): try again later"
+            self._drop_a_login()
+        self._logging_in[c] = None
+        self._logins_from[address] += 1
+        self._per_address[address] += 1
         return ""
 
-    def flooded(self, address: str) -> bool:
-        """So far over the limits that the connection is cut before the key exchange."""
-        config = self.config
-        return (len(self.connections) > 2 * config.max_connections
-                or self._per_address[address] > 2 * config.max_per_address)
+    def logged_in(self, c: Connection) -> None:
+        """``c`` has logged in (SSH authentication is complete): it leaves the logins' budget."""
+        if c in self._logging_in:
+            self._stop_logging_in(c)
+            self._logged_in.add(c)
 
     def release(self, c: Connection) -> None:
+        """``c`` is closed."""
         self.connections.discard(c)
+        if c in self._logging_in:
+            self._stop_logging_in(c)
+        elif c in self._logged_in:
+            self._logged_in.discard(c)
+        else:
+            return               # refused: never counted
         self._per_address[c.address] -= 1
         if self._per_address[c.address] <= 0:
             del self._per_address[c.address]
+
+    @property
+    def logging_in(self) -> int:
+        """Connections that have not logged in yet."""
+        return len(self._logging_in)
+
+    def _admitted(self) -> int:
+        return len(self._logging_in) + len(self._logged_in)
+
+    def _stop_logging_in(self, c: Connection) -> None:
+        del self._logging_in[c]
+        self._logins_from[c.address] -= 1
+        if self._logins_from[c.address] <= 0:
+            del self._logins_from[c.address]
+
+    def _drop_a_login(self) -> None:
+        """Make room: close the oldest login under way from the address with the most of them (a
+        stranger's silent connections, rather than somebody's login)."""
+        most = max(self._logins_from.values())
+        oldest = next(c for c in self._logging_in if self._logins_from[c.address] == most)
+        self.release(oldest)
+        self.dropped += 1
+        oldest.drop("The server has too many logins under way, and yours had waited longest: connect again")
 
     # ------------------------------------------------------------------ garbage collection
     async def _keep_pauses_short(self) -> None:
         """The collector's pauses stay short however many players are connected (``memory.py``)."""
         while True:
             await asyncio.sleep(TICK)
-            self.collector.tick()
+            self.collector.tick(len(self.connections))
 
     # ------------------------------------------------------------------ tables left alone
     async def _watch_tables(self) -> None:

@@ -7,9 +7,13 @@ what a server open to a group of friends needs on top:
 * a terminal or nothing: a session without a pseudo-terminal is told to use ``ssh -t``;
   exec, subsystems (SFTP), and forwarding of any kind are refused;
 * input is metered per connection (``input_rate`` bytes a second, bursts of
-  ``input_burst``): a huge paste is dropped with a note instead of stalling the server,
-  and a connection that keeps flooding is closed;
+  ``input_burst``): a paste over that, however big, is dropped whole with a note instead of
+  stalling the server, and only a flood far beyond any paste (``input_flood`` bytes dropped
+  within ``input_flood_window`` seconds) closes the connection;
 * a client that stops reading what it is sent is closed before its backlog grows without end;
+* the terminal's size is taken at most ``max_columns`` x ``max_rows`` (what a paint costs grows
+  with its cells: one window-change to 10000x10000 held every player for 12 s), and a burst of
+  window-changes is painted at most :data:`RESIZES_PER_S` times a second;
 * every byte sent goes through :meth:`GameSession.write`, where a hook can record it
   (:attr:`Server.on_output <canasta_tui.server.server.Server.on_output>`).
 """
@@ -20,17 +24,20 @@ import asyncio
 import itertools
 import logging
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import asyncssh
 from asyncssh.public_key import decode_ssh_public_key
 from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.contrib.ssh import PromptToolkitSSHSession
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input, typeahead
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from ..text import printable
-from ..ui.canvas import DEFAULT_OPTIONS, Options
+from ..ui.app import HOT_PAINTS_PER_S
+from ..ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
 from ..ui.style import ASCII, LOCALE_VARS
 from .auth import Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, player_name
 from .client import ServerApp
@@ -47,6 +54,15 @@ NO_TERMINAL = ("canasta needs a terminal: connect with ssh -t (and without a com
 
 _ids = itertools.count(1)
 
+#: A paste is over when its terminal has sent nothing for this long (seconds): until then all of
+#: it is dropped, its tail too (a paste arrives in pieces, and the last one, small enough to be let
+#: through, typed its text as keys).
+PASTE_QUIET = 0.25
+
+#: A terminal resized again and again (a window dragged, or a client sending window-changes as
+#: fast as it can) is painted anew at most this often: each of those paints is a whole screen.
+RESIZES_PER_S = HOT_PAINTS_PER_S
+
 
 def utf8_locale(env: dict[str, str]) -> bool:
     """Does the client's locale (the first of LC_ALL, LC_CTYPE, LANG it sent) take UTF-8?  A locale
@@ -58,6 +74,23 @@ def utf8_locale(env: dict[str, str]) -> bool:
     if "." not in base:
         return True
     return base.split(".", 1)[1].lower().replace("-", "").replace("_", "") == "utf8"
+
+
+def _size(n: int) -> str:
+    """A number of bytes in words: 8 MB, 256 KB, 100 bytes."""
+    for unit, name in ((1024 * 1024, "MB"), (1024, "KB")):
+        if n >= unit:
+            return f"{n / unit:g} {name}"
+    return f"{n} bytes"
+
+
+def _forget_typeahead(pipe: PipeInput) -> None:
+    """prompt-toolkit keeps the keys an app had not read when it ended, for the next app on the
+    same input, in a dict of its module keyed by the input: a new key ("pipe-input-N") for every
+    connection, never removed, one entry more with every login for as long as the server runs."""
+    kept = getattr(typeahead, "_buffer", None)
+    if isinstance(kept, dict):
+        kept.pop(pipe.typeahead_hash(), None)
 
 
 class Connection(asyncssh.SSHServer):
@@ -81,6 +114,9 @@ class Connection(asyncssh.SSHServer):
         self.identity: Identity | None = None
         self.playing: GameSession | None = None     # the game this connection runs (one at a time)
         self.counted = False
+        self.opened_at = server.collector.freezes    # (a connection that lives through a freeze leaves frozen cycles)
+        self.lost = False
+        self._told_collector = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -88,8 +124,9 @@ class Connection(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         self.refused = self.server.admit(self)
         self.counted = True
-        if self.refused and self.server.flooded(self.address):
-            conn.abort()         # far over the limit: not even the key exchange
+        if self.refused:
+            # Told at once, before any key exchange (after the version line asyncssh sends next).
+            asyncio.get_running_loop().call_soon(self.drop, self.refused)
             return
         self._watch_signatures(conn)
 
@@ -112,11 +149,26 @@ class Connection(asyncssh.SSHServer):
             return self.server.gate.key_enough(key, self.address)
 
         conn.validate_public_key = proving      # type: ignore[method-assign]
+    def drop(self, reason: str) -> None:
+        """Close this connection before it has logged in, telling the client why."""
+        self.refused = self.refused or reason
+        if self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
         if self.counted:
             self.counted = False
             self.server.release(self)
+        self.gone()
+
+    def gone(self) -> None:
+        """Tell the collector once, when both the connection and its game are over, whether
+        they lived through a freeze (``memory.py``)."""
+        if self.lost and self.playing is None and not self._told_collector:
+            self._told_collector = True
+            self.server.collector.connection_closed(self.opened_at)
 
     # ------------------------------------------------------------------ who may enter
     def begin_auth(self, username: str) -> bool:
@@ -178,7 +230,9 @@ class Connection(asyncssh.SSHServer):
         return False
 
     def auth_completed(self) -> None:
-        """In: the person is the key they proved, or a guest with a fresh code."""
+        """In: the person is the key they proved, or a guest with a fresh code; the connection
+        leaves the budget of those logging in (``Server.logged_in``)."""
+        self.server.logged_in(self)
         if self.proven is not None:
             self.identity = Identity(self.name, fingerprint(self.proven))
         else:
@@ -194,14 +248,21 @@ class Connection(asyncssh.SSHServer):
 
 
 class _Writer:
-    """The terminal output of a session: every byte goes through :meth:`GameSession.write`."""
+    """The terminal output of a session: every byte goes through :meth:`GameSession.write`.
+    Once the game is over it lets go of the session (:meth:`detach`): the event loop's pending
+    timers keep the context of the task that set them, with the app session's output in it,
+    and through this writer they kept the whole closed connection."""
 
     def __init__(self, session: GameSession) -> None:
-        self._session = session
+        self._session: GameSession | None = session
 
     def write(self, data: str) -> int:
-        self._session.write(data.replace("\n", "\r\n"))
+        if self._session is not None:
+            self._session.write(data.replace("\n", "\r\n"))
         return len(data)
+
+    def detach(self) -> None:
+        self._session = None
 
     def isatty(self) -> bool:
         return True
@@ -225,7 +286,8 @@ class GameSession(PromptToolkitSSHSession):
         self._identity = identity
         self.address = connection.address
         self.app: ServerApp | None = None
-        self.stdout = cast(TextIO, _Writer(self))
+        self._writer = _Writer(self)
+        self.stdout = cast(TextIO, self._writer)
         self.closed = False                    # the channel is gone: nothing more is written
         self.bytes_out = 0
         self.bytes_in = 0
@@ -234,10 +296,15 @@ class GameSession(PromptToolkitSSHSession):
         loop = asyncio.get_running_loop()
         self._tokens = float(config.input_burst)
         self._filled = loop.time()
-        self._flood = 0                        # bytes dropped since the last one let through
+        self.pasting = False                   # input is dropped until the terminal is quiet
+        self._flood_start = loop.time()
+        self._flooded = 0                      # bytes dropped since _flood_start
         self.last_input = loop.time()
         self.warned = False
         self._fd: int | None = None
+        self._size = Size(rows=MIN_H, columns=MIN_W)    # until the pty request says
+        self._resizing: asyncio.TimerHandle | None = None
+        self._resized_at = -1.0
 
     @property
     def identity(self) -> Identity:
@@ -252,6 +319,41 @@ class GameSession(PromptToolkitSSHSession):
     def subsystem_requested(self, subsystem: str) -> bool:
         log.info("%s asked for %s: refused", self.identity.log_text(), printable(subsystem))
         return False
+
+    # ------------------------------------------------------------------ the terminal's size
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: Mapping[int, int]) -> bool:
+        self._size = self._fitted(term_size[0], term_size[1])
+        return True
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: object, pixheight: object) -> None:
+        size = self._fitted(width, height)
+        if size == self._size:
+            return               # the same size again (or again over the bounds): nothing to paint
+        self._size = size
+        if self._resizing is None:
+            loop = asyncio.get_running_loop()
+            wait = max(0.0, self._resized_at + 1 / RESIZES_PER_S - loop.time())
+            self._resizing = loop.call_later(wait, self._resize)
+
+    def _fitted(self, width: int, height: int) -> Size:
+        """The size a terminal is painted at: at most ``max_columns`` x ``max_rows``; a zero
+        says nothing (RFC 4254 has it ignored): the size so far stays."""
+        config = self.server.config
+        return Size(rows=min(height, config.max_rows) if height else self._size.rows,
+                    columns=min(width, config.max_columns) if width else self._size.columns)
+
+    def _get_size(self) -> Size:
+        return self._size
+
+    def _resize(self) -> None:
+        """Paint the whole screen at the latest size (what the window-changes since the last
+        such paint asked for)."""
+        self._resizing = None
+        self._resized_at = asyncio.get_running_loop().time()
+        app = self.app_session.app if self.app_session is not None else None
+        if app is not None and app.is_running and not self.closed:
+            app._on_resize()
 
     # ------------------------------------------------------------------ output
     def write(self, data: str) -> None:
@@ -279,6 +381,7 @@ class GameSession(PromptToolkitSSHSession):
             return
         config = self.server.config
         now = asyncio.get_running_loop().time()
+        quiet = now - self.last_input
         self.last_input = now
         if self.warned:
             self.warned = False
@@ -287,22 +390,30 @@ class GameSession(PromptToolkitSSHSession):
         self.bytes_in += n
         self._tokens = min(float(config.input_burst), self._tokens + (now - self._filled) * config.input_rate)
         self._filled = now
-        if n > self._tokens:
-            # A paste or a flood: dropped whole (half an escape sequence would be a wrong key).
-            first = self._flood == 0
-            self._flood += n
-            self.dropped_in += n
-            if self._flood > config.input_flood:
-                self.kick("Too much input: disconnected.")
-            elif first and self.app is not None:
-                self.app.notify(f"Too much input at once ({n} bytes, a paste?): it was ignored")
+        if (self.pasting and quiet < PASTE_QUIET) or n > self._tokens:
+            self._drop(n, now)
             return
+        self.pasting = False
         self._tokens -= n
-        self._flood = 0
         try:
             os.write(self._fd, raw)
         except (BlockingIOError, OSError):
             self.dropped_in += n       # the app is far behind: never wait for it here
+
+    def _drop(self, n: int, now: float) -> None:
+        """Input over the allowance: a paste, dropped whole (half of one, or half an escape
+        sequence, would be wrong keys) with a note, or a flood, which closes the connection."""
+        config = self.server.config
+        self.dropped_in += n
+        if now - self._flood_start > config.input_flood_window:
+            self._flood_start, self._flooded = now, 0
+        self._flooded += n
+        if self._flooded > config.input_flood:
+            self.kick(f"Your terminal sent more than {_size(config.input_flood)} in {config.input_flood_window:g} s, "
+                      "far more than any paste: disconnected.")
+        elif not self.pasting and self.app is not None:
+            self.app.notify("Too much input at once (a paste?): it was ignored")
+        self.pasting = True
 
     def eof_received(self) -> bool:
         # The client sends nothing more: the game ends, and the channel stays open until it has
@@ -312,6 +423,9 @@ class GameSession(PromptToolkitSSHSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self._resizing is not None:
+            self._resizing.cancel()
+            self._resizing = None
         self._leave_connection()
         self.kick("")
 
@@ -377,9 +491,11 @@ class GameSession(PromptToolkitSSHSession):
                     reason = "The server had a problem with this connection; your seat is kept. Connect again."
                 finally:
                     self.server.sessions.discard(self)
-                    self.server.collector.connection_closed()
                     self._leave_connection()
+                    self.connection.gone()
                     self._fd = None
+                    self._writer.detach()
+                    _forget_typeahead(pipe)
         if not self.closed:
             if reason:
                 self.write(reason + "\r\n")

@@ -899,6 +899,7 @@ class Registry:
     def close(self) -> None:
         for st in self.tables.values():
             st.close()
+        self.names.flush()
 
 
 #: The file of reserved names, in the server's directory.

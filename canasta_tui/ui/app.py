@@ -10,22 +10,34 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import signal
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Hashable
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.mouse import load_mouse_bindings
+from prompt_toolkit.key_binding.bindings.page_navigation import load_page_navigation_bindings
+from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import ColorDepth, Output
-from prompt_toolkit.styles import DynamicStyle
+from prompt_toolkit.styles import (
+    DEFAULT_ATTRS,
+    Attrs,
+    BaseStyle,
+    DummyStyle,
+    DynamicStyle,
+    Style,
+    default_pygments_style,
+    default_ui_style,
+)
 
 from ..table import Link, Table, local_link
 from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Canvas, Options
@@ -98,16 +110,66 @@ class Screen(Protocol):
 HOT_PAINTS_PER_S = 10
 
 
+@functools.cache
+def _default_bindings() -> tuple[KeyBindingsBase, KeyBindingsBase]:
+    """prompt-toolkit's default key bindings (Emacs, Vi, mouse, terminal replies) and its page
+    navigation, one set for every app: each Application loaded its own, 3,300 objects, nine
+    tenths of what a connection to a server holds, which every full garbage collection walked
+    and every closed connection left for the collector.  They find the app they serve through
+    the key event and ``get_app()``, never keep one."""
+    return load_key_bindings(), load_page_navigation_bindings()
+
+
+@functools.lru_cache(maxsize=4)
+def _merged(style: BaseStyle) -> Style:
+    """prompt-toolkit's default styles with ``style`` (the game's) over them, merged once for every
+    app: each Application merged them into a Style of its own, 900 objects for every connection."""
+    return Style([*default_ui_style().style_rules, *default_pygments_style().style_rules, *style.style_rules])
+
+
+_NO_STYLE = DummyStyle()
+
+
+class _AppStyle(BaseStyle):
+    """The style an app paints with (prompt-toolkit's merged style, shared: :func:`_merged`); it
+    follows the app's ``style``, which the options screen may change."""
+
+    def __init__(self, own: Callable[[], BaseStyle | None]) -> None:
+        self._own = own
+
+    def _style(self) -> Style:
+        own = self._own()
+        if isinstance(own, DynamicStyle):
+            own = own.get_style()
+        return _merged(own if own is not None else _NO_STYLE)
+
+    def get_attrs_for_style_str(self, style_str: str, default: Attrs = DEFAULT_ATTRS) -> Attrs:
+        return self._style().get_attrs_for_style_str(style_str, default)
+
+    @property
+    def style_rules(self) -> list[tuple[str, str]]:
+        return self._style().style_rules
+
+    def invalidation_hash(self) -> Hashable:
+        return self._style().invalidation_hash()
+
+
 class _Application(Application[None]):
-    """prompt-toolkit's Application, painting with :class:`~.terminal.CanvasRenderer` and keeping one
-    stand-in buffer.  No text field ever has the focus here, and ``current_buffer`` then made a new
-    Buffer each time it was asked, twice per key: a seventh of a busy server's CPU (``canasta bench
-    serve``)."""
+    """prompt-toolkit's Application, painting with :class:`~.terminal.CanvasRenderer`, keeping one
+    stand-in buffer, and sharing the default key bindings (:func:`_default_bindings`) and the
+    merged style (:class:`_AppStyle`).  No text field ever has the focus here, and
+    ``current_buffer`` then made a new Buffer each time it was asked, twice per key: a seventh of
+    a busy server's CPU (``canasta bench serve``)."""
 
     _stand_in: Buffer | None = None
 
+    def _create_merged_style(self, include_default_pygments_style: Filter) -> BaseStyle:
+        # (prompt-toolkit's own leaves out its Pygments style when told to; these apps never do.)
+        return _AppStyle(lambda: self.style)
+
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
+        self._default_bindings, self._page_navigation_bindings = _default_bindings()
         r = self.renderer
         self.renderer = CanvasRenderer(r.style, r.output, full_screen=r.full_screen, mouse_support=r.mouse_support,
                                        cpr_not_supported_callback=r.cpr_not_supported_callback)
@@ -320,8 +382,30 @@ class ScreenApp:
     async def run_async(self, set_exception_handler: bool = True) -> None:
         """Run the flow in the running event loop.  ``set_exception_handler`` False leaves the loop's
         exception handler alone (a server: prompt-toolkit's would stop one player's screen to show
-        an error, and it is the loop's, shared by every player)."""
-        await self.app.run_async(pre_run=self._start_flow, set_exception_handler=set_exception_handler)
+        an error, and it is the loop's, shared by every player).  Over SSH the app takes none of
+        the process's signals: prompt-toolkit's SIGINT handler, removed when the app ended, took
+        the server's own with it (Ctrl-C no longer stopped a server one player had left)."""
+        try:
+            await self.app.run_async(pre_run=self._start_flow, set_exception_handler=set_exception_handler,
+                                     handle_sigint=not self.remote)
+        finally:
+            if self.remote:
+                _forget_ended_resize_handler()
+
+
+def _forget_ended_resize_handler() -> None:
+    """prompt-toolkit's Application takes SIGWINCH while it runs and puts back, when it ends, the
+    handler it found: apps of one server's loop end in any order, and the handler put back was
+    then the resize of an app that had ended, which kept that app and its connection alive.  An
+    app over SSH learns its size from its channel, never from the signal: such a handler goes."""
+    sigwinch = getattr(signal, "SIGWINCH", None)
+    if sigwinch is None:
+        return
+    loop = asyncio.get_running_loop()
+    handle = getattr(loop, "_signal_handlers", {}).get(sigwinch)
+    app = getattr(getattr(handle, "_callback", None), "__self__", None)
+    if isinstance(app, Application) and not app.is_running:
+        loop.remove_signal_handler(sigwinch)
 
 
 class TableApp(ScreenApp):

@@ -7,6 +7,7 @@ brackets around their hotkey, canastas are written out.  With ``NO_COLOR`` (or
 
 from __future__ import annotations
 
+import functools
 import locale
 import os
 import sys
@@ -197,6 +198,9 @@ _MONO = {
 }
 
 
+@functools.cache
 def make_style(color: bool = True) -> Style:
+    """The game's style, in colour or not: one of each for every app (a style is never changed,
+    and each app's own was 250 objects more for every connection to a server)."""
     table = _COLOUR if color else _MONO
     return Style([(k, v) for k, v in table.items() if v])

@@ -14,6 +14,7 @@ what prompt-toolkit's renderer would have shown.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from operator import ne, or_
 from typing import TYPE_CHECKING, Any
 
@@ -271,12 +272,15 @@ class CanvasRenderer(Renderer):
 
     @staticmethod
     def _inked(row: Row, attrs_of: Callable[[str], Attrs]) -> tuple[int, int] | None:
-        """From the first column to the last that shows anything on an erased screen (None: none)."""
+        """From the first column to the last that shows anything on an erased screen (None: none).
+        (Column by column in C, as :func:`changed_span`: a row of a big terminal is mostly blank,
+        and a loop over its cells in Python was nearly all of a paint of 500 columns.)"""
         text, styles = row
-        end = len(text) - 1
-        while end >= 0 and text[end] == " " and _invisible(attrs_of(styles[end])):
-            end -= 1
-        return (0, end) if end >= 0 else None
+        shown = {st for st in set(styles) if not _invisible(attrs_of(st))}
+        inked = list(map(or_, map(ne, text, repeat(" ")), map(shown.__contains__, styles)))
+        if True not in inked:
+            return None
+        return 0, len(inked) - 1 - inked[::-1].index(True)
 
     def _width(self, ch: str) -> int:
         w = self._widths.get(ch)

@@ -38,6 +38,9 @@ def test_the_password_is_never_an_argument_and_is_read_from_the_environment_or_a
      "tables-per-person must be between 1 and max-tables, 4 (not 5)"),
     (("--open", "--max-tables", "0"), "0 is not in the range 1<=x<=1000"),
     (("--open", "--set-aside-days", "-1"), "-1.0 is not in the range 0<=x<=3650"),
+    (("--open", "--max-logins", "2", "--max-logins-per-address", "5"),
+     "max-logins-per-address (5) cannot be more than max-logins (2)"),
+    (("--open", "--login-timeout", "0"), "0 is not in the range 1<=x<=600"),
 ])
 def test_options_that_cannot_go_together_or_are_out_of_range(args: tuple[str, ...], says: str) -> None:
     code, out = serve(*args)

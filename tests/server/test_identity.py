@@ -259,7 +259,7 @@ def test_password_guessing_is_slowed_then_refused() -> None:
     """After a few wrong passwords an address waits between tries (tries at once are spaced,
     not let through together), then is refused for a while, even with the right password."""
     async def main() -> None:
-        async with serving(open=False, password=PASSWORD) as srv:
+        async with serving(open=False, password=PASSWORD, max_logins_per_address=10) as srv:
             throttle = srv.gate.throttle
             throttle.FREE, throttle.SLOW, throttle.LOCK_AFTER = 2, 0.5, 5
 
@@ -359,3 +359,36 @@ def test_an_unreadable_names_file_is_reported_and_kept() -> None:
             await alice.close()
     run(main())
     assert path.read_text() == '{"names": ['
+
+
+def test_the_book_of_names_is_bounded_and_written_once_for_many(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In open mode anybody can make keys: the book holds at most MAX_NAMES names (the one unused
+    longest goes, if it has been unused for a week), and many new names make one write."""
+    from canasta_tui.server import names
+
+    monkeypatch.setattr(names, "MAX_NAMES", 3)
+    now = [1000.0]
+    book = names.NameBook(tmp_path / "names.json", now=lambda: now[0])
+    for i, n in enumerate(("ann", "bea", "cy")):
+        book.take(n, f"SHA256:{i}")
+    now[0] += 3600
+    book.take("dee", "SHA256:9")                      # the book is full, and nobody's name is a week old
+    assert book.owner("dee") is None and book.owner("ann") is not None
+    now[0] += names.EVICT_UNUSED
+    book.take("bea", "SHA256:1")                      # bea comes back: her name is used again
+    book.take("dee", "SHA256:9")
+    assert book.owner("dee") is not None and book.owner("ann") is None and book.owner("bea") is not None
+    saved = json.loads((tmp_path / "names.json").read_text())
+    assert {n["name"] for n in saved["names"]} == {"bea", "cy", "dee"}
+
+    monkeypatch.setattr(names, "MAX_NAMES", 10000)
+
+    async def many() -> None:
+        writes = []
+        quiet = names.NameBook(tmp_path / "many.json")
+        monkeypatch.setattr(quiet, "_save", lambda: writes.append(len(quiet.names)))
+        for i in range(50):
+            quiet.take(f"n{i}x", f"SHA256:k{i}")
+        await asyncio.sleep(names.SAVE_DELAY + 0.2)
+        assert writes == [50]
+    run(many())

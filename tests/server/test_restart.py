@@ -58,22 +58,44 @@ def test_a_restarted_server_brings_its_tables_back_and_seats_wait_for_their_play
     run(main())
 
 
+async def start() -> tuple[asyncio.subprocess.Process, int]:
+    """The real ``canasta serve`` (its own process, this test's home); its port."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "from canasta_tui.cli import main; main()", "serve", "--open", "--port", "0",
+        "--delay", "0", "--seed", "3", stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE, env=os.environ.copy())
+    assert proc.stderr is not None
+    while True:
+        line = (await asyncio.wait_for(proc.stderr.readline(), WAIT)).decode()
+        assert line, "the server ended before it listened"
+        m = re.search(r"ssh -p (\d+) ", line)
+        if m:
+            return proc, int(m.group(1))
+
+
+def test_ctrl_c_stops_a_server_that_players_have_left() -> None:
+    """Reproduction: each player's app took SIGINT while it ran and, when it ended, removed the
+    handler, the server's own with it: Ctrl-C did nothing (the server had to be killed)."""
+    async def main() -> None:
+        proc, port = await start()
+        try:
+            alice = await Term.connect(port, "alice")
+            await alice.wait_for("No tables yet")
+            await alice.close()
+            await asyncio.sleep(0.2)
+            proc.send_signal(signal.SIGINT)
+            await asyncio.wait_for(proc.wait(), WAIT)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        assert proc.returncode == 0
+    run(main())
+
+
 def test_kill_9_loses_no_move() -> None:
     """The real program, killed: every move it answered is in the table's file, and the next
     ``canasta serve`` plays on from it."""
-    async def start() -> tuple[asyncio.subprocess.Process, int]:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", "from canasta_tui.cli import main; main()", "serve", "--open", "--port", "0",
-            "--delay", "0", "--seed", "3", stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE, env=os.environ.copy())
-        assert proc.stderr is not None
-        while True:
-            line = (await asyncio.wait_for(proc.stderr.readline(), WAIT)).decode()
-            assert line, "the server ended before it listened"
-            m = re.search(r"ssh -p (\d+) ", line)
-            if m:
-                return proc, int(m.group(1))
-
     async def main() -> None:
         proc, port = await start()
         try:

@@ -10,12 +10,14 @@ import asyncio
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from canasta_tui.engine import Phase
 from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.render import render
+from canasta_tui.ui.style import make_style
 
 from .helpers import next_key, session
 
@@ -206,3 +208,30 @@ def test_a_malformed_mouse_report_is_ignored_and_the_keys_go_on() -> None:
     drawn, errors = asyncio.run(run())
     assert errors == []
     assert drawn == 12
+
+
+def test_apps_share_prompt_toolkits_default_key_bindings() -> None:
+    """Each Application loaded its own (3,300 objects: nine tenths of a server connection's, which
+    every full garbage collection walked); one set serves every app."""
+    apps = [TableApp.local(session(players=1, seed=s), delay_ms=0, output=DummyOutput()) for s in (1, 2)]
+    a, b = (x.app for x in apps)
+    assert a._default_bindings is b._default_bindings
+    assert a._page_navigation_bindings is b._page_navigation_bindings
+
+
+def test_apps_share_one_merged_style_that_paints_as_prompt_toolkits_own() -> None:
+    """Each Application merged prompt-toolkit's default styles and the game's into a Style of its
+    own (900 objects for every connection to a server); one serves every app, cell for cell the
+    same attributes."""
+    from prompt_toolkit.application import Application
+
+    from canasta_tui.ui.style import _COLOUR, _MONO
+
+    a, b = (TableApp.local(session(players=1, seed=s), delay_ms=0, output=DummyOutput()) for s in (1, 2))
+    for colour, table in ((True, _COLOUR), (False, _MONO)):
+        a.style = b.style = make_style(colour)
+        theirs = Application._create_merged_style(a.app, Condition(lambda: True))
+        for name in [*table, "box.title heading", "nothing-styled"]:
+            style_str = "class:" + name.replace(" ", ",")
+            assert a.app._merged_style.get_attrs_for_style_str(style_str) == theirs.get_attrs_for_style_str(style_str)
+        assert a.app._merged_style.invalidation_hash() == b.app._merged_style.invalidation_hash()

@@ -1,0 +1,139 @@
+"""Connections that have not logged in have a budget of their own (``max_logins``, 20, and
+``max_logins_per_address``, 3): 120 TCP connections that never sent a byte, 10 from each of 12
+addresses, filled the server's 100 places, and a player was told "The server is full" for 28 s
+(for ever, by a stranger who connected again every 30 s).  Now a new connection takes the place
+of the oldest login under way from the address with the most of them, and players get in.
+
+The stranger's addresses are 127.0.0.2 ... 127.0.0.13 (Linux lets a socket bind to any address
+of 127/8 on the loopback interface); the server listens on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import asyncssh
+import pytest
+
+from .helpers import WAIT, Term, run, serving, settle
+
+STRANGER = [f"127.0.0.{n}" for n in range(2, 14)]
+
+
+async def silent(port: int, address: str, stop: asyncio.Event, opened: list[int], told: list[bytes]) -> None:
+    """One of the stranger's connections: it never sends a byte; closed by the server, it is
+    opened again a moment later, until ``stop``."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+        except OSError:
+            await asyncio.sleep(0.2)
+            continue
+        opened[0] += 1
+        try:
+            stopping = asyncio.ensure_future(stop.wait())
+            reading = asyncio.ensure_future(reader.read())        # until the server closes it
+            await asyncio.wait({stopping, reading}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if reading.done() and not reading.exception():
+                told.append(reading.result())
+            else:
+                reading.cancel()
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+        await asyncio.sleep(0.5)
+
+
+def test_120_silent_connections_from_12_addresses_keep_no_player_out() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            bob = await Term.connect(srv.port, "bob")          # logged in before the stranger came
+            await bob.wait_for("No tables yet")
+            stop = asyncio.Event()
+            opened, told = [0], []
+            stranger = [asyncio.ensure_future(silent(srv.port, a, stop, opened, told))
+                        for a in STRANGER for _ in range(10)]
+            await settle(srv, lambda: opened[0] >= 120)
+            await asyncio.sleep(0.5)
+            budget = srv.config
+            assert srv.logging_in <= budget.max_logins
+
+            start = time.perf_counter()
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            admitted = time.perf_counter() - start
+            await bob.press("?", "Lobby keys")                  # bob plays on
+            await bob.press("x", lambda s: "Lobby keys" not in s)
+            # The stranger keeps connecting again, and another player still gets in.
+            carol = await Term.connect(srv.port, "carol")
+            await carol.wait_for("3 online")
+            assert srv.logging_in <= budget.max_logins
+            assert max(srv._logins_from.values()) <= budget.max_logins_per_address
+
+            stop.set()
+            await asyncio.wait_for(asyncio.gather(*stranger), WAIT)
+            assert srv.dropped + srv.refused > 0
+            # A connection closed at the door was told why, in words (SSH sends the reason in the clear).
+            assert any(b"logins" in data for data in told)
+            for t in (alice, bob, carol):
+                await t.close()
+        assert admitted < 2.0, admitted
+    run(main())
+
+
+def test_too_many_logins_at_once_from_one_address_are_refused_with_a_message() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            stop = asyncio.Event()
+            opened: list[int] = [0]
+            told: list[bytes] = []
+            three = [asyncio.ensure_future(silent(srv.port, "127.0.0.2", stop, opened, told)) for _ in range(3)]
+            await settle(srv, lambda: srv.logging_in == 3)
+            with pytest.raises(asyncssh.DisconnectError, match=r"Too many logins at once from your address \(at most 3\)"):
+                await Term.connect(srv.port, "eve", local_addr=("127.0.0.2", 0))
+            # From another address a player gets in.
+            ann = await Term.connect(srv.port, "ann", local_addr=("127.0.0.3", 0))
+            await ann.wait_for("No tables yet")
+            stop.set()
+            await asyncio.wait_for(asyncio.gather(*three), WAIT)
+            await ann.close()
+    run(main())
+
+
+def test_a_full_login_budget_drops_the_busiest_address_not_the_newcomer() -> None:
+    async def main() -> None:
+        async with serving(max_logins=4, max_logins_per_address=3) as srv:
+            stop = asyncio.Event()
+            opened: list[int] = [0]
+            told: list[bytes] = []
+            busy = [asyncio.ensure_future(silent(srv.port, "127.0.0.2", stop, opened, told)) for _ in range(3)]
+            await settle(srv, lambda: srv.logging_in == 3)
+            quiet = asyncio.ensure_future(silent(srv.port, "127.0.0.3", stop, opened, told))
+            await settle(srv, lambda: srv.logging_in == 4)
+            # The budget is full: a player from a third address takes the place of one of
+            # 127.0.0.2's, and 127.0.0.3's one connection is left alone.
+            ann = await Term.connect(srv.port, "ann", local_addr=("127.0.0.4", 0))
+            await ann.wait_for("No tables yet")
+            assert srv.dropped >= 1
+            assert srv._logins_from["127.0.0.3"] == 1
+            assert any(b"The server has too many logins under way" in data for data in told)
+            stop.set()
+            await asyncio.wait_for(asyncio.gather(*busy, quiet), WAIT)
+            await ann.close()
+    run(main())
+
+
+def test_a_full_server_of_players_still_says_so() -> None:
+    async def main() -> None:
+        async with serving(max_connections=2) as srv:
+            a = await Term.connect(srv.port, "a")
+            b = await Term.connect(srv.port, "b")
+            await b.wait_for("2 online")
+            with pytest.raises(asyncssh.DisconnectError, match=r"The server is full \(2 connections\)"):
+                await Term.connect(srv.port, "c")
+            for t in (a, b):
+                await t.close()
+    run(main())
