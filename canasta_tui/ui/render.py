@@ -351,6 +351,19 @@ def frozen_reason(v: PlayerView) -> str:
     return "FROZEN (by the rules)"
 
 
+def pile_note(v: PlayerView) -> str:
+    """Who may not take an unfrozen pile yet: until a side has made its initial meld the pile is
+    frozen for it (what ``p`` answers such a side); ``pile not frozen`` once every side has."""
+    waiting = [t for t in range(v.rules.teams) if not has_melded(v, t)]
+    if not waiting:
+        return "pile not frozen"
+    if len(waiting) == v.rules.teams:
+        return "frozen for every side until its initial meld"
+    if len(waiting) == 1:
+        return f"frozen for {short_team(waiting[0], v.rules)} until its initial meld"
+    return f"frozen for {', '.join(short_team(t, v.rules) for t in waiting)} until their initial melds"
+
+
 def stop_card(v: PlayerView) -> str:
     up = v.upcard
     if up is None:
@@ -378,13 +391,11 @@ def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options, lines: Sequen
         r.put(2, x, card_label(up, g), card_style(up, opts), pile_h)
     row = 3
     for note, style in ((frozen_reason(v), "frozen"), (stop_card(v), "frozen"),
-                        (f"held back: {folded(v.waiting)}" if v.waiting else "", "count")):
-        if note:
-            r.put(row, 1, note, style)
+                        (f"held back: {folded(v.waiting)}" if v.waiting else "", "count"),
+                        ("" if v.frozen or stop_card(v) else pile_note(v), "dim")):
+        for text in wrap(note, r.w - 2) if note else []:
+            r.put(row, 1, text, style)
             row += 1
-    if not v.frozen and not stop_card(v):
-        r.put(row, 1, "pile not frozen", "dim")
-        row += 1
     row += 1
     rows = r.h - row - 1
     if rows < 2 or not lines:

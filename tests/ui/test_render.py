@@ -14,7 +14,7 @@ from canasta_tui.engine.melds import Meld
 from canasta_tui.table import local_link
 from canasta_tui.ui.canvas import ASCII_OPTIONS, Options, wrap
 from canasta_tui.ui.controller import Controller
-from canasta_tui.ui.render import render
+from canasta_tui.ui.render import pile_note, render, table_layout
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import meld_line
 
@@ -203,3 +203,27 @@ def test_the_quadrants_sit_in_the_order_of_play_with_partners_opposite() -> None
 
 
 DEFAULT = Options()
+
+
+def centre_text(text: str, width: int, height: int, players: int = 4) -> str:
+    """The words of the table's centre, its wrapped lines joined."""
+    c = table_layout(width, height, players).centre
+    rows = text.splitlines()[c.y: c.y + c.h]
+    return " ".join(" ".join(row[c.x: c.x + c.w].split()) for row in rows)
+
+
+def test_centre_says_the_pile_is_frozen_for_a_side_that_has_not_melded() -> None:
+    """Rules: until a side has made its initial meld the pile is frozen for it; the centre says
+    so where the pile is drawn, as ``p`` does ("Until your side has made its initial meld, the
+    pile is frozen for you"), not "pile not frozen"."""
+    ctl = client(session(seed=2))
+    v = ctl.view()
+    assert not v.frozen
+    text = render(ctl, 80, 24).text()
+    assert "pile not frozen" not in text
+    assert "frozen for every side until its initial meld" in centre_text(text, 80, 24)
+    busy = busy_controller().view()
+    assert pile_note(busy) == "pile not frozen"
+    empty = (None,) * len(busy.melds[0])
+    assert pile_note(busy._replace(melds=(empty, busy.melds[1]))) == "frozen for 1&3 until its initial meld"
+    assert pile_note(busy._replace(melds=(busy.melds[0], empty))) == "frozen for 2&4 until its initial meld"
