@@ -348,7 +348,7 @@ def frozen_reason(v: PlayerView) -> str:
         return "FROZEN: wild card"
     if any(IS_RED_THREE[c] for c in v.pile):
         return "FROZEN: red three"
-    return "FROZEN (by the rules)"
+    return "FROZEN at the deal"
 
 
 def pile_note(v: PlayerView) -> str:

@@ -14,7 +14,7 @@ from canasta_tui.engine.melds import Meld
 from canasta_tui.table import local_link
 from canasta_tui.ui.canvas import ASCII_OPTIONS, Options, wrap
 from canasta_tui.ui.controller import Controller
-from canasta_tui.ui.render import pile_note, render, table_layout
+from canasta_tui.ui.render import frozen_reason, pile_note, render, table_layout
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import meld_line
 
@@ -227,3 +227,16 @@ def test_centre_says_the_pile_is_frozen_for_a_side_that_has_not_melded() -> None
     empty = (None,) * len(busy.melds[0])
     assert pile_note(busy._replace(melds=(empty, busy.melds[1]))) == "frozen for 1&3 until its initial meld"
     assert pile_note(busy._replace(melds=(busy.melds[0], empty))) == "frozen for 2&4 until its initial meld"
+
+
+def test_windows_rules_frozen_pile_line_fits_at_80_columns() -> None:
+    """The windows rules freeze the pile from the deal: at 80x24 the centre says so whole
+    (it was cut to "FROZEN (by the rule")."""
+    ctl = client(session(seed=2, rules="windows"))
+    v = ctl.view()
+    assert v.frozen
+    text = render(ctl, 80, 24).text()
+    assert "FROZEN at the deal" in centre_text(text, 80, 24)
+    room = table_layout(80, 24).centre.w - 2
+    assert all(len(note) <= room for note in ("FROZEN: wild card", "FROZEN: red three", frozen_reason(v),
+                                              "stop: black three", "stop: wild card"))
