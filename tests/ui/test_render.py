@@ -16,7 +16,7 @@ from canasta_tui.ui.canvas import ASCII_OPTIONS, Options, wrap
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.render import frozen_reason, pile_note, render, table_layout
 from canasta_tui.ui.style import UNICODE
-from canasta_tui.ui.texts import meld_line
+from canasta_tui.ui.texts import meld_line, side_name
 
 from .helpers import check_golden, client, session, table_of
 
@@ -240,3 +240,19 @@ def test_windows_rules_frozen_pile_line_fits_at_80_columns() -> None:
     room = table_layout(80, 24).centre.w - 2
     assert all(len(note) <= room for note in ("FROZEN: wild card", "FROZEN: red three", frozen_reason(v),
                                               "stop: black three", "stop: wild card"))
+
+
+def test_score_dialog_names_the_sides_by_their_players_names() -> None:
+    """With names at the table the Score dialog (s) says "ann & Player 3", not "Players 1 & 3"."""
+    from canasta_tui.presets import load_rules
+    from canasta_tui.table import Table, seats_for
+
+    t = Table(load_rules("classic"), seats_for(1, "beginner", name="ann"), 5)
+    ctl = client(t)
+    ctl.key("s")
+    text = render(ctl, 80, 24).text()
+    assert "ann & Player 3" in text and "Players 2 & 4" in text
+    assert "Players 1 & 3" not in text
+    names = ["a" * 20, "Player 2", "b" * 20, "Player 4"]
+    assert side_name(0, t.rules, names, 14) == "aaaa~ & bbbb~"
+    assert side_name(1, t.rules, names) == "Players 2 & 4"
