@@ -101,7 +101,24 @@ class Quit(Dialog):
             ctl.close(self.back)
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        return [ctl.quit_question(), "", "y: quit    n: keep playing"]
+        note = quit_note(ctl)
+        yes = "y: leave" if ctl.remote else "y: quit"
+        return [ctl.quit_question(), *([""] + note if note else []), "", f"{yes}    n: keep playing"]
+
+
+def quit_note(ctl: Controller) -> list[str]:
+    """What quitting does to the game: over SSH a computer keeps the seat warm; at home the
+    game is kept (autosaved) and how to come back to it, or why it is not."""
+    if ctl.remote:
+        return ["A computer plays your seat until you come back:", "join this table again to take it back."]
+    files = ctl.files
+    if ctl.link.winner is not None or files is None:
+        return []
+    if files.problem() is not None:
+        return ["The game could not be kept: it is lost when a new one starts."]
+    if files.autosaved() is None:
+        return []
+    return ["The game is kept: run canasta to resume it", "(canasta --resume resumes at once)."]
 
 
 @dataclass
