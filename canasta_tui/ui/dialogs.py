@@ -50,6 +50,12 @@ class Dialog:
     def key(self, ctl: Controller, name: str) -> None:
         ctl.close()
 
+    @property
+    def click_closes(self) -> bool:
+        """A mouse click on the table closes the dialog only where any key would: a question
+        (quit? which meld? a name to save under) waits for its own keys, never for a stray click."""
+        return type(self).key is Dialog.key
+
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
         return []
 
