@@ -16,7 +16,7 @@ from ..engine import Rules
 from ..text import printable
 from .canvas import Canvas, Options, glyph_text, wrap
 from .pages import Hint, LineEdit, Page
-from .texts import help_lines
+from .texts import help_lines, mouse_lines
 
 #: The pages, in order (their number is their key).
 PAGES = ("Rules", "How to play", "Scoring", "Strategy", "About")
@@ -147,7 +147,7 @@ def how_to_play_lines(width: int) -> list[Line]:
              "w puts a wild card on a meld); then discard (c).  The command bar lights the commands the "
              "rules allow now; a refused move says why and nothing is lost.  Every key:")
     out = [*_para(intro, width), Line("")]
-    for text in help_lines(width):
+    for text in [*help_lines(width), "", *mouse_lines(width)]:
         out.append(Line(text, "heading" if text.endswith(":") and not text.startswith(" ") else ""))
     return out
 

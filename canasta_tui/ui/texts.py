@@ -63,6 +63,33 @@ def help_lines(width: int = 200) -> list[str]:
     return out
 
 
+#: What a mouse click does on the table (``render``'s handlers and the controller's ``click_*``).
+MOUSE_HELP: list[tuple[str, str]] = [
+    ("A card", "of your hand: move the cursor to it and select it (a second click unselects it)"),
+    ("A meld", "of your side: put the selected cards on it (the cursor card if none is selected): "
+               "wild cards and cards of its rank"),
+    ("Stock", "in the centre: draw from the stock, as d"),
+    ("Pile, Upcard", "in the centre: take the pile, as p"),
+    ("A command", "of the bar at the bottom: does what its key does"),
+]
+
+
+def mouse_lines(width: int = 200) -> list[str]:
+    """The help's Mouse section: what a click does, and how to turn the mouse on."""
+    out = ["Mouse:"]
+    intro = ("Off by default (mouse tracking sends every movement over the link): turn it on with "
+             "canasta --mouse or Mouse in the options (o).  A click on:")
+    out += ["  " + t.strip() for t in wrap(intro, max(20, width - 2))]
+    for label, what in MOUSE_HELP:
+        desc = wrap(what, max(20, width - 16))
+        out.append(f"  {label:<13} {desc[0]}")
+        out.extend(" " * 16 + d.strip() for d in desc[1:])
+    tail = ("While a message or the score, sheet or log is shown, a click closes it as Enter does; "
+            "a question (quit? which meld? a name) waits for its keys.")
+    out += ["  " + t.strip() for t in wrap(tail, max(20, width - 2))]
+    return out
+
+
 def sort_hand(cards: Sequence[int], order: str = "rank") -> list[int]:
     """A hand in the order the player chose.
 
@@ -272,5 +299,6 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     return out
 
 
-__all__ = ["MELD_ORDER", "canasta_tag", "help_lines", "load_lines", "meld_cards", "meld_line", "pile_option_text",
+__all__ = ["MELD_ORDER", "MOUSE_HELP", "canasta_tag", "help_lines", "load_lines", "meld_cards", "meld_line",
+           "mouse_lines", "pile_option_text",
            "score_lines", "sheet_lines", "side_name", "sort_hand", "summary_table"]

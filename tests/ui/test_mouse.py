@@ -55,3 +55,17 @@ def test_a_click_closes_what_any_key_closes_but_never_answers_a_question() -> No
     ctl.message = ["Something to read"]
     click(ctl, "Stock")
     assert ctl.message == [] and ctl.view().phase.name == "DRAW"
+
+
+def test_help_describes_what_each_click_does() -> None:
+    """The How to play page says what a click on a card, a meld, the stock, the pile and a command
+    of the bar does (it described only keys)."""
+    from canasta_tui.ui.helppages import how_to_play_lines
+
+    page = " ".join(" ".join(line.text.split()) for line in how_to_play_lines(76))
+    assert "Mouse:" in page and "canasta --mouse" in page
+    for words in ("A card of your hand: move the cursor to it and select it",
+                  "A meld of your side: put the selected cards on it",
+                  "Stock in the centre: draw from the stock", "Pile, Upcard in the centre: take the pile",
+                  "A command of the bar at the bottom: does what its key does"):
+        assert words in page
