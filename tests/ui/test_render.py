@@ -159,7 +159,7 @@ def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple
         for y in range(rect.y, rect.y + rect.h):
             assert lines[y][rect.x:rect.x + rect.w] == alone.lines()[y][rect.x:rect.x + rect.w]
     alone = Canvas(W, H)
-    draw_centre(Region(alone, *layout.centre), ctl, v, DEFAULT, ctl.log_lines()[:-1] if layout.spare is None else [])
+    draw_centre(Region(alone, *layout.centre), ctl, v, DEFAULT, ctl.log_lines()[:-1])
     c = layout.centre
     for y in range(c.y, c.y + c.h):
         assert lines[y][c.x:c.x + c.w] == alone.lines()[y][c.x:c.x + c.w]
