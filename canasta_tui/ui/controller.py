@@ -175,6 +175,7 @@ class Controller(ScreenBase):
         #: The rows above the hand as last painted (``render.TableTop``), painted again as they were
         #: while the table has not changed.
         self.table_top: Any = None
+        self.log_first: Any = None          # the first log entry the centre shows (render._fill_log)
         self._log: list[tuple[int, str]] = []
         self._keymap: dict[str, str] = {}
         for k in KEYS:

@@ -421,21 +421,47 @@ def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options, lines: Sequen
     if rows < 2 or not lines:
         return
     r.put(row, 1, (f"{g.hline} log " + g.hline * r.w)[: r.w - 2], "dim")
-    _fill_log(Region(r.cv, r.x + 1, r.y + row + 1, r.w - 2, rows), lines, g)
+    # Where the log began last time (this hand, this width): it moves on in steps, see _fill_log.
+    key = (ctl.link.hand_number, r.w)
+    first = ctl.log_first
+    start = first[1] if first is not None and first[0] == key else None
+    ctl.log_first = (key, _fill_log(Region(r.cv, r.x + 1, r.y + row + 1, r.w - 2, rows), lines, g, start))
 
 
-def _fill_log(r: Region, lines: Sequence[tuple[int, str]], g: Glyphs) -> None:
-    """The newest log entries that fit, each whole (none starts half-way down its wrapped lines)."""
-    out: list[str] = []
-    for _, text in reversed(lines):
-        wrapped = wrap(glyph_text(text, g), r.w)
-        if len(out) + len(wrapped) > r.h:
-            if not out:
-                out = wrapped[-r.h:] if r.h > 0 else []
-            break
-        out[:0] = wrapped
-    for i, text in enumerate(out):
+#: What the log keeps of its height when it moves on (see ``_fill_log``).
+LOG_KEEP = 2 / 3
+
+
+def _fill_log(r: Region, lines: Sequence[tuple[int, str]], g: Glyphs, start: int | None = None) -> int:
+    """The log entries from ``start`` on (None: the newest that fill it), each whole (none starts
+    half-way down its wrapped lines).  When the newest no longer fit, the log moves on by a third
+    of its height at once, not a line at a time: most moves then write their own line only, not
+    every line above it again (over SSH every byte counts).  Returns the first entry shown."""
+    if r.h <= 0:
+        return start or 0
+
+    def rows(i: int) -> list[str]:
+        return wrap(glyph_text(lines[i][1], g), r.w)
+
+    fresh = start is None
+    start = 0 if start is None else min(start, len(lines))
+    shown = [rows(i) for i in range(start, len(lines))]
+    if sum(map(len, shown)) > r.h:
+        # The newest entries that fill LOG_KEEP of the height (all of it on a fresh screen; at
+        # least the newest one).
+        keep = r.h if fresh else max(1, int(r.h * LOG_KEEP))
+        shown, used, start = [], 0, len(lines)
+        while start > 0:
+            w = rows(start - 1)
+            if shown and used + len(w) > keep:
+                break
+            shown.insert(0, w)
+            used += len(w)
+            start -= 1
+    out = [text for w in shown for text in w]
+    for i, text in enumerate(out[-r.h:]):
         r.put(i, 0, text)
+    return start
 
 
 def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> None:

@@ -135,3 +135,29 @@ def test_the_log_and_chat_get_room_at_80x24_and_more_on_a_bigger_terminal() -> N
     assert centre[i + 1] == "have fun tonight"
     assert screen[1].startswith("┌ ○ Player 2 ") and "Stock" in screen[1] and "Upcard" in screen[3]
     assert "Your hand" in screen[18] and "[?]Help" in screen[23]
+
+
+def test_the_log_moves_on_in_steps_so_a_new_line_writes_only_itself() -> None:
+    """Over SSH every byte counts: when the centre's log is full it moves on by a third of its
+    height at once; the lines after that are added below, the ones above stay where they were."""
+    from canasta_tui.ui.render import table_layout
+
+    s = played(5, 60)
+    ctl = Controller(local_link(s))
+    c = table_layout(80, 24).centre
+
+    def log_rows() -> list[str]:
+        rows = [row[c.x:c.x + c.w] for row in render(ctl, 80, 24).lines()[c.y:c.y + c.h]]
+        top = next(i for i, row in enumerate(rows) if "─ log ─" in row)
+        return rows[top + 1:]
+
+    full = log_rows()
+    assert all(row.strip() for row in full[:-1])            # a fresh screen: the newest, all of it
+    s.say("ann", "one")
+    stepped = log_rows()
+    used = [row for row in stepped if row.strip()]
+    assert len(used) < len(full) and "ann: one" not in used[-1]   # the latest is on the log line
+    s.say("bob", "two")
+    after = log_rows()
+    changed = [i for i, (a, b) in enumerate(zip(stepped, after, strict=True)) if a != b]
+    assert changed == [len(used)] and "ann: one" in after[len(used)]
