@@ -429,12 +429,12 @@ def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options, lines: Sequen
 
 
 #: What the log keeps of its height when it moves on (see ``_fill_log``).
-LOG_KEEP = 2 / 3
+LOG_KEEP = 4 / 5
 
 
 def _fill_log(r: Region, lines: Sequence[tuple[int, str]], g: Glyphs, start: int | None = None) -> int:
     """The log entries from ``start`` on (None: the newest that fill it), each whole (none starts
-    half-way down its wrapped lines).  When the newest no longer fit, the log moves on by a third
+    half-way down its wrapped lines).  When the newest no longer fit, the log moves on by a fifth
     of its height at once, not a line at a time: most moves then write their own line only, not
     every line above it again (over SSH every byte counts).  Returns the first entry shown."""
     if r.h <= 0:

@@ -138,7 +138,7 @@ def test_the_log_and_chat_get_room_at_80x24_and_more_on_a_bigger_terminal() -> N
 
 
 def test_the_log_moves_on_in_steps_so_a_new_line_writes_only_itself() -> None:
-    """Over SSH every byte counts: when the centre's log is full it moves on by a third of its
+    """Over SSH every byte counts: when the centre's log is full it moves on by a fifth of its
     height at once; the lines after that are added below, the ones above stay where they were."""
     from canasta_tui.ui.render import table_layout
 
