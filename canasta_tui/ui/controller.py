@@ -175,6 +175,7 @@ class Controller(ScreenBase):
         #: The rows above the hand as last painted (``render.TableTop``), painted again as they were
         #: while the table has not changed.
         self.table_top: Any = None
+        self.log_first: Any = None          # the first log entry the centre shows (render._fill_log)
         self._log: list[tuple[int, str]] = []
         self._keymap: dict[str, str] = {}
         for k in KEYS:
@@ -369,10 +370,15 @@ class Controller(ScreenBase):
         if cmd is not None:
             COMMANDS[cmd](self)
 
+    def click_away(self) -> None:
+        """A click while a message or dialog is up: it goes as Enter, unless a question is open."""
+        if self.dialog is None or self.dialog.click_closes:
+            self.key("enter")
+
     def click_card(self, index: int) -> None:
         """A mouse click on a card of the hand: move there and toggle its selection."""
         if self.dialog is not None or self.message:
-            self.key("enter")
+            self.click_away()
             return
         self.cursor = index
         self.cmd_select()
@@ -383,7 +389,7 @@ class Controller(ScreenBase):
         goes onto it, as the DOS game's "move the cursor to the left column of the selected
         melded rank and click"; selected natural cards of its rank go onto it too."""
         if self.dialog is not None or self.message:
-            self.key("enter")
+            self.click_away()
             return
         if not self._need_turn():
             self.on_change()
@@ -406,7 +412,7 @@ class Controller(ScreenBase):
     def command(self, cmd: str) -> None:
         """Run a command by name (mouse clicks on the command bar)."""
         if self.dialog is not None or self.message:
-            self.key("enter")
+            self.click_away()
             return
         COMMANDS[cmd](self)
         self.on_change()

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from ..engine import Action, Phase, PlayerView, team_name
+from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
 from ..engine.cards import RANK_OF
 from .canvas import Canvas, Options, card_label, draw_box, glyph_text
 from .lineedit import LineEdit, list_move
-from .texts import load_lines, pile_option_text, score_lines, sheet_lines, summary_table
+from .texts import load_lines, pile_option_text, score_lines, sheet_lines, side_name, summary_table
 
 if TYPE_CHECKING:
     from .controller import Controller, SavedGame
@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 NAME_MAX = 40
 #: Longest chat line the chat input takes (the server may allow less).
 CHAT_MAX = 200
+
+
+def seat_names(ctl: Controller) -> list[str]:
+    """Every seat's name at this table, by seat (the score names the sides by them)."""
+    return [ctl.link.name(s) for s in range(ctl.link.rules.players)]
 
 #: Keys that name a meld's rank (for "add the wild card to which meld?").
 RANK_KEYS = {"a": 1, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "0": 10, "t": 10,
@@ -45,6 +50,12 @@ class Dialog:
     def key(self, ctl: Controller, name: str) -> None:
         ctl.close()
 
+    @property
+    def click_closes(self) -> bool:
+        """A mouse click on the table closes the dialog only where any key would: a question
+        (quit? which meld? a name to save under) waits for its own keys, never for a stray click."""
+        return type(self).key is Dialog.key
+
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
         return []
 
@@ -59,7 +70,7 @@ class Score(Dialog):
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
         link = ctl.link
-        return score_lines(link.rules, v, link.scores, len(link.sheet)) + ["", "(press any key)"]
+        return score_lines(link.rules, v, link.scores, len(link.sheet), seat_names(ctl)) + ["", "(press any key)"]
 
 
 @dataclass
@@ -69,7 +80,7 @@ class Sheet(Dialog):
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
         link = ctl.link
-        return sheet_lines(link.rules, link.sheet, link.scores, cv.height - 12) + ["", "(press any key)"]
+        return sheet_lines(link.rules, link.sheet, link.scores, cv.height - 12, seat_names(ctl)) + ["", "(press any key)"]
 
 
 @dataclass
@@ -96,7 +107,24 @@ class Quit(Dialog):
             ctl.close(self.back)
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        return [ctl.quit_question(), "", "y: quit    n: keep playing"]
+        note = quit_note(ctl)
+        yes = "y: leave" if ctl.remote else "y: quit"
+        return [ctl.quit_question(), *([""] + note if note else []), "", f"{yes}    n: keep playing"]
+
+
+def quit_note(ctl: Controller) -> list[str]:
+    """What quitting does to the game: over SSH a computer keeps the seat warm; at home the
+    game is kept (autosaved) and how to come back to it, or why it is not."""
+    if ctl.remote:
+        return ["A computer plays your seat until you come back:", "join this table again to take it back."]
+    files = ctl.files
+    if ctl.link.winner is not None or files is None:
+        return []
+    if files.problem() is not None:
+        return ["The game could not be kept: it is lost when a new one starts."]
+    if files.autosaved() is None:
+        return []
+    return ["The game is kept: run canasta to resume it", "(canasta --resume resumes at once)."]
 
 
 @dataclass
@@ -182,7 +210,7 @@ class SheetEnd(Dialog):
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
         link = ctl.link
         foot = "Enter: continue" if link.winner is not None else "Enter: next hand"
-        return [*sheet_lines(link.rules, link.sheet, link.scores, 4), "", foot]
+        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(ctl)), "", foot]
 
 
 @dataclass
@@ -200,7 +228,7 @@ class Waiting(Dialog):
         link = ctl.link
         n = link.waiting()
         who = f"{n} player{'s' if n != 1 else ''}"
-        return [*sheet_lines(link.rules, link.sheet, link.scores, 4), "",
+        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(ctl)), "",
                 f"Waiting for {who} to see the score: the next hand is dealt then."]
 
 
@@ -224,8 +252,9 @@ class MatchOver(Dialog):
         link = ctl.link
         rules = link.rules
         w = link.winner
-        out = [f"{team_name(w, rules)} win the match!" if w is not None else "The match is over", ""]
-        out += [f"{team_name(t, rules)}: {link.scores[t]}" for t in range(rules.teams)]
+        verb = "win" if rules.partnerships else "wins"
+        out = [f"{side_name(w, rules, seat_names(ctl))} {verb} the match!" if w is not None else "The match is over", ""]
+        out += [f"{side_name(t, rules, seat_names(ctl))}: {link.scores[t]}" for t in range(rules.teams)]
         offers = ctl.offers()
         if "again" in offers:
             return [*out, "", "a or Enter: Play again    m: start menu    q: quit"]

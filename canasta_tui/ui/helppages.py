@@ -16,7 +16,7 @@ from ..engine import Rules
 from ..text import printable
 from .canvas import Canvas, Options, glyph_text, wrap
 from .pages import Hint, LineEdit, Page
-from .texts import help_lines
+from .texts import help_lines, mouse_lines
 
 #: The pages, in order (their number is their key).
 PAGES = ("Rules", "How to play", "Scoring", "Strategy", "About")
@@ -113,8 +113,9 @@ def rules_text() -> str:
 
 
 def options_lines(rules: Rules, label: str, width: int) -> list[Line]:
-    """The value of every rule option in play (what the rules text's `code` names refer to)."""
-    from ..presets import preset
+    """The value of every rule option in play (what the rules text's `code` names refer to), and
+    what each does (the options table installed with the game, as ``canasta rules --options``)."""
+    from ..presets import option_help, preset
 
     base = preset(rules.name)
     mine = rules.to_dict()
@@ -129,6 +130,10 @@ def options_lines(rules: Rules, label: str, width: int) -> list[Line]:
                 ("yes" if v else "no") if isinstance(v, bool) else printable(str(v)))
         mark = " *" if base is not None and base.to_dict()[k] != v else ""
         out.append(Line(f"  {k:<{kw}}  {text}{mark}"[:width]))
+        h = option_help().get(k)
+        if h is not None:
+            values = "" if h.values == "bool" else f" (values: {h.values})"
+            out += [Line("      " + t.strip()) for t in wrap(h.meaning + values, width - 6)]
     return out
 
 
@@ -142,7 +147,7 @@ def how_to_play_lines(width: int) -> list[Line]:
              "w puts a wild card on a meld); then discard (c).  The command bar lights the commands the "
              "rules allow now; a refused move says why and nothing is lost.  Every key:")
     out = [*_para(intro, width), Line("")]
-    for text in help_lines(width):
+    for text in [*help_lines(width), "", *mouse_lines(width)]:
         out.append(Line(text, "heading" if text.endswith(":") and not text.startswith(" ") else ""))
     return out
 

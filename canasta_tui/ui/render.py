@@ -78,14 +78,19 @@ def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Ca
 # ---------------------------------------------------------------------- where things go
 
 class TableLayout(NamedTuple):
-    """The table's regions: a quadrant per seat, the centre, an extra panel where a seat is
-    missing (two or three players: it shows the log), the log line and the hand's first row."""
+    """The table's regions: a quadrant per seat, the centre (the pile, the log and the chat under
+    it), the empty seat's place with three players, the log line and the hand's first row."""
 
     quadrants: tuple[Rect, ...]         # by seat
     centre: Rect
     spare: Rect | None
     log_row: int
     hand_row: int
+
+
+#: The centre's width at 80 columns: 30 for the log (the game's lines, up to "Player 2 took the
+#: pile (4 cards): 7♦ onto their Sevens", wrap to two rows), a space either side.
+CENTRE_MIN = 32
 
 
 def hand_extra(width: int, height: int) -> int:
@@ -96,12 +101,14 @@ def hand_extra(width: int, height: int) -> int:
 def table_layout(width: int, height: int, players: int = 4) -> TableLayout:
     """Player 1 bottom left, 2 top left, 3 top right, 4 bottom right; the centre between them.
 
-    At 80x24 the quadrants are 30 columns by 8 rows and the centre 20 columns; a bigger
-    terminal gives the centre a fifth of the width and the quadrants the rest.
+    The centre holds the stock and the pile, and under them the log and the chat: at 80x24 it
+    is 32 columns wide (a log line of the game in at most two rows) and the quadrants 24 columns
+    by 8 rows; a bigger terminal gives the centre three tenths of the width and the quadrants
+    the rest.
     """
     extra = hand_extra(width, height)
     area = height - 8 - extra                 # rows 1 .. area: the quadrants and the centre
-    cw = max(20, width // 5)
+    cw = max(CENTRE_MIN, width * 3 // 10)
     left = (width - cw) // 2
     right = width - cw - left
     top_h = area // 2
@@ -118,7 +125,8 @@ def table_layout(width: int, height: int, players: int = 4) -> TableLayout:
     elif players == 3:
         quads, spare = (bl, tl, tr), br
     else:
-        quads, spare = (bl, tl), Rect(left + cw, 1, right, area)
+        # Nobody on the right: the centre (the pile, and the log under it) takes that side too.
+        quads, spare, centre = (bl, tl), None, Rect(left, 1, cw + right, area)
     return TableLayout(quads, centre, spare, 1 + area, height - 6 - extra)
 
 
@@ -187,11 +195,10 @@ def draw_table_top(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, layout: T
     for seat, rect in enumerate(layout.quadrants):
         draw_quadrant(Region(cv, *rect), ctl, v, seat, starters, opts)
     # The log line under the table holds the latest move in full; the moves before it go in the
-    # centre (or the spare panel where no player sits); g shows the whole log.
+    # centre, under the pile (the widest place for them: an empty seat's is narrower or shorter);
+    # g shows the whole log.
     earlier = lines[:-1]
-    draw_centre(Region(cv, *layout.centre), ctl, v, opts, earlier if layout.spare is None else [])
-    if layout.spare is not None:
-        draw_log_panel(Region(cv, *layout.spare), earlier, opts)
+    draw_centre(Region(cv, *layout.centre), ctl, v, opts, earlier)
     latest = glyph_text(lines[-1][1], g) if lines else ""
     hint = "g: log"
     row = Region(cv, 0, layout.log_row, W, 1)
@@ -264,7 +271,7 @@ def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[
     light = (g.light_on, "light.on") if active else (g.light_off, "light.off")
     count = f" {folded(v.hand_sizes[seat])} "
     name = ctl.link.name(seat)
-    room = r.w - 6 - len(count) - 1
+    room = r.w - 6 - len(count)
     if len(name) > room:
         name = name[: max(1, room - 1)] + g.ellipsis[:1]
     x = r.put(0, 1, " ", frame)
@@ -275,6 +282,9 @@ def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[
     r.put(0, r.w - 1 - len(count), count, "count")
     # the bottom line: the side's score and initial meld requirement
     side = f" {side_line(v, t, ctl.link.scores)} "
+    if len(side) > r.w - 4:
+        # A narrow quadrant: the header has the side's score; what it needs to meld stays.
+        side = f" {short_team(t, rules)}: " + ("melded " if has_melded(v, t) else f"needs {v.requirements[t]} ")
     if len(side) <= r.w - 4:
         r.put(r.h - 1, 2, side, f"{frame}.title")
     inner = Region(r.cv, r.x + 2, r.y + 1, r.w - 4, r.h - 2)      # a space inside the frame
@@ -282,6 +292,8 @@ def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[
     threes = " ".join(card_label(c, g) for c in v.red_threes[seat])
     if threes and len(kind) + 1 + len(threes) > inner.w:
         threes = "".join(card_label(c, g) for c in v.red_threes[seat])
+    if threes and len(kind) + 1 + len(threes) > inner.w:
+        kind = kind.replace(", dealer", ", dealt")      # a narrow quadrant: the log says "dealt" too
     inner.put(0, 0, kind[: inner.w - (len(threes) + 1 if threes else 0)], "dim")
     if threes:
         inner.put(0, inner.w - len(threes), threes, "suit.red")
@@ -294,9 +306,17 @@ def meld_cell(m: Meld, width: int, g: Glyphs) -> str:
     """A meld in a narrow cell: ``K×5+2 ★mix`` (rank, natural cards, wild cards, canasta kind)."""
     name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
     times = "×" if g is UNICODE else "x"
-    compact = f"{name:>2}{times}{len(m.naturals)}" + (f"+{len(m.wilds)}w" if m.wilds else "")
+    wilds = f"+{len(m.wilds)}" if m.wilds else ""
     tag = canasta_tag(m, g, short=True)
-    return (compact + (" " + tag if tag else ""))[:width]
+    # The widest spelling that fits: a 24-column quadrant (80x24) has cells of 9.
+    forms = [f"{name:>2}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),
+             f"{name}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),
+             f"{name}{times}{len(m.naturals)}{wilds}{tag}",
+             f"{name}{times}{len(m.naturals)}{wilds}{tag[:2]}"]
+    for text in forms:
+        if len(text) <= width:
+            return text
+    return forms[-1][:width]
 
 
 def _meld_style(m: Meld) -> str:
@@ -348,7 +368,20 @@ def frozen_reason(v: PlayerView) -> str:
         return "FROZEN: wild card"
     if any(IS_RED_THREE[c] for c in v.pile):
         return "FROZEN: red three"
-    return "FROZEN (by the rules)"
+    return "FROZEN at the deal"
+
+
+def pile_note(v: PlayerView) -> str:
+    """Who may not take an unfrozen pile yet: until a side has made its initial meld the pile is
+    frozen for it (what ``p`` answers such a side); ``pile not frozen`` once every side has."""
+    waiting = [t for t in range(v.rules.teams) if not has_melded(v, t)]
+    if not waiting:
+        return "pile not frozen"
+    if len(waiting) == v.rules.teams:
+        return "frozen for every side until its initial meld"
+    if len(waiting) == 1:
+        return f"frozen for {short_team(waiting[0], v.rules)} until its initial meld"
+    return f"frozen for {', '.join(short_team(t, v.rules) for t in waiting)} until their initial melds"
 
 
 def stop_card(v: PlayerView) -> str:
@@ -378,40 +411,57 @@ def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options, lines: Sequen
         r.put(2, x, card_label(up, g), card_style(up, opts), pile_h)
     row = 3
     for note, style in ((frozen_reason(v), "frozen"), (stop_card(v), "frozen"),
-                        (f"held back: {folded(v.waiting)}" if v.waiting else "", "count")):
-        if note:
-            r.put(row, 1, note, style)
+                        (f"held back: {folded(v.waiting)}" if v.waiting else "", "count"),
+                        ("" if v.frozen or stop_card(v) else pile_note(v), "dim")):
+        for text in wrap(note, r.w - 2) if note else []:
+            r.put(row, 1, text, style)
             row += 1
-    if not v.frozen and not stop_card(v):
-        r.put(row, 1, "pile not frozen", "dim")
-        row += 1
     row += 1
     rows = r.h - row - 1
     if rows < 2 or not lines:
         return
     r.put(row, 1, (f"{g.hline} log " + g.hline * r.w)[: r.w - 2], "dim")
-    _fill_log(Region(r.cv, r.x + 1, r.y + row + 1, r.w - 2, rows), lines, g)
+    # Where the log began last time (this hand, this width): it moves on in steps, see _fill_log.
+    key = (ctl.link.hand_number, r.w)
+    first = ctl.log_first
+    start = first[1] if first is not None and first[0] == key else None
+    ctl.log_first = (key, _fill_log(Region(r.cv, r.x + 1, r.y + row + 1, r.w - 2, rows), lines, g, start))
 
 
-def draw_log_panel(r: Region, lines: Sequence[tuple[int, str]], opts: Options) -> None:
-    """Where no player sits (two or three players): the log."""
-    g = opts.glyphs
-    r.put(0, 0, (f"{g.hline} Log " + g.hline * r.w)[: r.w], "heading")
-    _fill_log(Region(r.cv, r.x + 1, r.y + 1, r.w - 1, r.h - 1), lines, g)
+#: What the log keeps of its height when it moves on (see ``_fill_log``).
+LOG_KEEP = 4 / 5
 
 
-def _fill_log(r: Region, lines: Sequence[tuple[int, str]], g: Glyphs) -> None:
-    """The newest log entries that fit, each whole (none starts half-way down its wrapped lines)."""
-    out: list[str] = []
-    for _, text in reversed(lines):
-        wrapped = wrap(glyph_text(text, g), r.w)
-        if len(out) + len(wrapped) > r.h:
-            if not out:
-                out = wrapped[-r.h:] if r.h > 0 else []
-            break
-        out[:0] = wrapped
-    for i, text in enumerate(out):
+def _fill_log(r: Region, lines: Sequence[tuple[int, str]], g: Glyphs, start: int | None = None) -> int:
+    """The log entries from ``start`` on (None: the newest that fill it), each whole (none starts
+    half-way down its wrapped lines).  When the newest no longer fit, the log moves on by a fifth
+    of its height at once, not a line at a time: most moves then write their own line only, not
+    every line above it again (over SSH every byte counts).  Returns the first entry shown."""
+    if r.h <= 0:
+        return start or 0
+
+    def rows(i: int) -> list[str]:
+        return wrap(glyph_text(lines[i][1], g), r.w)
+
+    fresh = start is None
+    start = 0 if start is None else min(start, len(lines))
+    shown = [rows(i) for i in range(start, len(lines))]
+    if sum(map(len, shown)) > r.h:
+        # The newest entries that fill LOG_KEEP of the height (all of it on a fresh screen; at
+        # least the newest one).
+        keep = r.h if fresh else max(1, int(r.h * LOG_KEEP))
+        shown, used, start = [], 0, len(lines)
+        while start > 0:
+            w = rows(start - 1)
+            if shown and used + len(w) > keep:
+                break
+            shown.insert(0, w)
+            used += len(w)
+            start -= 1
+    out = [text for w in shown for text in w]
+    for i, text in enumerate(out[-r.h:]):
         r.put(i, 0, text)
+    return start
 
 
 def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> None:

@@ -63,6 +63,33 @@ def help_lines(width: int = 200) -> list[str]:
     return out
 
 
+#: What a mouse click does on the table (``render``'s handlers and the controller's ``click_*``).
+MOUSE_HELP: list[tuple[str, str]] = [
+    ("A card", "of your hand: move the cursor to it and select it (a second click unselects it)"),
+    ("A meld", "of your side: put the selected cards on it (the cursor card if none is selected): "
+               "wild cards and cards of its rank"),
+    ("Stock", "in the centre: draw from the stock, as d"),
+    ("Pile, Upcard", "in the centre: take the pile, as p"),
+    ("A command", "of the bar at the bottom: does what its key does"),
+]
+
+
+def mouse_lines(width: int = 200) -> list[str]:
+    """The help's Mouse section: what a click does, and how to turn the mouse on."""
+    out = ["Mouse:"]
+    intro = ("Off by default (mouse tracking sends every movement over the link): turn it on with "
+             "canasta --mouse or Mouse in the options (o).  A click on:")
+    out += ["  " + t.strip() for t in wrap(intro, max(20, width - 2))]
+    for label, what in MOUSE_HELP:
+        desc = wrap(what, max(20, width - 16))
+        out.append(f"  {label:<13} {desc[0]}")
+        out.extend(" " * 16 + d.strip() for d in desc[1:])
+    tail = ("While a message or the score, sheet or log is shown, a click closes it as Enter does; "
+            "a question (quit? which meld? a name) waits for its keys.")
+    out += ["  " + t.strip() for t in wrap(tail, max(20, width - 2))]
+    return out
+
+
 def sort_hand(cards: Sequence[int], order: str = "rank") -> list[int]:
     """A hand in the order the player chose.
 
@@ -124,7 +151,24 @@ def has_melded(v: PlayerView, t: int) -> bool:
     return any(m is not None for m in v.melds[t]) and not short
 
 
-def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played: int) -> list[str]:
+def side_name(t: int, rules: Rules, names: Sequence[str] | None = None, width: int = 0) -> str:
+    """A side as the players know it: its players' names (``ann & Player 3``), ``Players 1 & 3``
+    while nobody at it has a name of their own; cut to ``width`` (if given), each name alike."""
+    seats = [s for s in range(rules.players) if _team(s, rules) == t]
+    if names is None or all(names[s] == player_name(s) for s in seats):
+        text = team_name(t, rules)
+        return text if not width or len(text) <= width else text[:width]
+    parts = [names[s] for s in seats]
+    text = " & ".join(parts)
+    if width and len(text) > width:
+        room = max(1, (width - 3 * (len(parts) - 1)) // len(parts))
+        parts = [p if len(p) <= room else p[: max(1, room - 1)] + "~" for p in parts]
+        text = " & ".join(parts)[:width]
+    return text
+
+
+def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played: int,
+                names: Sequence[str] | None = None) -> list[str]:
     """The Score dialog: each side's match score and initial meld requirement, and what each
     side would score if the hand ended now, item by item: the table is public, the viewer's own
     hand counts against its side, the hands it cannot see are only counted (DOS "The Score": "To
@@ -133,7 +177,8 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
 
     teams = range(rules.teams)
     col = 15 if rules.teams <= 2 else 11
-    names = [team_name(t, rules) if rules.teams <= 2 else f"P{t + 1}" for t in teams]
+    heads = [side_name(t, rules, names, col - 1) if rules.teams <= 2 or names is not None else f"P{t + 1}"
+             for t in teams]
     scores, unseen = score_so_far(v)
 
     def row(label: str, cells: Sequence[object]) -> str:
@@ -145,7 +190,7 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
         parts += [f"{ts.mixed_canastas + ts.wild_canastas} mix"] if ts.mixed_canastas + ts.wild_canastas else []
         return ", ".join(parts) or "none"
 
-    out = [row("", names), row("Match score", [totals[t] for t in teams]),
+    out = [row("", heads), row("Match score", [totals[t] for t in teams]),
            row("Initial meld", ["melded" if has_melded(v, t) else f"needs {v.requirements[t]}" for t in teams]),
            row("Canastas", [canastas(t) for t in teams]), "", "If the hand ended now:",
            row("  Melded cards", [scores[t].melds for t in teams]),
@@ -163,12 +208,13 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
     return out
 
 
-def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int], room: int) -> list[str]:
+def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int], room: int,
+                names: Sequence[str] | None = None) -> list[str]:
     """The score sheet: per hand and side the bonuses and the net cards (melded cards less the
     cards in hand less penalties) and the running total, as the DOS sheet; at least the last
     four hands; then the totals and each side's initial meld requirement for the next hand."""
     col = 21
-    out = [f"{'':<13}" + "".join(f"{team_name(t, rules):>{col}}" for t in range(rules.teams))]
+    out = [f"{'':<13}" + "".join(f"{side_name(t, rules, names, col - 1):>{col}}" for t in range(rules.teams))]
     out.append(f"{'Hand Dealer':<13}" + f"{'bonus   net  total':>{col}}" * rules.teams)
     keep = max(4, room - 5)
     shown = sheet[-keep:]
@@ -206,7 +252,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     out = [f" Hand {rec.number} is over {g.dash} {how}"[:width]]
     half = max(4, (height - 3 - teams) // teams)
     for t in range(teams):
-        title = f"{g.hline} {team_name(t, rules)} "
+        title = f"{g.hline} {side_name(t, rules, names)} "
         out.append((title + g.hline * width)[:width])
         melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None]
         as_cards = width >= 120 and len(melds) <= half and all(
@@ -246,12 +292,13 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
             out.append(f"{a:<{left_w}} {b:<{mid_w}} {c:>{right_w}}".rstrip())
     while len(out) < height - 2:
         out.append("")
-    totals = "   ".join(f"{team_name(t, rules)}: {rec.totals[t]}" for t in range(teams))
+    totals = "   ".join(f"{side_name(t, rules, names)}: {rec.totals[t]}" for t in range(teams))
     out = out[: height - 2]
     out.append(f"Match: {totals}"[:width])
     out.append("Enter: the score sheet")
     return out
 
 
-__all__ = ["MELD_ORDER", "canasta_tag", "help_lines", "load_lines", "meld_cards", "meld_line", "pile_option_text",
-           "score_lines", "sheet_lines", "sort_hand", "summary_table"]
+__all__ = ["MELD_ORDER", "MOUSE_HELP", "canasta_tag", "help_lines", "load_lines", "meld_cards", "meld_line",
+           "mouse_lines", "pile_option_text",
+           "score_lines", "sheet_lines", "side_name", "sort_hand", "summary_table"]

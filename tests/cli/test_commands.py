@@ -85,6 +85,24 @@ def test_rules_renders_the_text_and_the_preset_options() -> None:
     assert code == 2 and "no rules preset 'nonsense'" in out
 
 
+def test_rules_options_explains_every_option_from_the_installed_table() -> None:
+    """Help pointed at `rules/README.md`, a file of the source tree that ``pip install .`` does not
+    put anywhere a player finds it: the texts now point at ``canasta rules --options``, which
+    reads the options table installed with the game (``canasta_tui/_rules`` in the wheel)."""
+    from canasta_tui.engine import CLASSIC
+    from canasta_tui.ui.helppages import options_lines, rules_text
+
+    code, out = run("rules", "--options", "windows")
+    assert code == 0 and "The rules of Canasta" not in out
+    assert "pile_initially_frozen = true *" in out and "the pile is frozen from the deal, whatever it holds" in out
+    assert all(f"\n{k} = " in out for k in CLASSIC.to_dict() if k not in ("name", "description"))
+    code, out = run("rules", "windows")
+    assert "rules/README.md" not in out and "canasta rules --options" in " ".join(out.split())
+    assert "rules/README.md" not in rules_text()
+    page = " ".join(line.text.strip() for line in options_lines(CLASSIC, "classic", 76))
+    assert "the pile is frozen from the deal, whatever it holds" in page
+
+
 def test_new_keeps_the_old_game_resume_takes_it_without_asking() -> None:
     m = step(step(start(1), 1), 1)
     Autosaver({"seats": ["human", "computer", "computer", "computer"]}).save(m)

@@ -97,3 +97,11 @@ def test_a_local_table_has_nobody_to_chat_with() -> None:
     ctl.key("/")
     assert ctl.dialog is None or ctl.dialog.kind != "chat"
     assert any("SSH" in line for line in ctl.message)
+
+
+def test_leaving_a_table_over_ssh_says_a_computer_plays_the_seat_until_you_return() -> None:
+    ctl = remote_client(session(seed=5), 0, [])
+    ctl.key("q")
+    text = " ".join(render(ctl, 80, 24).text().split())
+    assert "Leave the table?" in text
+    assert "A computer plays your seat until you come back" in text and "y: leave" in text

@@ -159,3 +159,12 @@ def test_autosave_failure_is_told_once_with_the_reason_and_the_path(home: Path) 
     ctl.key("f4")
     ctl.key("enter")
     assert ctl.message[0].startswith("Saved: ")
+
+
+def test_quit_says_the_game_is_kept_and_how_to_come_back() -> None:
+    """q asks before it quits, and says the game is kept (autosaved) and how to resume it."""
+    ctl = table()
+    ctl.key("q")
+    text = " ".join(screen(ctl).split())
+    assert "Quit the game?" in text
+    assert "The game is kept: run canasta to resume it" in text and "canasta --resume" in text

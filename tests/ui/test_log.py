@@ -103,3 +103,61 @@ def test_cards_added_to_the_meld_just_named_make_one_line() -> None:
     texts = log(s)
     assert not any(a.endswith(b.split(" to the ")[-1]) and " added " in b and a.split()[1] == b.split()[1]
                    and " added " in a for a, b in itertools.pairwise(texts))
+
+
+def test_the_log_and_chat_get_room_at_80x24_and_more_on_a_bigger_terminal() -> None:
+    """Issue 17: at 80x24 the log column was 18 characters wide ("bob left the / table: a /
+    computer plays / ..."), chat included.  Every line of a played hand now takes at most two
+    rows of it, and a bigger terminal gives it more; the four quadrants, the centre's stock and
+    pile, the hand and the command bar stay."""
+    from canasta_tui.ui.canvas import wrap
+    from canasta_tui.ui.render import table_layout
+
+    room = table_layout(80, 24).centre.w - 2
+    assert room >= 30 and table_layout(132, 43).centre.w - 2 > room
+    lines: list[str] = []
+    for seed in range(1, 7):
+        t = session(players=0, seed=seed)
+        ctl = Controller(local_link(t))
+        while t.state.phase != Phase.HAND_OVER:
+            t.step()
+        lines += [text for _, text in ctl.log_lines()]
+    assert max(len(wrap(text, room)) for text in lines) <= 2
+    # On the screen: a chat line among the moves, whole in the centre, in two rows.
+    s = played(5, 40)
+    s.say("ann", "good luck everyone, and have fun tonight")
+    s.say("bob", "thanks")
+    ctl = Controller(local_link(s))
+    screen = render(ctl, 80, 24).lines()
+    c = table_layout(80, 24).centre
+    centre = [row[c.x:c.x + c.w].strip() for row in screen[c.y:c.y + c.h]]
+    i = centre.index("ann: good luck everyone, and")
+    assert centre[i + 1] == "have fun tonight"
+    assert screen[1].startswith("┌ ○ Player 2 ") and "Stock" in screen[1] and "Upcard" in screen[3]
+    assert "Your hand" in screen[18] and "[?]Help" in screen[23]
+
+
+def test_the_log_moves_on_in_steps_so_a_new_line_writes_only_itself() -> None:
+    """Over SSH every byte counts: when the centre's log is full it moves on by a fifth of its
+    height at once; the lines after that are added below, the ones above stay where they were."""
+    from canasta_tui.ui.render import table_layout
+
+    s = played(5, 60)
+    ctl = Controller(local_link(s))
+    c = table_layout(80, 24).centre
+
+    def log_rows() -> list[str]:
+        rows = [row[c.x:c.x + c.w] for row in render(ctl, 80, 24).lines()[c.y:c.y + c.h]]
+        top = next(i for i, row in enumerate(rows) if "─ log ─" in row)
+        return rows[top + 1:]
+
+    full = log_rows()
+    assert all(row.strip() for row in full[:-1])            # a fresh screen: the newest, all of it
+    s.say("ann", "one")
+    stepped = log_rows()
+    used = [row for row in stepped if row.strip()]
+    assert len(used) < len(full) and "ann: one" not in used[-1]   # the latest is on the log line
+    s.say("bob", "two")
+    after = log_rows()
+    changed = [i for i, (a, b) in enumerate(zip(stepped, after, strict=True)) if a != b]
+    assert changed == [len(used)] and "ann: one" in after[len(used)]

@@ -188,8 +188,11 @@ def test_two_player_table() -> None:
     text = render(ctl, 80, 24).text()
     lines = text.splitlines()
     assert "P1: 0   P2: 0" in lines[0] and "1&3" not in text
-    # Player 2's quadrant top left, Player 1's bottom left, the log where nobody sits.
-    assert lines[1].startswith("┌ ○ Player 2 ") and "─ Log " in lines[1]
+    # Player 2's quadrant top left, Player 1's bottom left; the centre (the pile, the log under
+    # it) takes the right side too, where nobody sits.
+    assert lines[1].startswith("┌ ○ Player 2 ") and "Stock" in lines[1]
+    from canasta_tui.ui.render import table_layout
+    assert table_layout(80, 24, 2).centre.x + table_layout(80, 24, 2).centre.w == 80
     assert lines[9].startswith("┌ ● Player 1 ") and lines[8].startswith("└─ P2: 0, needs 50 ")
     assert "15 cards" in text and "Your hand (15 cards)" in text
     drive(ctl, lambda c: s.state.phase == Phase.HAND_OVER, 6000)
@@ -202,7 +205,7 @@ def test_three_player_table() -> None:
     lines = render(ctl, 80, 24).lines()
     assert "P1: 0   P2: 0   P3: 0" in lines[0]
     assert lines[1].startswith("┌ ○ Player 2 ") and "┌ ○ Player 3 " in lines[1]
-    assert lines[9].startswith("┌ ● Player 1 ") and "─ Log " in lines[9]
+    assert lines[9].startswith("┌ ● Player 1 ") and "Stock" in lines[1]     # the log is under the pile
     assert "└─ P3: 0, needs 50 " in lines[8] and lines[16].startswith("└─ P1: 0, needs 50 ")
     drive(ctl, lambda c: s.state.phase == Phase.HAND_OVER, 6000)
     assert "is over" in render(ctl, 80, 24).text()

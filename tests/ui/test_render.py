@@ -14,9 +14,9 @@ from canasta_tui.engine.melds import Meld
 from canasta_tui.table import local_link
 from canasta_tui.ui.canvas import ASCII_OPTIONS, Options, wrap
 from canasta_tui.ui.controller import Controller
-from canasta_tui.ui.render import render
+from canasta_tui.ui.render import frozen_reason, pile_note, render, table_layout
 from canasta_tui.ui.style import UNICODE
-from canasta_tui.ui.texts import meld_line
+from canasta_tui.ui.texts import meld_line, side_name
 
 from .helpers import check_golden, client, session, table_of
 
@@ -159,7 +159,7 @@ def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple
         for y in range(rect.y, rect.y + rect.h):
             assert lines[y][rect.x:rect.x + rect.w] == alone.lines()[y][rect.x:rect.x + rect.w]
     alone = Canvas(W, H)
-    draw_centre(Region(alone, *layout.centre), ctl, v, DEFAULT, ctl.log_lines()[:-1] if layout.spare is None else [])
+    draw_centre(Region(alone, *layout.centre), ctl, v, DEFAULT, ctl.log_lines()[:-1])
     c = layout.centre
     for y in range(c.y, c.y + c.h):
         assert lines[y][c.x:c.x + c.w] == alone.lines()[y][c.x:c.x + c.w]
@@ -203,3 +203,56 @@ def test_the_quadrants_sit_in_the_order_of_play_with_partners_opposite() -> None
 
 
 DEFAULT = Options()
+
+
+def centre_text(text: str, width: int, height: int, players: int = 4) -> str:
+    """The words of the table's centre, its wrapped lines joined."""
+    c = table_layout(width, height, players).centre
+    rows = text.splitlines()[c.y: c.y + c.h]
+    return " ".join(" ".join(row[c.x: c.x + c.w].split()) for row in rows)
+
+
+def test_centre_says_the_pile_is_frozen_for_a_side_that_has_not_melded() -> None:
+    """Rules: until a side has made its initial meld the pile is frozen for it; the centre says
+    so where the pile is drawn, as ``p`` does ("Until your side has made its initial meld, the
+    pile is frozen for you"), not "pile not frozen"."""
+    ctl = client(session(seed=2))
+    v = ctl.view()
+    assert not v.frozen
+    text = render(ctl, 80, 24).text()
+    assert "pile not frozen" not in text
+    assert "frozen for every side until its initial meld" in centre_text(text, 80, 24)
+    busy = busy_controller().view()
+    assert pile_note(busy) == "pile not frozen"
+    empty = (None,) * len(busy.melds[0])
+    assert pile_note(busy._replace(melds=(empty, busy.melds[1]))) == "frozen for 1&3 until its initial meld"
+    assert pile_note(busy._replace(melds=(busy.melds[0], empty))) == "frozen for 2&4 until its initial meld"
+
+
+def test_windows_rules_frozen_pile_line_fits_at_80_columns() -> None:
+    """The windows rules freeze the pile from the deal: at 80x24 the centre says so whole
+    (it was cut to "FROZEN (by the rule")."""
+    ctl = client(session(seed=2, rules="windows"))
+    v = ctl.view()
+    assert v.frozen
+    text = render(ctl, 80, 24).text()
+    assert "FROZEN at the deal" in centre_text(text, 80, 24)
+    room = table_layout(80, 24).centre.w - 2
+    assert all(len(note) <= room for note in ("FROZEN: wild card", "FROZEN: red three", frozen_reason(v),
+                                              "stop: black three", "stop: wild card"))
+
+
+def test_score_dialog_names_the_sides_by_their_players_names() -> None:
+    """With names at the table the Score dialog (s) says "ann & Player 3", not "Players 1 & 3"."""
+    from canasta_tui.presets import load_rules
+    from canasta_tui.table import Table, seats_for
+
+    t = Table(load_rules("classic"), seats_for(1, "beginner", name="ann"), 5)
+    ctl = client(t)
+    ctl.key("s")
+    text = render(ctl, 80, 24).text()
+    assert "ann & Player 3" in text and "Players 2 & 4" in text
+    assert "Players 1 & 3" not in text
+    names = ["a" * 20, "Player 2", "b" * 20, "Player 4"]
+    assert side_name(0, t.rules, names, 14) == "aaaa~ & bbbb~"
+    assert side_name(1, t.rules, names) == "Players 2 & 4"
