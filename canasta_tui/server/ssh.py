@@ -233,6 +233,7 @@ class Connection(asyncssh.SSHServer):
         """In: the person is the key they proved, or a guest with a fresh code; the connection
         leaves the budget of those logging in (``Server.logged_in``)."""
         self.server.logged_in(self)
+        self.expect_session()
         if self.proven is not None:
             self.identity = Identity(self.name, fingerprint(self.proven))
         else:
@@ -245,6 +246,19 @@ class Connection(asyncssh.SSHServer):
             return False         # one game per connection
         self.playing = GameSession(self, self.identity)
         return self.playing
+
+    def expect_session(self) -> None:
+        """A connection is for a game: one that holds no game session (none opened after the
+        login, or the game ended) is closed after ``login_timeout``, so that a place at the
+        server is never held by a connection that does nothing."""
+        wait = self.server.config.login_timeout
+        asyncio.get_running_loop().call_later(wait, self._check_session, wait)
+
+    def _check_session(self, wait: float) -> None:
+        if self.playing is None and not self.lost and self.conn is not None:
+            log.info("%s opened no game in %g s: disconnected", self.address, wait)
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"No game was opened in {wait:g} s: connect with "
+                                 "ssh -t to play")
 
 
 class _Writer:
@@ -432,6 +446,7 @@ class GameSession(PromptToolkitSSHSession):
     def _leave_connection(self) -> None:
         if self.connection.playing is self:
             self.connection.playing = None
+            self.connection.expect_session()
 
     def kick(self, reason: str) -> None:
         if self.app is not None:

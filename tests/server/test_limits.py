@@ -161,6 +161,26 @@ def test_a_login_that_never_comes_is_cut_off() -> None:
     run(main())
 
 
+def test_a_login_that_opens_no_game_is_closed_and_gives_its_place_back() -> None:
+    """A connection that logs in and then does nothing (no session, or none after its game ended)
+    held a place at the server for ever."""
+    async def main() -> None:
+        async with serving(login_timeout=0.5) as srv:
+            conn = await asyncio.wait_for(asyncssh.connect("127.0.0.1", srv.port, username="idle", known_hosts=None,
+                                                           client_keys=None, agent_path=None, password="guest"), WAIT)
+            await settle(srv, lambda: len(srv.connections) == 1)
+            await asyncio.wait_for(conn.wait_closed(), WAIT)
+            await settle(srv, lambda: not srv.connections)
+            # After a game, too: the session ends, the connection goes soon after.
+            t = await Term.connect(srv.port, "ann")
+            await t.wait_for("No tables yet")
+            await t.press("q", "Leave the server?")
+            t.send("y")
+            await asyncio.wait_for(t.conn.wait_closed(), WAIT)
+            await settle(srv, lambda: not srv.connections)
+    run(main())
+
+
 def test_no_command_no_sftp_and_no_forwarding_only_the_game() -> None:
     async def main() -> None:
         async with serving() as srv:
