@@ -117,6 +117,7 @@ class Connection(asyncssh.SSHServer):
         self.opened_at = server.collector.freezes    # (a connection that lives through a freeze leaves frozen cycles)
         self.lost = False
         self._told_collector = False
+        self._expecting: asyncio.TimerHandle | None = None    # closes a connection that opens no game
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -158,6 +159,7 @@ class Connection(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
+        self._stop_expecting()
         if self.counted:
             self.counted = False
             self.server.release(self)
@@ -244,6 +246,7 @@ class Connection(asyncssh.SSHServer):
     def session_requested(self) -> GameSession | bool:
         if self.identity is None or self.playing is not None:
             return False         # one game per connection
+        self._stop_expecting()
         self.playing = GameSession(self, self.identity)
         return self.playing
 
@@ -252,9 +255,17 @@ class Connection(asyncssh.SSHServer):
         login, or the game ended) is closed after ``login_timeout``, so that a place at the
         server is never held by a connection that does nothing."""
         wait = self.server.config.login_timeout
-        asyncio.get_running_loop().call_later(wait, self._check_session, wait)
+        self._stop_expecting()
+        self._expecting = asyncio.get_running_loop().call_later(wait, self._check_session, wait)
+
+    def _stop_expecting(self) -> None:
+        # (a pending timer keeps the whole connection alive: cancelled as soon as it is moot)
+        if self._expecting is not None:
+            self._expecting.cancel()
+            self._expecting = None
 
     def _check_session(self, wait: float) -> None:
+        self._expecting = None
         if self.playing is None and not self.lost and self.conn is not None:
             log.info("%s opened no game in %g s: disconnected", self.address, wait)
             self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"No game was opened in {wait:g} s: connect with "

@@ -130,7 +130,13 @@ def test_hundreds_of_logins_leave_nothing_behind() -> None:
     connection stays either (its typeahead, a resize signal handler that kept an ended app)."""
     async def go() -> None:
         seen: weakref.WeakSet[Any] = weakref.WeakSet()
-        async with serving(on_output=lambda session, text: seen.add(session), max_per_address=50,
+        connections: weakref.WeakSet[Any] = weakref.WeakSet()
+
+        def record(session: Any, text: str) -> None:
+            seen.add(session)
+            connections.add(session.connection)
+
+        async with serving(on_output=record, max_per_address=50,
                            max_logins_per_address=10) as srv:
             typeahead_before = len(typeahead._buffer)     # (prompt-toolkit's own, private)
             freezes = srv.collector.freezes
@@ -147,6 +153,7 @@ def test_hundreds_of_logins_leave_nothing_behind() -> None:
             assert max(left) <= 8 * own_ticks, (left, own_ticks)
             srv.collector.collect_all()            # what the server does FULL_EVERY seconds later
             assert len(seen) == 0, [s.identity.name for s in seen]
+            assert len(connections) == 0, "a closed connection is still held (a pending timer?)"
             assert len(typeahead._buffer) <= typeahead_before + 1
     run(go(), timeout=240)
 
