@@ -52,6 +52,9 @@ _WILD_RANKS = (2, 14)
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 #: Dialogs of the end of a hand: the next deal closes them.
 _HAND_OVER_DIALOGS = ("summary", "sheet_end", "waiting", "match_over")
+#: The events the terminal bell can ring for (as the Windows games' sounds); each a setting
+#: ``bell_<event>``: your turn after a computer's, a question from your partner, a hand ended.
+BELLS = ("turn", "question", "hand_over")
 
 
 class SavedGame(Protocol):
@@ -184,6 +187,10 @@ class Controller(ScreenBase):
         self.files = files
         self._sort = sort                    # the hand's order: "rank" (the DOS game's) or "suit"
         self.remote = remote                 # over SSH: quitting leaves the table, no Ctrl-Z
+        #: The events that ring the bell (:data:`BELLS`): all at a terminal of one's own, none over
+        #: SSH (a server's players did not ask for noise); the Options page sets them.
+        self.bells: set[str] = set() if remote else set(BELLS)
+        self._rung: tuple[int, int, Phase] | None = None   # (hand, actor, phase) the bells last saw
         self._problem_shown: str | None = None   # the autosave failure already told
         self.message: list[str] = []
         self.dialog: Dialog | None = None
@@ -227,6 +234,7 @@ class Controller(ScreenBase):
         self._events_read = len(self.link.events)         # events already turned into messages
         self._hand = self.link.hand_number
         self._acked = 0                       # the hand whose score this client has acknowledged
+        self._rung = None                     # a game just seated or loaded rings for nothing yet
 
     # ------------------------------------------------------------------ a screen of the app
     @property
@@ -502,6 +510,7 @@ class Controller(ScreenBase):
     def after_change(self) -> None:
         """Bring the screen in line with the game after anything happened."""
         self._after_change()
+        self._ring_bells()
         self._read_events()
         self._tell_file_problem()
 
@@ -545,6 +554,27 @@ class Controller(ScreenBase):
         self._start_turn_if_needed()
         if pv.phase == Phase.PERMISSION and (self.dialog is None or self.dialog.kind != "answer"):
             self.dialog = Answer(seat=actor)
+
+    def _ring_bells(self) -> None:
+        """Ring the bell (at the next paint) for the events the player wants to hear: their turn
+        after a computer's, a question from their partner, the end of a hand; each once."""
+        pv = self.link.public_view()
+        now = (self.link.hand_number, pv.actor, pv.phase)
+        before, self._rung = self._rung, now
+        if before is None or before == now:
+            return
+        mine = pv.actor in self.link.seats
+        if pv.phase == Phase.HAND_OVER:
+            event = "hand_over" if before[2] != Phase.HAND_OVER else ""
+        elif mine and pv.phase == Phase.PERMISSION:
+            event = "question"
+        elif (mine and pv.phase == Phase.DRAW and before[0] == now[0] and before[1] != pv.actor
+              and not self.link.is_human(before[1])):
+            event = "turn"
+        else:
+            event = ""
+        if event in self.bells:
+            self.bell = True
 
     def _read_events(self) -> None:
         """Messages from what others did: a partner's answer to this player's question."""
@@ -995,4 +1025,4 @@ if set(COMMANDS) != _wanted:
     raise ImportError(f"ui.keys and the controller's COMMANDS disagree: {sorted(set(COMMANDS) ^ _wanted)}")
 
 
-__all__ = ["COMMANDS", "Controller", "Files", "Host", "SavedGame", "arrange", "compose_meld", "sort_hand"]
+__all__ = ["BELLS", "COMMANDS", "Controller", "Files", "Host", "SavedGame", "arrange", "compose_meld", "sort_hand"]
