@@ -53,6 +53,9 @@ HELP: dict[str, str] = {
     "name": "your name (player profile and statistics), up to 20 characters",
     "names": "the human players' names by seat, Player 1 first, comma-separated (name wins for Player 1)",
     "mouse": "mouse clicks on (sends every movement over SSH)",
+    "bell_turn": "terminal bell when your turn comes after a computer's",
+    "bell_question": "terminal bell when your partner asks \"May I go out?\"",
+    "bell_hand_over": "terminal bell when a hand ends",
     "rule_options": "single rule options over the preset (a TOML table; see canasta rules)",
 }
 
@@ -74,6 +77,9 @@ class Settings:
     name: str = ""
     names: list[str] = field(default_factory=list)
     mouse: bool = False
+    bell_turn: bool = True
+    bell_question: bool = True
+    bell_hand_over: bool = True
     rule_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -52,6 +52,9 @@ _WILD_RANKS = (2, 14)
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 #: Dialogs of the end of a hand: the next deal closes them.
 _HAND_OVER_DIALOGS = ("summary", "sheet_end", "waiting", "match_over")
+#: The events the terminal bell can ring for (as the Windows games' sounds); each a setting
+#: ``bell_<event>``: your turn after a computer's, a question from your partner, a hand ended.
+BELLS = ("turn", "question", "hand_over")
 
 
 class SavedGame(Protocol):
@@ -147,6 +150,29 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
     return out
 
 
+def arrange(hand: Sequence[int], order: Sequence[int]) -> list[int]:
+    """``hand`` (sorted) in the order the player made (``order``, the cards as last arranged).
+
+    The cards still held keep their places; a card that came since (drawn, taken from the pile,
+    or back from an undone meld) goes right after its neighbour in the sort: the kept card the sort
+    puts nearest at or before it (at the front if none), so a drawn 8 joins the 7s wherever the
+    player put them.
+    """
+    left = Counter(hand)
+    out: list[int] = []
+    for c in order:
+        if left[c] > 0:
+            left[c] -= 1
+            out.append(c)
+    place = {c: i for i, c in reversed(list(enumerate(hand)))}
+    for c in hand:
+        if left[c] > 0:
+            left[c] -= 1
+            near = max(((place[k], j) for j, k in enumerate(out) if place[k] <= place[c]), default=None)
+            out.insert(0 if near is None else near[1] + 1, c)
+    return out
+
+
 def _chat_line(who: str, text: str) -> tuple[int, str]:
     """A chat line as the log shows it: whatever a player typed is written out, never sent raw."""
     return (-1, f"{printable(who)}: {printable(text)}" if who else printable(text))
@@ -159,8 +185,12 @@ class Controller(ScreenBase):
         super().__init__()
         self.link = link
         self.files = files
-        self.sort = sort                     # the hand's order: "rank" (the DOS game's) or "suit"
+        self._sort = sort                    # the hand's order: "rank" (the DOS game's) or "suit"
         self.remote = remote                 # over SSH: quitting leaves the table, no Ctrl-Z
+        #: The events that ring the bell (:data:`BELLS`): all at a terminal of one's own, none over
+        #: SSH (a server's players did not ask for noise); the Options page sets them.
+        self.bells: set[str] = set() if remote else set(BELLS)
+        self._rung: tuple[int, int, Phase] | None = None   # (hand, actor, phase) the bells last saw
         self._problem_shown: str | None = None   # the autosave failure already told
         self.message: list[str] = []
         self.dialog: Dialog | None = None
@@ -195,12 +225,16 @@ class Controller(ScreenBase):
         #: The seat whose hand is on screen (None: nobody's, e.g. between hot-seat turns).
         self.viewer: int | None = seats[0] if len(seats) == 1 else None
         self.cursor = 0
-        self.selected: set[int] = set()      # indexes into the sorted hand
+        self.selected: set[int] = set()      # indexes into the hand as shown
+        #: Per seat: the order the player made of the hand (< and >); kept until the hand is sorted
+        #: again (the sort option changes) or a new hand is dealt.
+        self.arranged: dict[int, list[int]] = {}
         self.turn_start: dict[int, Counter[int]] = {}   # hand at the start of a human's turn
         self.seen_log: dict[int, int] = {s: 0 for s in seats}   # per seat: events seen up to here
         self._events_read = len(self.link.events)         # events already turned into messages
         self._hand = self.link.hand_number
         self._acked = 0                       # the hand whose score this client has acknowledged
+        self._rung = None                     # a game just seated or loaded rings for nothing yet
 
     # ------------------------------------------------------------------ a screen of the app
     @property
@@ -222,6 +256,17 @@ class Controller(ScreenBase):
         self.on_change()
 
     # ------------------------------------------------------------------ what is shown
+    @property
+    def sort(self) -> str:
+        return self._sort
+
+    @sort.setter
+    def sort(self, order: str) -> None:
+        """The Options page's "Hand order": the hand is sorted again, and orders the players made go."""
+        if order != self._sort:
+            self.arranged.clear()
+        self._sort = order
+
     def privacy(self) -> bool:
         return self.dialog is not None and self.dialog.kind == "privacy"
 
@@ -234,7 +279,9 @@ class Controller(ScreenBase):
     def hand(self) -> list[int]:
         if self.viewer is None or self.privacy():
             return []
-        return sort_hand(self.link.view(self.viewer).hand, self.sort)
+        hand = sort_hand(self.link.view(self.viewer).hand, self.sort)
+        mine = self.arranged.get(self.viewer)
+        return hand if mine is None else arrange(hand, mine)
 
     def new_cards(self) -> list[bool]:
         """Per card of :meth:`hand`: drawn or taken from the pile this turn?"""
@@ -463,6 +510,7 @@ class Controller(ScreenBase):
     def after_change(self) -> None:
         """Bring the screen in line with the game after anything happened."""
         self._after_change()
+        self._ring_bells()
         self._read_events()
         self._tell_file_problem()
 
@@ -473,6 +521,7 @@ class Controller(ScreenBase):
             # A new hand: the end-of-hand screens go, and the cursor starts again.
             self._hand = link.hand_number
             self.cursor = 0
+            self.arranged.clear()
             self.selected.clear()
             if self.dialog is not None and self.dialog.kind in _HAND_OVER_DIALOGS:
                 self.dialog = None
@@ -505,6 +554,27 @@ class Controller(ScreenBase):
         self._start_turn_if_needed()
         if pv.phase == Phase.PERMISSION and (self.dialog is None or self.dialog.kind != "answer"):
             self.dialog = Answer(seat=actor)
+
+    def _ring_bells(self) -> None:
+        """Ring the bell (at the next paint) for the events the player wants to hear: their turn
+        after a computer's, a question from their partner, the end of a hand; each once."""
+        pv = self.link.public_view()
+        now = (self.link.hand_number, pv.actor, pv.phase)
+        before, self._rung = self._rung, now
+        if before is None or before == now:
+            return
+        mine = pv.actor in self.link.seats
+        if pv.phase == Phase.HAND_OVER:
+            event = "hand_over" if before[2] != Phase.HAND_OVER else ""
+        elif mine and pv.phase == Phase.PERMISSION:
+            event = "question"
+        elif (mine and pv.phase == Phase.DRAW and before[0] == now[0] and before[1] != pv.actor
+              and not self.link.is_human(before[1])):
+            event = "turn"
+        else:
+            event = ""
+        if event in self.bells:
+            self.bell = True
 
     def _read_events(self) -> None:
         """Messages from what others did: a partner's answer to this player's question."""
@@ -804,6 +874,24 @@ class Controller(ScreenBase):
     def cmd_right(self) -> None:
         self.cursor = min(max(0, len(self.hand()) - 1), self.cursor + 1)
 
+    def _move_card(self, step: int) -> None:
+        """Move the cursor card one place (the mobile app lets a player arrange the hand); the
+        cursor and the selection go with the cards."""
+        hand = self.hand()
+        here, there = self.cursor, self.cursor + step
+        if self.viewer is None or not 0 <= there < len(hand):
+            return
+        hand[here], hand[there] = hand[there], hand[here]
+        self.arranged[self.viewer] = hand
+        self.selected = {there if i == here else here if i == there else i for i in self.selected}
+        self.cursor = there
+
+    def cmd_move_left(self) -> None:
+        self._move_card(-1)
+
+    def cmd_move_right(self) -> None:
+        self._move_card(1)
+
     def _rank_jump(self, step: int) -> None:
         hand = self.hand()
         if not hand:
@@ -924,6 +1012,7 @@ COMMANDS: dict[str, Callable[[Controller], None]] = {
     "query": Controller.cmd_query, "discard_red_three": Controller.cmd_discard_red_three,
     "left": Controller.cmd_left, "right": Controller.cmd_right, "prev_rank": Controller.cmd_prev_rank,
     "next_rank": Controller.cmd_next_rank, "home": Controller.cmd_home, "end_of_hand": Controller.cmd_end_of_hand,
+    "move_left": Controller.cmd_move_left, "move_right": Controller.cmd_move_right,
     "select": Controller.cmd_select, "select_rank": Controller.cmd_select_rank, "clear": Controller.cmd_clear,
     "score": Controller.cmd_score, "sheet": Controller.cmd_sheet, "log": Controller.cmd_log,
     "load": Controller.cmd_load, "save": Controller.cmd_save, "help": Controller.cmd_help,
@@ -936,4 +1025,4 @@ if set(COMMANDS) != _wanted:
     raise ImportError(f"ui.keys and the controller's COMMANDS disagree: {sorted(set(COMMANDS) ^ _wanted)}")
 
 
-__all__ = ["COMMANDS", "Controller", "Files", "Host", "SavedGame", "compose_meld", "sort_hand"]
+__all__ = ["BELLS", "COMMANDS", "Controller", "Files", "Host", "SavedGame", "arrange", "compose_meld", "sort_hand"]

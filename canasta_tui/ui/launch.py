@@ -15,7 +15,7 @@ from ..presets import rules_label
 from ..table import Table, local_link, seats_for
 from .app import ScreenApp
 from .canvas import Options
-from .controller import Controller, Files
+from .controller import BELLS, Controller, Files
 from .helppages import HelpPage
 from .menu import Home, Started, StartMenu
 from .options import OptionsPage, PresetSource, RuleOptionsPage, SettingsStore
@@ -94,6 +94,13 @@ class GameApp(ScreenApp):
             self.sort = str(value)
             if self.controller is not None:
                 self.controller.sort = self.sort
+        elif key.startswith("bell_"):
+            if self.controller is not None:
+                event = key.removeprefix("bell_")
+                if value:
+                    self.controller.bells.add(event)
+                else:
+                    self.controller.bells.discard(event)
         elif key == "delay":
             self.delay_ms = int(value)
             if self.table is not None:
@@ -134,6 +141,9 @@ class GameApp(ScreenApp):
         self.tables.append(table)
         table.delay = self.delay_ms / 1000
         ctl = Controller(local_link(table), files, sort=self.sort)
+        if self.settings is not None:
+            values = self.settings.values()
+            ctl.bells = {b for b in BELLS if values.get(f"bell_{b}", True)}
         ctl.host = self if self.home is not None or self.settings is not None else None
         self.controller = ctl
         self.background(table.run())

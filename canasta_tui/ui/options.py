@@ -69,6 +69,9 @@ ITEMS: tuple[Item, ...] = (
     Item("sort", "Hand order", "choice", "rank: A, 3 ... K, wild cards (as the DOS game); suit: by suit, then rank",
          ("rank", "suit")),
     Item("mouse", "Mouse", "bool", "clicks on cards and commands (over SSH it sends every movement)"),
+    Item("bell_turn", "Bell: your turn", "bool", "the terminal bell rings when your turn comes after a computer's"),
+    Item("bell_question", "Bell: partner asks", "bool", "the bell rings when your partner asks \"May I go out?\""),
+    Item("bell_hand_over", "Bell: hand over", "bool", "the bell rings when a hand ends"),
     Item("rules", "Rule options", "page", "the rules new games play by: a preset, then single options"),
 )
 

@@ -58,8 +58,12 @@ def help_lines(width: int = 200) -> list[str]:
             out.append(k.section + ":")
             section = k.section
         desc = wrap(k.description, max(20, width - 14))
-        out.append(f"  {k.label:<11} {desc[0]}")
-        out.extend(" " * 14 + d.strip() for d in desc[1:])
+        if len(k.label) > 11:                 # a long label gets a line of its own
+            out.append(f"  {k.label}")
+            desc = [" " * 14 + d for d in desc]
+        else:
+            desc[0] = f"  {k.label:<11} {desc[0]}"
+        out.extend([desc[0], *(" " * 14 + d.strip() for d in desc[1:])])
     return out
 
 
