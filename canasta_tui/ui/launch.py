@@ -17,7 +17,7 @@ from .app import ScreenApp
 from .canvas import Options
 from .controller import Controller, Files
 from .helppages import HelpPage
-from .menu import Home, Started, StartMenu
+from .menu import Home, ResumeFirst, ResumeQuestion, Started, StartMenu
 from .options import OptionsPage, PresetSource, RuleOptionsPage, SettingsStore
 from .pages import Page
 from .statistics import StatsSource
@@ -37,10 +37,12 @@ class GameApp(ScreenApp):
 
     def __init__(self, *, home: Home | None = None, start: Started | None = None,
                  settings: SettingsStore | None = None, stats: StatsSource | None = None,
-                 files: Sequence[tuple[str, str]] = (), delay_ms: int = 400, sort: str = "rank", **kw: Any) -> None:
+                 files: Sequence[tuple[str, str]] = (), delay_ms: int = 400, sort: str = "rank",
+                 ask: ResumeFirst | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.home = home
         self.start = start
+        self.ask = ask
         self.settings = settings
         self.stats = stats
         self.files = list(files)
@@ -103,6 +105,16 @@ class GameApp(ScreenApp):
     async def flow(self) -> None:
         start = self.start
         said: list[str] = []
+        if self.ask is not None and start is None:
+            question = ResumeQuestion(self.ask.about)
+            await self.show(question)
+            if question.resume is None:
+                return
+            got = self.ask.answer(question.resume)
+            if isinstance(got, str):
+                said = [got]
+            else:
+                start = got
         while True:
             if start is None:
                 if self.home is None:
@@ -150,11 +162,13 @@ def launch(rules: Any, *, players: int = 1, seed: int | None = None, level: str 
            delay_ms: int = 400, ascii: bool = False, four_color: bool = False, mouse: bool = False,
            color: str = "auto", sort: str = "rank", name: str = "", table: Table | None = None,
            files: Files | None = None, home: Home | None = None, settings: SettingsStore | None = None,
-           stats: StatsSource | None = None, where: Sequence[tuple[str, str]] = ()) -> Table | None:
+           stats: StatsSource | None = None, where: Sequence[tuple[str, str]] = (),
+           ask: ResumeFirst | None = None) -> Table | None:
     """Play at the terminal until the user quits; returns the last table played (None: none was).
 
-    With ``table`` play starts there; without one, the start menu comes first when there is a
-    ``home`` (otherwise a new table of ``players`` humans is set).
+    With ``table`` play starts there; with ``ask``, its question comes first; without either, the
+    start menu comes first when there is a ``home`` (otherwise a new table of ``players``
+    humans is set).
     """
     if table is None and home is None:
         if not rules.partnerships and players > rules.players:
@@ -162,7 +176,8 @@ def launch(rules: Any, *, players: int = 1, seed: int | None = None, level: str 
         table = Table(rules, seats_for(players, level, name)[: rules.players], seed)
     glyphs = ASCII if ascii or wants_ascii() else UNICODE
     app = GameApp(home=home, start=(table, files) if table is not None else None, settings=settings, stats=stats,
-                  files=where, delay_ms=delay_ms, sort=sort, options=Options(glyphs, four_color, mouse), color=color)
+                  files=where, delay_ms=delay_ms, sort=sort, ask=ask, options=Options(glyphs, four_color, mouse),
+                  color=color)
     try:
         app.run()
     finally:
