@@ -13,7 +13,7 @@ from typing import Any
 
 from ..presets import rules_label
 from ..table import Table, local_link, seats_for
-from .app import ScreenApp
+from .app import ScreenApp, deal_pace
 from .canvas import Options
 from .controller import Controller, Files
 from .helppages import HelpPage
@@ -100,6 +100,8 @@ class GameApp(ScreenApp):
             self.delay_ms = int(value)
             if self.table is not None:
                 self.table.delay = self.delay_ms / 1000
+                if self.controller is not None:
+                    self.controller.deal_pace = deal_pace(self.table.rules, self.delay_ms)
 
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
@@ -145,10 +147,11 @@ class GameApp(ScreenApp):
         self.table, self.table_files = table, files
         self.tables.append(table)
         table.delay = self.delay_ms / 1000
-        ctl = Controller(local_link(table), files, sort=self.sort)
+        ctl = Controller(local_link(table), files, sort=self.sort, deal_pace=deal_pace(table.rules, self.delay_ms))
         ctl.host = self if self.home is not None or self.settings is not None else None
         self.controller = ctl
         self.background(table.run())
+        self.show_deals(ctl)
         try:
             await self.show(ctl)
         finally:
