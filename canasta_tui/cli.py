@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +18,9 @@ from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
 from .server.config import DAY, MAX_TABLES, PASSWORD_ENV
 from .text import BadName, check_name, printable
+
+if TYPE_CHECKING:
+    from .table import Table
 
 
 def _name_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -98,21 +101,38 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
                  for p in ("rules_name", "players", "seed", "level", "resume", "new_game", "load_file"))
     named = name if source("name") is click.core.ParameterSource.COMMANDLINE else None
     from .persistence.home import LocalHome
+    from .ui.menu import ResumeFirst
 
     table = files = None
+    ask = None
     if direct:
-        table, saver = start_table(rules, resume=resume, new=new_game, load=loaded, players=players, seed=seed,
-                                   level=level.lower(), name=name, given=given)
-        files = TableFiles(table, saver)
         home = LocalHome(level=level.lower() if "level" in given else None, name=named,
                          rules=rules if source("rules_name") is click.core.ParameterSource.COMMANDLINE else None)
-        home.adopt(table, saver)
+
+        def begin(resume_it: bool, new_it: bool, echo: bool) -> tuple[Table, TableFiles]:
+            table, saver = start_table(rules, resume=resume_it, new=new_it, load=loaded, players=players, seed=seed,
+                                       level=level.lower(), name=name, given=given, echo=echo, early=home.notices())
+            home.adopt(table, saver)
+            return table, TableFiles(table, saver)
+
+        def answer(resume_it: bool) -> tuple[Table, TableFiles] | str:
+            try:
+                return begin(resume_it, not resume_it, echo=False)
+            except click.ClickException as exc:
+                return exc.format_message()
+
+        unfinished = None if resume or new_game or loaded else home.unfinished()
+        if unfinished:
+            # Whether to play it on is asked inside the app, not on the terminal before it.
+            ask = ResumeFirst(unfinished, answer)
+        else:
+            table, files = begin(resume, new_game, echo=True)
     else:
         home = LocalHome(name=named)
     try:
         launch(rules, players=players, seed=seed, level=level.lower(), delay_ms=delay, ascii=ascii_,
                four_color=four_color, mouse=mouse, name=name, table=table, files=files, color=color, sort=sort,
-               home=home, settings=home.settings, stats=home.stats, where=home.files())
+               home=home, settings=home.settings, stats=home.stats, where=home.files(), ask=ask)
     finally:
         home.close()
     for played in home.tables:

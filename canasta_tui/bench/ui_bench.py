@@ -97,6 +97,11 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
                 await asyncio.sleep(0.001)
             figures["first_frame_s"] = time.perf_counter() - t_start
             figures["first_frame_bytes"] = out.bytes
+            # With a delay the deal is shown card by card: its bytes, to the last card painted.
+            t_deal = time.perf_counter()
+            while ctl.dealing is not None:
+                await asyncio.sleep(0.001)
+            figures["deal_s"] = time.perf_counter() - t_deal
 
             async def settle() -> None:
                 # Wait until the screen is painted and nothing is pending.
@@ -114,6 +119,7 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
             while not ctl.my_turn():
                 await asyncio.sleep(0.005)
             await settle()
+            figures["deal_bytes"] = out.bytes - figures["first_frame_bytes"]
             await press("d")
             await settle()
             per_key = []
@@ -169,6 +175,9 @@ def run(seed: int = 5, paced_delay_ms: int = DEFAULT_DELAY_MS, paced_rounds: int
     paced = asyncio.run(_terminal_run(seed, paced_delay_ms, rounds=paced_rounds))
     result["bytes_per_computer_turn_paced"] = paced["bytes_per_computer_turn"]
     result["paced_delay_ms"] = paced_delay_ms
+    # The deal is shown only with a delay: its bytes (to the first turn) at the default pace.
+    result["deal_bytes_paced"] = paced["deal_bytes"]
+    result["deal_s_paced"] = paced["deal_s"]
     result["targets"] = TARGETS
     return result
 
@@ -189,5 +198,8 @@ def report(r: dict[str, Any]) -> str:
         "bytes per computer turn " + (f"{r['bytes_per_computer_turn_paced']:7.0f}" if r["bytes_per_computer_turn_paced"]
                                       else "    n/a") + f"      (--delay {r['paced_delay_ms']}"
         + (", the default" if r["paced_delay_ms"] == DEFAULT_DELAY_MS else "") + ": each move painted)",
+        f"bytes to the first turn {r['deal_bytes']:7d}      (--delay 0: the deal is not shown)",
+        f"bytes to the first turn {r['deal_bytes_paced']:7d}      (--delay {r['paced_delay_ms']}: the deal shown card by "
+        f"card, {r['deal_s_paced'] * 1000:.0f} ms)",
     ]
     return "\n".join(lines)

@@ -208,13 +208,14 @@ def _keep_unfinished_autosave(autosave: Path | None, loading: Path) -> list[str]
                             f"(canasta --load {kept} plays it on)."]
 
 
-def choose_start(resume: bool, new: bool, load: str | LoadedGame | None, ask: bool = True,
+def choose_start(resume: bool, new: bool, load: str | LoadedGame | None,
                  autosave: Path | None = None) -> tuple[LoadedGame | None, list[str]]:
     """What ``canasta`` starts with: a loaded game (``--load``), the autosave, or None for a new game.
 
-    ``--new`` and ``--load`` keep an unfinished autosave as a backup; without ``--resume`` the
-    player is asked (when ``ask``) whether to resume.  Returns notices to show (a corrupt
-    autosave set aside, a backup made).  Raises click.ClickException for --load errors.
+    ``--new`` and ``--load`` keep an unfinished autosave as a backup; otherwise an unfinished
+    autosave is played on (whether to is asked inside the app, before this is called: see
+    ``cli.main``).  Returns notices to show (a corrupt autosave set aside, a backup made).
+    Raises click.ClickException for --load errors.
     ``load`` may be a path or a game :func:`open_for_play` has read already.
     """
     notices: list[str] = []
@@ -236,19 +237,7 @@ def choose_start(resume: bool, new: bool, load: str | LoadedGame | None, ask: bo
             # --resume asked for a game that is not there: a new one starts, and the player is told.
             notices.append("There is no unfinished game to resume: a new game starts.")
         return None, notices + other_unfinished(autosave)
-    if resume or not ask:
-        return found.game, notices
-    m = found.game.match
-    totals = " to ".join(str(s) for s in m.scores)
-    for n in notices:
-        click.echo(n, err=True)
-    if click.confirm(f"Resume the unfinished game (hand {m.hand_number}, {totals})?", default=True):
-        return found.game, []
-    try:
-        kept = backup_autosave(autosave)
-    except SaveError as exc:
-        raise click.ClickException(str(exc)) from None
-    return None, [f"The unfinished game was kept as {kept}."] if kept else []
+    return found.game, notices
 
 
 def other_unfinished(autosave: Path | None) -> list[str]:

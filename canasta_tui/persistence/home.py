@@ -144,6 +144,7 @@ class LocalHome:
         """The table the command line started: this home's exit saver saves it from now on."""
         self.tables.append(table)
         self.saver = saver
+        self._found = None           # the autosave is this table's now
 
     def _started(self, table: Table, game_id: str, notices: Sequence[str]) -> tuple[Table, TableFiles]:
         saver = attach(table, game_id, self.autosave, exit_savers=False)

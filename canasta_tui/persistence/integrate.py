@@ -143,8 +143,8 @@ def _seats_from(game: LoadedGame, players: int, level: str, name: str) -> tuple[
 
 
 def start_table(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGame | None, players: int,
-                seed: int | None, level: str, name: str,
-                given: frozenset[str] = frozenset()) -> tuple[Table, Autosaver]:
+                seed: int | None, level: str, name: str, given: frozenset[str] = frozenset(),
+                echo: bool = True, early: Sequence[str] = ()) -> tuple[Table, Autosaver]:
     """The table to play at (loaded, resumed or new) and its autosaver; statistics are attached.
 
     A saved game keeps its seats: who is human comes from the save, so ``--players`` (named
@@ -153,7 +153,9 @@ def start_table(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGame
     save says about its seats is checked first (:func:`saved_seats`): a bad autosave never
     stops the program.  ``load`` is ``--load``'s path, or the game already read from it.
 
-    Shows notices (a corrupt autosave set aside, a backup kept) before the table opens.
+    Shows notices (a corrupt autosave set aside, a backup kept) on the terminal before the table
+    opens, and at the table; with ``echo`` False (the app is running already) only at the table.
+    ``early`` are notices told before (the start menu's home claimed the autosave).
     """
     from ..table import COMPUTER, seats_for
 
@@ -162,11 +164,18 @@ def start_table(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGame
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
     game, notices = choose_start(resume, new, load, autosave=autosave)
-    notices = locked + notices
+    notices = [*early, *locked, *notices]
+    told: list[str] = []
+
+    def tell(text: str) -> None:
+        if echo:
+            click.echo(text, err=True)
+        else:
+            told.append(text)
     aggression = settings_mod.load_settings().settings.aggression
     if game is None:
         for n in notices:
-            click.echo(n, err=True)
+            tell(n)
         rules = apply_rule_options(rules)
         if not rules.partnerships and players > rules.players:
             players = rules.players
@@ -176,20 +185,20 @@ def start_table(rules: Rules, *, resume: bool, new: bool, load: str | LoadedGame
         seats, seat_notices = _seats_from(game, players, level, name)
         notices += seat_notices
         for n in notices:
-            click.echo(n, err=True)
+            tell(n)
         if "level" in given:
             seats = tuple(s if s.human else s.with_(kind=COMPUTER, level=level) for s in seats)
-            click.echo(f"The saved game's computer players play at {level} level (--level).", err=True)
+            tell(f"The saved game's computer players play at {level} level (--level).")
         if "players" in given:
             humans = [i + 1 for i, s in enumerate(seats) if s.human]
             who = ("Player " + ", ".join(map(str, humans))) if humans else "nobody (four computers)"
-            click.echo(f"--players {players} is ignored: the saved game keeps its seats (human: {who}); "
-                       "--new starts a new game.", err=True)
+            tell(f"--players {players} is ignored: the saved game keeps its seats (human: {who}); "
+                 "--new starts a new game.")
         table = Table(game.match.rules, seats, seed, match=game.match, aggression=aggression)
         gid = game.meta.get("game_id")
         game_id = gid if isinstance(gid, str) and gid else f"{time.time():.0f}-{table.seed}"
     saver = attach(table, game_id, autosave)
-    saver.notices[:0] = notices        # the table shows them too (the terminal is cleared)
+    saver.notices[:0] = notices if echo else told   # the table shows them too (the terminal is cleared)
     return table, saver
 
 

@@ -39,6 +39,7 @@ from prompt_toolkit.styles import (
     default_ui_style,
 )
 
+from ..engine import Rules
 from ..table import Link, Table, local_link
 from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Canvas, Options
 from .controller import Controller, Files
@@ -252,6 +253,17 @@ class ScreenApp:
         if not screen.finished:
             await self._shown.wait()
 
+    def show_deals(self, ctl: Controller) -> None:
+        """Deal the cards on screen one by one whenever ``ctl`` starts showing a deal (now, if it has)."""
+        async def deal() -> None:
+            while ctl.dealing is not None and not ctl.finished:
+                await asyncio.sleep(ctl.deal_pace)
+                ctl.deal_step()
+
+        ctl.on_deal = lambda: self.background(deal())
+        if ctl.dealing is not None:
+            ctl.on_deal()
+
     def background(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` while the app runs (the table's computers in a local game)."""
         self.app.create_background_task(coro)
@@ -408,6 +420,16 @@ def _forget_ended_resize_handler() -> None:
         loop.remove_signal_handler(sigwinch)
 
 
+#: How long the deal takes on screen at a local table (any key skips it; none at delay 0).
+DEAL_SECONDS = 0.8
+
+
+def deal_pace(rules: Rules, delay_ms: int) -> float:
+    """Seconds per card of the deal shown at a local table: the whole deal in :data:`DEAL_SECONDS`,
+    or 0 (not shown) when the computers play without a delay."""
+    return DEAL_SECONDS / (rules.hand_size * rules.players) if delay_ms > 0 else 0.0
+
+
 class TableApp(ScreenApp):
     """The table's client (one seat, several in hot-seat, or none to watch) as the whole app."""
 
@@ -420,7 +442,8 @@ class TableApp(ScreenApp):
         self.table = drive
         if drive is not None:
             drive.delay = delay_ms / 1000
-        self.controller = Controller(link, files, sort=sort, remote=remote)
+        pace = deal_pace(link.rules, delay_ms) if drive is not None and not remote else 0.0
+        self.controller = Controller(link, files, sort=sort, remote=remote, deal_pace=pace)
 
     @classmethod
     def local(cls, table: Table, **kw: Any) -> TableApp:
@@ -430,4 +453,5 @@ class TableApp(ScreenApp):
     async def flow(self) -> None:
         if self.table is not None:
             self.background(self.table.run())
+        self.show_deals(self.controller)
         await self.show(self.controller)

@@ -181,9 +181,17 @@ def _chat_line(who: str, text: str) -> tuple[int, str]:
 class Controller(ScreenBase):
     """One terminal at the table: cursor, selection, messages, dialogs, hot-seat privacy."""
 
-    def __init__(self, link: Link, files: Files | None = None, sort: str = "rank", *, remote: bool = False) -> None:
+    def __init__(self, link: Link, files: Files | None = None, sort: str = "rank", *, remote: bool = False,
+                 deal_pace: float = 0.0) -> None:
         super().__init__()
         self.link = link
+        #: The deal shown card by card, as the DOS game shows it: seconds per card (0: not shown;
+        #: a local table with a computer delay sets it, never a table over SSH).
+        self.deal_pace = deal_pace
+        #: Cards dealt so far while the deal is shown (None: it is not being shown).
+        self.dealing: int | None = None
+        #: The deal started being shown: the app calls :meth:`deal_step` every ``deal_pace``.
+        self.on_deal: Callable[[], None] = lambda: None
         self.files = files
         self._sort = sort                    # the hand's order: "rank" (the DOS game's) or "suit"
         self.remote = remote                 # over SSH: quitting leaves the table, no Ctrl-Z
@@ -215,6 +223,8 @@ class Controller(ScreenBase):
         self._seat_players()
         link.subscribe(self)
         self.after_change()
+        if self._fresh_hand():
+            self._begin_deal()
         if files is not None and files.notices() and self.dialog is None:
             self.message = files.notices() + ([""] + self.message if self.message else [])
 
@@ -279,7 +289,10 @@ class Controller(ScreenBase):
     def hand(self) -> list[int]:
         if self.viewer is None or self.privacy():
             return []
-        hand = sort_hand(self.link.view(self.viewer).hand, self.sort)
+        v = self.link.view(self.viewer)
+        if self.dealing is not None:        # the hand fills in as its cards are dealt
+            return sort_hand(v.hand[: self.shown_size(self.viewer, v)], self.sort)
+        hand = sort_hand(v.hand, self.sort)
         mine = self.arranged.get(self.viewer)
         return hand if mine is None else arrange(hand, mine)
 
@@ -311,7 +324,7 @@ class Controller(ScreenBase):
 
     def lit(self) -> dict[str, bool]:
         """The command bar's lights: on exactly when the engine allows the command."""
-        kinds = {a.kind for a in self.legal()}
+        kinds = {a.kind for a in self.legal()} if self.dealing is None else set()
         return {
             "draw": A.DRAW in kinds, "pile": A.PILE in kinds, "meld": bool(kinds & {A.MELD, A.ADD}),
             "discard": A.DISCARD in kinds, "score": True, "query": A.ASK in kinds, "quit": True,
@@ -345,6 +358,8 @@ class Controller(ScreenBase):
     def status(self) -> str:
         """The hint line: whose move it is and what can be done."""
         v = self.view()
+        if self.dealing is not None:
+            return "Dealing… any key skips the deal"
         if v.phase == Phase.HAND_OVER:
             return "The hand is over"
         who = self.link.name(v.actor)
@@ -369,6 +384,50 @@ class Controller(ScreenBase):
     def quit_question(self) -> str:
         return "Leave the table?" if self.remote else "Quit the game?"
 
+    # ------------------------------------------------------------------ the deal, card by card
+    def _fresh_hand(self) -> bool:
+        """Nobody has moved in this hand yet (only the deal and the red threes laid out)."""
+        from ..table.events import DEALT, LAID_OUT
+
+        return self.link.public_view().phase != Phase.HAND_OVER and all(
+            e.kind in (DEALT, LAID_OUT) for e in self.link.events)
+
+    def _begin_deal(self) -> None:
+        """Show the deal card by card (hot-seat: no, the privacy screen comes first anyway)."""
+        if self.deal_pace <= 0 or self.hot_seat or self.dealing is not None:
+            return
+        self.dealing = 0
+        self.link.hold()                  # the computers wait until the cards are on the table
+        self.on_deal()
+
+    def deal_step(self) -> None:
+        """One more card dealt; after the last one play starts."""
+        if self.dealing is None:
+            return
+        rules = self.link.rules
+        self.dealing += 1
+        if self.dealing >= rules.hand_size * rules.players:
+            self.end_deal()
+        self.on_change()
+
+    def end_deal(self) -> None:
+        """The deal is on the table (the last card dealt, or a key skipped the rest)."""
+        if self.dealing is None:
+            return
+        self.dealing = None
+        if self.dialog is None or not self.dialog.holds:
+            self.link.release()
+
+    def shown_size(self, seat: int, v: PlayerView) -> int:
+        """How many cards ``seat`` holds on screen: its count, or while the deal is shown the
+        cards dealt to it so far (one at a time from the dealer's left, as the engine deals)."""
+        size = v.hand_sizes[seat]
+        if self.dealing is None:
+            return size
+        n = self.link.rules.players
+        place = (seat - v.dealer - 1) % n
+        return min(size, self.dealing // n + (1 if self.dealing % n > place else 0))
+
     # ------------------------------------------------------------------ dialogs
     def open(self, d: Dialog) -> None:
         self.dialog = d
@@ -378,7 +437,7 @@ class Controller(ScreenBase):
     def close(self, back: Dialog | None = None) -> None:
         """Close the dialog (or go back to ``back``); computers held by it play on."""
         self.dialog = back
-        if back is None or not back.holds:
+        if (back is None or not back.holds) and self.dealing is None:
             self.link.release()
         self.after_change()
 
@@ -397,6 +456,9 @@ class Controller(ScreenBase):
 
     # ------------------------------------------------------------------ keys
     def handle(self, name: str) -> None:
+        if self.dealing is not None and not self.too_small:
+            self.end_deal()                   # any key skips the rest of the deal (and only that)
+            return
         if self.too_small:
             if self.dialog is not None and self.dialog.kind == "quit":
                 self.dialog.key(self, name)
@@ -525,6 +587,9 @@ class Controller(ScreenBase):
             self.selected.clear()
             if self.dialog is not None and self.dialog.kind in _HAND_OVER_DIALOGS:
                 self.dialog = None
+            self.end_deal()
+            if pv.phase != Phase.HAND_OVER:
+                self._begin_deal()
         if self.hot_seat and self.viewer is not None and (pv.phase == Phase.HAND_OVER or pv.actor != self.viewer):
             # Hot-seat's one rule: a hand shows only while its seat has input to give.  Whatever
             # ended that input (a discard, going out, an answer, a question to a partner), the

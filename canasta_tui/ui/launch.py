@@ -13,11 +13,11 @@ from typing import Any
 
 from ..presets import rules_label
 from ..table import Table, local_link, seats_for
-from .app import ScreenApp
+from .app import ScreenApp, deal_pace
 from .canvas import Options
 from .controller import BELLS, Controller, Files
 from .helppages import HelpPage
-from .menu import Home, Started, StartMenu
+from .menu import Home, ResumeFirst, ResumeQuestion, Started, StartMenu
 from .options import OptionsPage, PresetSource, RuleOptionsPage, SettingsStore
 from .pages import Page
 from .statistics import StatsSource
@@ -37,10 +37,12 @@ class GameApp(ScreenApp):
 
     def __init__(self, *, home: Home | None = None, start: Started | None = None,
                  settings: SettingsStore | None = None, stats: StatsSource | None = None,
-                 files: Sequence[tuple[str, str]] = (), delay_ms: int = 400, sort: str = "rank", **kw: Any) -> None:
+                 files: Sequence[tuple[str, str]] = (), delay_ms: int = 400, sort: str = "rank",
+                 ask: ResumeFirst | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.home = home
         self.start = start
+        self.ask = ask
         self.settings = settings
         self.stats = stats
         self.files = list(files)
@@ -105,11 +107,23 @@ class GameApp(ScreenApp):
             self.delay_ms = int(value)
             if self.table is not None:
                 self.table.delay = self.delay_ms / 1000
+                if self.controller is not None:
+                    self.controller.deal_pace = deal_pace(self.table.rules, self.delay_ms)
 
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
         start = self.start
         said: list[str] = []
+        if self.ask is not None and start is None:
+            question = ResumeQuestion(self.ask.about)
+            await self.show(question)
+            if question.resume is None:
+                return
+            got = self.ask.answer(question.resume)
+            if isinstance(got, str):
+                said = [got]
+            else:
+                start = got
         while True:
             if start is None:
                 if self.home is None:
@@ -140,13 +154,14 @@ class GameApp(ScreenApp):
         self.table, self.table_files = table, files
         self.tables.append(table)
         table.delay = self.delay_ms / 1000
-        ctl = Controller(local_link(table), files, sort=self.sort)
+        ctl = Controller(local_link(table), files, sort=self.sort, deal_pace=deal_pace(table.rules, self.delay_ms))
         if self.settings is not None:
             values = self.settings.values()
             ctl.bells = {b for b in BELLS if values.get(f"bell_{b}", True)}
         ctl.host = self if self.home is not None or self.settings is not None else None
         self.controller = ctl
         self.background(table.run())
+        self.show_deals(ctl)
         try:
             await self.show(ctl)
         finally:
@@ -160,11 +175,13 @@ def launch(rules: Any, *, players: int = 1, seed: int | None = None, level: str 
            delay_ms: int = 400, ascii: bool = False, four_color: bool = False, mouse: bool = False,
            color: str = "auto", sort: str = "rank", name: str = "", table: Table | None = None,
            files: Files | None = None, home: Home | None = None, settings: SettingsStore | None = None,
-           stats: StatsSource | None = None, where: Sequence[tuple[str, str]] = ()) -> Table | None:
+           stats: StatsSource | None = None, where: Sequence[tuple[str, str]] = (),
+           ask: ResumeFirst | None = None) -> Table | None:
     """Play at the terminal until the user quits; returns the last table played (None: none was).
 
-    With ``table`` play starts there; without one, the start menu comes first when there is a
-    ``home`` (otherwise a new table of ``players`` humans is set).
+    With ``table`` play starts there; with ``ask``, its question comes first; without either, the
+    start menu comes first when there is a ``home`` (otherwise a new table of ``players``
+    humans is set).
     """
     if table is None and home is None:
         if not rules.partnerships and players > rules.players:
@@ -172,7 +189,8 @@ def launch(rules: Any, *, players: int = 1, seed: int | None = None, level: str 
         table = Table(rules, seats_for(players, level, name)[: rules.players], seed)
     glyphs = ASCII if ascii or wants_ascii() else UNICODE
     app = GameApp(home=home, start=(table, files) if table is not None else None, settings=settings, stats=stats,
-                  files=where, delay_ms=delay_ms, sort=sort, options=Options(glyphs, four_color, mouse), color=color)
+                  files=where, delay_ms=delay_ms, sort=sort, ask=ask, options=Options(glyphs, four_color, mouse),
+                  color=color)
     try:
         app.run()
     finally:

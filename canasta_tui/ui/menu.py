@@ -9,7 +9,7 @@ a :class:`Home` starts the tables, and the app (:class:`Pages`) builds the other
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeAlias
 
@@ -110,6 +110,52 @@ class Info(Page):
 
         body = [w for t in self.lines for w in wrap(glyph_text(printable(t), opts.glyphs), cv.width - 10)]
         draw_box(cv, self.box_title, [*body, "", "(press any key)"])
+
+
+@dataclass(frozen=True)
+class ResumeFirst:
+    """``canasta --players 2`` (an option that says what to play) with an unfinished game in the
+    autosave: whether to play it on is the app's first question.  ``about`` is the game in a
+    few words; ``answer(True)`` resumes it, ``answer(False)`` starts the command line's new
+    game and keeps the unfinished one as a backup (``--new``); each returns the table, or
+    says in a sentence why it could not start."""
+
+    about: str
+    answer: Callable[[bool], Started | str]
+
+
+class ResumeQuestion(Page):
+    """The question :class:`ResumeFirst` asks, in a box: y or Enter resumes, n starts a new game
+    (the unfinished one is kept), q or Esc leaves (it stays saved).  :attr:`resume` is the
+    answer (None with :attr:`quit`)."""
+
+    title: ClassVar[str] = "Unfinished game"
+
+    def __init__(self, about: str) -> None:
+        super().__init__()
+        self.about = about
+        self.resume: bool | None = None
+
+    def on_key(self, name: str) -> None:
+        if name in ("y", "enter"):
+            self.resume, self.done = True, True
+        elif name == "n":
+            self.resume, self.done = False, True
+        elif name in ("q", "escape"):
+            self.quit = self.done = True
+        else:
+            self.say("y or Enter resumes it; n starts a new game; q quits", error=True)
+
+    def hints(self) -> Sequence[Hint]:
+        return [Hint("y/Enter", "resume"), Hint("n", "new game"), Hint("q", "quit")]
+
+    def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
+        draw_box(cv, "Unfinished game", [glyph_text(printable(f"Resume the unfinished game ({self.about})?"),
+                                                    opts.glyphs),
+                                         "",
+                                         "y or Enter: resume it",
+                                         "n: a new game (the unfinished one is kept as a backup)",
+                                         "q: quit (it stays saved)"])
 
 
 class StartMenu(Page):
@@ -241,4 +287,5 @@ class LoadPage(Page):
             cv.put(top + 1 + i, 2, text, "cursor" if text.startswith(">") else "")
 
 
-__all__ = ["Choice", "Home", "Info", "LoadPage", "Pages", "StartMenu", "Started", "choices"]
+__all__ = ["Choice", "Home", "Info", "LoadPage", "Pages", "ResumeFirst", "ResumeQuestion", "StartMenu", "Started",
+           "choices"]

@@ -159,7 +159,7 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
     lines = ctl.log_lines()
     seats = range(v.rules.players)
     key = (W, H, opts, link.hand_number, tuple(link.scores), tuple(link.name(s) for s in seats),
-           tuple(_kind(ctl, s, opts.glyphs) for s in seats))
+           tuple(_kind(ctl, s, opts.glyphs) for s in seats), getattr(ctl, "dealing", None))
     top: TableTop | None = ctl.table_top
     rows = layout.log_row + 1
     if top is not None and top.view is v and top.log is lines and top.key == key:
@@ -216,7 +216,7 @@ def draw_table_bottom(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, layout
     row.put(0, 0, g.hline * W, "dim")
     if ctl.viewer is not None and v.hand:
         who = "Your hand" if len(link.seats) == 1 else f"{link.name(ctl.viewer)}'s hand"
-        x = row.put(0, 1, f" {who} ({folded(len(v.hand))}) ", "name")
+        x = row.put(0, 1, f" {who} ({folded(len(ctl.hand()))}) ", "name")
         info = []
         if v.turn == ctl.viewer and v.meld_needed and v.phase != Phase.HAND_OVER:
             info.append(f"meld count: {v.meld_count} / {v.meld_needed} needed")
@@ -269,7 +269,7 @@ def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[
     # the top line: light, name, folded hand
     active = v.phase != Phase.HAND_OVER and (v.turn == seat or (v.actor == seat and v.phase == Phase.PERMISSION))
     light = (g.light_on, "light.on") if active else (g.light_off, "light.off")
-    count = f" {folded(v.hand_sizes[seat])} "
+    count = f" {folded(ctl.shown_size(seat, v) if hasattr(ctl, 'shown_size') else v.hand_sizes[seat])} "
     name = ctl.link.name(seat)
     room = r.w - 6 - len(count)
     if len(name) > room:
@@ -470,7 +470,8 @@ def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> Non
     hand = ctl.hand()
     W = cv.width
     if not hand:
-        cv.put(y + 1, 2, "(no hand shown)", "dim")
+        if getattr(ctl, "dealing", None) is None:     # (while the deal is shown, its first card is coming)
+            cv.put(y + 1, 2, "(no hand shown)", "dim")
         return
     new = ctl.new_cards()
     framed = hand_extra(W, cv.height) > 0

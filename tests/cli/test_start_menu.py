@@ -55,3 +55,44 @@ def test_an_unfinished_game_is_a_menu_choice_not_a_question_before_the_app(monke
     seen, out = launched(monkeypatch, input="")
     assert "Resume the unfinished game" not in out and seen["table"] is None
     assert seen["home"].unfinished() == "hand 1, 0 to 0"
+
+
+def _unfinished() -> Any:
+    m = step(step(start(1), 1), 1)
+    Autosaver({"seats": ["human", "computer", "computer", "computer"]}).save(m)
+    return m
+
+
+def test_players_with_an_unfinished_game_asks_inside_the_app_not_on_the_terminal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17 #8: `canasta --players 2` asked 'Resume the unfinished game? [Y/n]' on the plain
+    terminal before the full-screen app; the app asks now (y resumes it)."""
+    m = _unfinished()
+    seen, out = launched(monkeypatch, "--players", "2", input="")
+    assert "Resume the unfinished game" not in out and "[Y/n]" not in out
+    assert seen["table"] is None and seen["ask"] is not None and seen["ask"].about == "hand 1, 0 to 0"
+    got = seen["ask"].answer(True)
+    assert not isinstance(got, str)
+    table, _files = got
+    assert table.match.state == m.state and seen["home"].tables == [table]
+
+
+def test_answering_no_starts_the_command_line_s_game_and_keeps_the_old_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from canasta_tui.persistence import paths
+
+    _unfinished()
+    seen, _ = launched(monkeypatch, "--players", "2", input="")
+    got = seen["ask"].answer(False)
+    assert not isinstance(got, str)
+    table, files = got
+    assert [s.human for s in table.seats] == [True, False, False, True] and table.match.hand_number == 1
+    assert len(list(paths.state_dir().glob("autosave.backup-*.json"))) == 1
+    assert any("kept as" in n for n in files.saver.notices)
+
+
+@pytest.mark.parametrize("args", [("--players", "2", "--resume"), ("--players", "2", "--new")])
+def test_resume_and_new_still_answer_it_on_the_command_line(monkeypatch: pytest.MonkeyPatch,
+                                                              args: tuple[str, ...]) -> None:
+    _unfinished()
+    seen, _ = launched(monkeypatch, *args)
+    assert seen["table"] is not None and seen["ask"] is None

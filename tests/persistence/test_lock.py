@@ -78,17 +78,17 @@ def test_an_unfinished_game_in_another_autosave_is_pointed_out(home: Path) -> No
 
     second = paths.autosave_path(2)
     Autosaver({"seats": ["human", "computer", "computer", "computer"]}, path=second).save(step(start(4), 1))
-    game, notices = choose_start(resume=False, new=False, load=None, ask=False)
+    game, notices = choose_start(resume=False, new=False, load=None)
     assert game is None
     assert notices == [f"Another unfinished game is autosaved in {second} (canasta --load {second} plays it on)."]
     # Still being played by another canasta (its lock is held): nothing to point out.
     running = AutosaveLock(second)
     assert running.acquire() is True
     try:
-        assert choose_start(resume=False, new=False, load=None, ask=False) == (None, [])
+        assert choose_start(resume=False, new=False, load=None) == (None, [])
     finally:
         running.release()
     # A file that cannot be read is left exactly as it is, and not offered.
     second.write_text("{not json", encoding="utf-8")
-    assert choose_start(resume=False, new=False, load=None, ask=False) == (None, [])
+    assert choose_start(resume=False, new=False, load=None) == (None, [])
     assert second.read_text(encoding="utf-8") == "{not json"

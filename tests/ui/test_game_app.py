@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -165,3 +166,37 @@ def test_menu_two_humans_play_again_f2_and_resume() -> None:
     assert statistics_outcome(app.tables[0]) is None
     # The finished match is recorded once for each human, under their names.
     assert sorted(r.player for r in stats.history()) == ["Ann", "Bob"]
+
+
+@pytest.mark.parametrize(("key", "want"), [("n", False), ("y", True), ("enter", True), ("q", None)])
+def test_the_resume_question_is_asked_inside_the_app(key: str, want: bool | None) -> None:
+    """Issue 17 #8: `canasta --players 2` with an unfinished game asks in the app's own screen:
+    n starts the new game, y or Enter resumes, q leaves with nothing started."""
+    from canasta_tui.ui.menu import ResumeFirst, ResumeQuestion
+
+    answers: list[bool] = []
+
+    def answer(resume: bool) -> Any:
+        answers.append(resume)
+        return short_match(), None
+
+    async def run() -> GameApp:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            app = GameApp(home=None, ask=ResumeFirst("hand 2, 120 to 90", answer), delay_ms=0,
+                          input=inp, output=DummyOutput())
+            task = asyncio.create_task(app.run_async())
+            await until(lambda: isinstance(app.screen, ResumeQuestion), "the question")
+            text = app.screen.paint(80, 24, app.options).text()   # type: ignore[union-attr]
+            assert "Resume the unfinished game (hand 2, 120 to 90)?" in text and "n: a new game" in text
+            await press(app, inp, key)
+            if want is not None:
+                await until(lambda: app.controller is not None and app.screen is app.controller, "the table")
+                app.app.exit()
+            await asyncio.wait_for(task, 10)
+            return app
+
+    app = asyncio.run(run())
+    assert answers == ([] if want is None else [want])
+    assert (app.table is None) == (want is None)
+    for t in app.tables:
+        t.close()
