@@ -145,6 +145,15 @@ class Server:
         log.info("listening on %s port %d (host key %s); %s", printable(config.host), self.port, self.fingerprint,
                  config.auth_mode())
 
+    def start_workers(self) -> None:
+        """Start every computer's worker process now, not in the middle of a game (``canasta serve``
+        does; tests leave them to start when a computer first thinks): the first computer move
+        does not wait for a process to start, and a server killed during play never leaves a
+        worker half-started (until its start-up asks to end with the server, it would not)."""
+        if isinstance(self._executor, ProcessPoolExecutor):
+            for _ in range(self.config.workers):
+                self._executor.submit(_ready)
+
     async def stop(self, reason: str = SHUTDOWN, timeout: float = 5.0) -> None:
         """Tell everybody, close every connection, save every table, and stop (once: a second
         call waits for the first)."""
@@ -318,6 +327,10 @@ def computers_executor(config: ServerConfig) -> Executor:
     return ThreadPoolExecutor(config.workers, thread_name_prefix="canasta-computer")
 
 
+def _ready() -> None:
+    """Nothing: a task that makes the pool start a worker."""
+
+
 def _worker_start(server: int) -> None:
     """A computer's worker: it ends with the server, gives way to its loop, and keeps no hold on
     the server's standard output."""
@@ -385,6 +398,7 @@ async def serve(config: ServerConfig, ready: Callable[[Server], None] | None = N
     """``canasta serve``: run until SIGINT or SIGTERM, then stop cleanly."""
     server = Server(config)
     await server.start()
+    server.start_workers()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
