@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..engine import RulesError
 from ..presets import load_rules, preset_names
 from ..text import printable
-from ..ui.canvas import MIN_H, MIN_W, Canvas, Options, Region, draw_box, wrap
+from ..ui.canvas import Canvas, Options, Region, draw_box, draw_too_small, too_small, wrap
 from ..ui.dialogs import CHAT_MAX
 from ..ui.lineedit import LineEdit
 from ..ui.screen import ScreenBase
@@ -344,11 +344,8 @@ class LobbyScreen(ScreenBase):
     def paint(self, width: int, height: int, opts: Options) -> Canvas:
         cv = Canvas(width, height)
         cv.glyphs = opts.glyphs
-        if width < MIN_W or height < MIN_H:
-            msg = f"terminal too small (need {MIN_W}x{MIN_H})"
-            sub = "Leave the server? y: leave, n: stay" if self.mode == "quit" else f"now {width}x{height}; q leaves"
-            cv.put(height // 2 - 1, max(0, (width - len(msg)) // 2), msg, "error")
-            cv.put(height // 2, max(0, (width - len(sub)) // 2), sub)
+        if too_small(width, height):
+            draw_too_small(cv, "q leaves", "Leave the server? y: leave, n: stay" if self.mode == "quit" else "")
             return cv
         g = opts.glyphs
         me = self.client.identity

@@ -41,7 +41,7 @@ from prompt_toolkit.styles import (
 
 from ..engine import Rules
 from ..table import Link, Table, local_link
-from .canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Canvas, Options
+from .canvas import DEFAULT_OPTIONS, Canvas, Options, too_small
 from .controller import Controller, Files
 from .keys import KEYS
 from .style import color_depth, make_style
@@ -311,7 +311,7 @@ class ScreenApp:
             return
         name = _key_name(ev)
         size = self.app.output.get_size()
-        self.screen.too_small = size.columns < MIN_W or size.rows < MIN_H
+        self.screen.too_small = too_small(size.columns, size.rows)
         if name == "c-l":
             # Ctrl-L: forget what is on the terminal and paint every cell again.
             self.app.renderer.clear()

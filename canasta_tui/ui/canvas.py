@@ -16,6 +16,12 @@ from .style import ASCII, UNICODE, Glyphs
 
 MIN_W, MIN_H = 80, 24
 
+
+def too_small(width: int, height: int) -> bool:
+    """Is a terminal of this size too small for any of the game's screens (then it shows only
+    :func:`draw_too_small`, and no key but quitting acts)?"""
+    return width < MIN_W or height < MIN_H
+
 Handler = Callable[[Any], object]
 
 
@@ -201,3 +207,11 @@ def draw_box(cv: Canvas, title: str, lines: Sequence[str], style: str = "box", w
         cv.put(y + 1 + i, x, g_v + " " + text[: inner - 2].ljust(inner - 2) + " " + g_v, style)
     cv.put(y + h - 1, x, corners[2] + g_h * inner + corners[3], style)
 
+
+def draw_too_small(cv: Canvas, hint: str = "q quits", question: str = "") -> None:
+    """The one screen of a terminal that is too small: what the game needs, the size now and
+    ``hint``, or ``question`` in their place while one is asked (quit?)."""
+    msg = f"terminal too small (need {MIN_W}x{MIN_H})"
+    sub = question or f"now {cv.width}x{cv.height}; {hint}"
+    cv.put(cv.height // 2 - 1, max(0, (cv.width - len(msg)) // 2), msg, "error")
+    cv.put(cv.height // 2, max(0, (cv.width - len(sub)) // 2), sub)

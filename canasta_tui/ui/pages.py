@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from ..text import printable
-from .canvas import MIN_H, MIN_W, Canvas, Options, draw_box, glyph_text, wrap
+from .canvas import Canvas, Options, draw_box, draw_too_small, glyph_text, too_small, wrap
 from .dialogs import Dialog
 from .lineedit import LineEdit
 from .screen import ScreenBase
@@ -61,8 +61,8 @@ class Page(ScreenBase):
     def paint(self, width: int, height: int, opts: Options) -> Canvas:
         cv = Canvas(width, height)
         cv.glyphs = opts.glyphs
-        if width < MIN_W or height < MIN_H:
-            too_small(cv, "q quits")
+        if too_small(width, height):
+            draw_too_small(cv)
             return cv
         self.draw(cv, opts)
         return cv
@@ -156,13 +156,6 @@ def draw_hints(cv: Canvas, y: int, hints: Sequence[Hint]) -> None:
         x = cv.put(y, x, " " + h.what, "bar.on")
         if i < len(hints) - 1:
             x += 3
-
-
-def too_small(cv: Canvas, sub: str) -> None:
-    msg = f"terminal too small (need {MIN_W}x{MIN_H})"
-    sub = f"now {cv.width}x{cv.height}; {sub}"
-    cv.put(cv.height // 2 - 1, max(0, (cv.width - len(msg)) // 2), msg, "error")
-    cv.put(cv.height // 2, max(0, (cv.width - len(sub)) // 2), sub)
 
 
 class Ask(Page):

@@ -25,8 +25,6 @@ from ..presets import rules_label
 from ..table.events import meld_starters
 from .canvas import (
     DEFAULT_OPTIONS,
-    MIN_H,
-    MIN_W,
     Canvas,
     Handler,
     Options,
@@ -35,8 +33,10 @@ from .canvas import (
     card_label,
     card_style,
     draw_box,
+    draw_too_small,
     folded,
     glyph_text,
+    too_small,
     wrap,
 )
 from .keys import BAR
@@ -50,13 +50,9 @@ def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Ca
     cv = Canvas(width, height)
     cv.glyphs = opts.glyphs
     d = ctl.dialog
-    if width < MIN_W or height < MIN_H:
-        msg = f"terminal too small (need {MIN_W}x{MIN_H})"
-        sub = f"now {width}x{height}; q quits"
-        if d is not None and d.kind == "quit":
-            sub = f"{ctl.quit_question()} y: quit, n: keep playing"
-        cv.put(height // 2 - 1, max(0, (width - len(msg)) // 2), msg, "error")
-        cv.put(height // 2, max(0, (width - len(sub)) // 2), sub)
+    if too_small(width, height):
+        asking = d is not None and d.kind == "quit"
+        draw_too_small(cv, question=f"{ctl.quit_question()} y: quit, n: keep playing" if asking else "")
         return cv
     v: PlayerView = ctl.view()
     if d is not None and d.full_screen:
