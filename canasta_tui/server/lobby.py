@@ -9,13 +9,16 @@ app, drawn on a canvas like the table; colours come only from style classes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from ..engine import RulesError
 from ..presets import load_rules, preset_names
 from ..text import printable
 from ..ui.canvas import Canvas, Options, Region, draw_box, draw_too_small, too_small, wrap
 from ..ui.dialogs import CHAT_MAX
+from ..ui.keys import KeyHelp
 from ..ui.lineedit import LineEdit
 from ..ui.screen import ScreenBase
 from .tables import (
@@ -37,19 +40,35 @@ CODE_MAX = 16
 #: Scores a new table can play to (the preset's own is added if it is not among them).
 TARGETS = (1500, 3000, 5000, 7500, 10000)
 
-#: The lobby's keys: (key label, what it does); the help box lists them, the bar the short ones.
-LOBBY_KEYS = [
-    ("Up, Down", "choose a table"),
-    ("n", "create a table (rules, computer level, score to play to)"),
-    ("1-4", "sit in that seat (a computer's seat: from the next deal)"),
-    ("Enter", "go to your seat, sit down, or watch the chosen table"),
-    ("w", "watch the chosen table (nobody's hand is shown)"),
-    ("s", "start the table you created: computers take the free seats"),
-    ("u", "stand up from your seat at a table that has not started"),
-    ("c", "chat with everybody in the lobby"),
-    ("r", "a guest types the code of their seat to get it back"),
-    ("Ctrl-L", "redraw the screen"),
-    ("q", "leave the server (asks first)"),
+class Mode(Enum):
+    """What the lobby's keys go to: the list of tables, or one of the boxes over it."""
+
+    TABLES = "tables"
+    NEW = "new table"         # the form of a new table
+    CHAT = "chat"             # a chat line being typed
+    CODE = "code"             # a guest typing the code of their seat
+    QUIT = "quit"             # "Leave the server?"
+    HELP = "help"
+
+
+#: The lobby's keys at the list of tables, as the table's are (``ui/keys.py``): one list, which
+#: the help box shows and :data:`COMMANDS` must match (checked when this module is imported).
+LOBBY_KEYS: list[KeyHelp] = [
+    KeyHelp("up", ("up", "k"), "Up, Down", "choose a table"),
+    KeyHelp("down", ("down", "j"), "", ""),
+    KeyHelp("first", ("home", "pageup"), "", ""),
+    KeyHelp("last", ("end", "pagedown"), "", ""),
+    KeyHelp("new", ("n",), "n", "create a table (rules, computer level, score to play to)"),
+    KeyHelp("sit", tuple("123456789"), "1-4", "sit in that seat (a computer's seat: from the next deal)"),
+    KeyHelp("enter", ("enter",), "Enter", "go to your seat, sit down, or watch the chosen table"),
+    KeyHelp("watch", ("w",), "w", "watch the chosen table (nobody's hand is shown)"),
+    KeyHelp("start", ("s",), "s", "start the table you created: computers take the free seats"),
+    KeyHelp("stand", ("u",), "u", "stand up from your seat at a table that has not started"),
+    KeyHelp("chat", ("c",), "c", "chat with everybody in the lobby"),
+    KeyHelp("code", ("r",), "r", "a guest types the code of their seat to get it back"),
+    KeyHelp("redraw", (), "Ctrl-L", "redraw the screen"),
+    KeyHelp("help", ("?", "f1"), "?, F1", "these keys"),
+    KeyHelp("quit", ("q", "c-c"), "q", "leave the server (asks first)"),
 ]
 
 
@@ -97,7 +116,7 @@ class LobbyScreen(ScreenBase):
         self.registry = registry
         self.client = client
         self.selected: int | None = None     # the chosen table's id
-        self.mode = ""                       # "", "new", "chat", "code", "quit", "help"
+        self.mode = Mode.TABLES
         self.form = NewTable()
         self.text = ""                       # the chat line being typed
         self.note = note                     # one line of feedback
@@ -153,78 +172,62 @@ class LobbyScreen(ScreenBase):
 
     # ------------------------------------------------------------------ keys
     def handle(self, name: str) -> None:
-        if self.too_small and self.mode != "quit":
+        if self.too_small and self.mode != Mode.QUIT:
             if name in ("q", "c-c"):
-                self.mode = "quit"
+                self.mode = Mode.QUIT
             return
-        if self.mode == "quit":
+        if self.mode == Mode.QUIT:
             if name in ("y", "enter", "q", "c-c"):
                 self.destination = None
                 self._done = True
             else:
-                self.mode = ""
+                self.mode = Mode.TABLES
             return
         if name == "c-c":
-            self.mode = "quit"
-            return
-        if self.mode == "help":
-            self.mode = ""
-            return
-        if self.mode == "new":
+            self.mode = Mode.QUIT
+        elif self.mode == Mode.HELP:
+            self.mode = Mode.TABLES
+        elif self.mode == Mode.NEW:
             self._form_key(name)
-            return
-        if self.mode == "chat":
+        elif self.mode == Mode.CHAT:
             self._chat_key(name)
-            return
-        if self.mode == "code":
+        elif self.mode == Mode.CODE:
             self._code_key(name)
-            return
-        self.note = ""
-        if name in ("up", "k"):
-            self._move(-1)
-        elif name in ("down", "j"):
-            self._move(1)
-        elif name in ("home", "pageup"):
-            self._move(-len(self.registry.tables))
-        elif name in ("end", "pagedown"):
-            self._move(len(self.registry.tables))
-        elif name == "n":
-            why = self.registry.may_create(self.client)
-            if why:
-                self.note = why          # (before the form: it could not be used)
-            else:
-                self.form = NewTable()
-                self.mode = "new"
-        elif name == "c":
+        else:
+            command = _BY_KEY.get(name)
+            if command is not None:
+                self.note = ""
+                COMMANDS[command](self, name)
+
+    # ------------------------------------------------------------------ the commands of LOBBY_KEYS
+    def cmd_new(self) -> None:
+        why = self.registry.may_create(self.client)
+        if why:
+            self.note = why          # (before the form: it could not be used)
+        else:
+            self.form = NewTable()
+            self.mode = Mode.NEW
+
+    def cmd_chat(self) -> None:
+        self.text = ""
+        self.mode = Mode.CHAT
+
+    def cmd_code(self) -> None:
+        if self.client.identity.verified:
+            self.note = "Your key is who you are here: your seats come back to you by themselves"
+        else:
             self.text = ""
-            self.mode = "chat"
-        elif name == "r":
-            if self.client.identity.verified:
-                self.note = "Your key is who you are here: your seats come back to you by themselves"
-            else:
-                self.text = ""
-                self.mode = "code"
-        elif name == "q":
-            self.mode = "quit"
-        elif name in ("?", "f1"):
-            self.mode = "help"
-        elif len(name) == 1 and name.isdigit():
-            self._sit(int(name) - 1)
-        elif name == "enter":
-            self._enter()
-        elif name == "w":
-            self._watch()
-        elif name == "s":
-            self._start()
-        elif name == "u":
-            st = self.current()
-            if st is not None:
-                self.note = self.registry.stand(self.client, st.id) or "You stood up"
+            self.mode = Mode.CODE
+
+    def cmd_stand(self) -> None:
+        st = self.current()
+        if st is not None:
+            self.note = self.registry.stand(self.client, st.id) or "You stood up"
 
     def _form_key(self, name: str) -> None:
         f = self.form
         if name in ("escape", "q"):
-            self.mode = ""
+            self.mode = Mode.TABLES
         elif name in ("up", "k", "s-tab"):
             f.row = (f.row - 1) % 3
         elif name in ("down", "j", "tab"):
@@ -234,14 +237,14 @@ class LobbyScreen(ScreenBase):
         elif name in ("right", "l", "space"):
             f.change(1)
         elif name == "enter":
-            self.mode = ""
+            self.mode = Mode.TABLES
             self._create()
 
     def _chat_key(self, name: str) -> None:
         if name == "escape":
-            self.mode = ""
+            self.mode = Mode.TABLES
         elif name == "enter":
-            self.mode = ""
+            self.mode = Mode.TABLES
             self.note = self.registry.say_lobby(self.client, self.text) or ""
             self.text = ""
         else:
@@ -251,9 +254,9 @@ class LobbyScreen(ScreenBase):
 
     def _code_key(self, name: str) -> None:
         if name == "escape":
-            self.mode = ""
+            self.mode = Mode.TABLES
         elif name == "enter":
-            self.mode = ""
+            self.mode = Mode.TABLES
             code, self.text = self.text, ""
             why = self.client.reclaim(code)
             if why:
@@ -345,7 +348,7 @@ class LobbyScreen(ScreenBase):
         cv = Canvas(width, height)
         cv.glyphs = opts.glyphs
         if too_small(width, height):
-            draw_too_small(cv, "q leaves", "Leave the server? y: leave, n: stay" if self.mode == "quit" else "")
+            draw_too_small(cv, "q leaves", "Leave the server? y: leave, n: stay" if self.mode == Mode.QUIT else "")
             return cv
         g = opts.glyphs
         me = self.client.identity
@@ -390,23 +393,24 @@ class LobbyScreen(ScreenBase):
             lines[:0] = wrapped
         for i, text in enumerate(lines):
             full.put(chat_top + 1 + i, 1, text)
-        if self.mode == "chat":
+        if self.mode == Mode.CHAT:
             room = width - 8
             full.put(height - 3, 0, "Say: " + (self.text + "_")[-room:], "message")
-        elif self.mode == "code":
+        elif self.mode == Mode.CODE:
             full.put(height - 3, 0, "Your seat's code (Enter: take the seat, Esc: cancel): " + self.text + "_", "message")
         elif self.note:
             full.put(height - 3, 0, self.note[:width], "message")
         self._bar(cv, height - 1)
-        if self.mode == "new":
+        if self.mode == Mode.NEW:
             draw_box(cv, "New table", self.form.lines())
-        elif self.mode == "quit":
+        elif self.mode == Mode.QUIT:
             draw_box(cv, "Leave", ["Leave the server?", "", "y: leave    n: stay"])
-        elif self.mode == "help":
-            width_key = max(len(k) for k, _ in LOBBY_KEYS) + 2
+        elif self.mode == Mode.HELP:
+            keys = [k for k in LOBBY_KEYS if k.label]
+            width_key = max(len(k.label) for k in keys) + 2
             legend = [f"{g.verified} after a name: a person known by their SSH key",
                       "~ before a name: a guest, who came without a key"]
-            draw_box(cv, "Lobby keys", [f"{k:<{width_key}}{d}" for k, d in LOBBY_KEYS]
+            draw_box(cv, "Lobby keys", [f"{k.label:<{width_key}}{k.description}" for k in keys]
                      + ["", *legend, "", "(press any key)"])
         return cv
 
@@ -464,4 +468,27 @@ class LobbyScreen(ScreenBase):
             x += 1
 
 
-__all__ = ["LOBBY_KEYS", "TARGETS", "LobbyScreen", "NewTable"]
+#: What each command of :data:`LOBBY_KEYS` does (given the lobby and the key pressed).
+COMMANDS: dict[str, Callable[[LobbyScreen, str], None]] = {
+    "up": lambda lobby, key: lobby._move(-1),
+    "down": lambda lobby, key: lobby._move(1),
+    "first": lambda lobby, key: lobby._move(-len(lobby.registry.tables)),
+    "last": lambda lobby, key: lobby._move(len(lobby.registry.tables)),
+    "new": lambda lobby, key: lobby.cmd_new(),
+    "sit": lambda lobby, key: lobby._sit(int(key) - 1),
+    "enter": lambda lobby, key: lobby._enter(),
+    "watch": lambda lobby, key: lobby._watch(),
+    "start": lambda lobby, key: lobby._start(),
+    "stand": lambda lobby, key: lobby.cmd_stand(),
+    "chat": lambda lobby, key: lobby.cmd_chat(),
+    "code": lambda lobby, key: lobby.cmd_code(),
+    "redraw": lambda lobby, key: None,          # (the app itself repaints every cell at Ctrl-L)
+    "help": lambda lobby, key: setattr(lobby, "mode", Mode.HELP),
+    "quit": lambda lobby, key: setattr(lobby, "mode", Mode.QUIT),
+}
+_BY_KEY = {key: k.command for k in LOBBY_KEYS for key in k.keys}
+if set(COMMANDS) != {k.command for k in LOBBY_KEYS} or len(_BY_KEY) != sum(len(k.keys) for k in LOBBY_KEYS):
+    raise ImportError("the lobby's LOBBY_KEYS and COMMANDS disagree, or a key does two things")
+
+
+__all__ = ["COMMANDS", "LOBBY_KEYS", "TARGETS", "LobbyScreen", "Mode", "NewTable"]

@@ -193,3 +193,40 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
     assert "- Table 2 -" in second                     # ASCII lines
     assert "New table" in form and "< classic >" in form
     assert "terminal too small (need 80x24)" in small
+
+
+def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp_path: Path) -> None:
+    """The lobby's keys are one checked table (as the table's are): the help box lists each one,
+    and each key reaches its command (a key the table does not list does nothing)."""
+    from canasta_tui.server.lobby import COMMANDS, LOBBY_KEYS, LobbyScreen, Mode
+    from canasta_tui.ui.canvas import DEFAULT_OPTIONS
+
+    assert set(COMMANDS) == {k.command for k in LOBBY_KEYS}
+
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            ann = Person("ann")
+            reg.connect(ann)
+            lobby = LobbyScreen(reg, ann)
+            lobby.key("?")
+            assert lobby.mode == Mode.HELP
+            text = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
+            for k in LOBBY_KEYS:
+                if k.label:
+                    assert f"{k.label} " in text and k.description in text, k
+            lobby.key("x")                                # any key closes the help
+            assert lobby.mode == Mode.TABLES
+            lobby.key("n")
+            assert lobby.mode == Mode.NEW
+            lobby.key("escape")
+            lobby.key("c")
+            assert lobby.mode == Mode.CHAT
+            lobby.key("escape")
+            lobby.key("r")                                # ann has a key: no code to type
+            assert lobby.mode == Mode.TABLES and "Your key is who you are here" in lobby.note
+            lobby.key("Z")                                # not a lobby key: nothing happens
+            assert lobby.mode == Mode.TABLES
+            lobby.key("q")
+            assert lobby.mode == Mode.QUIT
+            lobby.close()
+    run(main())
