@@ -39,6 +39,7 @@ from .dialogs import (
     SaveName,
     Score,
     Sheet,
+    SheetEnd,
     Summary,
     Waiting,
     WildTarget,
@@ -51,7 +52,7 @@ from .texts import sort_hand
 _WILD_RANKS = (2, 14)
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 #: Dialogs of the end of a hand: the next deal closes them.
-_HAND_OVER_DIALOGS = ("summary", "sheet_end", "waiting", "match_over")
+_HAND_OVER_DIALOGS = (Summary, SheetEnd, Waiting, MatchOver)
 #: The events the terminal bell can ring for (as the Windows games' sounds); each a setting
 #: ``bell_<event>``: your turn after a computer's, a question from your partner, a hand ended.
 BELLS = ("turn", "question", "hand_over")
@@ -278,7 +279,7 @@ class Controller(ScreenBase):
         self._sort = order
 
     def privacy(self) -> bool:
-        return self.dialog is not None and self.dialog.kind == "privacy"
+        return self.dialog is not None and isinstance(self.dialog, Privacy)
 
     def view(self) -> PlayerView:
         """The view the table is drawn from: the viewer's, or the public one (no hand at all)."""
@@ -460,13 +461,13 @@ class Controller(ScreenBase):
             self.end_deal()                   # any key skips the rest of the deal (and only that)
             return
         if self.too_small:
-            if self.dialog is not None and self.dialog.kind == "quit":
+            if self.dialog is not None and isinstance(self.dialog, Quit):
                 self.dialog.key(self, name)
             elif name in ("q", "c-c"):
                 self.open(Quit(back=self.dialog))
             return
         if self.dialog is not None:
-            if name == "c-c" and self.dialog.kind != "quit":
+            if name == "c-c" and not isinstance(self.dialog, Quit):
                 self.open(Quit(back=self.dialog))
             else:
                 self.dialog.key(self, name)
@@ -585,7 +586,7 @@ class Controller(ScreenBase):
             self.cursor = 0
             self.arranged.clear()
             self.selected.clear()
-            if self.dialog is not None and self.dialog.kind in _HAND_OVER_DIALOGS:
+            if self.dialog is not None and isinstance(self.dialog, _HAND_OVER_DIALOGS):
                 self.dialog = None
             self.end_deal()
             if pv.phase != Phase.HAND_OVER:
@@ -599,11 +600,11 @@ class Controller(ScreenBase):
         self.cursor = max(0, min(self.cursor, hand_len - 1))
         self.selected = {i for i in self.selected if i < hand_len}
         if pv.phase == Phase.HAND_OVER:
-            if self.dialog is None or self.dialog.kind not in (*_HAND_OVER_DIALOGS, "quit", "chat"):
+            if self.dialog is None or not isinstance(self.dialog, (*_HAND_OVER_DIALOGS, Quit, ChatInput)):
                 self.message = []
                 self.dialog = Waiting() if self._acked == link.hand_number else Summary()
             return
-        if self.dialog is not None and self.dialog.kind in _HAND_OVER_DIALOGS:
+        if self.dialog is not None and isinstance(self.dialog, _HAND_OVER_DIALOGS):
             self.dialog = None
         actor = pv.actor
         if actor not in link.seats:
@@ -612,12 +613,12 @@ class Controller(ScreenBase):
             if self.hot_seat:
                 self.viewer = None
                 self.message = []
-                if self.dialog is None or self.dialog.kind != "privacy":
+                if self.dialog is None or not isinstance(self.dialog, Privacy):
                     self.dialog = Privacy(seat=actor)
                 return
             self.viewer = actor
         self._start_turn_if_needed()
-        if pv.phase == Phase.PERMISSION and (self.dialog is None or self.dialog.kind != "answer"):
+        if pv.phase == Phase.PERMISSION and (self.dialog is None or not isinstance(self.dialog, Answer)):
             self.dialog = Answer(seat=actor)
 
     def _ring_bells(self) -> None:

@@ -40,7 +40,6 @@ RANK_KEYS = {"a": 1, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "0": 10, "t
 class Dialog:
     """A dialog box over the table; any key closes it unless a subclass says otherwise."""
 
-    kind: ClassVar[str] = ""
     #: While open on a local table, the computers wait (the player is deciding something).
     holds: ClassVar[bool] = False
     #: Drawn instead of the table (the table must not show behind it).
@@ -65,7 +64,6 @@ class Dialog:
 
 @dataclass
 class Score(Dialog):
-    kind: ClassVar[str] = "score"
     title: ClassVar[str] = "Score"
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
@@ -75,7 +73,6 @@ class Score(Dialog):
 
 @dataclass
 class Sheet(Dialog):
-    kind: ClassVar[str] = "sheet"
     title: ClassVar[str] = "Score sheet"
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
@@ -85,7 +82,6 @@ class Sheet(Dialog):
 
 @dataclass
 class Log(Dialog):
-    kind: ClassVar[str] = "log"
     title: ClassVar[str] = "Table log"
 
     def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
@@ -95,7 +91,6 @@ class Log(Dialog):
 
 @dataclass
 class Quit(Dialog):
-    kind: ClassVar[str] = "quit"
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "Quit"
     back: Dialog | None = None      # where "no" returns to (the privacy screen, a summary ...)
@@ -131,7 +126,6 @@ def quit_note(ctl: Controller) -> list[str]:
 class Answer(Dialog):
     """Your partner asks "May I go out, partner?"."""
 
-    kind: ClassVar[str] = "answer"
     title: ClassVar[str] = "Query"
     seat: int = -1
 
@@ -149,7 +143,6 @@ class Answer(Dialog):
 class Privacy(Dialog):
     """Hot-seat: the screen is blank but for whose turn it is."""
 
-    kind: ClassVar[str] = "privacy"
     full_screen: ClassVar[bool] = True
     seat: int = -1
 
@@ -173,7 +166,6 @@ class Privacy(Dialog):
 class Summary(Dialog):
     """The DOS "Scoring Summary Table" of the hand just over."""
 
-    kind: ClassVar[str] = "summary"
     full_screen: ClassVar[bool] = True
 
     def key(self, ctl: Controller, name: str) -> None:
@@ -198,7 +190,6 @@ class Summary(Dialog):
 class SheetEnd(Dialog):
     """The score sheet at the end of a hand; Enter says this player has seen it."""
 
-    kind: ClassVar[str] = "sheet_end"
     title: ClassVar[str] = "Score sheet"
 
     def key(self, ctl: Controller, name: str) -> None:
@@ -217,7 +208,6 @@ class SheetEnd(Dialog):
 class Waiting(Dialog):
     """This player has seen the score; others have not yet (a table of several terminals)."""
 
-    kind: ClassVar[str] = "waiting"
     title: ClassVar[str] = "Score sheet"
 
     def key(self, ctl: Controller, name: str) -> None:
@@ -236,7 +226,6 @@ class Waiting(Dialog):
 class MatchOver(Dialog):
     """The end of the match: play again (same seats and rules), the start menu, or quit."""
 
-    kind: ClassVar[str] = "match_over"
     title: ClassVar[str] = "Game over"
 
     def key(self, ctl: Controller, name: str) -> None:
@@ -266,7 +255,6 @@ class LeaveTable(Dialog):
     """F2 (New game): leave this game for the start menu, after asking.  The game is not lost:
     it stays in the autosave, which Resume plays on; a new game keeps it as a backup."""
 
-    kind: ClassVar[str] = "leave"
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "New game"
 
@@ -287,7 +275,6 @@ class LeaveTable(Dialog):
 class PileChoice(Dialog):
     """There are several ways to meld the upcard: which?"""
 
-    kind: ClassVar[str] = "pile_choice"
     title: ClassVar[str] = "Take the pile"
     options: list[Action] = field(default_factory=list)
 
@@ -315,7 +302,6 @@ class PileChoice(Dialog):
 class WildTarget(Dialog):
     """Which meld does the wild card join?"""
 
-    kind: ClassVar[str] = "wild_target"
     title: ClassVar[str] = "Wild card"
     card: int = -1
     until_canasta: bool = False      # as many wild cards as make the meld a canasta (Windows: shift-click)
@@ -341,7 +327,6 @@ class WildTarget(Dialog):
 class Confirm(Dialog):
     """A question before a move whose cost the player should know."""
 
-    kind: ClassVar[str] = "confirm"
     title: ClassVar[str] = "Before you do"
     text: str = ""
     options: list[Action] = field(default_factory=list)     # the move, played on "y"
@@ -359,7 +344,6 @@ class Confirm(Dialog):
 class SaveName(Dialog):
     """F4: the name to save the game under."""
 
-    kind: ClassVar[str] = "save_name"
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "Save"
     text: str = ""
@@ -387,7 +371,6 @@ class ChatInput(Dialog):
     """One line to say to the table: printable characters only, so nothing typed can reach another
     terminal as a control sequence (the table writes out whatever it gets anyway)."""
 
-    kind: ClassVar[str] = "chat"
     title: ClassVar[str] = "Chat"
     text: str = ""
 
@@ -414,7 +397,6 @@ class ChatInput(Dialog):
 class LoadList(Dialog):
     """F3: the saved games, newest first."""
 
-    kind: ClassVar[str] = "load_list"
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "Load a saved game"
     items: Sequence[SavedGame] = field(default_factory=list)

@@ -193,7 +193,6 @@ class PageDialog(Dialog):
     """A page opened over the table (help, options, statistics in the game): full screen, and
     the computers wait while it is open."""
 
-    kind: ClassVar[str] = "page"
     holds: ClassVar[bool] = True
     full_screen: ClassVar[bool] = True
 

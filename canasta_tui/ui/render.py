@@ -39,6 +39,7 @@ from .canvas import (
     too_small,
     wrap,
 )
+from .dialogs import Quit
 from .keys import BAR
 from .style import UNICODE, Glyphs
 from .texts import MELD_ORDER, canasta_tag, has_melded, meld_cards, meld_line
@@ -51,14 +52,14 @@ def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Ca
     cv.glyphs = opts.glyphs
     d = ctl.dialog
     if too_small(width, height):
-        asking = d is not None and d.kind == "quit"
+        asking = d is not None and isinstance(d, Quit)
         draw_too_small(cv, question=f"{ctl.quit_question()} y: quit, n: keep playing" if asking else "")
         return cv
     v: PlayerView = ctl.view()
     if d is not None and d.full_screen:
         d.draw(cv, ctl, v, opts)
         return cv
-    if d is not None and d.kind == "quit" and d.back is not None and d.back.full_screen:
+    if d is not None and isinstance(d, Quit) and d.back is not None and d.back.full_screen:
         # Quitting from the privacy screen (or a summary): nothing of the table behind the question.
         d.draw(cv, ctl, v, opts)
         return cv

@@ -30,6 +30,7 @@ from canasta_tui.persistence.selfplay import game_over, start, step
 from canasta_tui.presets import load_rules
 from canasta_tui.table import COMPUTER, LOCAL, Seat, Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import LoadList
 from canasta_tui.ui.render import render
 
 FOUR = ["human", "computer", "computer", "computer"]
@@ -78,7 +79,7 @@ def table_of(ctl: Controller) -> Table:
 
 def f3_load(ctl: Controller, name: str) -> None:
     ctl.key("f3")
-    assert ctl.dialog is not None and ctl.dialog.kind == "load_list"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, LoadList)
     ctl.dialog.page = [i.name for i in ctl.dialog.items].index(name)
     ctl.key("enter")
 

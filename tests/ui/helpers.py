@@ -8,6 +8,7 @@ from canasta_tui.engine import Phase
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import Answer, PileChoice, Quit
 
 
 def session(players: int = 1, seed: int = 5, rules: str = "classic") -> Table:
@@ -25,8 +26,7 @@ def next_key(ctl: Controller) -> str | None:
     """The key a simple human would press now (None: nothing for a human to do)."""
     d = ctl.dialog
     if d is not None:
-        return {"privacy": "enter", "answer": "n", "pile_choice": "1", "summary": "enter",
-                "sheet_end": "enter", "match_over": "enter", "quit": "n"}.get(d.kind, "enter")
+        return {Answer: "n", PileChoice: "1", Quit: "n"}.get(type(d), "enter")
     if ctl.message:
         return "x"
     if not ctl.my_turn():

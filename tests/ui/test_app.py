@@ -16,6 +16,7 @@ from prompt_toolkit.output import DummyOutput
 
 from canasta_tui.engine import Phase
 from canasta_tui.ui.app import TableApp
+from canasta_tui.ui.dialogs import Privacy, Quit, Summary
 from canasta_tui.ui.render import render
 from canasta_tui.ui.style import make_style
 
@@ -32,7 +33,7 @@ async def play_hand(players: int, seed: int, watch=None) -> TableApp:  # type: i
         ctl = app.controller
         for _ in range(20000):
             await asyncio.sleep(0)
-            if s.state.phase == Phase.HAND_OVER and ctl.dialog is not None and ctl.dialog.kind == "summary":
+            if s.state.phase == Phase.HAND_OVER and ctl.dialog is not None and isinstance(ctl.dialog, Summary):
                 break
             k = next_key(ctl)
             if k is None:
@@ -66,7 +67,7 @@ def test_hot_seat_hand_never_shows_a_hand_at_the_privacy_screen() -> None:
 
     def watch(ctl) -> None:  # type: ignore[no-untyped-def]
         d = ctl.dialog
-        if d is not None and d.kind == "privacy":
+        if d is not None and isinstance(d, Privacy):
             seen.append(d.seat)
             text = render(ctl, 80, 24).text()
             if ctl.hand() or any(s in text for s in "♣♦♥♠"):
@@ -158,7 +159,7 @@ def test_keys_do_nothing_behind_the_terminal_too_small_screen() -> None:
             after = len(s.state.hands[0])
             phase = s.state.phase
             await press("q")
-            asked = ctl.dialog is not None and ctl.dialog.kind == "quit"
+            asked = ctl.dialog is not None and isinstance(ctl.dialog, Quit)
             await press("n")
             back = ctl.dialog is None and not ctl.quitting
             out.size = Size(rows=24, columns=80)

@@ -9,6 +9,7 @@ from canasta_tui.engine import GameState, Phase, parse_action
 from canasta_tui.presets import load_rules
 from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import Confirm, PileChoice
 from canasta_tui.ui.render import render
 
 from .helpers import session, table_of
@@ -37,7 +38,7 @@ def test_a_yes_binds_and_the_prompt_and_the_discard_key_say_so() -> None:
     assert "Your partner said yes: you must go out this turn or pay 100" in render(ctl, 80, 24).text()
     ctl.cursor = 0
     ctl.key("c")
-    assert ctl.dialog is not None and ctl.dialog.kind == "confirm"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, Confirm)
     text = render(ctl, 80, 24).text()
     assert "Discarding 5♣ keeps 4 cards in your hand," in text and "so your side pays 100 points." in text
     ctl.key("n")                                   # back: nothing discarded
@@ -73,7 +74,7 @@ def test_the_pile_choice_offers_putting_it_back_only_to_a_side_that_has_not_meld
                       pile="4h 9c", frozen=False)
     ctl = at(opened, "windows")
     ctl.key("p")
-    assert ctl.dialog is not None and ctl.dialog.kind == "pile_choice"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, PileChoice)
     text = render(ctl, 80, 24).text()
     assert "How do you want to take the pile?" in text and "puts the pile back" not in text
     fresh = position({0: "9h 9d Ac Ad Ah 2c 5c 6c 7c"}, rules=rules, phase=Phase.DRAW, pile="4h 9c", frozen=False)

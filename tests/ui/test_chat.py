@@ -6,6 +6,7 @@ from __future__ import annotations
 from canasta_tui.table import Link, Table
 from canasta_tui.ui.canvas import DEFAULT_OPTIONS
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import ChatInput
 from canasta_tui.ui.render import render
 
 from .helpers import client, session
@@ -32,7 +33,7 @@ def test_i_opens_the_chat_line_and_enter_says_it_to_the_table() -> None:
     said: list[str] = []
     ctl = remote_client(t, 0, said)
     ctl.key("/")
-    assert ctl.dialog is not None and ctl.dialog.kind == "chat"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, ChatInput)
     type_keys(ctl, "good luck all")
     screen = render(ctl, 80, 24, DEFAULT_OPTIONS).text()
     assert "> good luck all_" in screen
@@ -95,7 +96,7 @@ def test_the_chat_input_takes_printable_characters_only() -> None:
 def test_a_local_table_has_nobody_to_chat_with() -> None:
     ctl = client(session(players=1, seed=5))
     ctl.key("/")
-    assert ctl.dialog is None or ctl.dialog.kind != "chat"
+    assert ctl.dialog is None or not isinstance(ctl.dialog, ChatInput)
     assert any("SSH" in line for line in ctl.message)
 
 

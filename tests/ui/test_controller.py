@@ -6,6 +6,7 @@ from canasta_tui.engine import Phase
 from canasta_tui.engine.cards import parse_card
 from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller, compose_meld
+from canasta_tui.ui.dialogs import Confirm, Privacy, Quit, Summary
 from canasta_tui.ui.render import render
 
 from .helpers import client, drive, session, table_of
@@ -119,7 +120,7 @@ def test_score_dialog_and_quit_asks_first() -> None:
     assert "Initial meld" in render(ctl, 80, 24).text()
     ctl.key("x")
     ctl.key("q")
-    assert ctl.dialog is not None and ctl.dialog.kind == "quit" and not ctl.quitting
+    assert ctl.dialog is not None and isinstance(ctl.dialog, Quit) and not ctl.quitting
     ctl.key("n")
     assert ctl.dialog is None and not ctl.quitting
     ctl.key("c-c")
@@ -133,7 +134,7 @@ def test_whole_hand_by_keys_without_the_app() -> None:
     # 5001 checks: up to 5000 actions, then the hand must be over
     drive(ctl, lambda c: table_of(c).state.phase == Phase.HAND_OVER, steps=5001)
     assert s.state.phase == Phase.HAND_OVER
-    assert ctl.dialog is not None and ctl.dialog.kind == "summary"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, Summary)
     text = render(ctl, 80, 24).text()
     assert "Melded cards" in text and "Total" in text
     ctl.key("enter")
@@ -152,7 +153,7 @@ def test_query_a_computer_partner_shows_the_answer() -> None:
     if st.canastas(st.team_of(0)) < st.rules.canastas_to_go_out:
         # Issue 10 #8: a human who asks while the side has no canasta is told first what going
         # out would take, and that a "yes" binds.
-        assert ctl.dialog is not None and ctl.dialog.kind == "confirm"
+        assert ctl.dialog is not None and isinstance(ctl.dialog, Confirm)
         text = render(ctl, 80, 24).text()
         assert "Your side has no canasta yet: to go out this turn" in text
         assert "you must complete a canasta and meld or discard every card." in text
@@ -173,7 +174,7 @@ def test_hot_seat_returning_player_sees_what_the_others_did() -> None:
     hand1 = set(ctl.hand())
     ctl.key("c")
     assert ctl.viewer is None and ctl.bell and not ctl.hand()    # hidden again, bell rung
-    while ctl.dialog is None or ctl.dialog.kind != "privacy":
+    while ctl.dialog is None or not isinstance(ctl.dialog, Privacy):
         s.step()
     assert ctl.dialog.seat == 3 and not ctl.hand()
     ctl.key("enter")                      # Player 4 reveals

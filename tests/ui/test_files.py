@@ -15,6 +15,7 @@ from canasta_tui.persistence.integrate import TableFiles, attach
 from canasta_tui.persistence.saves import read_record
 from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import LoadList, SaveName
 from canasta_tui.ui.render import render
 
 from .helpers import session, table_of
@@ -48,7 +49,7 @@ def screen(ctl: Controller) -> str:
 def test_f4_asks_for_a_name_offers_the_players_and_confirms_with_the_path() -> None:
     ctl = table()
     ctl.key("f4")
-    assert ctl.dialog is not None and ctl.dialog.kind == "save_name"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, SaveName)
     assert "> Player 1_" in screen(ctl)
     for _ in range(len("Player 1")):
         ctl.key("c-h")
@@ -84,7 +85,7 @@ def test_f3_lists_the_saves_and_enter_loads_one_in_place_of_the_game() -> None:
     ctl.key("d")                           # play on: the game moves away from the save
     assert table_of(ctl).state != saved
     ctl.key("f3")
-    assert ctl.dialog is not None and ctl.dialog.kind == "load_list"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, LoadList)
     text = screen(ctl)
     assert "> Player-1" in text and "hand 1, 0 to 0" in text and "Enter: load" in text
     ctl.key("enter")

@@ -19,6 +19,7 @@ from canasta_tui.persistence.integrate import statistics_outcome
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import MatchOver, Privacy
 from canasta_tui.ui.launch import GameApp
 from canasta_tui.ui.menu import StartMenu
 from canasta_tui.ui.pages import Page
@@ -71,7 +72,7 @@ def test_the_game_over_screen_offers_play_again_the_menu_and_quit() -> None:
         t = short_match()
         ctl = Controller(local_link(t))
         ctl.host = Host()
-        drive(ctl, lambda c: c.dialog is not None and c.dialog.kind == "match_over")
+        drive(ctl, lambda c: c.dialog is not None and isinstance(c.dialog, MatchOver))
         text = render(ctl, 80, 24).text()
         assert "a or Enter: Play again    m: start menu    q: quit" in text and "win the match!" in text
         ctl.key(key)
@@ -81,7 +82,7 @@ def test_the_game_over_screen_offers_play_again_the_menu_and_quit() -> None:
 def test_without_an_app_around_it_the_game_over_screen_only_leaves() -> None:
     t = short_match()
     ctl = Controller(local_link(t))
-    drive(ctl, lambda c: c.dialog is not None and c.dialog.kind == "match_over")
+    drive(ctl, lambda c: c.dialog is not None and isinstance(c.dialog, MatchOver))
     assert "Enter: leave the table" in render(ctl, 80, 24).text()
     ctl.key("a")
     assert not ctl.finished
@@ -127,7 +128,7 @@ def test_menu_two_humans_play_again_f2_and_resume() -> None:
             # Play the match: Enter at "Player N is up", draw and discard, until the game is over.
             for _ in range(4000):
                 d = first.dialog
-                if d is not None and d.kind == "match_over":
+                if d is not None and isinstance(d, MatchOver):
                     break
                 k = next_key(first)
                 if k is None:
@@ -143,7 +144,7 @@ def test_menu_two_humans_play_again_f2_and_resume() -> None:
             assert again is not played and again.match.hand_number == 1 and again.match.scores == (0, 0)
             assert again.seats == played.seats and again.rules == played.rules
             assert app.controller is not None and app.controller.dialog is not None
-            assert app.controller.dialog.kind == "privacy"
+            assert isinstance(app.controller.dialog, Privacy)
             await press(app, inp, "f2")                      # F2 at "Player 1 is up": asks first
             assert "Leave this game for the start menu?" in render(app.controller, 80, 24).text()
             await press(app, inp, "y")

@@ -12,8 +12,10 @@ from canasta_tui.presets import load_rules
 from canasta_tui.table import local_link
 from canasta_tui.ui.canvas import wrap
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import Quit
 from canasta_tui.ui.helppages import PAGES, HelpPage, markdown_lines
 from canasta_tui.ui.keys import KEYS
+from canasta_tui.ui.pages import PageDialog
 from canasta_tui.ui.render import render
 from canasta_tui.ui.statistics import StatisticsPage
 
@@ -97,7 +99,7 @@ def test_help_in_the_game_holds_the_computers_and_q_returns_to_the_table() -> No
     ctl = Controller(local_link(t))
     for key in ("?", "f1"):
         ctl.key(key)
-        assert ctl.dialog is not None and ctl.dialog.kind == "page" and t.holds
+        assert ctl.dialog is not None and isinstance(ctl.dialog, PageDialog) and t.holds
         text = render(ctl, 80, 24).text()
         assert "CANASTA — Help" in text and "[1 Rules]" in text and "Stock" not in text
         ctl.key("3")
@@ -110,9 +112,9 @@ def test_ctrl_c_in_a_page_at_the_table_asks_before_quitting() -> None:
     ctl = Controller(local_link(session(seed=5)))
     ctl.key("f1")
     ctl.key("c-c")
-    assert ctl.dialog is not None and ctl.dialog.kind == "quit"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, Quit)
     ctl.key("n")
-    assert ctl.dialog is not None and ctl.dialog.kind == "page"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, PageDialog)
 
 
 def test_options_statistics_and_new_game_without_an_app_around_the_table_say_so() -> None:

@@ -8,6 +8,7 @@ from canasta_tui.engine import Phase
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import Answer, Privacy
 from canasta_tui.ui.render import render
 
 SUITS = "♣♦♥♠"
@@ -25,7 +26,7 @@ def hand_visible_while_others_act(seed: int, level: str = "advanced") -> list[st
             return leaks
         d = ctl.dialog
         if d is not None:
-            ctl.key({"privacy": "enter", "answer": "n"}.get(d.kind, "enter"))
+            ctl.key("n" if isinstance(d, Answer) else "enter")
             continue
         if ctl.message:
             ctl.key("x")
@@ -65,7 +66,7 @@ def test_the_recap_always_holds_the_other_humans_discard(seed: int) -> None:
         if s.state.phase == Phase.HAND_OVER:
             break
         d = ctl.dialog
-        if d is not None and d.kind == "privacy":
+        if d is not None and isinstance(d, Privacy):
             seat, other = d.seat, 3 - d.seat
             discarded_since = s.state.turn_number > 1 and s.state.phase == Phase.DRAW
             ctl.key("enter")

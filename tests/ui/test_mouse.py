@@ -8,6 +8,7 @@ from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 
 from canasta_tui.ui.canvas import Options
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import Quit, Score
 from canasta_tui.ui.render import render
 
 from .helpers import client, session
@@ -37,7 +38,7 @@ def test_clicks_on_a_card_the_stock_and_the_command_bar() -> None:
     click(ctl, "Stock")                     # the stock: draw
     assert ctl.view().stock_size < stock and ctl.view().phase.name != "DRAW"
     click(ctl, "[S]core")                   # the command bar: the command
-    assert ctl.dialog is not None and ctl.dialog.kind == "score"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, Score)
 
 
 def test_a_click_closes_what_any_key_closes_but_never_answers_a_question() -> None:
@@ -49,7 +50,7 @@ def test_a_click_closes_what_any_key_closes_but_never_answers_a_question() -> No
     ctl.key("q")
     click(ctl, "Stock")
     click(ctl, "Help")
-    assert not ctl.quitting and ctl.dialog is not None and ctl.dialog.kind == "quit"
+    assert not ctl.quitting and ctl.dialog is not None and isinstance(ctl.dialog, Quit)
     ctl.key("n")
     assert ctl.dialog is None
     ctl.message = ["Something to read"]

@@ -15,6 +15,7 @@ from canasta_tui.table import local_link
 from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.canvas import Options
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import PileChoice, Privacy
 from canasta_tui.ui.render import render
 
 from .helpers import client, drive, session, table_of
@@ -33,7 +34,7 @@ def test_pile_choice_dialog_asks_how_to_meld_the_upcard() -> None:
     drive(ctl, lambda c: pile_choices(c) >= 2)
     options = [a for a in legal_actions(table_of(ctl).state) if a.kind == "pile"]
     ctl.key("p")
-    assert ctl.dialog is not None and ctl.dialog.kind == "pile_choice"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, PileChoice)
     text = render(ctl, 80, 24).text()
     assert "How do you want to take the pile?" in text
     assert "1: meld the upcard" in text and "2: meld the upcard" in text
@@ -172,12 +173,12 @@ def test_ctrl_l_forces_a_full_redraw() -> None:
 
 def test_hot_seat_quit_from_the_privacy_screen_keeps_the_table_hidden() -> None:
     ctl = client(session(players=2, seed=5))
-    assert ctl.dialog is not None and ctl.dialog.kind == "privacy"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, Privacy)
     ctl.key("q")
     text = render(ctl, 80, 24).text()
     assert "Quit the game?" in text and "Stock" not in text and not any(ch in text for ch in "♣♦♥♠")
     ctl.key("n")
-    assert ctl.dialog is not None and ctl.dialog.kind == "privacy" and not ctl.quitting
+    assert ctl.dialog is not None and isinstance(ctl.dialog, Privacy) and not ctl.quitting
     ctl.key("enter")
     assert ctl.hand() and ctl.my_turn()
 

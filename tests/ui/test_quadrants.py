@@ -22,6 +22,8 @@ from canasta_tui.table.events import MELDED, Event
 from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.canvas import ASCII_OPTIONS, Options
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import WildTarget
+from canasta_tui.ui.pages import PageDialog
 from canasta_tui.ui.render import render, table_layout
 from canasta_tui.ui.texts import summary_table
 
@@ -137,7 +139,7 @@ def test_W_adds_wild_cards_until_the_meld_is_a_canasta() -> None:
     state = position({0: "2c 2d JK 5h 6h 7s"}, melds={0: ["Kc Kd Kh Ks"]}, stock="8c 8d")
     ctl = _at(state)
     ctl.key("W")
-    assert ctl.dialog is not None and ctl.dialog.kind == "wild_target"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, WildTarget)
     ctl.key("k")
     m = ctl.view().melds[0][13]
     assert m is not None and m.is_canasta and m.size == 7
@@ -221,7 +223,7 @@ def test_the_mouse_works_on_the_stock_a_card_a_meld_and_the_buttons() -> None:
             meld = t.state.melds[0][13]
             seen["wild_on_meld"] = meld is not None and c("2c") in meld.wilds
             await m.click("[?]Help", 23)                         # a button
-            seen["help"] = ctl.dialog is not None and ctl.dialog.kind == "page"
+            seen["help"] = ctl.dialog is not None and isinstance(ctl.dialog, PageDialog)
         return seen
 
     assert asyncio.run(run()) == {"drew": True, "selected": True, "wild_on_meld": True, "help": True}

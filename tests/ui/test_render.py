@@ -14,6 +14,7 @@ from canasta_tui.engine.melds import Meld
 from canasta_tui.table import local_link
 from canasta_tui.ui.canvas import ASCII_OPTIONS, Options, wrap
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import Privacy
 from canasta_tui.ui.render import frozen_reason, pile_note, render, table_layout
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import meld_line, side_name
@@ -78,7 +79,7 @@ def test_first_screen_80x24() -> None:
 def test_hot_seat_privacy_screen_is_blank_but_for_the_prompt() -> None:
     ctl = client(session(players=2, seed=5))
     text = render(ctl, 80, 24).text()
-    assert ctl.dialog is not None and ctl.dialog.kind == "privacy"
+    assert ctl.dialog is not None and isinstance(ctl.dialog, Privacy)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     assert lines == ["Player 1 is up — press Enter", "(everybody else: please look away)"]
 

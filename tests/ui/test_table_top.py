@@ -12,6 +12,7 @@ from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS, Canvas, Options
 from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import Privacy
 from canasta_tui.ui.render import render
 
 
@@ -43,7 +44,7 @@ def play(players: int, seed: int, sizes: list[tuple[int, int, Options]], steps: 
         if t.match.state.phase == Phase.HAND_OVER:
             break
         if ctl.dialog is not None:
-            ctl.key("enter" if ctl.dialog.kind == "privacy" else "escape")
+            ctl.key("enter" if isinstance(ctl.dialog, Privacy) else "escape")
         elif ctl.message:
             ctl.key("x")
         elif ctl.my_turn():
