@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -215,16 +216,11 @@ def _pace_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
 def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int], busy_pace: tuple[int, int],
                 busy: bool, phase: float, delay: int, logins: int, seed: int, as_json: bool) -> None:
     """SSH players against a real canasta serve: logins/s with keys, key-to-screen latency, bytes/s, server CPU."""
-    from .bench.serve_bench import BenchError, report, run
+    from .bench.serve_bench import report, run
 
-    try:
-        result = run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace, delay_ms=delay,
-                     seed=seed, phase_s=phase, logins=logins, progress=lambda line: click.echo(line, err=True))
-    except BenchError as exc:
-        raise click.ClickException(str(exc)) from None
-    except KeyboardInterrupt:
-        raise click.Abort() from None
-    click.echo(json.dumps(result) if as_json else report(result))
+    _server_bench(lambda progress: run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace,
+                                       delay_ms=delay, seed=seed, phase_s=phase, logins=logins, progress=progress),
+                  report, as_json)
 
 
 @bench.command("logins")
@@ -238,10 +234,18 @@ def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int]
 def bench_logins(logins: int, at_once: int, settle: float, as_json: bool) -> None:
     """Many short logins to a real canasta serve: logins/s and the server's memory before, after, and later."""
     from .bench.logins_bench import report, run
+
+    _server_bench(lambda progress: run(logins, at_once, settle, progress=progress), report, as_json)
+
+
+def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report: Callable[[dict[str, Any]], str],
+                  as_json: bool) -> None:
+    """Run a benchmark that starts a real server (its progress on stderr) and print its figures;
+    what stopped it is said as the command's error."""
     from .bench.serve_bench import BenchError
 
     try:
-        result = run(logins, at_once, settle, progress=lambda line: click.echo(line, err=True))
+        result = run(lambda line: click.echo(line, err=True))
     except BenchError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:

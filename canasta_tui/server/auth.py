@@ -31,6 +31,7 @@ from typing import NamedTuple
 import asyncssh
 
 from ..persistence.safe_io import Unreadable, read_regular
+from ..table.seats import GUEST_PREFIX, KEY_PREFIX
 from ..text import printable
 from .config import ConfigError, ServerConfig
 from .names import NameRefused, check_name
@@ -59,7 +60,7 @@ class Identity(NamedTuple):
         """The person, as a seat keeps it (and the save records it): their key, or their guest code."""
         if not (self.fingerprint or self.guest):
             raise ValueError("an identity is a key's fingerprint or a guest's code")
-        return f"key:{self.fingerprint}" if self.fingerprint else f"guest:{self.guest}"
+        return KEY_PREFIX + self.fingerprint if self.fingerprint else GUEST_PREFIX + self.guest
 
     @property
     def verified(self) -> bool:
@@ -82,25 +83,24 @@ def new_guest_code() -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
+def _code_letters(code: str) -> str:
+    """A code's letters and digits, as typed in any case and with any separators."""
+    return "".join(c for c in code.upper() if c.isalnum())
+
+
 def code_text(code: str) -> str:
     """A code as typed (``k7pxm2qa``, ``K7PX M2QA``) as it is shown: ``K7PX-M2QA``."""
-    clean = "".join(c for c in code.upper() if c.isalnum())
+    clean = _code_letters(code)
     return f"{clean[:4]}-{clean[4:]}" if len(clean) > 4 else clean
 
 
 def guest_digest(code: str) -> str:
     """What a seat keeps of a guest's code (the code itself is never written down)."""
-    clean = "".join(c for c in code.upper() if c.isalnum())
-    return hashlib.sha256(b"canasta-guest:" + clean.encode()).hexdigest()[:24]
+    return hashlib.sha256(b"canasta-guest:" + _code_letters(code).encode()).hexdigest()[:24]
 
 
 def guest_identity(name: str, code: str) -> Identity:
     return Identity(name, guest=guest_digest(code))
-
-
-def is_key(seat_key: str) -> bool:
-    """Is this seat's person a key (not a guest)?"""
-    return seat_key.startswith("key:")
 
 
 def player_name(username: str) -> str:
@@ -215,11 +215,6 @@ class Gate:
         self.keys = AuthorizedKeys(config.authorized_keys) if config.authorized_keys else None
         self.throttle = GuessThrottle()
 
-    @property
-    def guests(self) -> bool:
-        """May a client that proves no key come in (open mode, or by the password)?"""
-        return self.open or self.by_password
-
     def key_enough(self, key: asyncssh.SSHKey, address: str) -> bool:
         """Does proving this key let the client in by itself (open mode, or a listed key)?"""
         return self.open or self.key_allowed(key, address)
@@ -246,4 +241,4 @@ def fingerprint(key: asyncssh.SSHKey) -> str:
 
 
 __all__ = ["GUEST_MARK", "AuthorizedKeys", "Gate", "GuessThrottle", "Identity", "NameRefused", "code_text",
-           "fingerprint", "guest_digest", "guest_identity", "is_key", "new_guest_code", "player_name"]
+           "fingerprint", "guest_digest", "guest_identity", "new_guest_code", "player_name"]

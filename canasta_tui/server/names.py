@@ -247,8 +247,7 @@ class NameBook:
         held = self.names.get(skeleton(name))
         if held is not None:
             if held.fingerprint != fingerprint:
-                same = "is" if held.name == name else f"looks like {held.name}, which is"
-                raise NameRefused(f"the name {name} {same} reserved by another person's key on this server. "
+                raise NameRefused(f"{_held(name, held)} reserved by another person's key on this server. "
                                   "Connect with another name: ssh -l NAME ...")
             return
         mine = self.of_key(fingerprint)
@@ -297,10 +296,14 @@ class NameBook:
         """NameRefused if ``name`` (or a look-alike) belongs to a key."""
         held = self.names.get(skeleton(name))
         if held is not None:
-            same = "is" if held.name == name else f"looks like {held.name}, which is"
-            raise NameRefused(f"the name {name} {same} reserved by a person's key on this server; without a key "
+            raise NameRefused(f"{_held(name, held)} reserved by a person's key on this server; without a key "
                               "you come in as a guest: connect with another name (ssh -l NAME ...), "
                               "or with the key that reserved it")
+
+
+def _held(name: str, held: Reservation) -> str:
+    """``the name alice is`` or ``the name аlice looks like alice, which is`` (then: reserved by ...)."""
+    return f"the name {name} is" if held.name == name else f"the name {name} looks like {held.name}, which is"
 
 
 __all__ = ["NAMES_PER_KEY", "NameBook", "NameRefused", "Reservation", "check_name", "skeleton"]

@@ -40,8 +40,9 @@ from ..persistence.integrate import StatsRecording
 from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
+from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
-from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, is_key
+from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .config import ServerConfig
 from .names import NameBook, NameRefused, skeleton
 from .store import StoredTable, TableStore
@@ -633,8 +634,7 @@ class Registry:
         for st in self.tables.values():
             seat = st.seat_of(wanted)
             if seat is not None and st.table is not None:
-                name = st.table.seats[seat].name.removeprefix(GUEST_MARK)
-                return None, Identity(name, guest=wanted.removeprefix("guest:"))
+                return None, guest_identity(st.table.seats[seat].name.removeprefix(GUEST_MARK), code)
         return "No seat has that code", None
 
     def guess_wait(self, client: Client) -> str | None:
@@ -911,11 +911,11 @@ LEGACY = "legacy:"
 def _person(saved: str) -> str:
     """A seat's person as a save records it, in today's terms: ``key:…`` and ``guest:…`` as they
     are; ``name SHA256:…`` (an older server's key mode) the key; a name alone a legacy seat."""
-    if not saved or saved.startswith(("key:", "guest:", LEGACY)):
+    if not saved or saved.startswith((KEY_PREFIX, GUEST_PREFIX, LEGACY)):
         return saved
     name, _, fp = saved.rpartition(" ")
     if name and fp.startswith("SHA256:"):
-        return f"key:{fp}"
+        return KEY_PREFIX + fp
     return LEGACY + skeleton(saved)
 
 

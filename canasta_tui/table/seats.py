@@ -22,6 +22,16 @@ REMOTE = SeatKind.REMOTE
 KINDS = tuple(SeatKind)
 
 
+#: How a server writes down the person of a seat: ``key:`` and their key's fingerprint, or
+#: ``guest:`` and the digest of a guest's code (``server/auth.py`` makes them).
+KEY_PREFIX, GUEST_PREFIX = "key:", "guest:"
+
+
+def is_key(person: str) -> bool:
+    """Is this person (a seat's ``key``, a claim's identity) known by an SSH key, not a guest?"""
+    return person.startswith(KEY_PREFIX)
+
+
 @dataclass(frozen=True)
 class Seat:
     """One seat: its kind, the player's name, the computer level (a human seat keeps the level a
@@ -44,12 +54,7 @@ class Seat:
     @property
     def verified(self) -> bool:
         """Played by a person a server knows by their SSH key (``key:`` fingerprint)."""
-        return self.key.startswith("key:")
-
-    @property
-    def guest(self) -> bool:
-        """Played by a server's guest (a client that proved no key)."""
-        return self.key.startswith("guest:")
+        return is_key(self.key)
 
     def with_(self, **changes: object) -> Seat:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -72,4 +77,5 @@ def seats_for(players: int, level: str = "advanced", name: str = "") -> tuple[Se
                  else Seat(COMPUTER, "", level) for s in range(4))
 
 
-__all__ = ["COMPUTER", "KINDS", "LOCAL", "REMOTE", "Seat", "SeatKind", "seat_name", "seats_for"]
+__all__ = ["COMPUTER", "GUEST_PREFIX", "KEY_PREFIX", "KINDS", "LOCAL", "REMOTE", "Seat", "SeatKind", "is_key", "seat_name",
+           "seats_for"]
