@@ -22,8 +22,8 @@ from ..engine import Phase, parse_action
 from ..presets import load_rules
 from ..table import Table, local_link, seats_for
 from ..ui.app import TableApp
+from ..ui.canvas import DEFAULT_OPTIONS
 from ..ui.controller import Controller
-from ..ui.render import render
 
 TARGETS = {"first_frame_s": 0.5, "render_p95_ms": 15.0, "bytes_per_cursor_key": 400}
 DEFAULT_DELAY_MS = 400   # canasta's --delay default
@@ -53,18 +53,18 @@ def busy_controller(seed: int = 5) -> Controller:
     t = Table(load_rules("classic"), seats_for(1, "beginner"), seed)
     ctl = Controller(local_link(t))
     while len(t.events) < 60 and t.match.state.phase != Phase.HAND_OVER:
-        if ctl.my_turn():
+        if ctl.client.my_turn():
             for a in ("draw", "meld K K K"):
-                if parse_action(a) in ctl.legal():
+                if parse_action(a) in ctl.client.legal():
                     ctl.type_action(a)
-            if ctl.my_turn():
-                if not ctl.lit()["discard"]:
+            if ctl.client.my_turn():
+                if not ctl.client.lit()["discard"]:
                     ctl.key("U")
                 ctl.key("c")
         else:
             t.step()
         ctl.message = []
-    while not ctl.my_turn() and t.match.state.phase != Phase.HAND_OVER:
+    while not ctl.client.my_turn() and t.match.state.phase != Phase.HAND_OVER:
         t.step()
     ctl.key("d")
     ctl.key("right")
@@ -77,7 +77,7 @@ def render_times(n: int = 300) -> list[float]:
     out = []
     for _ in range(n):
         t0 = time.perf_counter()
-        render(ctl, 80, 24).fragments()
+        ctl.paint(80, 24, DEFAULT_OPTIONS).fragments()
         out.append(time.perf_counter() - t0)
     return out
 
@@ -99,7 +99,7 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
             figures["first_frame_bytes"] = out.bytes
             # With a delay the deal is shown card by card: its bytes, to the last card painted.
             t_deal = time.perf_counter()
-            while ctl.dealing is not None:
+            while ctl.client.dealing is not None:
                 await asyncio.sleep(0.001)
             figures["deal_s"] = time.perf_counter() - t_deal
 
@@ -116,7 +116,7 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
                 while ctl.keys_handled == n:
                     await asyncio.sleep(0.001)
 
-            while not ctl.my_turn():
+            while not ctl.client.my_turn():
                 await asyncio.sleep(0.005)
             await settle()
             figures["deal_bytes"] = out.bytes - figures["first_frame_bytes"]
@@ -139,9 +139,9 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
             for _ in range(rounds):
                 while ctl.message:
                     await press("x")
-                if not ctl.my_turn() or over():
+                if not ctl.client.my_turn() or over():
                     break
-                if ctl.lit()["draw"]:
+                if ctl.client.lit()["draw"]:
                     await press("d")
                 await settle()
                 before = out.bytes
@@ -149,7 +149,7 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
                 await press("c")
                 while t.match.state.turn == seat_turn and not over():
                     await asyncio.sleep(0.001)
-                while not ctl.my_turn() and not over():
+                while not ctl.client.my_turn() and not over():
                     await asyncio.sleep(0.002)
                 await settle()
                 if over():

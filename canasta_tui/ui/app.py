@@ -42,7 +42,8 @@ from prompt_toolkit.styles import (
 from ..engine import Rules
 from ..table import Link, Table, local_link
 from .canvas import DEFAULT_OPTIONS, Canvas, Options, too_small
-from .controller import Controller, Files
+from .controller import Controller
+from .files import Files
 from .keys import KEYS
 from .style import color_depth, make_style
 from .terminal import CanvasRenderer, CanvasWindow
@@ -255,14 +256,16 @@ class ScreenApp:
 
     def show_deals(self, ctl: Controller) -> None:
         """Deal the cards on screen one by one whenever ``ctl`` starts showing a deal (now, if it has)."""
+        client = ctl.client
+
         async def deal() -> None:
-            while ctl.dealing is not None and not ctl.finished:
-                await asyncio.sleep(ctl.deal_pace)
+            while client.dealing is not None and not ctl.finished:
+                await asyncio.sleep(client.deal_pace)
                 ctl.deal_step()
 
-        ctl.on_deal = lambda: self.background(deal())
-        if ctl.dealing is not None:
-            ctl.on_deal()
+        client.on_deal = lambda: self.background(deal())
+        if client.dealing is not None:
+            client.on_deal()
 
     def background(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` while the app runs (the table's computers in a local game)."""

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.cards import IS_WILD, RANK_NAMES, RANK_OF, SUIT_OF
 from .style import ASCII, UNICODE, Glyphs
+
+if TYPE_CHECKING:
+    from prompt_toolkit.mouse_events import MouseEvent
 
 MIN_W, MIN_H = 80, 24
 
@@ -22,7 +25,7 @@ def too_small(width: int, height: int) -> bool:
     :func:`draw_too_small`, and no key but quitting acts)?"""
     return width < MIN_W or height < MIN_H
 
-Handler = Callable[[Any], object]
+Handler = Callable[["MouseEvent"], object]
 
 
 @dataclass(frozen=True)

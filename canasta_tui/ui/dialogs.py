@@ -1,53 +1,62 @@
 """Dialogs: small typed objects, each its own state, what its keys do, and what it shows.
 
-The controller holds at most one dialog; keys go to it first.  A dialog changes the
-controller only through its public methods (``close``, ``play``, ``reveal``, ...), and
-draws from the controller's public facts (its view and its link), never from the game.
+:class:`Dialog` is the machinery every screen may use: it is generic over the screen's side it
+is open on (its *host*), so the table's dialogs and another screen's (the lobby's) are the same
+kind of object, told apart by their type.  A screen holds at most one dialog; keys go to it
+first.  A dialog changes its host only through the host's public methods (``close``, ``play``,
+``reveal`` ...), and draws from what the host shows (its view and its link), never the game.
+
+The table's dialogs are ``Dialog[TableHost]``: :class:`TableHost` is what they may read and ask
+of the table's client (``model.Client`` implements it); nothing here imports the client.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
 from ..engine.cards import RANK_OF
+from ..table import Link
 from .canvas import Canvas, Options, card_label, draw_box, glyph_text
+from .files import Files, SavedGame
 from .lineedit import LineEdit, list_move
+from .moves import wilds_until_canasta
 from .texts import load_lines, pile_option_text, score_lines, sheet_lines, side_name, summary_table
-
-if TYPE_CHECKING:
-    from .controller import Controller, SavedGame
 
 #: Longest name the F4 dialog takes.
 NAME_MAX = 40
 #: Longest chat line the chat input takes (the server may allow less).
 CHAT_MAX = 200
 
-
-def seat_names(ctl: Controller) -> list[str]:
-    """Every seat's name at this table, by seat (the score names the sides by them)."""
-    return [ctl.link.name(s) for s in range(ctl.link.rules.players)]
-
 #: Keys that name a meld's rank (for "add the wild card to which meld?").
 RANK_KEYS = {"a": 1, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "0": 10, "t": 10,
              "j": 11, "q": 12, "k": 13, "3": 3, "2": 2, "w": 2}
 
 
+class DialogHost(Protocol):
+    """What every dialog may ask of the screen it is open on: to be closed."""
+
+    def close(self) -> None: ...
+
+
+H = TypeVar("H", bound=DialogHost)
+
+
 @dataclass
-class Dialog:
-    """A dialog box over the table; any key closes it unless a subclass says otherwise."""
+class Dialog(Generic[H]):
+    """A dialog box over a screen; any key closes it unless a subclass says otherwise."""
 
     #: While open on a local table, the computers wait (the player is deciding something).
     holds: ClassVar[bool] = False
-    #: Drawn instead of the table (the table must not show behind it).
+    #: Drawn instead of the screen (nothing of it must show behind).
     full_screen: ClassVar[bool] = False
     title: ClassVar[str] = ""
 
-    def key(self, ctl: Controller, name: str) -> None:
-        ctl.close()
+    def key(self, host: H, name: str) -> None:
+        host.close()
 
     @property
     def click_closes(self) -> bool:
@@ -55,65 +64,107 @@ class Dialog:
         (quit? which meld? a name to save under) waits for its own keys, never for a stray click."""
         return type(self).key is Dialog.key
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+    def lines(self, host: H, cv: Canvas, opts: Options) -> list[str]:
         return []
 
-    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
-        draw_box(cv, self.title, self.lines(ctl, cv, v, opts))
+    def draw(self, cv: Canvas, host: H, opts: Options) -> None:
+        draw_box(cv, self.title, self.lines(host, cv, opts))
+
+
+class TableHost(Protocol):
+    """What the table's dialogs read and ask of the table's client (``model.Client``)."""
+
+    message: list[str]
+
+    @property
+    def link(self) -> Link: ...
+    @property
+    def files(self) -> Files | None: ...
+    @property
+    def remote(self) -> bool: ...
+    @property
+    def sort(self) -> str: ...
+
+    def view(self) -> PlayerView: ...
+    def hand(self) -> list[int]: ...
+    def log_lines(self) -> Sequence[tuple[int, str]]: ...
+    def quit_question(self) -> str: ...
+    def offers(self) -> frozenset[str]: ...
+
+    def open(self, d: TableDialog) -> None: ...
+    def close(self, back: TableDialog | None = None) -> None: ...
+    def play(self, actions: Sequence[Action]) -> bool: ...
+    def reveal(self, seat: int) -> None: ...
+    def acknowledge(self) -> None: ...
+    def quit(self) -> None: ...
+    def leave(self, then: str) -> None: ...
+    def offer_new_game(self) -> None: ...
+    def save_as(self, name: str) -> None: ...
+    def load(self, item: SavedGame) -> None: ...
+    def send_chat(self, text: str) -> None: ...
+
+
+#: A dialog of the table.
+TableDialog = Dialog[TableHost]
+
+
+def seat_names(host: TableHost) -> list[str]:
+    """Every seat's name at this table, by seat (the score names the sides by them)."""
+    return [host.link.name(s) for s in range(host.link.rules.players)]
 
 
 @dataclass
-class Score(Dialog):
+class Score(TableDialog):
     title: ClassVar[str] = "Score"
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        link = ctl.link
-        return score_lines(link.rules, v, link.scores, len(link.sheet), seat_names(ctl)) + ["", "(press any key)"]
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        link = host.link
+        return score_lines(link.rules, host.view(), link.scores, len(link.sheet), seat_names(host)) + ["", "(press any key)"]
 
 
 @dataclass
-class Sheet(Dialog):
+class Sheet(TableDialog):
     title: ClassVar[str] = "Score sheet"
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        link = ctl.link
-        return sheet_lines(link.rules, link.sheet, link.scores, cv.height - 12, seat_names(ctl)) + ["", "(press any key)"]
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        link = host.link
+        return sheet_lines(link.rules, link.sheet, link.scores, cv.height - 12, seat_names(host)) + ["", "(press any key)"]
 
 
 @dataclass
-class Log(Dialog):
+class Log(TableDialog):
     title: ClassVar[str] = "Table log"
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        lines = [glyph_text(text, opts.glyphs) for _, text in ctl.log_lines()][-(cv.height - 8):]
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        lines = [glyph_text(text, opts.glyphs) for _, text in host.log_lines()][-(cv.height - 8):]
         return [*lines, "", "(press any key)"]
 
 
 @dataclass
-class Quit(Dialog):
+class Quit(TableDialog):
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "Quit"
-    back: Dialog | None = None      # where "no" returns to (the privacy screen, a summary ...)
+    back: TableDialog | None = None      # where "no" returns to (the privacy screen, a summary ...)
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         if name in ("y", "enter", "c-c", "q"):
-            ctl.quit()
+            host.quit()
         else:
-            ctl.close(self.back)
+            host.close(self.back)
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        note = quit_note(ctl)
-        yes = "y: leave" if ctl.remote else "y: quit"
-        return [ctl.quit_question(), *([""] + note if note else []), "", f"{yes}    n: keep playing"]
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        note = quit_note(host)
+        yes = "y: leave" if host.remote else "y: quit"
+        return [host.quit_question(), *([""] + note if note else []), "", f"{yes}    n: keep playing"]
 
 
-def quit_note(ctl: Controller) -> list[str]:
+def quit_note(host: TableHost) -> list[str]:
     """What quitting does to the game: over SSH a computer keeps the seat warm; at home the
     game is kept (autosaved) and how to come back to it, or why it is not."""
-    if ctl.remote:
+    if host.remote:
         return ["A computer plays your seat until you come back:", "join this table again to take it back."]
-    files = ctl.files
-    if ctl.link.winner is not None or files is None:
+    files = host.files
+    if host.link.winner is not None or files is None:
         return []
     if files.problem() is not None:
         return ["The game could not be kept: it is lost when a new one starts."]
@@ -123,148 +174,149 @@ def quit_note(ctl: Controller) -> list[str]:
 
 
 @dataclass
-class Answer(Dialog):
+class Answer(TableDialog):
     """Your partner asks "May I go out, partner?"."""
 
     title: ClassVar[str] = "Query"
     seat: int = -1
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         if name in ("y", "n"):
-            ctl.close()
-            ctl.play([A.A_YES if name == "y" else A.A_NO])
+            host.close()
+            host.play([A.A_YES if name == "y" else A.A_NO])
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        asker = ctl.link.name(v.turn)
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        asker = host.link.name(host.view().turn)
         return [f"{asker} asks: \"May I go out, partner?\"", "", "y: Yes (they must go out)    n: No"]
 
 
 @dataclass
-class Privacy(Dialog):
+class Privacy(TableDialog):
     """Hot-seat: the screen is blank but for whose turn it is."""
 
     full_screen: ClassVar[bool] = True
     seat: int = -1
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         if name == "enter":
-            ctl.reveal(self.seat)
+            host.reveal(self.seat)
         elif name == "q":
-            ctl.open(Quit(back=self))
+            host.open(Quit(back=self))
         elif name == "f2":
-            ctl.cmd_new_game()
+            host.offer_new_game()
 
-    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
-        name = ctl.link.name(self.seat)
-        what = "is up" if v.phase != Phase.PERMISSION else "is asked a question"
+    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
+        name = host.link.name(self.seat)
+        what = "is up" if host.view().phase != Phase.PERMISSION else "is asked a question"
         lines = [f"{name} {what} {cv.glyphs.dash} press Enter", "", "(everybody else: please look away)"]
         for i, line in enumerate(lines):
             cv.put(cv.height // 2 - 1 + i, max(0, (cv.width - len(line)) // 2), line, "message" if i == 0 else "")
 
 
 @dataclass
-class Summary(Dialog):
+class Summary(TableDialog):
     """The DOS "Scoring Summary Table" of the hand just over."""
 
     full_screen: ClassVar[bool] = True
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         if name in ("enter", "space"):
-            ctl.open(SheetEnd())
+            host.open(SheetEnd())
         elif name == "q":
-            ctl.open(Quit(back=self))
+            host.open(Quit(back=self))
 
-    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
-        link = ctl.link
+    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
+        link = host.link
         hands = link.final_hands()
         if hands is None or not link.sheet:
             return
+        v = host.view()
         names = [link.name(p) for p in range(v.rules.players)]
-        lines = summary_table(v, hands, link.sheet[-1], names, cv.width, cv.height, opts.glyphs, ctl.sort)
+        lines = summary_table(v, hands, link.sheet[-1], names, cv.width, cv.height, opts.glyphs, host.sort)
         cv.fill(0, 0, cv.width, cv.height)
         for y, text in enumerate(lines):
             cv.put(y, 0, text, "heading" if y == 0 or text.startswith(opts.glyphs.hline) else "")
 
 
 @dataclass
-class SheetEnd(Dialog):
+class SheetEnd(TableDialog):
     """The score sheet at the end of a hand; Enter says this player has seen it."""
 
     title: ClassVar[str] = "Score sheet"
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         if name in ("enter", "space"):
-            ctl.acknowledge()
+            host.acknowledge()
         elif name == "q":
-            ctl.open(Quit(back=self))
+            host.open(Quit(back=self))
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        link = ctl.link
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        link = host.link
         foot = "Enter: continue" if link.winner is not None else "Enter: next hand"
-        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(ctl)), "", foot]
+        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(host)), "", foot]
 
 
 @dataclass
-class Waiting(Dialog):
+class Waiting(TableDialog):
     """This player has seen the score; others have not yet (a table of several terminals)."""
 
     title: ClassVar[str] = "Score sheet"
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         if name == "q":
-            ctl.open(Quit(back=self))
+            host.open(Quit(back=self))
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        link = ctl.link
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        link = host.link
         n = link.waiting()
         who = f"{n} player{'s' if n != 1 else ''}"
-        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(ctl)), "",
+        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(host)), "",
                 f"Waiting for {who} to see the score: the next hand is dealt then."]
 
 
 @dataclass
-class MatchOver(Dialog):
+class MatchOver(TableDialog):
     """The end of the match: play again (same seats and rules), the start menu, or quit."""
 
     title: ClassVar[str] = "Game over"
 
-    def key(self, ctl: Controller, name: str) -> None:
-        offers = ctl.offers()
+    def key(self, host: TableHost, name: str) -> None:
+        offers = host.offers()
         if "again" in offers and name in ("a", "enter", "space"):
-            ctl.leave("again")
+            host.leave("again")
         elif "menu" in offers and name in ("m", "f2"):
-            ctl.leave("menu")
+            host.leave("menu")
         elif name in ("enter", "q", "space", "c-c"):
-            ctl.quit()
+            host.quit()
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        link = ctl.link
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        link = host.link
         rules = link.rules
         w = link.winner
         verb = "win" if rules.partnerships else "wins"
-        out = [f"{side_name(w, rules, seat_names(ctl))} {verb} the match!" if w is not None else "The match is over", ""]
-        out += [f"{side_name(t, rules, seat_names(ctl))}: {link.scores[t]}" for t in range(rules.teams)]
-        offers = ctl.offers()
+        out = [f"{side_name(w, rules, seat_names(host))} {verb} the match!" if w is not None else "The match is over", ""]
+        out += [f"{side_name(t, rules, seat_names(host))}: {link.scores[t]}" for t in range(rules.teams)]
+        offers = host.offers()
         if "again" in offers:
             return [*out, "", "a or Enter: Play again    m: start menu    q: quit"]
         return [*out, "", "Enter: leave the table"]
 
 
 @dataclass
-class LeaveTable(Dialog):
+class LeaveTable(TableDialog):
     """F2 (New game): leave this game for the start menu, after asking.  The game is not lost:
     it stays in the autosave, which Resume plays on; a new game keeps it as a backup."""
 
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "New game"
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         if name in ("y", "enter"):
-            ctl.leave("new")
+            host.leave("new")
         else:
-            ctl.close()
+            host.close()
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
         return ["Leave this game for the start menu?", "",
                 "It stays saved: Resume in the menu plays it on, and a new game",
                 "keeps it as a backup (Load in the menu lists it).", "",
@@ -272,20 +324,21 @@ class LeaveTable(Dialog):
 
 
 @dataclass
-class PileChoice(Dialog):
+class PileChoice(TableDialog):
     """There are several ways to meld the upcard: which?"""
 
     title: ClassVar[str] = "Take the pile"
     options: list[Action] = field(default_factory=list)
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         if name.isdigit() and 1 <= int(name) <= len(self.options):
-            ctl.close()
-            ctl.play([self.options[int(name) - 1]])
+            host.close()
+            host.play([self.options[int(name) - 1]])
         elif name in ("escape", "n", "enter"):
-            ctl.close()
+            host.close()
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        v = host.view()
         rules = v.rules
         lines = ["How do you want to take the pile?", ""]
         for i, a in enumerate(self.options, 1):
@@ -299,67 +352,71 @@ class PileChoice(Dialog):
 
 
 @dataclass
-class WildTarget(Dialog):
+class WildTarget(TableDialog):
     """Which meld does the wild card join?"""
 
     title: ClassVar[str] = "Wild card"
     card: int = -1
     until_canasta: bool = False      # as many wild cards as make the meld a canasta (Windows: shift-click)
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         target = RANK_KEYS.get(name.lower())
-        ctl.close()
+        host.close()
         if target is None:
             return
         if self.until_canasta:
-            ctl.wilds_until_canasta(target)
+            plan = wilds_until_canasta(host.view(), host.hand(), target)
+            if isinstance(plan, str):
+                host.message = [plan]
+            else:
+                host.play(plan)
         else:
-            ctl.play([A.add(RANK_OF[self.card], target)])
+            host.play([A.add(RANK_OF[self.card], target)])
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
         what = ("Add wild cards until which meld is a canasta?" if self.until_canasta
                 else f"Add {card_label(self.card, opts.glyphs)} to which meld?")
-        return [what, "Press its rank: A 4-9 0(=10) J Q K" + (" W(ild meld)" if v.rules.wild_melds_allowed else ""),
+        return [what, "Press its rank: A 4-9 0(=10) J Q K" + (" W(ild meld)" if host.view().rules.wild_melds_allowed else ""),
                 "", "any other key: cancel"]
 
 
 @dataclass
-class Confirm(Dialog):
+class Confirm(TableDialog):
     """A question before a move whose cost the player should know."""
 
     title: ClassVar[str] = "Before you do"
     text: str = ""
     options: list[Action] = field(default_factory=list)     # the move, played on "y"
 
-    def key(self, ctl: Controller, name: str) -> None:
-        ctl.close()
+    def key(self, host: TableHost, name: str) -> None:
+        host.close()
         if name in ("y", "enter"):
-            ctl.play(self.options)
+            host.play(self.options)
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
         return glyph_text(self.text, opts.glyphs).split("\n")
 
 
 @dataclass
-class SaveName(Dialog):
+class SaveName(TableDialog):
     """F4: the name to save the game under."""
 
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "Save"
     text: str = ""
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         field_ = LineEdit(self.text, NAME_MAX)
         done = field_.key(name)
         self.text = field_.text
         if done == "cancel" and name == "escape":
-            ctl.close()
+            host.close()
         elif done == "enter" and self.text.strip():       # an empty name: the dialog says one is needed
-            ctl.close()
-            ctl.save_as(self.text.strip())
+            host.close()
+            host.save_as(self.text.strip())
 
-    def lines(self, ctl: Controller, cv: Canvas, v: PlayerView, opts: Options) -> list[str]:
-        where = ctl.files.where() if ctl.files is not None else ""
+    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+        where = host.files.where() if host.files is not None else ""
         field_ = (self.text + "_").ljust(42)
         lines = ["Save the game as:", "", "> " + field_, ""]
         lines.append("Enter: save    Esc: cancel" if self.text.strip() else "Type a name (Esc: cancel)")
@@ -367,25 +424,25 @@ class SaveName(Dialog):
 
 
 @dataclass
-class ChatInput(Dialog):
+class ChatInput(TableDialog):
     """One line to say to the table: printable characters only, so nothing typed can reach another
     terminal as a control sequence (the table writes out whatever it gets anyway)."""
 
     title: ClassVar[str] = "Chat"
     text: str = ""
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         field_ = LineEdit(self.text, CHAT_MAX)
         done = field_.key(name)
         self.text = field_.text
         if done == "cancel" and name == "escape":
-            ctl.close()
+            host.close()
         elif done == "enter":
-            ctl.close()
+            host.close()
             if self.text.strip():
-                ctl.send_chat(self.text.strip())
+                host.send_chat(self.text.strip())
 
-    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
         width = cv.width - 8
         shown = (self.text + "_")[-(width - 4):]
         lines = ["Say to the table:", "", "> " + shown, "",
@@ -394,7 +451,7 @@ class ChatInput(Dialog):
 
 
 @dataclass
-class LoadList(Dialog):
+class LoadList(TableDialog):
     """F3: the saved games, newest first."""
 
     holds: ClassVar[bool] = True
@@ -402,21 +459,20 @@ class LoadList(Dialog):
     items: Sequence[SavedGame] = field(default_factory=list)
     page: int = 0          # the highlighted line
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         moved = list_move(name, self.page, len(self.items))
         if moved is not None:
             self.page = moved
         elif name in ("escape", "q"):
-            ctl.close()
+            host.close()
         elif name == "enter" and self.items:
-            ctl.close()
-            ctl.load(self.items[self.page])
+            host.close()
+            host.load(self.items[self.page])
 
-    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
         draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
 
 
-__all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "ChatInput", "Confirm", "Dialog", "LeaveTable", "LoadList",
-           "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd", "Summary",
-           "Waiting",
-           "WildTarget"]
+__all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "ChatInput", "Confirm", "Dialog", "DialogHost", "LeaveTable",
+           "LoadList", "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd",
+           "Summary", "TableDialog", "TableHost", "Waiting", "WildTarget"]

@@ -7,11 +7,12 @@ The manual page (``man/canasta.6``) must list the same keys; a test compares the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 
 class KeyHelp(NamedTuple):
-    command: str             # the controller command the key runs
+    command: str             # the command the key runs (``commands.COMMANDS``)
     keys: tuple[str, ...]    # prompt-toolkit key names
     label: str               # how people write the keys ("d, F6")
     description: str
@@ -76,6 +77,24 @@ BAR: list[tuple[str, str]] = [
     ("draw", "[D]raw"), ("pile", "[P]ile"), ("meld", "[M]eld"), ("discard", "Dis[c]ard"),
     ("score", "[S]core"), ("query", "Quer[y]"), ("quit", "[Q]uit"), ("undo", "[U]ndo"), ("help", "[?]Help"),
 ]
+
+
+def check_commands(commands: Mapping[str, object]) -> None:
+    """Every key of the table (but the dialogs' own) names a command, and every command has a key:
+    the commands' module calls this when it is imported, so a mismatch stops the program at once."""
+    wanted = {k.command for k in KEYS if k.section != "Dialogs"}
+    if set(commands) != wanted:
+        raise ImportError(f"ui.keys and the table's commands disagree: {sorted(set(commands) ^ wanted)}")
+
+
+def keymap() -> dict[str, str]:
+    """Key name -> the command it runs at the table (the first key list entry that names it wins)."""
+    out: dict[str, str] = {}
+    for k in KEYS:
+        if k.section != "Dialogs":
+            for name in k.keys:
+                out.setdefault(name, k.command)
+    return out
 
 
 def keys_for(command: str) -> tuple[str, ...]:

@@ -15,9 +15,11 @@ from ..presets import rules_label
 from ..table import Table, local_link, seats_for
 from .app import ScreenApp, deal_pace
 from .canvas import Options
-from .controller import BELLS, Controller, Files
+from .controller import Controller
+from .files import Files
 from .helppages import HelpPage
 from .menu import Home, ResumeFirst, ResumeQuestion, Started, StartMenu
+from .model import BELLS
 from .options import OptionsPage, PresetSource, RuleOptionsPage, SettingsStore
 from .pages import Page
 from .statistics import StatsSource
@@ -95,20 +97,20 @@ class GameApp(ScreenApp):
         elif key == "sort":
             self.sort = str(value)
             if self.controller is not None:
-                self.controller.sort = self.sort
+                self.controller.client.sort = self.sort
         elif key.startswith("bell_"):
             if self.controller is not None:
                 event = key.removeprefix("bell_")
                 if value:
-                    self.controller.bells.add(event)
+                    self.controller.client.bells.add(event)
                 else:
-                    self.controller.bells.discard(event)
+                    self.controller.client.bells.discard(event)
         elif key == "delay":
             self.delay_ms = int(value)
             if self.table is not None:
                 self.table.delay = self.delay_ms / 1000
                 if self.controller is not None:
-                    self.controller.deal_pace = deal_pace(self.table.rules, self.delay_ms)
+                    self.controller.client.deal_pace = deal_pace(self.table.rules, self.delay_ms)
 
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
@@ -138,13 +140,13 @@ class GameApp(ScreenApp):
             table, files = start
             start = None
             ctl = await self.play(table, files)
-            if ctl.then == "again" and self.home is not None:
+            if ctl.client.then == "again" and self.home is not None:
                 got = self.home.again(table)
                 if isinstance(got, str):
                     said = [got]
                 else:
                     start = got
-            elif ctl.then not in ("new", "menu"):
+            elif ctl.client.then not in ("new", "menu"):
                 return
 
     async def play(self, table: Table, files: Files | None) -> Controller:
@@ -157,16 +159,16 @@ class GameApp(ScreenApp):
         ctl = Controller(local_link(table), files, sort=self.sort, deal_pace=deal_pace(table.rules, self.delay_ms))
         if self.settings is not None:
             values = self.settings.values()
-            ctl.bells = {b for b in BELLS if values.get(f"bell_{b}", True)}
-        ctl.host = self if self.home is not None or self.settings is not None else None
+            ctl.client.bells = {b for b in BELLS if values.get(f"bell_{b}", True)}
+        ctl.client.host = self if self.home is not None or self.settings is not None else None
         self.controller = ctl
         self.background(table.run())
         self.show_deals(ctl)
         try:
             await self.show(ctl)
         finally:
-            ctl.link.unsubscribe(ctl)
-            ctl.link.close()
+            ctl.client.link.unsubscribe(ctl)
+            ctl.client.link.close()
             table.close()
         return ctl
 

@@ -23,7 +23,7 @@ from .texts import load_lines
 
 if TYPE_CHECKING:
     from ..table import Table
-    from .controller import Files, SavedGame
+    from .files import Files, SavedGame
 
 
 #: A table to play at, and its files (F3, F4, the autosave).

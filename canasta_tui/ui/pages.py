@@ -13,17 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ..text import printable
 from .canvas import Canvas, Options, draw_box, draw_too_small, glyph_text, too_small, wrap
-from .dialogs import Dialog
+from .dialogs import Dialog, Quit, TableHost
 from .lineedit import LineEdit
 from .screen import ScreenBase
-
-if TYPE_CHECKING:
-    from ..engine import PlayerView
-    from .controller import Controller
 
 #: Keys that leave a page (Esc is never the only way back).
 BACK = ("escape", "q")
@@ -189,7 +185,7 @@ class Ask(Page):
         draw_box(cv, self.box_title, body)
 
 
-class PageDialog(Dialog):
+class PageDialog(Dialog[TableHost]):
     """A page opened over the table (help, options, statistics in the game): full screen, and
     the computers wait while it is open."""
 
@@ -199,17 +195,16 @@ class PageDialog(Dialog):
     def __init__(self, page: Page) -> None:
         self.page = page
 
-    def key(self, ctl: Controller, name: str) -> None:
+    def key(self, host: TableHost, name: str) -> None:
         self.page.handle(name)
         if self.page.quit:
             # Ctrl-C inside a page at the table: the table's own question, never a silent exit.
             self.page.quit = self.page.done = False
-            from .dialogs import Quit
-            ctl.open(Quit(back=self))
+            host.open(Quit(back=self))
         elif self.page.done:
-            ctl.close()
+            host.close()
 
-    def draw(self, cv: Canvas, ctl: Controller, v: PlayerView, opts: Options) -> None:
+    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
         self.page.draw(cv, opts)
 
 

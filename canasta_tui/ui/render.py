@@ -1,9 +1,12 @@
 """View model -> text: pure functions that draw the table onto a character canvas.
 
-``render(controller, width, height, options)`` returns a :class:`Canvas`; its ``text()`` is
-what the tests compare and its ``fragments()`` is what prompt-toolkit paints.  Only the
-controller's own view is read for a hand: the other players' hands are drawn as folded
-counts, so hidden information never reaches the screen.
+``render(snapshot, width, height, options)`` returns a :class:`Canvas`; its ``text()`` is
+what the tests compare and its ``fragments()`` is what prompt-toolkit paints.  It draws from a
+:class:`~.snapshot.TableSnapshot`, a frozen value the screen takes of the client at each paint,
+and changes nothing of the client: what it keeps between paints (the rows above the hand, where
+the log began) is a :class:`TableCache` the screen owns and hands in.  Only the viewer's own
+view is read for a hand: the other players' hands are drawn as folded counts, so hidden
+information never reaches the screen.
 
 The table is the DOS game's: "four quadrants, one for each player ... In each quadrant is
 the name of the player alongside a light which illuminates when it is that player's turn.
@@ -15,10 +18,11 @@ player who started it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..engine import Phase, PlayerView, team
+from ..engine import Phase, PlayerView, Rules, team
 from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_NAMES
 from ..engine.melds import Meld
 from ..presets import rules_label
@@ -41,33 +45,49 @@ from .canvas import (
 )
 from .dialogs import Quit
 from .keys import BAR
+from .snapshot import Clicks, TableSnapshot
 from .style import UNICODE, Glyphs
 from .texts import MELD_ORDER, canasta_tag, has_melded, meld_cards, meld_line
 
+if TYPE_CHECKING:
+    from prompt_toolkit.mouse_events import MouseEvent
 
-def render(ctl: Any, width: int, height: int, opts: Options | None = None) -> Canvas:
-    """The whole screen for the controller's current state."""
+
+@dataclass
+class TableCache:
+    """What the table's painter keeps between paints (the screen owns it; the model never sees
+    it): the rows above the hand as last painted, and where the centre's log began."""
+
+    top: TableTop | None = None
+    log_first: tuple[tuple[int, int], int] | None = None    # ((hand, width), first entry shown)
+
+
+def render(snap: TableSnapshot, width: int, height: int, opts: Options | None = None,
+           cache: TableCache | None = None) -> Canvas:
+    """The whole screen for this snapshot of the client (``cache``: what the last paint kept;
+    None paints from nothing)."""
     opts = opts or DEFAULT_OPTIONS
+    cache = cache if cache is not None else TableCache()
     cv = Canvas(width, height)
     cv.glyphs = opts.glyphs
-    d = ctl.dialog
+    d = snap.dialog
     if too_small(width, height):
-        asking = d is not None and isinstance(d, Quit)
-        draw_too_small(cv, question=f"{ctl.quit_question()} y: quit, n: keep playing" if asking else "")
+        asking = isinstance(d, Quit)
+        draw_too_small(cv, question=f"{snap.quit_question} y: quit, n: keep playing" if asking else "")
         return cv
-    v: PlayerView = ctl.view()
+    v = snap.view
     if d is not None and d.full_screen:
-        d.draw(cv, ctl, v, opts)
+        d.draw(cv, snap.host, opts)
         return cv
-    if d is not None and isinstance(d, Quit) and d.back is not None and d.back.full_screen:
+    if isinstance(d, Quit) and d.back is not None and d.back.full_screen:
         # Quitting from the privacy screen (or a summary): nothing of the table behind the question.
-        d.draw(cv, ctl, v, opts)
+        d.draw(cv, snap.host, opts)
         return cv
-    draw_table(cv, ctl, v, opts)
+    draw_table(cv, snap, v, opts, cache)
     if d is not None:
-        d.draw(cv, ctl, v, opts)
-    elif ctl.message:
-        lines = [w for t in ctl.message for w in wrap(glyph_text(t, opts.glyphs), cv.width - 10)]
+        d.draw(cv, snap.host, opts)
+    elif snap.message:
+        lines = [w for t in snap.message for w in wrap(glyph_text(t, opts.glyphs), cv.width - 10)]
         draw_box(cv, "", lines + ["", "(press any key)"], style="message")
     return cv
 
@@ -127,7 +147,7 @@ def table_layout(width: int, height: int, players: int = 4) -> TableLayout:
     return TableLayout(quads, centre, spare, 1 + area, height - 6 - extra)
 
 
-def short_team(t: int, rules: Any) -> str:
+def short_team(t: int, rules: Rules) -> str:
     """A side's short name: ``1&3``/``2&4`` for partnerships, ``P2`` for a player alone."""
     if rules.partnerships:
         return "1&3" if t == 0 else "2&4"
@@ -149,15 +169,14 @@ class TableTop(NamedTuple):
     handlers: dict[tuple[int, int], Handler]
 
 
-def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
+def draw_table(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, cache: TableCache) -> None:
     W, H = cv.width, cv.height
-    link = ctl.link
     layout = table_layout(W, H, v.rules.players)
-    lines = ctl.log_lines()
+    lines = snap.log
     seats = range(v.rules.players)
-    key = (W, H, opts, link.hand_number, tuple(link.scores), tuple(link.name(s) for s in seats),
-           tuple(_kind(ctl, s, opts.glyphs) for s in seats), getattr(ctl, "dealing", None))
-    top: TableTop | None = ctl.table_top
+    key = (W, H, opts, snap.hand_number, snap.scores, snap.names,
+           tuple(_kind(snap, s, opts.glyphs) for s in seats), snap.dealing)
+    top = cache.top
     rows = layout.log_row + 1
     if top is not None and top.view is v and top.log is lines and top.key == key:
         for y in range(rows):
@@ -165,37 +184,36 @@ def draw_table(cv: Canvas, ctl: Any, v: PlayerView, opts: Options) -> None:
             cv.styles[y][:] = top.styles[y]
         cv.handlers.update(top.handlers)
     else:
-        draw_table_top(cv, ctl, v, opts, layout, lines)
-        ctl.table_top = TableTop(key, v, lines, [list(r) for r in cv.chars[:rows]],
+        draw_table_top(cv, snap, v, opts, layout, lines, cache)
+        cache.top = TableTop(key, v, lines, [list(r) for r in cv.chars[:rows]],
                                  [list(r) for r in cv.styles[:rows]],
                                  {k: h for k, h in cv.handlers.items() if k[0] < rows})
-    draw_table_bottom(cv, ctl, v, opts, layout)
+    draw_table_bottom(cv, snap, v, opts, layout)
 
 
-def draw_table_top(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, layout: TableLayout,
-                   lines: Sequence[tuple[int, str]]) -> None:
+def draw_table_top(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, layout: TableLayout,
+                   lines: Sequence[tuple[int, str]], cache: TableCache) -> None:
     """The header, the four quadrants, the centre and the log line."""
     g = opts.glyphs
     W = cv.width
-    link = ctl.link
     rules = v.rules
-    scores = link.scores
+    scores = snap.scores
     # Header: the rules and hand on the left, the match score on the right (never overlapping).
     cv.fill(0, 0, W, 1, "header")
     right = "   ".join(f"{short_team(t, rules)}: {scores[t]}" for t in range(rules.teams)) + " "
     right = right[-W:]
     cv.put(0, W - len(right), right, "header")
     Region(cv, 0, 0, W - len(right) - 1, 1).put(
-        0, 0, f" CANASTA {g.dash} {rules_label(rules)} rules {g.dash} hand {link.hand_number}", "header")
+        0, 0, f" CANASTA {g.dash} {rules_label(rules)} rules {g.dash} hand {snap.hand_number}", "header")
 
-    starters = meld_starters(link.events, rules)
+    starters = meld_starters(snap.events, rules)
     for seat, rect in enumerate(layout.quadrants):
-        draw_quadrant(Region(cv, *rect), ctl, v, seat, starters, opts)
+        draw_quadrant(Region(cv, *rect), snap, v, seat, starters, opts)
     # The log line under the table holds the latest move in full; the moves before it go in the
     # centre, under the pile (the widest place for them: an empty seat's is narrower or shorter);
     # g shows the whole log.
     earlier = lines[:-1]
-    draw_centre(Region(cv, *layout.centre), ctl, v, opts, earlier)
+    draw_centre(Region(cv, *layout.centre), snap, v, opts, earlier, cache)
     latest = glyph_text(lines[-1][1], g) if lines else ""
     hint = "g: log"
     row = Region(cv, 0, layout.log_row, W, 1)
@@ -203,37 +221,35 @@ def draw_table_top(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, layout: T
     row.put(0, W - len(hint) - 1, hint, "dim")
 
 
-def draw_table_bottom(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, layout: TableLayout) -> None:
+def draw_table_bottom(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, layout: TableLayout) -> None:
     """Whose hand this is, the live meld count, the hand itself, the hint and the command bar."""
     g = opts.glyphs
     W, H = cv.width, cv.height
-    link = ctl.link
     hand_y = layout.hand_row
     row = Region(cv, 0, hand_y, W, 1)
     row.put(0, 0, g.hline * W, "dim")
-    if ctl.viewer is not None and v.hand:
-        who = "Your hand" if len(link.seats) == 1 else f"{link.name(ctl.viewer)}'s hand"
-        x = row.put(0, 1, f" {who} ({folded(len(ctl.hand()))}) ", "name")
+    if snap.viewer is not None and v.hand:
+        who = "Your hand" if len(snap.seats) == 1 else f"{snap.names[snap.viewer]}'s hand"
+        x = row.put(0, 1, f" {who} ({folded(len(snap.hand))}) ", "name")
         info = []
-        if v.turn == ctl.viewer and v.meld_needed and v.phase != Phase.HAND_OVER:
+        if v.turn == snap.viewer and v.meld_needed and v.phase != Phase.HAND_OVER:
             info.append(f"meld count: {v.meld_count} / {v.meld_needed} needed")
-        if ctl.selected:
-            info.append(f"selected: {len(ctl.selected)}")
+        if snap.selected:
+            info.append(f"selected: {len(snap.selected)}")
         if info:
             text = " " + "   ".join(info) + " "
             row.put(0, max(x + 1, W - len(text) - 1), text, "count")
-    draw_hand(cv, ctl, v, opts, hand_y + 1)
-    Region(cv, 0, H - 2, W, 1).put(0, 0, glyph_text(ctl.status(), g), "hint")
-    draw_bar(cv, ctl, H - 1, opts)
+    draw_hand(cv, snap, opts, hand_y + 1)
+    Region(cv, 0, H - 2, W, 1).put(0, 0, glyph_text(snap.status, g), "hint")
+    draw_bar(cv, snap, H - 1, opts)
 
 
-def _kind(ctl: Any, seat: int, g: Glyphs) -> str:
+def _kind(snap: TableSnapshot, seat: int, g: Glyphs) -> str:
     """Who plays the seat; over SSH a person known by their key gets the verified mark."""
-    link = ctl.link
-    if not link.is_human(seat):
+    if not snap.humans[seat]:
         return "computer"
-    mark = f" {g.verified}" if link.verified(seat) else ""
-    if seat in link.seats and len(link.seats) == 1:
+    mark = f" {g.verified}" if snap.verified[seat] else ""
+    if seat in snap.seats and len(snap.seats) == 1:
         return "you" + mark
     return "human" + mark
 
@@ -243,7 +259,7 @@ def side_line(v: PlayerView, t: int, scores: Sequence[int]) -> str:
     return f"{short_team(t, v.rules)}: {scores[t]}, " + ("melded" if has_melded(v, t) else f"needs {v.requirements[t]}")
 
 
-def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[tuple[int, int], int],
+def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, starters: dict[tuple[int, int], int],
                   opts: Options) -> None:
     """One player's quadrant: a frame in the side's style, with the turn light, the name and the
     folded hand on top, the side's score and initial meld requirement below; inside, who plays
@@ -266,8 +282,8 @@ def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[
     # the top line: light, name, folded hand
     active = v.phase != Phase.HAND_OVER and (v.turn == seat or (v.actor == seat and v.phase == Phase.PERMISSION))
     light = (g.light_on, "light.on") if active else (g.light_off, "light.off")
-    count = f" {folded(ctl.shown_size(seat, v) if hasattr(ctl, 'shown_size') else v.hand_sizes[seat])} "
-    name = ctl.link.name(seat)
+    count = f" {folded(snap.shown[seat])} "
+    name = snap.names[seat]
     room = r.w - 6 - len(count)
     if len(name) > room:
         name = name[: max(1, room - 1)] + g.ellipsis[:1]
@@ -278,14 +294,14 @@ def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[
     r.put(0, x + len(name), " ", frame)
     r.put(0, r.w - 1 - len(count), count, "count")
     # the bottom line: the side's score and initial meld requirement
-    side = f" {side_line(v, t, ctl.link.scores)} "
+    side = f" {side_line(v, t, snap.scores)} "
     if len(side) > r.w - 4:
         # A narrow quadrant: the header has the side's score; what it needs to meld stays.
         side = f" {short_team(t, rules)}: " + ("melded " if has_melded(v, t) else f"needs {v.requirements[t]} ")
     if len(side) <= r.w - 4:
         r.put(r.h - 1, 2, side, f"{frame}.title")
     inner = Region(r.cv, r.x + 2, r.y + 1, r.w - 4, r.h - 2)      # a space inside the frame
-    kind = _kind(ctl, seat, g) + (", dealer" if v.dealer == seat else "")
+    kind = _kind(snap, seat, g) + (", dealer" if v.dealer == seat else "")
     threes = " ".join(card_label(c, g) for c in v.red_threes[seat])
     if threes and len(kind) + 1 + len(threes) > inner.w:
         threes = "".join(card_label(c, g) for c in v.red_threes[seat])
@@ -296,7 +312,7 @@ def draw_quadrant(r: Region, ctl: Any, v: PlayerView, seat: int, starters: dict[
         inner.put(0, inner.w - len(threes), threes, "suit.red")
     melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None
              and starters.get((t, rk), min(s for s in range(rules.players) if team(s, rules) == t)) == seat]
-    draw_melds(Region(r.cv, inner.x, inner.y + 1, inner.w, inner.h - 1), ctl, t, melds, opts)
+    draw_melds(Region(r.cv, inner.x, inner.y + 1, inner.w, inner.h - 1), snap.clicks, t, melds, opts)
 
 
 def meld_cell(m: Meld, width: int, g: Glyphs) -> str:
@@ -322,7 +338,7 @@ def _meld_style(m: Meld) -> str:
     return "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"
 
 
-def draw_melds(r: Region, ctl: Any, t: int, melds: list[Meld], opts: Options) -> None:
+def draw_melds(r: Region, clicks: Clicks, t: int, melds: list[Meld], opts: Options) -> None:
     """The melds of one player's quadrant: as cards when each fits a line, else one compact line
     each, else two columns (a side's eight melds always fit at 80x24)."""
     g = opts.glyphs
@@ -331,7 +347,7 @@ def draw_melds(r: Region, ctl: Any, t: int, melds: list[Meld], opts: Options) ->
     if not melds:
         r.put(0, 0, "no melds", "dim")
         return
-    handlers = [(_meld_handler(ctl, t, m.rank) if opts.mouse else None) for m in melds]
+    handlers = [(_meld_handler(clicks, t, m.rank) if opts.mouse else None) for m in melds]
     if len(melds) <= r.h:
         show_cards = all(len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= r.w for m in melds)
         for i, m in enumerate(melds):
@@ -392,12 +408,13 @@ def stop_card(v: PlayerView) -> str:
     return ""
 
 
-def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options, lines: Sequence[tuple[int, str]]) -> None:
+def draw_centre(r: Region, snap: TableSnapshot, v: PlayerView, opts: Options, lines: Sequence[tuple[int, str]],
+                cache: TableCache | None = None) -> None:
     """The middle of the table: the stock, the pile and its upcard, frozen and why, a stop card,
     a pile held back for an initial meld; below, the moves before the latest when there is room."""
     g = opts.glyphs
-    draw_h = _bar_handler(ctl, "draw") if opts.mouse else None
-    pile_h = _bar_handler(ctl, "pile") if opts.mouse else None
+    draw_h = _bar_handler(snap.clicks, "draw") if opts.mouse else None
+    pile_h = _bar_handler(snap.clicks, "pile") if opts.mouse else None
     r.put(0, 1, f"Stock {v.stock_size}", "", draw_h)
     r.put(1, 1, f"Pile  {v.pile_size}", "", pile_h)
     x = r.put(2, 1, "Upcard ", "", pile_h)
@@ -419,10 +436,11 @@ def draw_centre(r: Region, ctl: Any, v: PlayerView, opts: Options, lines: Sequen
         return
     r.put(row, 1, (f"{g.hline} log " + g.hline * r.w)[: r.w - 2], "dim")
     # Where the log began last time (this hand, this width): it moves on in steps, see _fill_log.
-    key = (ctl.link.hand_number, r.w)
-    first = ctl.log_first
+    key = (snap.hand_number, r.w)
+    cache = cache if cache is not None else TableCache()
+    first = cache.log_first
     start = first[1] if first is not None and first[0] == key else None
-    ctl.log_first = (key, _fill_log(Region(r.cv, r.x + 1, r.y + row + 1, r.w - 2, rows), lines, g, start))
+    cache.log_first = (key, _fill_log(Region(r.cv, r.x + 1, r.y + row + 1, r.w - 2, rows), lines, g, start))
 
 
 #: What the log keeps of its height when it moves on (see ``_fill_log``).
@@ -461,22 +479,23 @@ def _fill_log(r: Region, lines: Sequence[tuple[int, str]], g: Glyphs, start: int
     return start
 
 
-def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> None:
+def draw_hand(cv: Canvas, snap: TableSnapshot, opts: Options, y: int) -> None:
     """The viewer's hand: three rows (selected cards raised, the cards, cursor and new marks)."""
     g = opts.glyphs
-    hand = ctl.hand()
+    hand = snap.hand
     W = cv.width
     if not hand:
-        if getattr(ctl, "dealing", None) is None:     # (while the deal is shown, its first card is coming)
+        if snap.dealing is None:     # (while the deal is shown, its first card is coming)
             cv.put(y + 1, 2, "(no hand shown)", "dim")
         return
-    new = ctl.new_cards()
+    new = snap.new
+    cursor, selected = snap.cursor, snap.selected
     framed = hand_extra(W, cv.height) > 0
     cell = max(4, min(6, (W - 2) // len(hand))) if not framed else max(6, min(8, (W - 2) // len(hand)))
     fit = (W - 2) // cell
     start = 0
     if len(hand) > fit:
-        start = min(max(0, ctl.cursor - fit // 2), len(hand) - fit)
+        start = min(max(0, cursor - fit // 2), len(hand) - fit)
         if start > 0:
             cv.put(y + 1, 0, g.left_more, "dim")
         if start + fit < len(hand):
@@ -484,17 +503,17 @@ def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> Non
     for i in range(start, min(len(hand), start + fit)):
         c = hand[i]
         x = 1 + (i - start) * cell
-        row = y if i in ctl.selected else y + 1
+        row = y if i in selected else y + 1
         style = card_style(c, opts)
-        if i == ctl.cursor:
+        if i == cursor:
             style = "cursor"
         elif new[i]:
             style = f"{style},new" if style else "new"
-        handler = _card_handler(ctl, i) if opts.mouse else None
+        handler = _card_handler(snap.clicks, i) if opts.mouse else None
         if framed:
             # A small card: frame, then the label; selected cards stand one row higher.
-            top = y if i in ctl.selected else y + 1
-            frame = "box" if i != ctl.cursor else "cursor"
+            top = y if i in selected else y + 1
+            frame = "box" if i != cursor else "cursor"
             cv.put(top, x, g.corners[0] + g.hline * 3 + g.corners[1], frame, handler)
             cv.put(top + 1, x, g.vline, frame, handler)
             cv.put(top + 1, x + 1, f"{card_label(c, g):<3}", style, handler)
@@ -502,42 +521,41 @@ def draw_hand(cv: Canvas, ctl: Any, v: PlayerView, opts: Options, y: int) -> Non
             cv.put(top + 2, x, g.corners[2] + g.hline * 3 + g.corners[3], frame, handler)
             other = y + 3 if top == y else y
             cv.put(other, x, "     ", "", handler)
-            mark = (g.cursor if i == ctl.cursor else " ") + (g.new if new[i] else " ")
+            mark = (g.cursor if i == cursor else " ") + (g.new if new[i] else " ")
             cv.put(y + 4, x + 1, mark, "count", handler)
             continue
         cv.put(row, x, f"{card_label(c, g):<3}", style, handler)
         if handler is not None:
             other = y + 1 if row == y else y
             cv.put(other, x, "   ", "", handler)
-        mark = (g.cursor if i == ctl.cursor else " ") + (g.new if new[i] else " ")
+        mark = (g.cursor if i == cursor else " ") + (g.new if new[i] else " ")
         cv.put(y + 2, x, mark, "count", handler)
 
 
-def _card_handler(ctl: Any, i: int) -> Handler:
+def _card_handler(clicks: Clicks, i: int) -> Handler:
     from prompt_toolkit.mouse_events import MouseEventType
 
-    def handler(ev: Any) -> object:
+    def handler(ev: MouseEvent) -> object:
         if ev.event_type == MouseEventType.MOUSE_UP:
-            ctl.click_card(i)
+            clicks.click_card(i)
             return None
         return NotImplemented
     return handler
 
 
-def _bar_handler(ctl: Any, cmd: str) -> Handler:
+def _bar_handler(clicks: Clicks, cmd: str) -> Handler:
     from prompt_toolkit.mouse_events import MouseEventType
 
-    def handler(ev: Any) -> object:
+    def handler(ev: MouseEvent) -> object:
         if ev.event_type == MouseEventType.MOUSE_UP:
-            ctl.command(cmd)
+            clicks.command(cmd)
             return None
         return NotImplemented
     return handler
 
 
-def bar_items(ctl: Any) -> list[tuple[str, str, bool]]:
+def bar_items(lit: Mapping[str, bool]) -> list[tuple[str, str, bool]]:
     """The command bar: (command, label, lit)."""
-    lit = ctl.lit()
     items = [(cmd, label, lit[cmd]) for cmd, label in BAR]
     if lit["end"]:
         items.insert(4, ("end", "[E]nd", True))
@@ -546,18 +564,18 @@ def bar_items(ctl: Any) -> list[tuple[str, str, bool]]:
     return items
 
 
-def draw_bar(cv: Canvas, ctl: Any, y: int, opts: Options) -> None:
+def draw_bar(cv: Canvas, snap: TableSnapshot, y: int, opts: Options) -> None:
     """The command bar: lit commands show their hotkey in brackets, dark ones are dimmed.
 
     Items keep their width whether lit or not, so nothing moves when the lights change;
     when the extra items (Back, End) make it too wide, the gaps shrink.
     """
-    items = bar_items(ctl)
+    items = bar_items(snap.lit)
     total = sum(len(label) for _, label, _ in items)
     gap = 1 if total + len(items) - 1 <= cv.width else 0
     x = 0
     for cmd, label, on in items:
-        handler = _bar_handler(ctl, cmd) if opts.mouse else None
+        handler = _bar_handler(snap.clicks, cmd) if opts.mouse else None
         if on:
             a, rest = label.split("[", 1)
             key, b = rest.split("]", 1)
@@ -569,17 +587,12 @@ def draw_bar(cv: Canvas, ctl: Any, y: int, opts: Options) -> None:
         x += gap
 
 
-# ---------------------------------------------------------------------- dialogs
-
-
-
-
-def _meld_handler(ctl: Any, t: int, rank: int) -> Handler:
+def _meld_handler(clicks: Clicks, t: int, rank: int) -> Handler:
     from prompt_toolkit.mouse_events import MouseEventType
 
-    def handler(ev: Any) -> object:
+    def handler(ev: MouseEvent) -> object:
         if ev.event_type == MouseEventType.MOUSE_UP:
-            ctl.click_meld(t, rank)
+            clicks.click_meld(t, rank)
             return None
         return NotImplemented
     return handler

@@ -4,12 +4,12 @@ summary of a finished hand, the help, the F3 list.  Pure functions, tested as te
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from ..engine import HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
+from ..engine import Action, HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
 from ..engine import team as _team
 from ..engine.melds import Meld
 from .canvas import card_label, wrap
+from .files import SavedGame
 from .keys import KEYS
 from .style import UNICODE, Glyphs
 
@@ -17,7 +17,7 @@ from .style import UNICODE, Glyphs
 MELD_ORDER = (1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 3, 2)
 
 
-def load_lines(items: Sequence[Any], current: int, rows: int, width: int) -> list[str]:
+def load_lines(items: Sequence[SavedGame], current: int, rows: int, width: int) -> list[str]:
     """The F3 list: name, hand and score, date; the highlighted line marked with ``>``."""
     import time
 
@@ -38,7 +38,7 @@ def load_lines(items: Sequence[Any], current: int, rows: int, width: int) -> lis
     return out
 
 
-def pile_option_text(a: Any, v: PlayerView, g: Glyphs) -> str:
+def pile_option_text(a: Action, v: PlayerView, g: Glyphs) -> str:
     from ..engine.cards import RANK_NAMES
 
     up = card_label(v.upcard, g) if v.upcard is not None else "?"

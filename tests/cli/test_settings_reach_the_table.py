@@ -54,8 +54,8 @@ def test_sort_orders_rank_as_the_dos_game_and_suit() -> None:
 def test_the_sort_option_reaches_the_hand_on_screen() -> None:
     from canasta_tui.ui.controller import Controller
     s = session(seed=5)
-    by_rank = Controller(local_link(s), sort="rank").hand()
-    by_suit = Controller(local_link(s), sort="suit").hand()
+    by_rank = Controller(local_link(s), sort="rank").client.hand()
+    by_suit = Controller(local_link(s), sort="suit").client.hand()
     assert sorted(by_rank) == sorted(by_suit) and by_rank != by_suit
     assert by_suit == sort_hand(by_rank, "suit")
 

@@ -29,9 +29,9 @@ from canasta_tui.persistence.integrate import TableFiles, attach, start_table
 from canasta_tui.persistence.selfplay import game_over, start, step
 from canasta_tui.presets import load_rules
 from canasta_tui.table import COMPUTER, LOCAL, Seat, Table, local_link, seats_for
+from canasta_tui.ui.canvas import DEFAULT_OPTIONS
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import LoadList
-from canasta_tui.ui.render import render
 
 FOUR = ["human", "computer", "computer", "computer"]
 
@@ -66,21 +66,21 @@ def save_by_hand(path: Path, match: Match, meta: dict[str, Any]) -> Path:
 def table(seed: int = 5) -> Controller:
     s = Table(load_rules("classic"), seats_for(1, "advanced"), seed)
     ctl = Controller(local_link(s), TableFiles(s, attach(s, "game-test")))
-    while not ctl.my_turn():
+    while not ctl.client.my_turn():
         s.step()
     return ctl
 
 
 def table_of(ctl: Controller) -> Table:
-    t = ctl.link._table
+    t = ctl.client.link._table
     assert isinstance(t, Table)
     return t
 
 
 def f3_load(ctl: Controller, name: str) -> None:
     ctl.key("f3")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, LoadList)
-    ctl.dialog.page = [i.name for i in ctl.dialog.items].index(name)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, LoadList)
+    ctl.client.dialog.page = [i.name for i in ctl.client.dialog.items].index(name)
     ctl.key("enter")
 
 
@@ -99,7 +99,7 @@ def test_a_failed_swap_leaves_the_table_exactly_as_it_was() -> None:
     with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
         s.replace_match(two_player_match(), [Seat(LOCAL, "", "advanced"), Seat(COMPUTER, "", "grandmaster")])
     assert (s.rules, s.seats, s.match, s.computers, list(s.events)) == before
-    render(ctl, 80, 24)                       # the next paint works
+    ctl.paint(80, 24, DEFAULT_OPTIONS)                       # the next paint works
 
 
 def test_f3_two_player_file_with_unknown_levels_loads_at_the_tables_level_and_says_so() -> None:
@@ -117,7 +117,7 @@ def test_f3_two_player_file_with_unknown_levels_loads_at_the_tables_level_and_sa
         assert [(x.human, x.level) for x in s.seats] == [(True, "advanced"), (False, "advanced")]
         assert f"Player 2's level in the save ({shown}) is not a computer level" in told(ctl)
         assert "plays at advanced" in told(ctl)
-        assert "Player 2" in render(ctl, 80, 24).text()
+        assert "Player 2" in ctl.paint(80, 24, DEFAULT_OPTIONS).text()
         # The autosave now holds a game every later --resume can start.
         assert load_file(paths.autosave_path()).meta["levels"] == ["advanced", "advanced"]
 
@@ -136,7 +136,7 @@ def test_f3_name_with_a_lone_surrogate_or_escape_is_replaced_and_the_table_still
     assert "Player 2's name in the save cannot be used: a name may not hold control characters (\\x1b)" in log
     assert "Player 4's name in the save cannot be used: a name may be at most 20 characters long" in log
     assert "\x1b" not in log
-    render(ctl, 80, 24).text().encode("utf-8")       # nothing unencodable reaches the terminal
+    ctl.paint(80, 24, DEFAULT_OPTIONS).text().encode("utf-8")       # nothing unencodable reaches the terminal
 
 
 def test_f3_four_player_file_with_a_bad_level_never_autosaves_it_and_resume_works() -> None:
@@ -274,7 +274,7 @@ def test_f3_keeps_the_game_being_played_where_f3_lists_it() -> None:
     assert f"The game you were playing is saved as {kept.stem} (F3 lists it)." in told(ctl)
     ctl.key("x")
     ctl.key("f3")
-    assert ctl.dialog is not None and kept.stem in [i.name for i in ctl.dialog.items]
+    assert ctl.client.dialog is not None and kept.stem in [i.name for i in ctl.client.dialog.items]
 
 
 def test_f3_before_any_play_or_of_a_broken_file_keeps_nothing() -> None:

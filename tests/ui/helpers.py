@@ -7,6 +7,7 @@ from collections.abc import Callable
 from canasta_tui.engine import Phase
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, local_link, seats_for
+from canasta_tui.ui.canvas import DEFAULT_OPTIONS, Canvas, Options
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Answer, PileChoice, Quit
 
@@ -22,42 +23,47 @@ def client(t: Table) -> Controller:
     return Controller(local_link(t))
 
 
+def render(ctl: Controller, width: int, height: int, opts: Options | None = None) -> Canvas:
+    """The screen as the app paints it: the client's snapshot, drawn with the screen's cache."""
+    return ctl.paint(width, height, opts or DEFAULT_OPTIONS)
+
+
 def next_key(ctl: Controller) -> str | None:
     """The key a simple human would press now (None: nothing for a human to do)."""
-    d = ctl.dialog
+    d = ctl.client.dialog
     if d is not None:
         return {Answer: "n", PileChoice: "1", Quit: "n"}.get(type(d), "enter")
     if ctl.message:
         return "x"
-    if not ctl.my_turn():
+    if not ctl.client.my_turn():
         return None
-    lit = ctl.lit()
+    lit = ctl.client.lit()
     if lit["draw"]:
         return "d"
     if lit["pile"]:
         return "p"
     if lit["end"]:
         return "e"
-    if ctl.view().phase == Phase.MELD and lit["meld"] and _meldable_three(ctl):
+    if ctl.client.view().phase == Phase.MELD and lit["meld"] and _meldable_three(ctl):
         return "3"
     return "c"
 
 
 def _meldable_three(ctl: Controller) -> bool:
-    hand = ctl.hand()
+    hand = ctl.client.hand()
     if not hand:
         return False
     from canasta_tui.engine import actions as A
     from canasta_tui.engine.cards import RANK_OF
-    r = RANK_OF[hand[ctl.cursor]]
-    v = ctl.view()
+    r = RANK_OF[hand[ctl.client.cursor]]
+    v = ctl.client.view()
     # Only once the side has opened: a lone meld of three rarely meets the initial requirement.
     return r not in (2, 3, 14) and v.meld_needed == 0 and A.meld(r, r, r) in v.legal
 
 
 def drive(ctl: Controller, until: Callable[[Controller], bool], steps: int = 2000, table: Table | None = None) -> None:
     """Play (simple human keys, the computers' choices) until ``until(ctl)`` holds."""
-    t = table if table is not None else ctl.link._table
+    t = table if table is not None else ctl.client.link._table
     for _ in range(steps):
         if until(ctl):
             return
@@ -72,7 +78,7 @@ def drive(ctl: Controller, until: Callable[[Controller], bool], steps: int = 200
 
 def table_of(ctl: Controller) -> Table:
     """The table a test's client plays at (tests may look at the whole game; a client may not)."""
-    t = ctl.link._table
+    t = ctl.client.link._table
     assert isinstance(t, Table)
     return t
 

@@ -17,10 +17,9 @@ from prompt_toolkit.output import DummyOutput
 from canasta_tui.engine import Phase
 from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.dialogs import Privacy, Quit, Summary
-from canasta_tui.ui.render import render
 from canasta_tui.ui.style import make_style
 
-from .helpers import next_key, session
+from .helpers import next_key, render, session
 
 SEQ = {"enter": "\r", "x": "x"}
 
@@ -33,7 +32,7 @@ async def play_hand(players: int, seed: int, watch=None) -> TableApp:  # type: i
         ctl = app.controller
         for _ in range(20000):
             await asyncio.sleep(0)
-            if s.state.phase == Phase.HAND_OVER and ctl.dialog is not None and isinstance(ctl.dialog, Summary):
+            if s.state.phase == Phase.HAND_OVER and ctl.client.dialog is not None and isinstance(ctl.client.dialog, Summary):
                 break
             k = next_key(ctl)
             if k is None:
@@ -66,11 +65,11 @@ def test_hot_seat_hand_never_shows_a_hand_at_the_privacy_screen() -> None:
     shown_during_privacy: list[str] = []
 
     def watch(ctl) -> None:  # type: ignore[no-untyped-def]
-        d = ctl.dialog
+        d = ctl.client.dialog
         if d is not None and isinstance(d, Privacy):
             seen.append(d.seat)
             text = render(ctl, 80, 24).text()
-            if ctl.hand() or any(s in text for s in "♣♦♥♠"):
+            if ctl.client.hand() or any(s in text for s in "♣♦♥♠"):
                 shown_during_privacy.append(text)
     asyncio.run(play_hand(2, seed=12, watch=watch))
     assert {0, 3} <= set(seen)
@@ -88,7 +87,7 @@ def test_terminal_reports_never_dismiss_a_message() -> None:
             task = asyncio.create_task(app.run_async())
             ctl = app.controller
             for _ in range(2000):
-                if ctl.my_turn():
+                if ctl.client.my_turn():
                     break
                 await asyncio.sleep(0.005)
             ctl.message = ["Since your last turn:", "Player 3 discarded 7♥"]
@@ -148,7 +147,7 @@ def test_keys_do_nothing_behind_the_terminal_too_small_screen() -> None:
                     await asyncio.sleep(0.001)
 
             for _ in range(2000):
-                if ctl.my_turn():
+                if ctl.client.my_turn():
                     break
                 await asyncio.sleep(0.005)
             await press("d")
@@ -159,9 +158,9 @@ def test_keys_do_nothing_behind_the_terminal_too_small_screen() -> None:
             after = len(s.state.hands[0])
             phase = s.state.phase
             await press("q")
-            asked = ctl.dialog is not None and isinstance(ctl.dialog, Quit)
+            asked = ctl.client.dialog is not None and isinstance(ctl.client.dialog, Quit)
             await press("n")
-            back = ctl.dialog is None and not ctl.quitting
+            back = ctl.client.dialog is None and not ctl.quitting
             out.size = Size(rows=24, columns=80)
             mine = sum(1 for e in s.events if e.kind == "discarded" and e.seat == 0)
             await press("c")
@@ -190,7 +189,7 @@ def test_a_malformed_mouse_report_is_ignored_and_the_keys_go_on() -> None:
             task = asyncio.create_task(app.run_async(set_exception_handler=False))
             ctl = app.controller
             for _ in range(2000):
-                if ctl.my_turn():
+                if ctl.client.my_turn():
                     break
                 await asyncio.sleep(0.005)
             for seq in ("\x1b[31m", "\x1b[1;2M", "\x1b[<1;2M", "\x1b[Mxyz"):
@@ -198,10 +197,10 @@ def test_a_malformed_mouse_report_is_ignored_and_the_keys_go_on() -> None:
             await asyncio.sleep(0.2)
             inp.send_text("d")
             for _ in range(400):
-                if len(ctl.hand()) == 12:
+                if len(ctl.client.hand()) == 12:
                     break
                 await asyncio.sleep(0.005)
-            drawn = len(ctl.hand())
+            drawn = len(ctl.client.hand())
             inp.send_text("q")
             inp.send_text("y")
             await asyncio.wait_for(task, 5)

@@ -17,7 +17,7 @@ def cards(text: str) -> list[int]:
 def at_my_turn():  # type: ignore[no-untyped-def]
     ctl = client(session(seed=5))
     t = table_of(ctl)
-    while not ctl.my_turn():
+    while not ctl.client.my_turn():
         t.step()
     return ctl
 
@@ -29,48 +29,48 @@ def test_the_keys_are_less_than_greater_than_and_shift_arrows() -> None:
 
 def test_moving_the_cursor_card_right_and_left_moves_the_cursor_and_the_selection_with_it() -> None:
     ctl = at_my_turn()
-    before = ctl.hand()
+    before = ctl.client.hand()
     ctl.key("space")                      # the first card selected
     ctl.key(">")
-    assert ctl.hand() == [before[1], before[0], *before[2:]]
-    assert ctl.cursor == 1 and ctl.selected == {1}
+    assert ctl.client.hand() == [before[1], before[0], *before[2:]]
+    assert ctl.client.cursor == 1 and ctl.client.selected == {1}
     ctl.key("s-right")
-    assert ctl.hand()[2] == before[0] and ctl.cursor == 2
+    assert ctl.client.hand()[2] == before[0] and ctl.client.cursor == 2
     ctl.key("<")
     ctl.key("s-left")
-    assert ctl.hand() == before and ctl.cursor == 0 and ctl.selected == {0}
+    assert ctl.client.hand() == before and ctl.client.cursor == 0 and ctl.client.selected == {0}
     ctl.key("<")                          # at the left end: nothing moves
-    assert ctl.hand() == before and ctl.cursor == 0
+    assert ctl.client.hand() == before and ctl.client.cursor == 0
 
 
 def test_the_order_stays_through_a_draw_and_goes_at_the_next_sort() -> None:
     ctl = at_my_turn()
-    before = ctl.hand()
+    before = ctl.client.hand()
     ctl.key("end")
     for _ in range(len(before) - 1):
         ctl.key("<")                      # the last card walks to the front
     mine = [before[-1], *before[:-1]]
-    assert ctl.hand() == mine
+    assert ctl.client.hand() == mine
     ctl.key("d")                          # a drawn card goes where the sort puts it, the rest stay
-    after = ctl.hand()
+    after = ctl.client.hand()
     assert len(after) == len(before) + 1
     drawn = next(c for c in after if after.count(c) > mine.count(c))
     kept = list(after)
     kept.remove(drawn)
     assert kept == mine
-    ctl.sort = "rank"                     # the same order again: nothing changes
-    assert ctl.hand() == after
-    ctl.sort = "suit"                     # the Options page's "Hand order" changed: sorted again
-    ctl.sort = "rank"
-    assert ctl.hand() == sort_hand(after, "rank") != after
+    ctl.client.sort = "rank"                     # the same order again: nothing changes
+    assert ctl.client.hand() == after
+    ctl.client.sort = "suit"                     # the Options page's "Hand order" changed: sorted again
+    ctl.client.sort = "rank"
+    assert ctl.client.hand() == sort_hand(after, "rank") != after
 
 
 def test_a_new_hand_is_dealt_in_the_sorted_order() -> None:
     ctl = at_my_turn()
     ctl.key(">")
-    assert ctl.arranged
-    drive(ctl, lambda c: table_of(c).match.hand_number == 2 and c.my_turn())
-    assert ctl.arranged == {} and ctl.hand() == sort_hand(ctl.hand(), "rank")
+    assert ctl.client.arranged
+    drive(ctl, lambda c: table_of(c).match.hand_number == 2 and c.client.my_turn())
+    assert ctl.client.arranged == {} and ctl.client.hand() == sort_hand(ctl.client.hand(), "rank")
 
 
 def test_a_new_card_goes_right_after_its_neighbour_in_the_sort() -> None:

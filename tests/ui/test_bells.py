@@ -57,12 +57,12 @@ def test_each_event_rings_once_and_nothing_else_does() -> None:
 def test_the_turn_rings_only_when_it_comes_back_from_a_computer() -> None:
     ctl = Controller(local_link(session(seed=5)))
     t = table_of(ctl)
-    while not ctl.my_turn():
+    while not ctl.client.my_turn():
         t.step()
     ctl.key("d")
     ctl.key("c")
     ctl.bell = False
-    while not ctl.my_turn():
+    while not ctl.client.my_turn():
         assert not ctl.bell                  # the computers' moves ring nothing
         t.step()
     assert ctl.bell                          # ... until it is Player 1's turn again
@@ -73,14 +73,14 @@ def test_the_turn_rings_only_when_it_comes_back_from_a_computer() -> None:
 
 def test_switched_off_they_ring_nothing_and_over_ssh_they_are_off() -> None:
     ctl = asked_table()
-    ctl.bells = {"hand_over"}
+    ctl.client.bells = {"hand_over"}
     assert set(rings(ctl)) == {"hand_over"}
     ctl = asked_table()
-    ctl.bells = {"turn", "question"}
+    ctl.client.bells = {"turn", "question"}
     assert "hand_over" not in rings(ctl)
-    remote = Controller(local_link(asked_table().link._table), remote=True)
-    assert remote.bells == set() and rings(remote) == []
-    assert Controller(local_link(session())).bells == {"turn", "question", "hand_over"}
+    remote = Controller(local_link(asked_table().client.link._table), remote=True)
+    assert remote.client.bells == set() and rings(remote) == []
+    assert Controller(local_link(session())).client.bells == {"turn", "question", "hand_over"}
 
 
 def test_settings_default_on_and_the_options_page_switches_them_at_the_table() -> None:
@@ -89,6 +89,6 @@ def test_settings_default_on_and_the_options_page_switches_them_at_the_table() -
     app = GameApp()
     app.controller = Controller(local_link(session()))
     app.apply("bell_turn", False)
-    assert app.controller.bells == {"question", "hand_over"}
+    assert app.controller.client.bells == {"question", "hand_over"}
     app.apply("bell_turn", True)
-    assert "turn" in app.controller.bells
+    assert "turn" in app.controller.client.bells

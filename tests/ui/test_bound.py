@@ -10,9 +10,8 @@ from canasta_tui.presets import load_rules
 from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Confirm, PileChoice
-from canasta_tui.ui.render import render
 
-from .helpers import session, table_of
+from .helpers import render, session, table_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from positions import position
@@ -23,7 +22,7 @@ def at(state: GameState, rules: str = "classic") -> Controller:
     s.match = s.match._replace(state=state, rules=state.rules)
     s.rules = state.rules
     ctl = Controller(local_link(s))
-    ctl.viewer = 0
+    ctl.client.viewer = 0
     return ctl
 
 
@@ -34,11 +33,11 @@ def test_a_yes_binds_and_the_prompt_and_the_discard_key_say_so() -> None:
     st = position({0: "Kh Kd 5c 9d 7s", 2: "4c 4d"}, melds={0: ["Ac Ad Ah As Ac Ad 2c"]}, stock="8c 8d 8h")
     st = GameState(*st)._replace(t=st.t._replace(asked=True, permission=1))
     ctl = at(st)
-    assert ctl.status() == "Your partner said yes: you must go out this turn or pay 100"
+    assert ctl.client.status() == "Your partner said yes: you must go out this turn or pay 100"
     assert "Your partner said yes: you must go out this turn or pay 100" in render(ctl, 80, 24).text()
-    ctl.cursor = 0
+    ctl.client.cursor = 0
     ctl.key("c")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Confirm)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Confirm)
     text = render(ctl, 80, 24).text()
     assert "Discarding 5♣ keeps 4 cards in your hand," in text and "so your side pays 100 points." in text
     ctl.key("n")                                   # back: nothing discarded
@@ -74,13 +73,13 @@ def test_the_pile_choice_offers_putting_it_back_only_to_a_side_that_has_not_meld
                       pile="4h 9c", frozen=False)
     ctl = at(opened, "windows")
     ctl.key("p")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, PileChoice)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, PileChoice)
     text = render(ctl, 80, 24).text()
     assert "How do you want to take the pile?" in text and "puts the pile back" not in text
     fresh = position({0: "9h 9d Ac Ad Ah 2c 5c 6c 7c"}, rules=rules, phase=Phase.DRAW, pile="4h 9c", frozen=False)
     ctl = at(fresh, "windows")
     ctl.key("p")
-    if ctl.dialog is None:                      # one way only: taken at once, said in the status line
-        assert "b puts it back (50-point penalty)" in ctl.status()
+    if ctl.client.dialog is None:                      # one way only: taken at once, said in the status line
+        assert "b puts it back (50-point penalty)" in ctl.client.status()
     else:
         assert "b puts the pile back until your initial meld is met" in render(ctl, 80, 24).text()

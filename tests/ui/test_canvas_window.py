@@ -11,8 +11,9 @@ from prompt_toolkit.layout.screen import Char, Screen, WritePosition
 
 from canasta_tui.bench.ui_bench import busy_controller
 from canasta_tui.ui.canvas import Canvas, Options
-from canasta_tui.ui.render import render
 from canasta_tui.ui.terminal import CanvasWindow
+
+from .helpers import render
 
 
 def paint(window: Window, width: int, height: int) -> dict[tuple[int, int], tuple[str, str]]:

@@ -7,9 +7,8 @@ from canasta_tui.table import Link, Table
 from canasta_tui.ui.canvas import DEFAULT_OPTIONS
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import ChatInput
-from canasta_tui.ui.render import render
 
-from .helpers import client, session
+from .helpers import client, render, session
 
 
 def remote_client(t: Table, seat: int, said: list[str]) -> Controller:
@@ -33,12 +32,12 @@ def test_i_opens_the_chat_line_and_enter_says_it_to_the_table() -> None:
     said: list[str] = []
     ctl = remote_client(t, 0, said)
     ctl.key("/")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, ChatInput)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, ChatInput)
     type_keys(ctl, "good luck all")
     screen = render(ctl, 80, 24, DEFAULT_OPTIONS).text()
     assert "> good luck all_" in screen
     ctl.key("enter")
-    assert ctl.dialog is None
+    assert ctl.client.dialog is None
     assert said == ["good luck all"]
     assert ("Player 1: good luck all" in render(ctl, 80, 24, DEFAULT_OPTIONS).text())
 
@@ -50,7 +49,7 @@ def test_escape_cancels_and_nothing_is_said() -> None:
     ctl.key("/")
     type_keys(ctl, "oops")
     ctl.key("escape")
-    assert ctl.dialog is None and said == [] and t.chat == []
+    assert ctl.client.dialog is None and said == [] and t.chat == []
 
 
 def test_a_refusal_is_shown() -> None:
@@ -68,7 +67,7 @@ def test_chat_lines_sit_among_the_events_they_followed() -> None:
     t.say("bob", "before")
     ctl.key("d")
     t.say("", "Player 3 disconnected: a computer takes over in 60 s")
-    lines = [text for _, text in ctl.log_lines()]
+    lines = [text for _, text in ctl.client.log_lines()]
     assert lines[0].startswith("Hand 1:")
     assert lines.index("bob: before") < lines.index("Player 1 drew")
     assert lines[-1] == "Player 3 disconnected: a computer takes over in 60 s"
@@ -79,7 +78,7 @@ def test_control_characters_in_chat_are_written_out_never_sent_raw() -> None:
     t = session(players=1, seed=5)
     ctl = remote_client(t, 0, [])
     t.say("eve", "\x1b[2J\x1b]0;owned\x07hi\u202eevil\nnext")
-    text = [text for _, text in ctl.log_lines()][-1]
+    text = [text for _, text in ctl.client.log_lines()][-1]
     assert text == "eve: \\x1b[2J\\x1b]0;owned\\x07hi\\u202eevil\\nnext"
     assert not any(ord(c) < 32 or c == "\u202e" for c in render(ctl, 80, 24, DEFAULT_OPTIONS).text().replace("\n", ""))
 
@@ -90,13 +89,13 @@ def test_the_chat_input_takes_printable_characters_only() -> None:
     ctl.key("/")
     for key in ("a", "c-a", "left", "\u202e", "b", "f5"):
         ctl.key(key)
-    assert ctl.dialog is not None and getattr(ctl.dialog, "text", None) == "ab"
+    assert ctl.client.dialog is not None and getattr(ctl.client.dialog, "text", None) == "ab"
 
 
 def test_a_local_table_has_nobody_to_chat_with() -> None:
     ctl = client(session(players=1, seed=5))
     ctl.key("/")
-    assert ctl.dialog is None or not isinstance(ctl.dialog, ChatInput)
+    assert ctl.client.dialog is None or not isinstance(ctl.client.dialog, ChatInput)
     assert any("SSH" in line for line in ctl.message)
 
 

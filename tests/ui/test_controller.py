@@ -7,9 +7,8 @@ from canasta_tui.engine.cards import parse_card
 from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller, compose_meld
 from canasta_tui.ui.dialogs import Confirm, Privacy, Quit, Summary
-from canasta_tui.ui.render import render
 
-from .helpers import client, drive, session, table_of
+from .helpers import client, drive, render, session, table_of
 
 EMPTY = (None,) * 15
 
@@ -47,17 +46,17 @@ def test_compose_wilds_with_two_ranks_is_ambiguous() -> None:
 
 def play_to_human(ctl: Controller) -> None:
     s = table_of(ctl)
-    while not ctl.my_turn():
+    while not ctl.client.my_turn():
         s.step()
 
 
 def test_lights_follow_the_phase() -> None:
     ctl = client(session(seed=5))
     play_to_human(ctl)
-    lit = ctl.lit()
+    lit = ctl.client.lit()
     assert lit["draw"] and not lit["discard"] and not lit["meld"]
     ctl.key("d")
-    lit = ctl.lit()
+    lit = ctl.client.lit()
     assert not lit["draw"] and lit["discard"]
     # Query is lit only when going out is possible this turn (issue 10, item 8): at the first
     # turn nobody has a canasta, and this hand cannot complete one.
@@ -68,7 +67,7 @@ def test_discard_by_cursor_passes_the_turn() -> None:
     ctl = client(session(seed=5))
     play_to_human(ctl)
     ctl.key("d")
-    hand = ctl.hand()
+    hand = ctl.client.hand()
     ctl.key("right")
     ctl.key("c")
     s = table_of(ctl).state
@@ -89,20 +88,20 @@ def test_improper_melds_come_back_to_the_hand() -> None:
     ctl = Controller(local_link(s))
     play_to_human(ctl)
     ctl.key("d")
-    hand = ctl.hand()
+    hand = ctl.client.hand()
     # A♠ ... the seeded hand holds 6♣ 6♣ and K♠ K♠ K♥: meld three Kings (30 points < 50 needed).
     k = hand.index(next(c for c in hand if c // 4 == 13))
-    ctl.cursor = k
+    ctl.client.cursor = k
     ctl.key("3")
     assert table_of(ctl).state.t.melded, ctl.message
-    assert not ctl.lit()["discard"]
-    assert "Initial meld needs 50 points; these melds count 30" in ctl.status()
-    before = len(ctl.hand())
+    assert not ctl.client.lit()["discard"]
+    assert "Initial meld needs 50 points; these melds count 30" in ctl.client.status()
+    before = len(ctl.client.hand())
     ctl.key("home")
     ctl.key("c")
     assert ctl.message == ["Improper melds: Initial meld needs 50 points; these melds count 30.",
                            "Your meld of Kings is back in your hand."]
-    assert len(ctl.hand()) == before + 3
+    assert len(ctl.client.hand()) == before + 3
     assert table_of(ctl).state.phase == Phase.MELD
 
 
@@ -120,9 +119,9 @@ def test_score_dialog_and_quit_asks_first() -> None:
     assert "Initial meld" in render(ctl, 80, 24).text()
     ctl.key("x")
     ctl.key("q")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Quit) and not ctl.quitting
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Quit) and not ctl.quitting
     ctl.key("n")
-    assert ctl.dialog is None and not ctl.quitting
+    assert ctl.client.dialog is None and not ctl.quitting
     ctl.key("c-c")
     ctl.key("y")
     assert ctl.quitting
@@ -134,7 +133,7 @@ def test_whole_hand_by_keys_without_the_app() -> None:
     # 5001 checks: up to 5000 actions, then the hand must be over
     drive(ctl, lambda c: table_of(c).state.phase == Phase.HAND_OVER, steps=5001)
     assert s.state.phase == Phase.HAND_OVER
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Summary)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Summary)
     text = render(ctl, 80, 24).text()
     assert "Melded cards" in text and "Total" in text
     ctl.key("enter")
@@ -146,14 +145,14 @@ def test_whole_hand_by_keys_without_the_app() -> None:
 def test_query_a_computer_partner_shows_the_answer() -> None:
     ctl = client(session(seed=5))
     # Query is lit after drawing from the stock, before melding, when going out is possible.
-    drive(ctl, lambda c: c.my_turn() and c.dialog is None and not c.message
-          and table_of(c).state.phase == Phase.MELD and c.lit()["query"])
+    drive(ctl, lambda c: c.client.my_turn() and c.client.dialog is None and not c.message
+          and table_of(c).state.phase == Phase.MELD and c.client.lit()["query"])
     ctl.key("y")
     st = table_of(ctl).state
     if st.canastas(st.team_of(0)) < st.rules.canastas_to_go_out:
         # Issue 10 #8: a human who asks while the side has no canasta is told first what going
         # out would take, and that a "yes" binds.
-        assert ctl.dialog is not None and isinstance(ctl.dialog, Confirm)
+        assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Confirm)
         text = render(ctl, 80, 24).text()
         assert "Your side has no canasta yet: to go out this turn" in text
         assert "you must complete a canasta and meld or discard every card." in text
@@ -171,14 +170,14 @@ def test_hot_seat_returning_player_sees_what_the_others_did() -> None:
     s = table_of(ctl)
     ctl.key("enter")                      # Player 1 reveals
     ctl.key("d")
-    hand1 = set(ctl.hand())
+    hand1 = set(ctl.client.hand())
     ctl.key("c")
-    assert ctl.viewer is None and ctl.bell and not ctl.hand()    # hidden again, bell rung
-    while ctl.dialog is None or not isinstance(ctl.dialog, Privacy):
+    assert ctl.client.viewer is None and ctl.bell and not ctl.client.hand()    # hidden again, bell rung
+    while ctl.client.dialog is None or not isinstance(ctl.client.dialog, Privacy):
         s.step()
-    assert ctl.dialog.seat == 3 and not ctl.hand()
+    assert ctl.client.dialog.seat == 3 and not ctl.client.hand()
     ctl.key("enter")                      # Player 4 reveals
-    assert ctl.viewer == 3 and ctl.hand()
+    assert ctl.client.viewer == 3 and ctl.client.hand()
     assert ctl.message[0] == "Since your last turn:"
     assert any(m.startswith("Player 1 ") and "discarded" in m for m in ctl.message)
     assert not any(m.startswith("Player 4 ") for m in ctl.message[1:])
@@ -224,9 +223,9 @@ def test_the_refusal_and_the_bar_count_the_same_cards() -> None:
     state = position({0: "Ac JK JK 7s 9c 9d"})
     s.match = s.match._replace(state=state)
     ctl = Controller(local_link(s))
-    ctl.viewer = 0
-    names = [card_text(c) for c in ctl.hand()]
-    ctl.selected = {names.index("Ac"), names.index("JK"), len(names) - 1 - names[::-1].index("JK")}
+    ctl.client.viewer = 0
+    names = [card_text(c) for c in ctl.client.hand()]
+    ctl.client.selected = {names.index("Ac"), names.index("JK"), len(names) - 1 - names[::-1].index("JK")}
     ctl.key("m")
     assert ctl.message == ["A new meld needs at least two natural cards: you selected one Ace and two Jokers"]
     assert "selected: 3" in render(ctl, 80, 24).text()

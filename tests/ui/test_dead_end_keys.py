@@ -27,24 +27,24 @@ def at(state: GameState) -> Controller:
     s = session(seed=5)
     s.match = s.match._replace(state=state, rules=state.rules)
     ctl = Controller(local_link(s))
-    ctl.viewer = 0
+    ctl.client.viewer = 0
     return ctl
 
 
 def test_laying_off_down_to_a_dead_card_is_dark_and_says_why() -> None:
     ctl = at(position({0: "Kh 9c"}, melds={0: ["Kc Kd Ks"]}))
-    lit = ctl.lit()
+    lit = ctl.client.lit()
     assert not lit["meld"] and lit["discard"] and not lit["undo"]
-    ctl.cursor = [card_text(c) for c in ctl.hand()].index("Kh")
+    ctl.client.cursor = [card_text(c) for c in ctl.client.hand()].index("Kh")
     ctl.key("1")
     assert ctl.message == ["That would leave you one card, which you could not discard: "
                            "your side needs a canasta to go out"]
-    assert len(ctl.hand()) == 2 and ctl.link.view(0).undoable == 0
+    assert len(ctl.client.hand()) == 2 and ctl.client.link.view(0).undoable == 0
 
 
 def test_with_the_canasta_the_same_lay_off_is_lit_and_played() -> None:
     ctl = at(position({0: "Kh 9c"}, melds={0: ["Kc Kd Ks", "Qh Qd Qc Qs Qh Qd Qc"]}))
-    assert ctl.lit()["meld"]
-    ctl.cursor = [card_text(c) for c in ctl.hand()].index("Kh")
+    assert ctl.client.lit()["meld"]
+    ctl.client.cursor = [card_text(c) for c in ctl.client.hand()].index("Kh")
     ctl.key("1")
-    assert [card_text(c) for c in ctl.hand()] == ["9c"] and ctl.lit()["discard"]
+    assert [card_text(c) for c in ctl.client.hand()] == ["9c"] and ctl.client.lit()["discard"]

@@ -16,9 +16,8 @@ from canasta_tui.persistence.saves import read_record
 from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import LoadList, SaveName
-from canasta_tui.ui.render import render
 
-from .helpers import session, table_of
+from .helpers import render, session, table_of
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +31,7 @@ def table(seed: int = 5) -> Controller:
     s = session(seed=seed)
     saver = attach(s, "game-test")
     ctl = Controller(local_link(s), TableFiles(s, saver))
-    while not ctl.my_turn():
+    while not ctl.client.my_turn():
         s.step()
     return ctl
 
@@ -49,16 +48,16 @@ def screen(ctl: Controller) -> str:
 def test_f4_asks_for_a_name_offers_the_players_and_confirms_with_the_path() -> None:
     ctl = table()
     ctl.key("f4")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, SaveName)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, SaveName)
     assert "> Player 1_" in screen(ctl)
     for _ in range(len("Player 1")):
         ctl.key("c-h")
     ctl.key("enter")                       # an empty name is not saved: the dialog stays
-    assert ctl.dialog is not None and "Type a name" in screen(ctl)
+    assert ctl.client.dialog is not None and "Type a name" in screen(ctl)
     typ(ctl, "ann q?")                     # q and ? are letters here, not quit and help
     ctl.key("enter")
     path = paths.saves_dir() / "ann-q.json"
-    assert ctl.dialog is None and ctl.message == [f"Saved: {path}"]
+    assert ctl.client.dialog is None and ctl.message == [f"Saved: {path}"]
     assert read_record(path).match.state == table_of(ctl).state
     assert "Saved:" in screen(ctl)
 
@@ -67,7 +66,7 @@ def test_f4_esc_cancels_and_a_bad_place_says_why() -> None:
     ctl = table()
     ctl.key("f4")
     ctl.key("escape")
-    assert ctl.dialog is None and not paths.saves_dir().exists()
+    assert ctl.client.dialog is None and not paths.saves_dir().exists()
     blocker = paths.data_dir()
     blocker.parent.mkdir(parents=True, exist_ok=True)
     blocker.write_text("a file where the directory should be")
@@ -85,14 +84,14 @@ def test_f3_lists_the_saves_and_enter_loads_one_in_place_of_the_game() -> None:
     ctl.key("d")                           # play on: the game moves away from the save
     assert table_of(ctl).state != saved
     ctl.key("f3")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, LoadList)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, LoadList)
     text = screen(ctl)
     assert "> Player-1" in text and "hand 1, 0 to 0" in text and "Enter: load" in text
     ctl.key("enter")
-    assert ctl.dialog is None and ctl.message[0] == "Loaded Player-1: hand 1"
+    assert ctl.client.dialog is None and ctl.message[0] == "Loaded Player-1: hand 1"
     # the game that was being played is kept, and the player is told where (F3 lists it)
     assert ctl.message[1:] and ctl.message[1].startswith("The game you were playing is saved as kept-")
-    assert table_of(ctl).state == saved and ctl.my_turn()
+    assert table_of(ctl).state == saved and ctl.client.my_turn()
     # the autosave follows the loaded game, and keeps following it
     assert read_record(paths.autosave_path()).match.state == saved
     ctl.key("x")
@@ -117,7 +116,7 @@ def test_f3_bad_file_shows_the_reason_and_changes_nothing() -> None:
 def test_f3_arrows_move_esc_and_q_go_back_and_nothing_to_list_says_where() -> None:
     ctl = table()
     ctl.key("f3")
-    assert ctl.dialog is None and "No saved games yet" in ctl.message[0]
+    assert ctl.client.dialog is None and "No saved games yet" in ctl.message[0]
     assert str(paths.saves_dir()) in ctl.message[0]
     ctl.key("x")
     for name in ("one", "two", "three"):
@@ -128,7 +127,7 @@ def test_f3_arrows_move_esc_and_q_go_back_and_nothing_to_list_says_where() -> No
         ctl.key("enter")
         ctl.key("x")
     ctl.key("f3")
-    d = ctl.dialog
+    d = ctl.client.dialog
     assert d is not None and len(d.items) == 3
     ctl.key("down")
     ctl.key("down")
@@ -137,10 +136,10 @@ def test_f3_arrows_move_esc_and_q_go_back_and_nothing_to_list_says_where() -> No
     ctl.key("up")
     assert d.page == 1
     ctl.key("q")
-    assert ctl.dialog is None and not ctl.quitting
+    assert ctl.client.dialog is None and not ctl.quitting
     ctl.key("f3")
     ctl.key("escape")
-    assert ctl.dialog is None
+    assert ctl.client.dialog is None
 
 
 def test_autosave_failure_is_told_once_with_the_reason_and_the_path(home: Path) -> None:
@@ -153,7 +152,7 @@ def test_autosave_failure_is_told_once_with_the_reason_and_the_path(home: Path) 
     assert "Autosave failed" in screen(ctl)
     ctl.key("x")                                           # dismissed ...
     ctl.key("d")
-    while not ctl.my_turn() and table_of(ctl).state.phase != Phase.HAND_OVER:
+    while not ctl.client.my_turn() and table_of(ctl).state.phase != Phase.HAND_OVER:
         table_of(ctl).step()
     assert not any("Autosave failed" in m for m in ctl.message)   # ... and not repeated
     # F4 still saves elsewhere

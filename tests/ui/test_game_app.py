@@ -23,9 +23,8 @@ from canasta_tui.ui.dialogs import MatchOver, Privacy
 from canasta_tui.ui.launch import GameApp
 from canasta_tui.ui.menu import StartMenu
 from canasta_tui.ui.pages import Page
-from canasta_tui.ui.render import render
 
-from .helpers import drive, next_key
+from .helpers import drive, next_key, render
 from .pages_helpers import FILES
 
 SEQ = {"enter": "\r", "f2": "\x1bOQ", "escape": "\x1b"}
@@ -53,41 +52,41 @@ def short_match(players: int = 1, target: int = 50) -> Table:
 def test_f2_asks_first_and_n_keeps_playing() -> None:
     t = short_match()
     ctl = Controller(local_link(t))
-    ctl.host = Host()
-    while not ctl.my_turn():
+    ctl.client.host = Host()
+    while not ctl.client.my_turn():
         t.step()
     ctl.key("f2")
     text = render(ctl, 80, 24).text()
     assert "Leave this game for the start menu?" in text and "y: go to the start menu    n: keep playing" in text
     assert t.holds                                    # the computers wait while the player decides
     ctl.key("n")
-    assert ctl.dialog is None and not ctl.finished
+    assert ctl.client.dialog is None and not ctl.finished
     ctl.key("f2")
     ctl.key("y")
-    assert ctl.finished and ctl.then == "new"
+    assert ctl.finished and ctl.client.then == "new"
 
 
 def test_the_game_over_screen_offers_play_again_the_menu_and_quit() -> None:
     for key, then in (("a", "again"), ("enter", "again"), ("m", "menu"), ("q", "quit")):
         t = short_match()
         ctl = Controller(local_link(t))
-        ctl.host = Host()
-        drive(ctl, lambda c: c.dialog is not None and isinstance(c.dialog, MatchOver))
+        ctl.client.host = Host()
+        drive(ctl, lambda c: c.client.dialog is not None and isinstance(c.client.dialog, MatchOver))
         text = render(ctl, 80, 24).text()
         assert "a or Enter: Play again    m: start menu    q: quit" in text and "win the match!" in text
         ctl.key(key)
-        assert ctl.finished and ctl.then == then, key
+        assert ctl.finished and ctl.client.then == then, key
 
 
 def test_without_an_app_around_it_the_game_over_screen_only_leaves() -> None:
     t = short_match()
     ctl = Controller(local_link(t))
-    drive(ctl, lambda c: c.dialog is not None and isinstance(c.dialog, MatchOver))
+    drive(ctl, lambda c: c.client.dialog is not None and isinstance(c.client.dialog, MatchOver))
     assert "Enter: leave the table" in render(ctl, 80, 24).text()
     ctl.key("a")
     assert not ctl.finished
     ctl.key("enter")
-    assert ctl.finished and ctl.then == "quit"
+    assert ctl.finished and ctl.client.then == "quit"
 
 
 async def until(pred: Callable[[], bool], what: str, seconds: float = 20) -> None:
@@ -127,7 +126,7 @@ def test_menu_two_humans_play_again_f2_and_resume() -> None:
                                                                    (True, "Bob")]
             # Play the match: Enter at "Player N is up", draw and discard, until the game is over.
             for _ in range(4000):
-                d = first.dialog
+                d = first.client.dialog
                 if d is not None and isinstance(d, MatchOver):
                     break
                 k = next_key(first)
@@ -143,8 +142,8 @@ def test_menu_two_humans_play_again_f2_and_resume() -> None:
             again = app.table
             assert again is not played and again.match.hand_number == 1 and again.match.scores == (0, 0)
             assert again.seats == played.seats and again.rules == played.rules
-            assert app.controller is not None and app.controller.dialog is not None
-            assert isinstance(app.controller.dialog, Privacy)
+            assert app.controller is not None and app.controller.client.dialog is not None
+            assert isinstance(app.controller.client.dialog, Privacy)
             await press(app, inp, "f2")                      # F2 at "Player 1 is up": asks first
             assert "Leave this game for the start menu?" in render(app.controller, 80, 24).text()
             await press(app, inp, "y")

@@ -16,10 +16,9 @@ from canasta_tui.ui.dialogs import Quit
 from canasta_tui.ui.helppages import PAGES, HelpPage, markdown_lines
 from canasta_tui.ui.keys import KEYS
 from canasta_tui.ui.pages import PageDialog
-from canasta_tui.ui.render import render
 from canasta_tui.ui.statistics import StatisticsPage
 
-from .helpers import session
+from .helpers import render, session
 from .pages_helpers import FILES, screen, seed_statistics, typ
 
 
@@ -99,22 +98,22 @@ def test_help_in_the_game_holds_the_computers_and_q_returns_to_the_table() -> No
     ctl = Controller(local_link(t))
     for key in ("?", "f1"):
         ctl.key(key)
-        assert ctl.dialog is not None and isinstance(ctl.dialog, PageDialog) and t.holds
+        assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, PageDialog) and t.holds
         text = render(ctl, 80, 24).text()
         assert "CANASTA — Help" in text and "[1 Rules]" in text and "Stock" not in text
         ctl.key("3")
         assert "[3 Scoring]" in render(ctl, 80, 24).text()
         ctl.key("q")
-        assert ctl.dialog is None and not t.holds and not ctl.quitting
+        assert ctl.client.dialog is None and not t.holds and not ctl.quitting
 
 
 def test_ctrl_c_in_a_page_at_the_table_asks_before_quitting() -> None:
     ctl = Controller(local_link(session(seed=5)))
     ctl.key("f1")
     ctl.key("c-c")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Quit)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Quit)
     ctl.key("n")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, PageDialog)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, PageDialog)
 
 
 def test_options_statistics_and_new_game_without_an_app_around_the_table_say_so() -> None:
@@ -122,7 +121,7 @@ def test_options_statistics_and_new_game_without_an_app_around_the_table_say_so(
     for key, said in (("o", "Options are set at the start menu"), ("i", "Statistics are shown at the start menu"),
                       ("f2", "A new game is started at the start menu")):
         ctl.key(key)
-        assert ctl.dialog is None and ctl.message[0].startswith(said)
+        assert ctl.client.dialog is None and ctl.message[0].startswith(said)
         ctl.key("x")
 
 

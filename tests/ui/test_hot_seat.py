@@ -9,7 +9,8 @@ from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Answer, Privacy
-from canasta_tui.ui.render import render
+
+from .helpers import render
 
 SUITS = "♣♦♥♠"
 
@@ -24,20 +25,20 @@ def hand_visible_while_others_act(seed: int, level: str = "advanced") -> list[st
         st = s.state
         if st.phase == Phase.HAND_OVER:
             return leaks
-        d = ctl.dialog
+        d = ctl.client.dialog
         if d is not None:
             ctl.key("n" if isinstance(d, Answer) else "enter")
             continue
         if ctl.message:
             ctl.key("x")
             continue
-        if ctl.my_turn():
-            ctl.key("d" if ctl.lit()["draw"] else "c")
+        if ctl.client.my_turn():
+            ctl.key("d" if ctl.client.lit()["draw"] else "c")
             continue
         text = render(ctl, 80, 24).text()
         hand_rows = "\n".join(text.splitlines()[19:21])
-        if ctl.hand() or any(ch in hand_rows for ch in SUITS):
-            leaks.append(f"turn {st.turn_number}: Player {st.actor + 1} acts, Player {ctl.viewer} hand shown")
+        if ctl.client.hand() or any(ch in hand_rows for ch in SUITS):
+            leaks.append(f"turn {st.turn_number}: Player {st.actor + 1} acts, Player {ctl.client.viewer} hand shown")
         s.step()
     raise AssertionError("the hand never ended")
 
@@ -65,7 +66,7 @@ def test_the_recap_always_holds_the_other_humans_discard(seed: int) -> None:
     for _ in range(20000):
         if s.state.phase == Phase.HAND_OVER:
             break
-        d = ctl.dialog
+        d = ctl.client.dialog
         if d is not None and isinstance(d, Privacy):
             seat, other = d.seat, 3 - d.seat
             discarded_since = s.state.turn_number > 1 and s.state.phase == Phase.DRAW
@@ -81,8 +82,8 @@ def test_the_recap_always_holds_the_other_humans_discard(seed: int) -> None:
             ctl.key({"answer": "n"}.get(d.kind, "enter"))
         elif ctl.message:
             ctl.key("x")
-        elif ctl.my_turn():
-            ctl.key("d" if ctl.lit()["draw"] else "c")
+        elif ctl.client.my_turn():
+            ctl.key("d" if ctl.client.lit()["draw"] else "c")
         else:
             s.step()
     assert checked >= 5

@@ -9,9 +9,8 @@ from canasta_tui.engine import Phase, record
 from canasta_tui.table import Table, local_link
 from canasta_tui.table.events import DREW, LAID_OUT
 from canasta_tui.ui.controller import Controller
-from canasta_tui.ui.render import render
 
-from .helpers import drive, session
+from .helpers import drive, render, session
 
 CARD = r"(?:10|[A2-9JQK])[♣♦♥♠]|JK"
 
@@ -25,7 +24,7 @@ def played(seed: int = 5, until: int = 80) -> Table:
 
 def log(t: Table) -> list[str]:
     """The log as the table's client shows it."""
-    return [text for _, text in Controller(local_link(t)).log_lines()]
+    return [text for _, text in Controller(local_link(t)).client.log_lines()]
 
 
 def test_resume_rebuilds_the_log_of_the_hand() -> None:
@@ -121,7 +120,7 @@ def test_the_log_and_chat_get_room_at_80x24_and_more_on_a_bigger_terminal() -> N
         ctl = Controller(local_link(t))
         while t.state.phase != Phase.HAND_OVER:
             t.step()
-        lines += [text for _, text in ctl.log_lines()]
+        lines += [text for _, text in ctl.client.log_lines()]
     assert max(len(wrap(text, room)) for text in lines) <= 2
     # On the screen: a chat line among the moves, whole in the centre, in two rows.
     s = played(5, 40)

@@ -9,9 +9,8 @@ from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 from canasta_tui.ui.canvas import Options
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Quit, Score
-from canasta_tui.ui.render import render
 
-from .helpers import client, session
+from .helpers import client, render, session
 
 MOUSE = Options(mouse=True)
 
@@ -31,14 +30,14 @@ def test_clicks_on_a_card_the_stock_and_the_command_bar() -> None:
     hand = render(ctl, 80, 24).text().splitlines()[20]
     first = hand.split()[2]
     click(ctl, first)                       # a card of the hand: the cursor goes there, it is selected
-    assert ctl.cursor == 2 and ctl.selected == {2}
+    assert ctl.client.cursor == 2 and ctl.client.selected == {2}
     click(ctl, first, 0)
-    assert ctl.selected == set()
-    stock = ctl.view().stock_size
+    assert ctl.client.selected == set()
+    stock = ctl.client.view().stock_size
     click(ctl, "Stock")                     # the stock: draw
-    assert ctl.view().stock_size < stock and ctl.view().phase.name != "DRAW"
+    assert ctl.client.view().stock_size < stock and ctl.client.view().phase.name != "DRAW"
     click(ctl, "[S]core")                   # the command bar: the command
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Score)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Score)
 
 
 def test_a_click_closes_what_any_key_closes_but_never_answers_a_question() -> None:
@@ -46,16 +45,16 @@ def test_a_click_closes_what_any_key_closes_but_never_answers_a_question() -> No
     ctl = client(session(seed=5))
     ctl.key("s")
     click(ctl, "Stock")
-    assert ctl.dialog is None and ctl.view().phase.name == "DRAW"
+    assert ctl.client.dialog is None and ctl.client.view().phase.name == "DRAW"
     ctl.key("q")
     click(ctl, "Stock")
     click(ctl, "Help")
-    assert not ctl.quitting and ctl.dialog is not None and isinstance(ctl.dialog, Quit)
+    assert not ctl.quitting and ctl.client.dialog is not None and isinstance(ctl.client.dialog, Quit)
     ctl.key("n")
-    assert ctl.dialog is None
+    assert ctl.client.dialog is None
     ctl.message = ["Something to read"]
     click(ctl, "Stock")
-    assert ctl.message == [] and ctl.view().phase.name == "DRAW"
+    assert ctl.message == [] and ctl.client.view().phase.name == "DRAW"
 
 
 def test_help_describes_what_each_click_does() -> None:

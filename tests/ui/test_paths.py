@@ -16,14 +16,13 @@ from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.canvas import Options
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import PileChoice, Privacy
-from canasta_tui.ui.render import render
 
-from .helpers import client, drive, session, table_of
+from .helpers import client, drive, render, session, table_of
 
 
 def pile_choices(ctl: Controller) -> int:
     st = table_of(ctl).state
-    if not ctl.my_turn() or st.phase != Phase.DRAW:
+    if not ctl.client.my_turn() or st.phase != Phase.DRAW:
         return 0
     return sum(1 for a in legal_actions(st) if a.kind == "pile")
 
@@ -34,20 +33,20 @@ def test_pile_choice_dialog_asks_how_to_meld_the_upcard() -> None:
     drive(ctl, lambda c: pile_choices(c) >= 2)
     options = [a for a in legal_actions(table_of(ctl).state) if a.kind == "pile"]
     ctl.key("p")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, PileChoice)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, PileChoice)
     text = render(ctl, 80, 24).text()
     assert "How do you want to take the pile?" in text
     assert "1: meld the upcard" in text and "2: meld the upcard" in text
     assert "penalty" not in text                      # classic rules: no putting the pile back
     ctl.key("escape")                                  # cancel: nothing happened
-    assert ctl.dialog is None and table_of(ctl).state.phase == Phase.DRAW
+    assert ctl.client.dialog is None and table_of(ctl).state.phase == Phase.DRAW
     ctl.key("p")
     pile_before = len(table_of(ctl).state.pile)
     ctl.key("2")
     st = table_of(ctl).state
-    assert ctl.dialog is None and st.phase == Phase.MELD and st.t.drew == "pile"
+    assert ctl.client.dialog is None and st.phase == Phase.MELD and st.t.drew == "pile"
     # The log names the cards melded with the upcard, suits and all (issue 10 #19: it dropped suits).
-    line = ctl.log_lines()[-1][1]
+    line = ctl.client.log_lines()[-1][1]
     used = line.split(" with ")[1].split()
     assert [w[:-1] if w != "JK" else w for w in used] == str(options[1]).split()[1:], line
     assert len(st.pile) == 0 and pile_before > 0
@@ -59,11 +58,11 @@ def test_unpile_says_the_penalty_up_front_and_charges_it() -> None:
     ctl = client(session(seed=4, rules="windows"))
     drive(ctl, lambda c: pile_choices(c) >= 1 and meld_needed(table_of(c).state) > 0 and len(table_of(c).state.pile) >= 2)
     ctl.key("p")
-    if ctl.dialog is not None:
+    if ctl.client.dialog is not None:
         assert "for a 50-point penalty" in render(ctl, 80, 24).text()   # said before the pile is taken
         ctl.key("1")
     assert table_of(ctl).state.aside == table_of(ctl).state.t.pile_undo.pile[:-1]  # type: ignore[union-attr]
-    assert ctl.lit()["unpile"]
+    assert ctl.client.lit()["unpile"]
     text = render(ctl, 80, 24).text()
     assert "[B]ack" in text
     assert "b puts it back (50-point penalty)" in text
@@ -75,11 +74,11 @@ def test_unpile_says_the_penalty_up_front_and_charges_it() -> None:
     ctl.key("b")
     st = table_of(ctl).state
     assert st.penalties[team] == pen + 50
-    assert st.phase == Phase.DRAW and ctl.my_turn()
+    assert st.phase == Phase.DRAW and ctl.client.my_turn()
     assert ctl.message and "50-point penalty" in ctl.message[0]
-    assert ctl.log_lines()[-1][1] == "Player 1 put the pile back (50-point penalty)"
+    assert ctl.client.log_lines()[-1][1] == "Player 1 put the pile back (50-point penalty)"
     ctl.key("x")
-    assert not ctl.lit()["unpile"]             # once back, it cannot be put back again
+    assert not ctl.client.lit()["unpile"]             # once back, it cannot be put back again
 
 
 async def _with_app(players: int, seed: int, body: Callable[[TableApp, object], object],
@@ -90,7 +89,7 @@ async def _with_app(players: int, seed: int, body: Callable[[TableApp, object], 
         task = asyncio.create_task(app.run_async())
         for _ in range(500):
             await asyncio.sleep(0.002)
-            if app.frames and app.controller.my_turn():
+            if app.frames and app.controller.client.my_turn():
                 break
         await body(app, inp)  # type: ignore[misc]
         app.controller.quitting = True
@@ -134,7 +133,7 @@ def test_mouse_clicks_on_cards_and_the_command_bar() -> None:
         label = row.split()[2]
         click(inp, row.index(label), H - 4)                   # the third card
         await _settle(app)
-        seen["cursor"], seen["selected"] = ctl.cursor, set(ctl.selected)
+        seen["cursor"], seen["selected"] = ctl.client.cursor, set(ctl.client.selected)
 
     app = asyncio.run(_with_app(1, 5, body, mouse=True))
     assert seen["phase"] == Phase.MELD
@@ -173,14 +172,14 @@ def test_ctrl_l_forces_a_full_redraw() -> None:
 
 def test_hot_seat_quit_from_the_privacy_screen_keeps_the_table_hidden() -> None:
     ctl = client(session(players=2, seed=5))
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Privacy)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Privacy)
     ctl.key("q")
     text = render(ctl, 80, 24).text()
     assert "Quit the game?" in text and "Stock" not in text and not any(ch in text for ch in "♣♦♥♠")
     ctl.key("n")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Privacy) and not ctl.quitting
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Privacy) and not ctl.quitting
     ctl.key("enter")
-    assert ctl.hand() and ctl.my_turn()
+    assert ctl.client.hand() and ctl.client.my_turn()
 
 
 def test_two_player_table() -> None:

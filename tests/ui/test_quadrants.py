@@ -24,10 +24,10 @@ from canasta_tui.ui.canvas import ASCII_OPTIONS, Options
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import WildTarget
 from canasta_tui.ui.pages import PageDialog
-from canasta_tui.ui.render import render, table_layout
+from canasta_tui.ui.render import table_layout
 from canasta_tui.ui.texts import summary_table
 
-from .helpers import check_golden
+from .helpers import check_golden, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from positions import position
@@ -106,7 +106,7 @@ def test_score_during_a_hand_is_itemised_as_if_the_hand_ended_now() -> None:
     def row(label: str) -> list[str]:
         line = next(line for line in text.splitlines() if f"│ {label}" in line or f"│   {label}" in line)
         return line.split(label, 1)[1].split("│")[0].split()
-    v = ctl.view()
+    v = ctl.client.view()
     us, them = (sum(m.points for m in v.melds[t] if m is not None) for t in (0, 1))
     assert row("Melded cards") == [str(us), str(them)]
     assert row("Canasta bonuses") == ["800", "800"]      # 4s natural + 7s mixed; 10s natural + 9s mixed
@@ -124,7 +124,7 @@ def test_the_scoring_summary_shows_combined_melds_as_cards_on_a_big_terminal() -
     from canasta_tui.engine.scoring import score_hand
 
     ctl = busy_eight()
-    s: GameState = ctl.link._table.state._replace(phase=Phase.HAND_OVER, went_out=0)
+    s: GameState = ctl.client.link._table.state._replace(phase=Phase.HAND_OVER, went_out=0)
     rec = HandRecord(1, 3, score_hand(s), tuple(x.total for x in score_hand(s)), 0, HandEnd.WENT_OUT)
     names = [f"Player {p + 1}" for p in range(4)]
     big = "\n".join(summary_table(public_view(s), s.hands, rec, names, 132, 43))
@@ -139,17 +139,17 @@ def test_W_adds_wild_cards_until_the_meld_is_a_canasta() -> None:
     state = position({0: "2c 2d JK 5h 6h 7s"}, melds={0: ["Kc Kd Kh Ks"]}, stock="8c 8d")
     ctl = _at(state)
     ctl.key("W")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, WildTarget)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, WildTarget)
     ctl.key("k")
-    m = ctl.view().melds[0][13]
+    m = ctl.client.view().melds[0][13]
     assert m is not None and m.is_canasta and m.size == 7
-    assert sorted(ctl.hand()) == sorted(c(x) for x in "5h 6h 7s".split())   # deuces and the joker all went
+    assert sorted(ctl.client.hand()) == sorted(c(x) for x in "5h 6h 7s".split())   # deuces and the joker all went
     # Not possible: the meld would need more wild cards than the limit allows (three).
     ctl = _at(position({0: "2c 2d JK 2h 5h 6h"}, melds={0: ["Qc Qd Qh"]}, stock="8c 8d"))
     ctl.key("W")
     ctl.key("q")
     assert ctl.message == ["Your meld of Queens needs 4 more cards to be a canasta; the meld may take only 3 more"]
-    assert ctl.view().melds[0][12].size == 3        # type: ignore[union-attr]
+    assert ctl.client.view().melds[0][12].size == 3        # type: ignore[union-attr]
 
 
 def _at(state: GameState) -> Controller:
@@ -182,7 +182,7 @@ class Mouse:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        self.ctl.quit()
+        self.ctl.client.quit()
         self.app.app.exit()
         await asyncio.wait_for(self.task, 5)
         self._session.__exit__(None, None, None)
@@ -218,12 +218,12 @@ def test_the_mouse_works_on_the_stock_a_card_a_meld_and_the_buttons() -> None:
             await m.click("Stock")                               # the stock: draw
             seen["drew"] = t.state.phase == Phase.MELD and t.state.t.drew == "stock"
             await m.click("2♣", 20)                              # a card of the hand: select it
-            seen["selected"] = ctl.selected == {ctl.hand().index(c("2c"))}
+            seen["selected"] = ctl.client.selected == {ctl.client.hand().index(c("2c"))}
             await m.click("K♦ K♥ K♠")                            # the meld of Kings: the wild card goes on
             meld = t.state.melds[0][13]
             seen["wild_on_meld"] = meld is not None and c("2c") in meld.wilds
             await m.click("[?]Help", 23)                         # a button
-            seen["help"] = ctl.dialog is not None and isinstance(ctl.dialog, PageDialog)
+            seen["help"] = ctl.client.dialog is not None and isinstance(ctl.client.dialog, PageDialog)
         return seen
 
     assert asyncio.run(run()) == {"drew": True, "selected": True, "wild_on_meld": True, "help": True}

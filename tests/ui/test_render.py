@@ -15,11 +15,11 @@ from canasta_tui.table import local_link
 from canasta_tui.ui.canvas import ASCII_OPTIONS, Options, wrap
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Privacy
-from canasta_tui.ui.render import frozen_reason, pile_note, render, table_layout
+from canasta_tui.ui.render import frozen_reason, pile_note, table_layout
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import meld_line, side_name
 
-from .helpers import check_golden, client, session, table_of
+from .helpers import check_golden, client, render, session, table_of
 
 
 def check(name: str, text: str) -> None:
@@ -31,19 +31,19 @@ def busy_controller() -> Controller:
     s = session(seed=5)
     ctl = Controller(local_link(s))
     while len(s.events) < 60 and s.state.phase != Phase.HAND_OVER:
-        if ctl.my_turn():
+        if ctl.client.my_turn():
             for a in ("draw", "meld K K K"):
-                if parse_action(a) in ctl.legal():
+                if parse_action(a) in ctl.client.legal():
                     ctl.type_action(a)
-            if ctl.my_turn() and ctl.lit()["discard"]:
+            if ctl.client.my_turn() and ctl.client.lit()["discard"]:
                 ctl.key("c")
-            elif ctl.my_turn():
+            elif ctl.client.my_turn():
                 ctl.key("u")
                 ctl.key("c")
         else:
             s.step()
         ctl.message = []
-    while not ctl.my_turn():
+    while not ctl.client.my_turn():
         s.step()
     ctl.key("d")
     ctl.key("right")
@@ -79,7 +79,7 @@ def test_first_screen_80x24() -> None:
 def test_hot_seat_privacy_screen_is_blank_but_for_the_prompt() -> None:
     ctl = client(session(players=2, seed=5))
     text = render(ctl, 80, 24).text()
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Privacy)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Privacy)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     assert lines == ["Player 1 is up — press Enter", "(everybody else: please look away)"]
 
@@ -110,8 +110,8 @@ def crowded_controller(rules: str = "classic", players: int = 1) -> Controller:
     ctl = Controller(local_link(s))
     long_lines = [(1, "Player 2 took the pile of 23, K♥ with K K and a very long tail of words " + "x" * (10 + 7 * i))
                   for i in range(12)]
-    ctl.log_lines = lambda: long_lines  # type: ignore[method-assign]
-    v = ctl.view()
+    ctl.client.log_lines = lambda: long_lines  # type: ignore[method-assign]
+    v = ctl.client.view()
 
     def card(text: str) -> int:
         return int(parse_card(text))
@@ -128,8 +128,8 @@ def crowded_controller(rules: str = "classic", players: int = 1) -> Controller:
     red = [c for c in range(len(IS_RED_THREE)) if IS_RED_THREE[c]]
     threes = tuple(tuple(red[:4]) for _ in range(v.rules.players))
     crowded = v._replace(melds=tuple(melds), pile=(), red_threes=threes, stock_size=0)
-    ctl.view = lambda: crowded  # type: ignore[method-assign]
-    ctl.selected = set(range(len(ctl.hand())))
+    ctl.client.view = lambda: crowded  # type: ignore[method-assign]
+    ctl.client.selected = set(range(len(ctl.client.hand())))
     return ctl
 
 
@@ -140,11 +140,11 @@ def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple
     from canasta_tui.ui.canvas import Canvas, Region
     from canasta_tui.ui.render import draw_centre, draw_quadrant, table_layout
     ctl = crowded_controller(rules, players)
-    if ctl.dialog is not None:
-        ctl.dialog = None
-        ctl.viewer = table_of(ctl).humans[0]
+    if ctl.client.dialog is not None:
+        ctl.client.dialog = None
+        ctl.client.viewer = table_of(ctl).humans[0]
     W, H = size
-    v = ctl.view()
+    v = ctl.client.view()
     lines = render(ctl, W, H).lines()
     layout = table_layout(W, H, v.rules.players)
     regions = [*layout.quadrants, layout.centre, *([layout.spare] if layout.spare else [])]
@@ -153,14 +153,14 @@ def test_regions_never_run_into_each_other(rules: str, players: int, size: tuple
     assert len(cells) == len(set(cells))
     assert all(1 <= y < layout.log_row and 0 <= x < W for x, y in cells)
     # Each quadrant of the full screen is exactly what that quadrant draws alone.
-    starters = meld_starters(ctl.link.events, v.rules)
+    starters = meld_starters(ctl.client.link.events, v.rules)
     for seat, rect in enumerate(layout.quadrants):
         alone = Canvas(W, H)
-        draw_quadrant(Region(alone, *rect), ctl, v, seat, starters, DEFAULT)
+        draw_quadrant(Region(alone, *rect), ctl.snapshot(), v, seat, starters, DEFAULT)
         for y in range(rect.y, rect.y + rect.h):
             assert lines[y][rect.x:rect.x + rect.w] == alone.lines()[y][rect.x:rect.x + rect.w]
     alone = Canvas(W, H)
-    draw_centre(Region(alone, *layout.centre), ctl, v, DEFAULT, ctl.log_lines()[:-1])
+    draw_centre(Region(alone, *layout.centre), ctl.snapshot(), v, DEFAULT, ctl.client.log_lines()[:-1], ctl.cache)
     c = layout.centre
     for y in range(c.y, c.y + c.h):
         assert lines[y][c.x:c.x + c.w] == alone.lines()[y][c.x:c.x + c.w]
@@ -218,12 +218,12 @@ def test_centre_says_the_pile_is_frozen_for_a_side_that_has_not_melded() -> None
     so where the pile is drawn, as ``p`` does ("Until your side has made its initial meld, the
     pile is frozen for you"), not "pile not frozen"."""
     ctl = client(session(seed=2))
-    v = ctl.view()
+    v = ctl.client.view()
     assert not v.frozen
     text = render(ctl, 80, 24).text()
     assert "pile not frozen" not in text
     assert "frozen for every side until its initial meld" in centre_text(text, 80, 24)
-    busy = busy_controller().view()
+    busy = busy_controller().client.view()
     assert pile_note(busy) == "pile not frozen"
     empty = (None,) * len(busy.melds[0])
     assert pile_note(busy._replace(melds=(empty, busy.melds[1]))) == "frozen for 1&3 until its initial meld"
@@ -234,7 +234,7 @@ def test_windows_rules_frozen_pile_line_fits_at_80_columns() -> None:
     """The windows rules freeze the pile from the deal: at 80x24 the centre says so whole
     (it was cut to "FROZEN (by the rule")."""
     ctl = client(session(seed=2, rules="windows"))
-    v = ctl.view()
+    v = ctl.client.view()
     assert v.frozen
     text = render(ctl, 80, 24).text()
     assert "FROZEN at the deal" in centre_text(text, 80, 24)

@@ -9,7 +9,8 @@ from canasta_tui.engine import Rules
 from canasta_tui.presets import changes_from_preset, load_rules, option_help, rules_label
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
-from canasta_tui.ui.render import render
+
+from .helpers import render
 
 
 def test_a_preset_as_it_is_is_named_alone() -> None:

@@ -18,10 +18,9 @@ from canasta_tui.persistence.selfplay import start, step
 from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import SheetEnd, Summary
-from canasta_tui.ui.render import render
 from canasta_tui.ui.texts import summary_table
 
-from .helpers import session
+from .helpers import render, session
 
 WENT_OUT = '''\
  Hand 1 is over — Player 1 went out
@@ -111,12 +110,12 @@ def test_the_summary_screen_then_the_sheet_of_the_last_four_hands() -> None:
     s = session()
     s.match = m
     ctl = Controller(local_link(s))
-    assert ctl.dialog is not None and isinstance(ctl.dialog, Summary)   # the hand is over: its summary shows
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, Summary)   # the hand is over: its summary shows
     text = render(ctl, 80, 24).text()
     assert text.splitlines()[0].startswith(" Hand 6 is over")
     assert "Players 1 & 3" in text.splitlines()[1] and "Enter: the score sheet" in text
     ctl.key("enter")
-    assert ctl.dialog is not None and isinstance(ctl.dialog, SheetEnd)
+    assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, SheetEnd)
     text = render(ctl, 80, 24).text()
     rows = [line for line in text.splitlines() if "Player " in line and "│" in line]
     hands = [int(r.split("│")[1].split()[0]) for r in rows if r.split("│")[1].split()[0].isdigit()]

@@ -13,15 +13,16 @@ from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS, Canvas, Options
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Privacy
-from canasta_tui.ui.render import render
+
+from .helpers import render
 
 
 def from_nothing(ctl: Controller, width: int, height: int, opts: Options) -> Canvas:
-    kept, ctl.table_top = ctl.table_top, None
+    kept, ctl.cache.top = ctl.cache.top, None
     try:
         return render(ctl, width, height, opts)
     finally:
-        ctl.table_top = kept
+        ctl.cache.top = kept
 
 
 def check(ctl: Controller, width: int, height: int, opts: Options) -> None:
@@ -43,18 +44,18 @@ def play(players: int, seed: int, sizes: list[tuple[int, int, Options]], steps: 
     for _ in range(steps):
         if t.match.state.phase == Phase.HAND_OVER:
             break
-        if ctl.dialog is not None:
-            ctl.key("enter" if isinstance(ctl.dialog, Privacy) else "escape")
+        if ctl.client.dialog is not None:
+            ctl.key("enter" if isinstance(ctl.client.dialog, Privacy) else "escape")
         elif ctl.message:
             ctl.key("x")
-        elif ctl.my_turn():
+        elif ctl.client.my_turn():
             ctl.key(next(keys))
         else:
             t.step()
         for w, h, opts in sizes:
-            before = ctl.table_top
+            before = ctl.cache.top
             check(ctl, w, h, opts)
-            if ctl.table_top is before:
+            if ctl.cache.top is before:
                 reused += 1
             else:
                 drawn += 1

@@ -22,9 +22,10 @@ from prompt_toolkit.renderer import Renderer
 
 from canasta_tui.bench.ui_bench import busy_controller
 from canasta_tui.ui.canvas import DEFAULT_OPTIONS, Canvas, Options
-from canasta_tui.ui.render import render
 from canasta_tui.ui.style import make_style
 from canasta_tui.ui.terminal import CanvasRenderer, CanvasWindow, Row, changed_span
+
+from .helpers import render
 
 Cells = list[list[tuple[str, str, str, bool, bool, bool]]]
 Frame = tuple[int, int, Canvas]       # terminal width, height, and what is painted
