@@ -1,13 +1,15 @@
 """Dialogs: small typed objects, each its own state, what its keys do, and what it shows.
 
-:class:`Dialog` is the machinery every screen may use: it is generic over the screen's side it
-is open on (its *host*), so the table's dialogs and another screen's (the lobby's) are the same
-kind of object, told apart by their type.  A screen holds at most one dialog; keys go to it
-first.  A dialog changes its host only through the host's public methods (``close``, ``play``,
-``reveal`` ...), and draws from what the host shows (its view and its link), never the game.
+:class:`Dialog` is the machinery every screen may use.  It is generic over what its keys act on
+(the screen's side it is open on, ``H``) and what it draws from (``R``, read only), so the
+table's dialogs and another screen's (the lobby's) are the same kind of object, told apart by
+their type.  A screen holds at most one dialog; keys go to it first.  A dialog changes its host
+only through the host's public methods (``close``, ``play``, ``reveal`` ...), and draws from what
+the screen shows (its view and the table's public facts), never the game.
 
-The table's dialogs are ``Dialog[TableHost]``: :class:`TableHost` is what they may read and ask
-of the table's client (``model.Client`` implements it); nothing here imports the client.
+The table's dialogs are ``Dialog[TableHost, TableFacts]`` (:data:`TableDialog`): protocols of
+what they may ask of the table's client and what they may read of it (``model.Client`` has
+both); nothing here imports the client or the screen.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Generic, Protocol, TypeVar
 
-from ..engine import Action, Phase, PlayerView
+from ..engine import Action, HandRecord, Phase, PlayerView, Rules
 from ..engine import actions as A
 from ..engine.cards import RANK_OF
 from ..table import Link
@@ -42,12 +44,16 @@ class DialogHost(Protocol):
     def close(self) -> None: ...
 
 
+#: What a dialog's keys act on (the screen's side it is open on) ...
 H = TypeVar("H", bound=DialogHost)
+#: ... and what it draws from (read only).
+R = TypeVar("R")
 
 
 @dataclass
-class Dialog(Generic[H]):
-    """A dialog box over a screen; any key closes it unless a subclass says otherwise."""
+class Dialog(Generic[H, R]):
+    """A dialog box over a screen: its keys act on ``H``, and it draws from ``R``; any key
+    closes it unless a subclass says otherwise."""
 
     #: While open on a local table, the computers wait (the player is deciding something).
     holds: ClassVar[bool] = False
@@ -64,20 +70,38 @@ class Dialog(Generic[H]):
         (quit? which meld? a name to save under) waits for its own keys, never for a stray click."""
         return type(self).key is Dialog.key
 
-    def lines(self, host: H, cv: Canvas, opts: Options) -> list[str]:
+    def lines(self, seen: R, cv: Canvas, opts: Options) -> list[str]:
         return []
 
-    def draw(self, cv: Canvas, host: H, opts: Options) -> None:
-        draw_box(cv, self.title, self.lines(host, cv, opts))
+    def draw(self, cv: Canvas, seen: R, opts: Options) -> None:
+        draw_box(cv, self.title, self.lines(seen, cv, opts))
 
 
-class TableHost(Protocol):
-    """What the table's dialogs read and ask of the table's client (``model.Client``)."""
-
-    message: list[str]
+class TableReader(Protocol):
+    """The public facts of the table a dialog draws from (a :class:`~canasta_tui.table.Link` has them)."""
 
     @property
-    def link(self) -> Link: ...
+    def rules(self) -> Rules: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def sheet(self) -> Sequence[HandRecord]: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def winner(self) -> int | None: ...
+
+    def name(self, seat: int) -> str: ...
+    def waiting(self) -> int: ...
+    def final_hands(self) -> tuple[tuple[int, ...], ...] | None: ...
+
+
+class TableFacts(Protocol):
+    """What the table's dialogs draw from, read only (``model.Client`` has it; the snapshot the
+    table is painted from hands it to the dialog)."""
+
+    @property
+    def link(self) -> TableReader: ...
     @property
     def files(self) -> Files | None: ...
     @property
@@ -90,6 +114,15 @@ class TableHost(Protocol):
     def log_lines(self) -> Sequence[tuple[int, str]]: ...
     def quit_question(self) -> str: ...
     def offers(self) -> frozenset[str]: ...
+
+
+class TableHost(TableFacts, Protocol):
+    """What the table's dialogs' keys ask of the table's client (``model.Client``)."""
+
+    message: list[str]
+
+    @property
+    def link(self) -> Link: ...
 
     def open(self, d: TableDialog) -> None: ...
     def close(self, back: TableDialog | None = None) -> None: ...
@@ -104,39 +137,39 @@ class TableHost(Protocol):
     def send_chat(self, text: str) -> None: ...
 
 
-#: A dialog of the table.
-TableDialog = Dialog[TableHost]
+#: A dialog of the table: its keys act on the client, it draws from the client's facts.
+TableDialog = Dialog[TableHost, TableFacts]
 
 
-def seat_names(host: TableHost) -> list[str]:
+def seat_names(table: TableFacts) -> list[str]:
     """Every seat's name at this table, by seat (the score names the sides by them)."""
-    return [host.link.name(s) for s in range(host.link.rules.players)]
+    return [table.link.name(s) for s in range(table.link.rules.players)]
 
 
 @dataclass
 class Score(TableDialog):
     title: ClassVar[str] = "Score"
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        link = host.link
-        return score_lines(link.rules, host.view(), link.scores, len(link.sheet), seat_names(host)) + ["", "(press any key)"]
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        link = table.link
+        return score_lines(link.rules, table.view(), link.scores, len(link.sheet), seat_names(table)) + ["", "(press any key)"]
 
 
 @dataclass
 class Sheet(TableDialog):
     title: ClassVar[str] = "Score sheet"
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        link = host.link
-        return sheet_lines(link.rules, link.sheet, link.scores, cv.height - 12, seat_names(host)) + ["", "(press any key)"]
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        link = table.link
+        return sheet_lines(link.rules, link.sheet, link.scores, cv.height - 12, seat_names(table)) + ["", "(press any key)"]
 
 
 @dataclass
 class Log(TableDialog):
     title: ClassVar[str] = "Table log"
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        lines = [glyph_text(text, opts.glyphs) for _, text in host.log_lines()][-(cv.height - 8):]
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        lines = [glyph_text(text, opts.glyphs) for _, text in table.log_lines()][-(cv.height - 8):]
         return [*lines, "", "(press any key)"]
 
 
@@ -152,19 +185,19 @@ class Quit(TableDialog):
         else:
             host.close(self.back)
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        note = quit_note(host)
-        yes = "y: leave" if host.remote else "y: quit"
-        return [host.quit_question(), *([""] + note if note else []), "", f"{yes}    n: keep playing"]
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        note = quit_note(table)
+        yes = "y: leave" if table.remote else "y: quit"
+        return [table.quit_question(), *([""] + note if note else []), "", f"{yes}    n: keep playing"]
 
 
-def quit_note(host: TableHost) -> list[str]:
+def quit_note(table: TableFacts) -> list[str]:
     """What quitting does to the game: over SSH a computer keeps the seat warm; at home the
     game is kept (autosaved) and how to come back to it, or why it is not."""
-    if host.remote:
+    if table.remote:
         return ["A computer plays your seat until you come back:", "join this table again to take it back."]
-    files = host.files
-    if host.link.winner is not None or files is None:
+    files = table.files
+    if table.link.winner is not None or files is None:
         return []
     if files.problem() is not None:
         return ["The game could not be kept: it is lost when a new one starts."]
@@ -185,8 +218,8 @@ class Answer(TableDialog):
             host.close()
             host.play([A.A_YES if name == "y" else A.A_NO])
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        asker = host.link.name(host.view().turn)
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        asker = table.link.name(table.view().turn)
         return [f"{asker} asks: \"May I go out, partner?\"", "", "y: Yes (they must go out)    n: No"]
 
 
@@ -205,9 +238,9 @@ class Privacy(TableDialog):
         elif name == "f2":
             host.offer_new_game()
 
-    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
-        name = host.link.name(self.seat)
-        what = "is up" if host.view().phase != Phase.PERMISSION else "is asked a question"
+    def draw(self, cv: Canvas, table: TableFacts, opts: Options) -> None:
+        name = table.link.name(self.seat)
+        what = "is up" if table.view().phase != Phase.PERMISSION else "is asked a question"
         lines = [f"{name} {what} {cv.glyphs.dash} press Enter", "", "(everybody else: please look away)"]
         for i, line in enumerate(lines):
             cv.put(cv.height // 2 - 1 + i, max(0, (cv.width - len(line)) // 2), line, "message" if i == 0 else "")
@@ -225,14 +258,14 @@ class Summary(TableDialog):
         elif name == "q":
             host.open(Quit(back=self))
 
-    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
-        link = host.link
+    def draw(self, cv: Canvas, table: TableFacts, opts: Options) -> None:
+        link = table.link
         hands = link.final_hands()
         if hands is None or not link.sheet:
             return
-        v = host.view()
+        v = table.view()
         names = [link.name(p) for p in range(v.rules.players)]
-        lines = summary_table(v, hands, link.sheet[-1], names, cv.width, cv.height, opts.glyphs, host.sort)
+        lines = summary_table(v, hands, link.sheet[-1], names, cv.width, cv.height, opts.glyphs, table.sort)
         cv.fill(0, 0, cv.width, cv.height)
         for y, text in enumerate(lines):
             cv.put(y, 0, text, "heading" if y == 0 or text.startswith(opts.glyphs.hline) else "")
@@ -250,10 +283,10 @@ class SheetEnd(TableDialog):
         elif name == "q":
             host.open(Quit(back=self))
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        link = host.link
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        link = table.link
         foot = "Enter: continue" if link.winner is not None else "Enter: next hand"
-        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(host)), "", foot]
+        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(table)), "", foot]
 
 
 @dataclass
@@ -266,11 +299,11 @@ class Waiting(TableDialog):
         if name == "q":
             host.open(Quit(back=self))
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        link = host.link
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        link = table.link
         n = link.waiting()
         who = f"{n} player{'s' if n != 1 else ''}"
-        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(host)), "",
+        return [*sheet_lines(link.rules, link.sheet, link.scores, 4, seat_names(table)), "",
                 f"Waiting for {who} to see the score: the next hand is dealt then."]
 
 
@@ -289,14 +322,14 @@ class MatchOver(TableDialog):
         elif name in ("enter", "q", "space", "c-c"):
             host.quit()
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        link = host.link
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        link = table.link
         rules = link.rules
         w = link.winner
         verb = "win" if rules.partnerships else "wins"
-        out = [f"{side_name(w, rules, seat_names(host))} {verb} the match!" if w is not None else "The match is over", ""]
-        out += [f"{side_name(t, rules, seat_names(host))}: {link.scores[t]}" for t in range(rules.teams)]
-        offers = host.offers()
+        out = [f"{side_name(w, rules, seat_names(table))} {verb} the match!" if w is not None else "The match is over", ""]
+        out += [f"{side_name(t, rules, seat_names(table))}: {link.scores[t]}" for t in range(rules.teams)]
+        offers = table.offers()
         if "again" in offers:
             return [*out, "", "a or Enter: Play again    m: start menu    q: quit"]
         return [*out, "", "Enter: leave the table"]
@@ -316,7 +349,7 @@ class LeaveTable(TableDialog):
         else:
             host.close()
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
         return ["Leave this game for the start menu?", "",
                 "It stays saved: Resume in the menu plays it on, and a new game",
                 "keeps it as a backup (Load in the menu lists it).", "",
@@ -337,8 +370,8 @@ class PileChoice(TableDialog):
         elif name in ("escape", "n", "enter"):
             host.close()
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        v = host.view()
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        v = table.view()
         rules = v.rules
         lines = ["How do you want to take the pile?", ""]
         for i, a in enumerate(self.options, 1):
@@ -373,10 +406,10 @@ class WildTarget(TableDialog):
         else:
             host.play([A.add(RANK_OF[self.card], target)])
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
         what = ("Add wild cards until which meld is a canasta?" if self.until_canasta
                 else f"Add {card_label(self.card, opts.glyphs)} to which meld?")
-        return [what, "Press its rank: A 4-9 0(=10) J Q K" + (" W(ild meld)" if host.view().rules.wild_melds_allowed else ""),
+        return [what, "Press its rank: A 4-9 0(=10) J Q K" + (" W(ild meld)" if table.view().rules.wild_melds_allowed else ""),
                 "", "any other key: cancel"]
 
 
@@ -393,7 +426,7 @@ class Confirm(TableDialog):
         if name in ("y", "enter"):
             host.play(self.options)
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
         return glyph_text(self.text, opts.glyphs).split("\n")
 
 
@@ -415,8 +448,8 @@ class SaveName(TableDialog):
             host.close()
             host.save_as(self.text.strip())
 
-    def lines(self, host: TableHost, cv: Canvas, opts: Options) -> list[str]:
-        where = host.files.where() if host.files is not None else ""
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        where = table.files.where() if table.files is not None else ""
         field_ = (self.text + "_").ljust(42)
         lines = ["Save the game as:", "", "> " + field_, ""]
         lines.append("Enter: save    Esc: cancel" if self.text.strip() else "Type a name (Esc: cancel)")
@@ -442,7 +475,7 @@ class ChatInput(TableDialog):
             if self.text.strip():
                 host.send_chat(self.text.strip())
 
-    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
+    def draw(self, cv: Canvas, table: TableFacts, opts: Options) -> None:
         width = cv.width - 8
         shown = (self.text + "_")[-(width - 4):]
         lines = ["Say to the table:", "", "> " + shown, "",
@@ -469,10 +502,10 @@ class LoadList(TableDialog):
             host.close()
             host.load(self.items[self.page])
 
-    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
+    def draw(self, cv: Canvas, table: TableFacts, opts: Options) -> None:
         draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
 
 
 __all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "ChatInput", "Confirm", "Dialog", "DialogHost", "LeaveTable",
            "LoadList", "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd",
-           "Summary", "TableDialog", "TableHost", "Waiting", "WildTarget"]
+           "Summary", "TableDialog", "TableFacts", "TableHost", "TableReader", "Waiting", "WildTarget"]

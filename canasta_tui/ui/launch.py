@@ -55,7 +55,7 @@ class GameApp(ScreenApp):
         self.table_files: Files | None = None      # that table's files
         self.tables: list[Table] = []
 
-    # ------------------------------------------------------------------ the pages (menu.Pages, controller.Host)
+    # ------------------------------------------------------------------ the pages (menu.Pages, model.Host)
     def offers(self) -> frozenset[str]:
         return frozenset({"new", "again", "menu"}) if self.home is not None else frozenset()
 

@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from ..text import printable
 from .canvas import Canvas, Options, draw_box, draw_too_small, glyph_text, too_small, wrap
-from .dialogs import Dialog, Quit, TableHost
+from .dialogs import Quit, TableDialog, TableFacts, TableHost
 from .lineedit import LineEdit
 from .screen import ScreenBase
 
@@ -185,7 +185,7 @@ class Ask(Page):
         draw_box(cv, self.box_title, body)
 
 
-class PageDialog(Dialog[TableHost]):
+class PageDialog(TableDialog):
     """A page opened over the table (help, options, statistics in the game): full screen, and
     the computers wait while it is open."""
 
@@ -204,7 +204,7 @@ class PageDialog(Dialog[TableHost]):
         elif self.page.done:
             host.close()
 
-    def draw(self, cv: Canvas, host: TableHost, opts: Options) -> None:
+    def draw(self, cv: Canvas, table: TableFacts, opts: Options) -> None:
         self.page.draw(cv, opts)
 
 

@@ -77,15 +77,15 @@ def render(snap: TableSnapshot, width: int, height: int, opts: Options | None = 
         return cv
     v = snap.view
     if d is not None and d.full_screen:
-        d.draw(cv, snap.host, opts)
+        d.draw(cv, snap.table, opts)
         return cv
     if isinstance(d, Quit) and d.back is not None and d.back.full_screen:
         # Quitting from the privacy screen (or a summary): nothing of the table behind the question.
-        d.draw(cv, snap.host, opts)
+        d.draw(cv, snap.table, opts)
         return cv
     draw_table(cv, snap, v, opts, cache)
     if d is not None:
-        d.draw(cv, snap.host, opts)
+        d.draw(cv, snap.table, opts)
     elif snap.message:
         lines = [w for t in snap.message for w in wrap(glyph_text(t, opts.glyphs), cv.width - 10)]
         draw_box(cv, "", lines + ["", "(press any key)"], style="message")

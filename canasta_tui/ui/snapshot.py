@@ -2,7 +2,7 @@
 
 :func:`take` reads the :class:`~.model.Client` once; :func:`~.render.render` draws from the
 :class:`TableSnapshot` alone and can change nothing of the client.  Its dialog draws from the
-client through :class:`~.dialogs.TableHost` (what the table's dialogs may read), and its mouse
+client through :class:`~.dialogs.TableFacts` (what the table's dialogs may read, read only), and its mouse
 handlers go to :class:`Clicks` (the screen), which routes a click as it routes a key.
 """
 
@@ -14,7 +14,7 @@ from typing import Protocol
 
 from ..engine import PlayerView
 from ..table.events import Event
-from .dialogs import TableDialog, TableHost
+from .dialogs import TableDialog, TableFacts
 from .model import Client
 
 
@@ -53,7 +53,7 @@ class TableSnapshot:
     message: tuple[str, ...]
     dialog: TableDialog | None
     quit_question: str
-    host: TableHost                        # what the dialog draws from
+    table: TableFacts                      # what the dialog draws from (read only)
     clicks: Clicks                         # where the mouse handlers send clicks
 
 
@@ -70,7 +70,7 @@ def take(client: Client, clicks: Clicks) -> TableSnapshot:
         humans=tuple(link.is_human(s) for s in seats), verified=tuple(link.verified(s) for s in seats),
         scores=tuple(link.scores), hand_number=link.hand_number, events=link.events, log=client.log_lines(),
         status=client.status(), lit=client.lit(), message=tuple(client.message), dialog=client.dialog,
-        quit_question=client.quit_question(), host=client, clicks=clicks)
+        quit_question=client.quit_question(), table=client, clicks=clicks)
 
 
 __all__ = ["Clicks", "TableSnapshot", "take"]
