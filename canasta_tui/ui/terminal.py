@@ -33,6 +33,7 @@ from .canvas import Canvas
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
+    from prompt_toolkit.output import ColorDepth
 
 #: A painted row: its characters and its cells' style classes, one per column (the canvas's own
 #: lists: a row compares with the last frame's in C, cell by cell).
@@ -163,7 +164,6 @@ class CanvasRenderer(Renderer):
         cv = source.canvas(width, height)
         rows = canvas_rows(cv, width, height)
         attrs_of = self._attrs_of(app)
-        write = output.write
         last: Attrs | None = None
         output.hide_cursor()
         x = y = 0
@@ -182,28 +182,11 @@ class CanvasRenderer(Renderer):
                 span = changed_span(old[y_], row)
             if span is None:
                 continue
-            text, styles = row
-            narrow = self._is_narrow(text)
+            narrow = self._is_narrow(row[0])
             first, end = span if narrow else (0, width - 1)
             y = y_
             output.cursor_goto(y + 1, first + 1)
-            col = first
-            i = first
-            while i <= end:
-                st = styles[i]
-                j = i + 1
-                while j <= end and styles[j] == st:
-                    j += 1
-                attrs = attrs_of(st)
-                if attrs != last:
-                    output.set_attributes(attrs, depth)
-                    last = attrs
-                if narrow:
-                    write("".join(text[i:j]))
-                    col += j - i
-                else:
-                    col = self._write_wide(write, text[i:j], col, width)
-                i = j
+            col, last = self._write_span(row, first, end, narrow, width, attrs_of, depth, last)
             if not narrow and col < width:
                 output.reset_attributes()
                 last = None
@@ -222,6 +205,31 @@ class CanvasRenderer(Renderer):
         app.layout.visible_windows = [source]
 
     # ------------------------------------------------------------------ pieces
+    def _write_span(self, row: Row, first: int, end: int, narrow: bool, width: int, attrs_of: Callable[[str], Attrs],
+                    depth: ColorDepth, last: Attrs | None) -> tuple[int, Attrs | None]:
+        """Write the cells ``first`` to ``end`` of a row (the cursor is at ``first``), a run of one
+        style at a time; returns the column the cursor is at and the attributes last set."""
+        output = self.output
+        write = output.write
+        text, styles = row
+        col = i = first
+        while i <= end:
+            st = styles[i]
+            j = i + 1
+            while j <= end and styles[j] == st:
+                j += 1
+            attrs = attrs_of(st)
+            if attrs != last:
+                output.set_attributes(attrs, depth)
+                last = attrs
+            if narrow:
+                write("".join(text[i:j]))
+                col += j - i
+            else:
+                col = self._write_wide(write, text[i:j], col, width)
+            i = j
+        return col, last
+
     def _modes(self) -> None:
         """The terminal modes prompt-toolkit's renderer sets before a paint."""
         output = self.output

@@ -236,6 +236,26 @@ def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int]
     return out
 
 
+def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: Glyphs) -> list[str]:
+    """A side's combined melds in the summary's left column: as cards on a big terminal when
+    they fit, else a line each, else two narrow columns ("K×5+2w" and a star for a canasta)."""
+    from ..engine.cards import RANK_NAMES
+
+    if big and len(melds) <= half and all(len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= left_w for m in melds):
+        left = [meld_cards(m, g).ljust(left_w - len(canasta_tag(m, g))) + canasta_tag(m, g) for m in melds]
+    else:
+        left = [meld_line(m, left_w, g)[0] for m in melds]
+    left = left or ["no melds"]
+    if len(left) > half:
+        short = [f"{'W' if m.is_wild_meld else RANK_NAMES[m.rank]:>2}×{len(m.naturals)}"
+                 .replace("×", "×" if g is UNICODE else "x")
+                 + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else "")
+                 for m in melds]
+        per = (len(short) + 1) // 2
+        left = [f"{short[i]:<11}" + (short[i + per] if i + per < len(short) else "") for i in range(per)]
+    return left
+
+
 def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord, names: Sequence[str],
                   width: int, height: int, g: Glyphs = UNICODE, sort: str = "rank") -> list[str]:
     """The DOS "Scoring Summary Table" of a finished hand, one screen.
@@ -244,8 +264,6 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     down the left (rank and count), the cards left in each partner's hand in the middle (all
     hands are shown when the hand is over), the scoring summary on the right.
     """
-    from ..engine.cards import RANK_NAMES
-
     rules = v.rules
     teams = rules.teams
     # A big terminal shows each side's combined melds as cards, as the DOS screen does.
@@ -259,21 +277,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         title = f"{g.hline} {side_name(t, rules, names)} "
         out.append((title + g.hline * width)[:width])
         melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None]
-        as_cards = width >= 120 and len(melds) <= half and all(
-            len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= left_w for m in melds)
-        if as_cards:
-            left = [meld_cards(m, g).ljust(left_w - len(canasta_tag(m, g))) + canasta_tag(m, g) for m in melds]
-        else:
-            left = [meld_line(m, left_w, g)[0] for m in melds]
-        left = left or ["no melds"]
-        if len(left) > half:
-            # Too many for one column: two narrow ones, "K×5+2w" and a star for a canasta.
-            short = [f"{'W' if m.is_wild_meld else RANK_NAMES[m.rank]:>2}×{len(m.naturals)}"
-                     .replace("×", "×" if g is UNICODE else "x")
-                     + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else "")
-                     for m in melds]
-            per = (len(short) + 1) // 2
-            left = [f"{short[i]:<11}" + (short[i + per] if i + per < len(short) else "") for i in range(per)]
+        left = _summary_melds(melds, left_w, half, width >= 120, g)
         mid: list[str] = []
         seats = (t, t + 2) if rules.partnerships else (t,)
         for p in seats:
