@@ -163,3 +163,31 @@ def test_no_class_of_the_ui_over_300_lines_and_no_function_over_60() -> None:
                 if size > (300 if isinstance(node, ast.ClassDef) else 60):
                     big.append(f"{path.name}:{node.name}: {size} lines")
     assert big == []
+
+
+def test_painting_changes_nothing_of_the_client() -> None:
+    """``render`` draws from a frozen snapshot; what it keeps between paints is the screen's
+    cache, never the client's state."""
+    import copy
+    import dataclasses
+
+    from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS, Options
+    from canasta_tui.ui.render import render
+
+    from .helpers import client, session
+
+    ctl = client(session(seed=5))
+    for k in ("x", "d", "right", "space", "right", "space", ">"):
+        ctl.key(k)
+    ctl.paint(80, 24, DEFAULT_OPTIONS)
+    before = copy.deepcopy({k: v for k, v in vars(ctl.client).items() if k not in ("link", "files", "host", "log")})
+    snap = ctl.snapshot()
+    for w, h, opts in ((80, 24, DEFAULT_OPTIONS), (132, 43, Options(mouse=True)), (100, 30, ASCII_OPTIONS)):
+        ctl.paint(w, h, opts)
+        render(snap, w, h, opts)
+    after = {k: v for k, v in vars(ctl.client).items() if k not in ("link", "files", "host", "log")}
+    assert after.keys() == before.keys()
+    assert all(after[k] == before[k] for k in before if not callable(before[k]))
+    assert ctl.cache.top is not None                  # the painter kept the rows above the hand
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.cursor = 3  # type: ignore[misc]
