@@ -46,8 +46,8 @@ class TableSnapshot:
     verified: tuple[bool, ...]             # per seat: a person known by their key
     scores: tuple[int, ...]                # per side
     hand_number: int
-    events: Sequence[Event]                # the hand's public events (who started which meld)
-    log: Sequence[tuple[int, str]]         # the log of the hand (the client's, kept while unchanged)
+    events: tuple[Event, ...]              # the hand's public events (who started which meld)
+    log: Sequence[tuple[int, str]]         # the log of the hand (the client's list, made anew when it changes)
     status: str                            # the hint line
     lit: Mapping[str, bool]                # the command bar's lights
     message: tuple[str, ...]
@@ -68,7 +68,7 @@ def take(client: Client, clicks: Clicks) -> TableSnapshot:
         cursor=client.cursor, selected=frozenset(client.selected), dealing=client.dealing,
         shown=tuple(client.shown_size(s, v) for s in seats), names=tuple(link.name(s) for s in seats),
         humans=tuple(link.is_human(s) for s in seats), verified=tuple(link.verified(s) for s in seats),
-        scores=tuple(link.scores), hand_number=link.hand_number, events=link.events, log=client.log_lines(),
+        scores=tuple(link.scores), hand_number=link.hand_number, events=tuple(link.events), log=client.log_lines(),
         status=client.status(), lit=client.lit(), message=tuple(client.message), dialog=client.dialog,
         quit_question=client.quit_question(), table=client, clicks=clicks)
 
