@@ -31,6 +31,7 @@ class Controller(ScreenBase):
     def __init__(self, link: Link, files: Files | None = None, sort: str = "rank", *, remote: bool = False,
                  deal_pace: float = 0.0) -> None:
         #: What this terminal holds: who looks, cursor, selection, hot-seat flow, messages, the dialog.
+        #: (Made first: the screen's bell and Ctrl-Z, which ScreenBase sets, are the client's.)
         self.client = Client(link, files, sort, remote=remote, deal_pace=deal_pace)
         super().__init__()
         #: What the painter keeps between paints (the rows above the hand, where the log began).

@@ -7,7 +7,7 @@ The manual page (``man/canasta.6``) must list the same keys; a test compares the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 
@@ -79,12 +79,14 @@ BAR: list[tuple[str, str]] = [
 ]
 
 
-def check_commands(commands: Mapping[str, object]) -> None:
-    """Every key of the table (but the dialogs' own) names a command, and every command has a key:
-    the commands' module calls this when it is imported, so a mismatch stops the program at once."""
-    wanted = {k.command for k in KEYS if k.section != "Dialogs"}
+def check_commands(commands: Mapping[str, object], keys: Sequence[KeyHelp] | None = None,
+                   whose: str = "the table's") -> None:
+    """Every key of a screen's list (the table's :data:`KEYS` unless given; a dialog's own keys
+    left out) names a command, and every command has a key: a screen's commands module calls this
+    when it is imported, so a mismatch stops the program at once, naming what is missing."""
+    wanted = {k.command for k in (KEYS if keys is None else keys) if k.section != "Dialogs"}
     if set(commands) != wanted:
-        raise ImportError(f"ui.keys and the table's commands disagree: {sorted(set(commands) ^ wanted)}")
+        raise ImportError(f"ui.keys and {whose} commands disagree: {sorted(set(commands) ^ wanted)}")
 
 
 def keymap() -> dict[str, str]:
