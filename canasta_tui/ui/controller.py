@@ -164,4 +164,6 @@ class Controller(ScreenBase):
         return type_action(self.client, text)
 
 
+#: Besides the screen, the names code written against the one-class controller imported from
+#: here stay importable from here (their homes: model, commands, files, moves, texts).
 __all__ = ["BELLS", "COMMANDS", "Controller", "Files", "Host", "SavedGame", "arrange", "compose_meld", "sort_hand"]
