@@ -15,7 +15,7 @@ from ..engine import CLASSIC, Phase, Rules, apply_legal, deal, full_deck, legal_
 
 def run(seconds: float = 5.0, seed: int = 1, rules: Rules = CLASSIC) -> dict[str, Any]:
     rng = random.Random(seed)
-    base = list(full_deck())
+    base = list(full_deck(rules.packs))
     hands = actions = stuck = went_out = 0
     longest = 0
     start = time.perf_counter()

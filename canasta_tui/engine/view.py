@@ -131,7 +131,7 @@ def _undoable(s: GameState) -> int:
 
 def unseen_cards(v: PlayerView) -> list[int]:
     """The cards this seat cannot see: other hands (less their known cards) and the stock."""
-    pool = [int(c) for c in full_deck()]
+    pool = [int(c) for c in full_deck(v.rules.packs)]
     seen: list[int] = list(v.hand) + list(v.pile) + list(v.aside)
     for row in v.melds:
         for m in row:
@@ -185,7 +185,7 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     stock = pool[i:]
     assert len(stock) == v.stock_size, "view is inconsistent: the unseen cards do not fill the stock"
     # The deck is a permutation of the 108 cards: everything out of the stock, then the stock.
-    rest = [int(c) for c in full_deck()]
+    rest = [int(c) for c in full_deck(v.rules.packs)]
     for c in stock:
         rest.remove(c)
     deck = tuple(rest) + tuple(stock)
