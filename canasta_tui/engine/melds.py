@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 from .cards import DEUCE, RANK_NAMES, RANK_OF, RANK_WORDS, SUIT_LETTERS, THREE, VALUE, card_text, sequence_position
 
-
 #: The most cards a sequence meld holds: seven make a samba (escalera), closed to more.
 SEQUENCE_MAX = 7
 

@@ -570,7 +570,7 @@ def _meld_actions(s: GameState, one_card_rule: bool = True) -> list[Action]:
         if mw is not None and not (rules.wild_canasta_closed and mw.size >= 7):
             for w in wild_ranks:
                 out.append(A.add(w, DEUCE))
-        if (mw is None or several and mw.size >= 7) and two + jk >= 3:
+        if (mw is None or (several and mw.size >= 7)) and two + jk >= 3:
             for combo in ((DEUCE, DEUCE, DEUCE), (DEUCE, DEUCE, JOKER), (DEUCE, JOKER, JOKER), (JOKER, JOKER, JOKER)):
                 if combo.count(DEUCE) <= two and combo.count(JOKER) <= jk:
                     out.append(A.meld(*combo))

@@ -82,6 +82,7 @@ def team_name(t: int, rules: Rules) -> str:
 PERMISSION_BROKEN = "did not go out after 'yes'"
 PILE_PUT_BACK = "put the pile back"
 RED_THREE_IN_HAND = "red three left in hand"
+BLACK_THREE_IN_HAND = "black three left in hand"
 
 
 class Penalty(NamedTuple):
