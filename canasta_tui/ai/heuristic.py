@@ -30,6 +30,7 @@ from ..engine.cards import (
     VALUE,
 )
 from ..engine.melds import Meld
+from ..engine.moves import add_target
 from ..engine.state import team
 from . import knowledge as K
 
@@ -400,7 +401,7 @@ def next_going_out_action(v: PlayerView, plan: OutPlan) -> Action | None:
     wild_adds = [a for a in by_kind.get(A.ADD, []) if a.ranks[0] in (DEUCE, JOKER)]
     if wild_adds:
         def key(a: Action) -> tuple[bool, int, int]:
-            m = r[a.target]
+            m = add_target(r, a, v.rules)
             size = m.size if m is not None else 0
             return (size >= 7, -size, a.ranks[0] == JOKER)
         return min(wild_adds, key=key)
@@ -559,12 +560,12 @@ def optional_meld(v: PlayerView, style: Style, tm: int) -> Action | None:
         score = -1.0
         if a.kind == A.ADD and q not in (DEUCE, JOKER, THREE):
             # a natural onto our meld: always useful, it cannot be stolen from the hand
-            m = r[a.target]
+            m = add_target(r, a, v.rules)
             score = 50.0 + (20.0 if m is not None and m.size == 6 else 0.0)
             if style.advanced and rest < keep and cnt[q] == 1 and n <= keep:
                 score = 5.0  # keep a few cards to catch the pile
         elif a.kind == A.ADD:
-            m = r[a.target]
+            m = add_target(r, a, v.rules)
             if m is None or q == THREE:
                 continue
             score = _wild_add_score(v, style, m, cnt)

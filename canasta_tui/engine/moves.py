@@ -196,6 +196,17 @@ def sequence_slot(row: Sequence[Meld | None], suit: int, low: int, high: int) ->
     return -1
 
 
+def add_target(row: Sequence[Meld | None], a: Action, rules: Rules) -> Meld | None:
+    """The meld an ``add`` goes onto: the sequence it names, or the side's meld of its rank
+    that takes cards (None: there is none)."""
+    if a.card >= 0:
+        slot = sequence_slot(row, SUIT_OF[a.card], *A.target_span(a.target))
+        return row[slot] if slot >= 0 else None
+    if not 0 <= a.target < RANK_SLOTS:
+        return None
+    return row[group_slot(row, a.target, rules) if rules.several_groups else a.target]
+
+
 def canastas_missing(row: Sequence[Meld | None], rules: Rules) -> int:
     """How many more canastas the side needs to go out (Bolivia: "At least one of the two
     canastas must be a sequence canasta")."""
