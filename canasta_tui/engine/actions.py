@@ -218,7 +218,7 @@ def parse_action(text: str) -> Action:
             return _SIMPLE[kind]
         if kind == PILE:
             return pile_with(*(parse_rank(w) for w in args))
-        if kind == MELD and args and all(_has_suit(w) for w in args):
+        if kind == MELD and args and any(_has_suit(w) for w in args):
             return _parse_sequence(args)
         if kind == MELD and args:
             return meld(*(parse_rank(w) for w in args))

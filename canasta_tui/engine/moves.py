@@ -298,7 +298,7 @@ def _short_of_canastas(s: GameState) -> bool:
 
 def _canastas_needed(rules: Rules) -> str:
     if rules.going_out_needs_sequence:
-        return f"two canastas, one of them {_an(rules.sequence_canasta_name)}"
+        return f"two canastas (one of them {_an(rules.sequence_canasta_name)})"
     return "a canasta" if rules.canastas_to_go_out == 1 else "two canastas"
 
 
@@ -1374,9 +1374,11 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
             return _wild_limit_text(rules)
     else:
         target = a.target
-        m = row[target]
+        m = add_target(row, a, rules)
         if m is None:
             return f"Your side has no meld of {plural(target) if target != DEUCE else 'wild cards'} to add to"
+        if target == DEUCE and rules.wild_canasta_closed and m.size >= 7:
+            return f"Nothing may be added to {_an(rules.wild_canasta_name)}"
         r = a.ranks[0]
         if r not in _WILD_RANKS and r != target:
             return f"A {RANK_WORDS[r]} cannot go on the meld of {plural(target)}"
@@ -1431,6 +1433,8 @@ def _pile_reason(s: GameState, a: Action) -> str:
         return (f"Until your side has made its initial meld, the pile is frozen for you: "
                 f"you need a natural pair of {name} from your hand")
     if not a.ranks:
+        if rules.sequences:
+            return f"Your side has no meld of {name} to add the upcard to (it never goes onto a sequence)"
         return f"Your side has no meld of {name} to add the upcard to"
     if any(x != r and x not in _WILD_RANKS for x in a.ranks) or len(a.ranks) != 2:
         return f"Take the pile with cards that meld with the upcard, like: pile {RANK_NAMES[r]} {RANK_NAMES[r]}"
