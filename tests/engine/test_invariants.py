@@ -150,3 +150,29 @@ def test_matches_replay_exactly_from_decks_and_log(preset: str) -> None:
         assert again.sheet == m.sheet
         loaded = record.loads(record.dumps(m))
         assert loaded.state == m.state and loaded.scores == m.scores
+
+
+@pytest.mark.parametrize("preset", ["samba", "bolivia"])
+@pytest.mark.parametrize("chunk", range(4))
+def test_a_thousand_samba_and_bolivia_hands_each_keep_every_invariant(preset: str, chunk: int) -> None:
+    """1,000 random hands of each (4 chunks of 250): all 162 cards accounted for, every meld
+    legal (sequences in order, of one suit, no wild card, at most seven), no stuck state, the
+    score's items add up, going out only with the canastas the rules ask (Bolivia: one an
+    escalera), and every 25th hand replays from its deck and log to the same position."""
+    rules = load_rules(preset)
+    for seed in range(10_000 + chunk * 250, 10_000 + chunk * 250 + 250):
+        s, log = play_hand(seed, preset)
+        for sc in score_hand(s):
+            assert sc.total == (sc.melds + sc.canasta_bonus + sc.red_three_points + sc.going_out
+                                - sc.hand - sc.penalties)
+        if s.went_out >= 0:
+            row = s.melds[s.team_of(s.went_out)]
+            canastas = [m for m in row if m is not None and m.is_canasta]
+            assert len(canastas) >= 2, f"seed {seed}: went out without two canastas"
+            if rules.going_out_needs_sequence:
+                assert any(m.is_sequence for m in canastas), f"seed {seed}: went out without an escalera"
+        if seed % 25 == 0:
+            deck = [int(c) for c in full_deck(rules.packs)]
+            random.Random(seed).shuffle(deck)
+            again = replay(rules, [deck], [log], seed % rules.players)  # type: ignore[list-item]
+            assert again.state == s, f"seed {seed}: the replay differs"
