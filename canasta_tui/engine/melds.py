@@ -3,6 +3,7 @@ in Samba and Bolivia, sequences: three to seven cards of one suit in order (4 lo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import DEUCE, RANK_NAMES, RANK_OF, RANK_WORDS, SUIT_LETTERS, THREE, VALUE, card_text, sequence_position
@@ -90,3 +91,21 @@ class Meld(NamedTuple):
             return f"{SUIT_LETTERS[self.suit]}: " + " ".join(card_text(c) for c in self.naturals)
         name = "W" if self.is_wild_meld else RANK_NAMES[self.rank]
         return f"{name}: " + " ".join(card_text(c) for c in self.cards())
+
+
+#: The order a side's melds of one rank are shown in: A, 4 ... K, black threes, wild cards.
+RANK_ORDER = (1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 3, 2)
+
+
+def ordered_melds(row: Sequence[Meld | None]) -> list[Meld]:
+    """A side's melds as the table shows them: by rank (A, 4 ... K, black threes, wild cards),
+    a further meld of a rank after the first (Samba, Bolivia), then the sequences by suit and
+    from their lowest card.  ``row`` is the side's row of slots (``GameState.melds[team]``)."""
+    out = [m for r in RANK_ORDER if (m := row[r]) is not None]
+    if len(row) > 15:
+        extra = [m for m in row[15:] if m is not None]
+        for m in extra:
+            if m.suit < 0:
+                out.insert(max(i for i, x in enumerate(out) if x.rank == m.rank and x.suit < 0) + 1, m)
+        out += sorted((m for m in extra if m.suit >= 0), key=lambda m: (m.suit, m.low))
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
-from .melds import Meld
+from .melds import Meld, ordered_melds
 from .rules import Rules
 
 
@@ -170,18 +170,7 @@ class GameState(NamedTuple):
 
     def team_melds(self, t: int) -> list[Meld]:
         """The side's melds in ascending rank order (A, 3 ... K as the DOS game shows them)."""
-        order = (1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 3, 2)
-        row = self.melds[t]
-        out = [m for r in order if (m := row[r]) is not None]
-        if len(row) > 15:
-            # Samba and Bolivia: a further meld of a rank follows it; sequences come last, by
-            # suit and from their lowest card.
-            extra = [m for m in row[15:] if m is not None]
-            for m in extra:
-                if m.suit < 0:
-                    out.insert(max(i for i, x in enumerate(out) if x.rank == m.rank and x.suit < 0) + 1, m)
-            out += sorted((m for m in extra if m.suit >= 0), key=lambda m: (m.suit, m.low))
-        return out
+        return ordered_melds(self.melds[t])
 
     def canastas(self, t: int) -> int:
         return sum(1 for m in self.melds[t] if m is not None and len(m.naturals) + len(m.wilds) >= 7)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine import HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
 from ..engine import team as _team
-from ..engine.melds import Meld
+from ..engine.melds import Meld, ordered_melds
 from .canvas import card_label, wrap
 from .keys import KEYS
 from .style import UNICODE, Glyphs
@@ -116,7 +116,7 @@ def meld_cards(m: Meld, g: Glyphs) -> str:
 def canasta_tag(m: Meld, g: Glyphs, short: bool = False) -> str:
     if not m.is_canasta:
         return ""
-    kind = "wild" if m.is_wild_meld else ("natural" if m.is_natural else "mixed")
+    kind = "wild" if m.is_wild_meld else "sequence" if m.is_sequence else ("natural" if m.is_natural else "mixed")
     return g.star + (kind[:3] if short else kind)
 
 
@@ -129,6 +129,8 @@ def meld_line(m: Meld, width: int, g: Glyphs) -> tuple[str, str]:
     from ..engine.cards import RANK_NAMES, RANK_OF
 
     name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
+    if m.is_sequence:  # Samba, Bolivia: "7♥-9♥ ×3"
+        name = f"{card_label(m.naturals[0], g)}-{card_label(m.naturals[-1], g)}"
     times = "×" if g is UNICODE else "x"
     wild_names = ["JK" if RANK_OF[w] == 14 else "2" for w in m.wilds]
     style = ""
@@ -258,7 +260,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     for t in range(teams):
         title = f"{g.hline} {side_name(t, rules, names)} "
         out.append((title + g.hline * width)[:width])
-        melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None]
+        melds = ordered_melds(v.melds[t])  # sequences and further melds too (Samba, Bolivia)
         as_cards = width >= 120 and len(melds) <= half and all(
             len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= left_w for m in melds)
         if as_cards:
