@@ -270,7 +270,8 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         left = left or ["no melds"]
         if len(left) > half:
             # Too many for one column: two narrow ones, "K×5+2w" and a star for a canasta.
-            short = [f"{'W' if m.is_wild_meld else RANK_NAMES[m.rank]:>2}×{len(m.naturals)}"
+            short = [f"{'W' if m.is_wild_meld else card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
+                     f"×{len(m.naturals)}"
                      .replace("×", "×" if g is UNICODE else "x")
                      + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else "")
                      for m in melds]
