@@ -83,6 +83,21 @@ def test_perft_sequences_offered_beside_groups() -> None:
     assert [str(m) for m in s.team_melds(0)] == ["A: Ac Ad As", "h: 7h 8h 9h"]
 
 
+def test_perft_depth_two_drawing_two() -> None:
+    """Leaf counts two plies deep from a Samba draw: "a player takes two cards" from the stock
+    (9h and 2c here), or the pile with a natural pair; the 9h then melds in a group or in the
+    sequence 7h 8h 9h."""
+    s = position({0: "7h 8h 9c 9d Kc 5s"}, rules=SAMBA, phase=Phase.DRAW, melds={0: ["Ac Ad As"]},
+                 pile="4c 9h", stock="9h 2c 4d 4s")
+    first = legal_actions(s)
+    assert [str(a) for a in first] == ["draw", "pile 9 9"]
+    after = {str(a): legal(apply(s, a)) for a in first}
+    assert after["draw"] == ["meld 9 9 9", "meld 9 9 2", "add 2 to A", "meld 7h 8h 9h", "discard 2c", "discard 5s",
+                             "discard 7h", "discard 8h", "discard 9c", "discard 9d", "discard 9h", "discard Kc", "ask"]
+    assert after["pile 9 9"] == ["discard 4c", "discard 5s", "discard 7h", "discard 8h", "discard Kc"]
+    assert sum(map(len, after.values())) == 18
+
+
 def test_ace_is_high_and_four_low() -> None:
     """"ace high, four low": Q K A is a sequence; K A 4 is not, and nothing goes below the 4."""
     s = position({0: "Qs Ks As 4s 5s 6s 9d"}, rules=SAMBA, melds={0: ["Ac Ad Ah"]})
