@@ -371,6 +371,8 @@ def go_out_plan(v: PlayerView, tm: int) -> OutPlan | None:
     b3 = [c for c in hand if IS_BLACK_THREE[c]]
     have = sum(1 for q in range(15) if sizes[q] >= 7) + (1 if r[DEUCE] is not None and r[DEUCE].is_canasta else 0)
     have += sum(1 for m in r[15:] if m is not None and m.is_canasta)  # Samba's sequences and further melds
+    if rules.going_out_needs_sequence and not any(m is not None and m.is_sequence and m.is_canasta for m in r):
+        return None  # Bolivia: no escalera yet (this plan does not build sequences)
     if b3:
         if len(b3) >= 3 and have >= rules.canastas_to_go_out and r[THREE] is None:
             pass

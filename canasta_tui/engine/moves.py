@@ -719,7 +719,14 @@ def _going_out_possible(s: GameState, counts: list[int] | None = None) -> bool:
     tm = team(s.turn, rules)
     row = s.melds[tm]
     if rules.sequences or rules.several_groups:
-        # A cheap upper bound will do: going out needs the canastas, or this turn's melds.
+        # A cheap upper bound: the canastas are there, or this turn's melds might make them;
+        # but a side that needs a sequence canasta (Bolivia's escalera) needs seven cards in
+        # order of one suit between its sequences and the hand.
+        if canastas_missing(row, rules) <= 0:
+            return True
+        if rules.going_out_needs_sequence and not any(
+                m is not None and m.suit >= 0 and len(m.naturals) >= SEQUENCE_MAX for m in row):
+            return _escalera_reachable(row, s.hands[s.turn])
         return True
     missing = rules.canastas_to_go_out
     for m in row:
@@ -755,10 +762,29 @@ def _going_out_possible(s: GameState, counts: list[int] | None = None) -> bool:
     return missing <= 0
 
 
+def _escalera_reachable(row: Sequence[Meld | None], hand: Sequence[int]) -> bool:
+    """Could a sequence of seven be made this turn: seven cards in order of one suit among the
+    hand's natural cards and the side's sequences of that suit?"""
+    have = [[False] * 16 for _ in range(4)]
+    for c in hand:
+        r = RANK_OF[c]
+        if r != DEUCE and r != THREE and r != JOKER:
+            have[SUIT_OF[c]][sequence_position(r)] = True
+    for m in row:
+        if m is not None and m.suit >= 0:
+            for p in range(m.low, m.high + 1):
+                have[m.suit][p] = True
+    return any(all(h[low:low + SEQUENCE_MAX]) for h in have for low in range(4, 16 - SEQUENCE_MAX))
+
+
 def going_out_needs(s: GameState) -> str | None:
     """What going out would take when this turn cannot reach it; None if it might."""
     if _going_out_possible(s):
         return None
+    rules = s.rules
+    if rules.going_out_needs_sequence and canastas_missing(s.melds[team(s.turn, rules)], rules) > 0:
+        name = rules.sequence_canasta_name
+        return f"Your side has no {name} yet: going out needs one, and your hand cannot complete it this turn"
     need = s.rules.canastas_to_go_out
     have = s.canastas(team(s.turn, s.rules))
     if have == 0:

@@ -297,3 +297,16 @@ def test_a_samba_game_saves_and_loads() -> None:
     assert seen_sequence
     text = record.dumps(m)
     assert '"meld ' in text and record.loads(text).state == m.state
+
+
+def test_bolivia_ask_only_when_an_escalera_is_within_reach() -> None:
+    """"May I go out, partner?" is asked only when going out is possible this turn (issue 10);
+    in Bolivia that needs an escalera: seven of one suit in order, between the hand and the
+    side's sequences."""
+    melds = {0: ["Ac Ad As Ac Ad As Ac", "Kc Kd Ks Kc Kd Ks Kh"]}
+    far = position({0: "4h 5h 6h 8h 9h 10h Jc"}, rules=BOLIVIA, melds=melds)
+    assert "ask" not in legal(far)
+    assert why(far, "ask") == ("Your side has no escalera yet: going out needs one, and your hand cannot "
+                               "complete it this turn: there is nothing to ask")
+    near = position({0: "4h 5h 6h 8h 9h 10h Jc"}, rules=BOLIVIA, melds={0: [*melds[0], "seq 7h 8h 9h"]})
+    assert "ask" in legal(near)
