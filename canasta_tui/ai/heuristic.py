@@ -30,6 +30,7 @@ from ..engine.cards import (
     VALUE,
 )
 from ..engine.melds import Meld
+from ..engine.moves import add_target
 from ..engine.state import team
 from . import knowledge as K
 
@@ -369,6 +370,9 @@ def go_out_plan(v: PlayerView, tm: int) -> OutPlan | None:
         targets.append(q)
     b3 = [c for c in hand if IS_BLACK_THREE[c]]
     have = sum(1 for q in range(15) if sizes[q] >= 7) + (1 if r[DEUCE] is not None and r[DEUCE].is_canasta else 0)
+    have += sum(1 for m in r[15:] if m is not None and m.is_canasta)  # Samba's sequences and further melds
+    if rules.going_out_needs_sequence and not any(m is not None and m.is_sequence and m.is_canasta for m in r):
+        return None  # Bolivia: no escalera yet (this plan does not build sequences)
     if b3:
         if len(b3) >= 3 and have >= rules.canastas_to_go_out and r[THREE] is None:
             pass
@@ -400,7 +404,7 @@ def next_going_out_action(v: PlayerView, plan: OutPlan) -> Action | None:
     wild_adds = [a for a in by_kind.get(A.ADD, []) if a.ranks[0] in (DEUCE, JOKER)]
     if wild_adds:
         def key(a: Action) -> tuple[bool, int, int]:
-            m = r[a.target]
+            m = add_target(r, a, v.rules)
             size = m.size if m is not None else 0
             return (size >= 7, -size, a.ranks[0] == JOKER)
         return min(wild_adds, key=key)
@@ -559,12 +563,12 @@ def optional_meld(v: PlayerView, style: Style, tm: int) -> Action | None:
         score = -1.0
         if a.kind == A.ADD and q not in (DEUCE, JOKER, THREE):
             # a natural onto our meld: always useful, it cannot be stolen from the hand
-            m = r[a.target]
+            m = add_target(r, a, v.rules)
             score = 50.0 + (20.0 if m is not None and m.size == 6 else 0.0)
             if style.advanced and rest < keep and cnt[q] == 1 and n <= keep:
                 score = 5.0  # keep a few cards to catch the pile
         elif a.kind == A.ADD:
-            m = r[a.target]
+            m = add_target(r, a, v.rules)
             if m is None or q == THREE:
                 continue
             score = _wild_add_score(v, style, m, cnt)

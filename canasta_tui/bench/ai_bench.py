@@ -52,8 +52,8 @@ class Settings(NamedTuple):
     aggression: int = 50
 
 
-def _deck(seed: int, index: int, hand: int) -> list[int]:
-    deck = [int(c) for c in full_deck()]
+def _deck(seed: int, index: int, hand: int, packs: int = 2) -> list[int]:
+    deck = [int(c) for c in full_deck(packs)]
     random.Random(f"canasta-bench:{seed}:{index}:{hand}").shuffle(deck)
     return deck
 
@@ -119,7 +119,7 @@ def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
     points = {"A": 0, "B": 0}
     hands = 0
     t0 = time.perf_counter()
-    deck = _deck(st.seed, index, 0)
+    deck = _deck(st.seed, index, 0, st.rules.packs)
     for play_no, a_team in enumerate((0, 1)):
         players, sides = _players(st, a_team, index, play_no)
         s = deal(st.rules, deck, index % 4)
@@ -142,14 +142,14 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     for play_no, a_team in enumerate((0, 1)):
         players, sides = _players(st, a_team, index, play_no)
-        m: Match = new_match(st.rules, _deck(st.seed, index, 0), index % 4)
+        m: Match = new_match(st.rules, _deck(st.seed, index, 0, st.rules.packs), index % 4)
         h = 0
         while True:
             m = _play_match_hand(m, players, sides, lat, asks)
             h += 1
             if m.state.phase != Phase.HAND_OVER or not m.needs_deal or h >= MAX_HANDS:
                 break
-            m = next_hand(m, _deck(st.seed, index, h))
+            m = next_hand(m, _deck(st.seed, index, h, st.rules.packs))
         hands += h
         scores = m.scores
         w = m.winner

@@ -6,8 +6,12 @@ Notation (a game log is a list of these, one per line)::
     pile              take the pile by adding the upcard to our meld of its rank
     pile K K          take the pile: the upcard with this natural pair (or K 2, K JK) from the hand
     meld K K K        a new meld of three cards from the hand (K K 2, K K JK, 3 3 3, 2 2 JK)
+    meld 7h 8h 9h     a new sequence meld (Samba, Bolivia): three cards of one suit in order
     add K             one natural card onto our meld of that rank
     add 2 to K        a wild card (2 or JK) onto our meld of Kings
+    add 10h to 7h-9h  a card onto our sequence 7h 8h 9h (at either end)
+    join K            our second meld of Kings joins the first (Samba: "may combine its melds
+                      in the same rank at any time")
     discard 7h        discard this card, ending the turn (JK for a joker)
     ask               "May I go out, partner?"
     yes / no          the partner's answer
@@ -25,7 +29,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
 
-from .cards import RANK_NAMES, card_text, parse_card, parse_rank
+from .cards import JOKER, RANK_NAMES, RANK_OF, SUIT_OF, card_text, parse_card, parse_rank, sequence_position, sequence_rank
 from .errors import InvalidActionError
 
 
@@ -44,6 +48,7 @@ class ActionKind(StrEnum):
     UNDO = "undo"
     UNPILE = "unpile"
     END = "end"
+    JOIN = "join"
 
 
 DRAW = ActionKind.DRAW
@@ -57,20 +62,54 @@ NO = ActionKind.NO
 UNDO = ActionKind.UNDO
 UNPILE = ActionKind.UNPILE
 END = ActionKind.END
+JOIN = ActionKind.JOIN
 KINDS = tuple(ActionKind)
 
 
+#: ``target`` of an ``add`` onto a sequence: SEQUENCE_TARGET + lowest position * 16 + highest
+#: position (positions 4 ... 14, the Ace 14), the suit being the added card's.
+SEQUENCE_TARGET = 1000
+
+
+def sequence_target(low: int, high: int) -> int:
+    return SEQUENCE_TARGET + low * 16 + high
+
+
+def target_span(target: int) -> tuple[int, int]:
+    """(lowest, highest) position of the sequence an ``add`` goes onto."""
+    return divmod(target - SEQUENCE_TARGET, 16)
+
+
+def _seq_card(position: int, suit: int) -> int:
+    return sequence_rank(position) * 4 + suit
+
+
 class Action(NamedTuple):
-    """``kind`` plus what it needs: ``ranks`` (melds, pile), ``card`` (discard), ``target`` (add)."""
+    """``kind`` plus what it needs: ``ranks`` (melds, pile), ``card`` (discard), ``target`` (add).
+
+    A sequence meld has ``card`` set to its lowest card (a meld of one rank: -1); an ``add``
+    onto a sequence has ``card`` set to the card and ``target`` from :func:`sequence_target`."""
 
     kind: ActionKind
     ranks: tuple[int, ...] = ()
     card: int = -1
     target: int = 0
 
+    @property
+    def is_sequence(self) -> bool:
+        """A sequence meld, or a card added to a sequence."""
+        return self.card >= 0 and self.kind in (MELD, ADD)
+
     def __str__(self) -> str:
         k = self.kind
-        if k in (PILE, MELD) and self.ranks:
+        if k == MELD and self.card >= 0:
+            suit = SUIT_OF[self.card]
+            return "meld " + " ".join(card_text(r * 4 + suit) for r in self.ranks)
+        if k == ADD and self.card >= 0:
+            low, high = target_span(self.target)
+            suit = SUIT_OF[self.card]
+            return f"add {card_text(self.card)} to {card_text(_seq_card(low, suit))}-{card_text(_seq_card(high, suit))}"
+        if k in (PILE, MELD, JOIN) and self.ranks:
             return k + " " + " ".join(RANK_NAMES[r] for r in self.ranks)
         if k == ADD:
             card_rank = RANK_NAMES[self.ranks[0]]
@@ -132,6 +171,41 @@ def discard(card: int) -> Action:
     return action(DISCARD, card=int(card))
 
 
+def meld_sequence(*cards: int) -> Action:
+    """A new sequence meld of these cards (one suit, in order, lowest first)."""
+    return Action(MELD, tuple(RANK_OF[c] for c in cards), int(cards[0]))
+
+
+def add_to_sequence(card: int, low: int, high: int) -> Action:
+    """``card`` onto the side's sequence of its suit running from position ``low`` to ``high``."""
+    return Action(ADD, (RANK_OF[card],), int(card), sequence_target(low, high))
+
+
+def join(rank: int) -> Action:
+    return action(JOIN, (rank,))
+
+
+def _parse_sequence(args: list[str]) -> Action:
+    cards = [parse_card(w) for w in args]
+    if any(RANK_OF[c] == JOKER for c in cards) or len({SUIT_OF[c] for c in cards}) != 1:
+        raise ValueError("a sequence is of cards of one suit, without wild cards")
+    cards.sort(key=lambda c: sequence_position(RANK_OF[c]))
+    return meld_sequence(*cards)
+
+
+def _parse_span(text: str) -> tuple[int, int]:
+    low, sep, high = text.partition("-")
+    if not sep:
+        raise ValueError(f"not a sequence: {text!r} (write its lowest and highest cards, like 7h-9h)")
+    a, b = parse_card(low), parse_card(high)
+    return sequence_position(RANK_OF[a]), sequence_position(RANK_OF[b])
+
+
+def _has_suit(word: str) -> bool:
+    return len(word) >= 2 and word.upper() not in ("JK", "JOKER") and (
+        word[-1].lower() in "cdhs" or word[-1] in "♣♦♥♠")
+
+
 def parse_action(text: str) -> Action:
     """Read the notation above.  Raises InvalidActionError saying what could not be read."""
     words = text.split()
@@ -144,8 +218,16 @@ def parse_action(text: str) -> Action:
             return _SIMPLE[kind]
         if kind == PILE:
             return pile_with(*(parse_rank(w) for w in args))
+        if kind == MELD and args and any(_has_suit(w) for w in args):
+            return _parse_sequence(args)
         if kind == MELD and args:
             return meld(*(parse_rank(w) for w in args))
+        if kind == JOIN and len(args) == 1:
+            return join(parse_rank(args[0]))
+        if kind == ADD and len(args) == 3 and args[1].lower() == "to" and _has_suit(args[0]):
+            c = parse_card(args[0])
+            low, high = _parse_span(args[2])
+            return add_to_sequence(c, low, high)
         if kind == ADD and len(args) == 1:
             return add(parse_rank(args[0]))
         if kind == ADD and len(args) == 3 and args[1].lower() == "to":
@@ -155,6 +237,6 @@ def parse_action(text: str) -> Action:
     except ValueError as exc:
         raise InvalidActionError(f"cannot read {text!r}: {exc}") from None
     raise InvalidActionError(
-        f"cannot read {text!r}: expected draw, pile [K K], meld K K K, add K [to K], "
-        "discard Kh, ask, yes, no, undo, unpile or end"
+        f"cannot read {text!r}: expected draw, pile [K K], meld K K K, meld 7h 8h 9h, add K [to K], "
+        "add 10h to 7h-9h, join K, discard Kh, ask, yes, no, undo, unpile or end"
     )

@@ -181,10 +181,21 @@ def sorted_for_display(cards: Iterable[int]) -> list[Card]:
     return [CARDS[c] for c in sorted(cards, key=display_key)]
 
 
-def full_deck() -> tuple[Card, ...]:
-    """The 108 cards: two standard 52-card decks and four jokers, in a fixed order."""
+def full_deck(packs: int = 2) -> tuple[Card, ...]:
+    """The 108 cards: two standard 52-card decks and four jokers, in a fixed order; with
+    ``packs=3`` the 162 cards of Samba and Bolivia (three decks and six jokers)."""
     one = [CARDS[_code(r, s)] for s in range(4) for r in range(1, 14)]
-    return tuple(one + one + [JOKER_CARD] * 4)
+    return tuple(one * packs + [JOKER_CARD] * (2 * packs))
+
+
+def sequence_position(rank: int) -> int:
+    """Where a rank stands in a sequence meld: 4 lowest (4) ... King (13), Ace highest (14)."""
+    return 14 if rank == ACE else rank
+
+
+def sequence_rank(position: int) -> int:
+    """:func:`sequence_position` read back (14 is the Ace)."""
+    return ACE if position == 14 else position
 
 
 def total_value(cards: Sequence[int]) -> int:

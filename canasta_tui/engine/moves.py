@@ -26,19 +26,26 @@ from .cards import (
     RANK_NAMES,
     RANK_OF,
     RANK_WORDS,
+    SUIT_OF,
     THREE,
     VALUE,
     card_text,
     full_deck,
     plural,
+    sequence_position,
+    sequence_rank,
 )
 from .errors import CanastaError, IllegalActionError
-from .melds import Meld
+from .melds import SEQUENCE_MAX, Meld
 from .rules import Rules
 from .state import PERMISSION_BROKEN, PILE_PUT_BACK, GameState, HandEnd, Phase, Turn, next_seat, partner, player_name, team
 
 EMPTY_ROW: tuple[Meld | None, ...] = (None,) * 15
-_SORTED_DECK = tuple(sorted(full_deck()))
+#: A side's row of melds: slot r (0-14) holds its meld of rank r (2: the wild meld); with
+#: sequences or several melds of a rank (Samba, Bolivia) the row grows past slot 14, one slot
+#: per further meld, in the order they were made.
+RANK_SLOTS = 15
+_SORTED_DECKS = {packs: tuple(sorted(full_deck(packs))) for packs in (2, 3)}
 _WILD_RANKS = (DEUCE, JOKER)
 
 
@@ -54,7 +61,9 @@ def deal(rules: Rules, deck: Sequence[int], dealer: int = 0,
     turned upon it until some other card appears."
     """
     deck = tuple(int(c) for c in deck)
-    if tuple(sorted(deck)) != _SORTED_DECK:
+    if tuple(sorted(deck)) != _SORTED_DECKS[rules.packs]:
+        if rules.packs == 3:
+            raise CanastaError("a deck must hold the 162 cards of these rules: three standard decks and six jokers")
         raise CanastaError("a deck must hold the 108 Canasta cards: two standard decks and four jokers")
     n = rules.players
     if not 0 <= dealer < n:
@@ -147,6 +156,71 @@ def _end_hand(s: GameState, reason: HandEnd, went_out: int = -1, concealed: bool
 
 # --------------------------------------------------------------------------- helpers
 
+def group_slot(row: Sequence[Meld | None], rank: int, rules: Rules) -> int:
+    """The slot of the side's meld of ``rank`` that cards of that rank go onto: the one short of
+    a canasta when the rules let a side hold several (Samba: "A side may have two canastas in
+    the same rank"), else the first; ``rank`` itself when there is none."""
+    if rules.several_groups:
+        for i in range(RANK_SLOTS, len(row)):
+            m = row[i]
+            if m is not None and m.rank == rank and not m.is_sequence and m.size < 7:
+                return i
+    return rank
+
+
+def may_start_group(row: Sequence[Meld | None], rank: int, rules: Rules) -> bool:
+    """May the side start a meld of ``rank``: it has none, or (Samba) those it has are canastas."""
+    m = row[rank]
+    if m is None:
+        return True
+    return rules.several_groups and row[group_slot(row, rank, rules)].size >= 7  # type: ignore[union-attr]
+
+
+def _new_slot(row: tuple[Meld | None, ...], rank: int) -> int:
+    """Where a new meld goes: slot ``rank`` when free (a meld of one rank), else a new slot."""
+    return rank if rank < RANK_SLOTS and row[rank] is None else len(row)
+
+
+def _put(row: tuple[Meld | None, ...], slot: int, m: Meld | None) -> tuple[Meld | None, ...]:
+    if slot >= len(row):
+        return (*row, m)
+    return (*row[:slot], m, *row[slot + 1:])
+
+
+def sequence_slot(row: Sequence[Meld | None], suit: int, low: int, high: int) -> int:
+    """The slot of the side's sequence of ``suit`` from position ``low`` to ``high`` (-1: none)."""
+    for i in range(RANK_SLOTS, len(row)):
+        m = row[i]
+        if m is not None and m.suit == suit and m.low == low and m.high == high:
+            return i
+    return -1
+
+
+def add_target(row: Sequence[Meld | None], a: Action, rules: Rules) -> Meld | None:
+    """The meld an ``add`` goes onto: the sequence it names, or the side's meld of its rank
+    that takes cards (None: there is none)."""
+    if a.card >= 0:
+        slot = sequence_slot(row, SUIT_OF[a.card], *A.target_span(a.target))
+        return row[slot] if slot >= 0 else None
+    if not 0 <= a.target < RANK_SLOTS:
+        return None
+    return row[group_slot(row, a.target, rules) if rules.several_groups else a.target]
+
+
+def canastas_missing(row: Sequence[Meld | None], rules: Rules) -> int:
+    """How many more canastas the side needs to go out (Bolivia: "At least one of the two
+    canastas must be a sequence canasta")."""
+    have = 0
+    sequence = False
+    for m in row:
+        if m is not None and len(m.naturals) + len(m.wilds) >= 7:
+            have += 1
+            sequence = sequence or m.suit >= 0
+    missing = rules.canastas_to_go_out - have
+    if rules.going_out_needs_sequence and not sequence:
+        return max(missing, 1)
+    return max(missing, 0)
+
 def _count(hand: Sequence[int]) -> list[int]:
     counts = [0] * 15
     for c in hand:
@@ -161,6 +235,15 @@ def _take(hand: list[int], rank: int) -> int:
             del hand[i]
             return c
     raise CanastaError(f"no {RANK_WORDS[rank]} in the hand")
+
+
+def _take_card(hand: list[int], c: int) -> int:
+    """Remove and return the card ``c`` from ``hand``."""
+    try:
+        hand.remove(c)
+    except ValueError:
+        raise CanastaError(f"no {card_text(c)} in the hand") from None
+    return c
 
 
 def _remove_known(known: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
@@ -209,12 +292,18 @@ def _short_of_canastas(s: GameState) -> bool:
     """The side lacks the canastas going out needs (a concealed hand may not, by the rules)."""
     rules = s.rules
     t = s.t
-    return s.canastas(team(s.turn, rules)) < rules.canastas_to_go_out and not (
+    return canastas_missing(s.melds[team(s.turn, rules)], rules) > 0 and not (
         _concealed(s) and not rules.concealed_needs_canasta and not t.opened_at_start)
 
 
 def _canastas_needed(rules: Rules) -> str:
+    if rules.going_out_needs_sequence:
+        return f"two canastas (one of them {_an(rules.sequence_canasta_name)})"
     return "a canasta" if rules.canastas_to_go_out == 1 else "two canastas"
+
+
+def _an(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def turn_problem(s: GameState, going_out: bool) -> str | None:
@@ -305,11 +394,21 @@ def _pile_candidates(s: GameState) -> list[Action]:
     top = s.pile[-1]
     r = RANK_OF[top]
     counts = _count(s.hands[seat])
-    m = s.melds[tm][r]
+    row = s.melds[tm]
+    m = row[r] if not rules.several_groups else row[group_slot(row, r, rules)]
     opened = s.t.opened_at_start
     frozen_for_me = s.frozen or not opened
     out: list[Action] = []
     onto_ok = m is None or m.size < 7 or rules.pile_onto_completed_canasta
+    if rules.several_groups and m is not None and m.size >= 7:
+        # Samba: the pile goes "to a meld that is less than a canasta"; a natural pair starts
+        # a new meld of the rank beside the canasta.
+        if counts[r] >= 2:
+            out.append(A.pile_with(r, r))
+        if not frozen_for_me and counts[r] >= 1 and not rules.pile_new_meld_needs_natural_pair \
+                and rules.wilds_allowed(2) >= 1:
+            out += [A.pile_with(r, w) for w in _WILD_RANKS if counts[w]]
+        return out
     if frozen_for_me:
         # "The frozen pile may be taken up only when the player holds two natural cards
         # matching the upcard. It cannot be taken up to play on an existing meld."
@@ -417,7 +516,7 @@ _MELD_NNN = {r: A.meld(r, r, r) for r in NATURAL_RANKS}
 _MELD_NNW = {(r, w): A.meld(r, r, w) for r in NATURAL_RANKS for w in _WILD_RANKS}
 _ADD_N = {r: A.add(r) for r in NATURAL_RANKS}
 _ADD_W = {(w, r): A.add(w, r) for r in NATURAL_RANKS for w in _WILD_RANKS}
-_DISCARD: dict[int, Action] = {int(c): A.discard(c) for c in set(full_deck())}
+_DISCARD: dict[int, Action] = {int(c): A.discard(c) for c in set(full_deck(3))}
 
 
 def _meld_actions(s: GameState, one_card_rule: bool = True) -> list[Action]:
@@ -436,21 +535,25 @@ def _meld_actions(s: GameState, one_card_rule: bool = True) -> list[Action]:
     wild_ranks = [w for w in _WILD_RANKS if counts[w]]
     pair_wild = rules.wilds_allowed(2) >= 1
     limit, max_w = rules.wild_limit, rules.max_wilds
+    several = rules.several_groups
     for r in NATURAL_RANKS:
         c = counts[r]
         if not c:
             continue
         if row[r] is not None:
             out.append(_ADD_N[r])
-        elif c >= 2:
-            if c >= 3:
-                out.append(_MELD_NNN[r])
-            if pair_wild:
-                for w in wild_ranks:
-                    out.append(_MELD_NNW[r, w])
+            if not several or c < 2 or not may_start_group(row, r, rules):
+                continue
+        elif c < 2:
+            continue
+        if c >= 3:
+            out.append(_MELD_NNN[r])
+        if pair_wild:
+            for w in wild_ranks:
+                out.append(_MELD_NNW[r, w])
     if wild_ranks:
         for r in NATURAL_RANKS:
-            m = row[r]
+            m = row[r] if not several else row[group_slot(row, r, rules)]
             if m is not None and len(m.wilds) < (max_w if limit == "three" else rules.wilds_allowed(len(m.naturals))):
                 for w in wild_ranks:
                     out.append(_ADD_W[w, r])
@@ -474,15 +577,16 @@ def _meld_actions(s: GameState, one_card_rule: bool = True) -> list[Action]:
         elif t.black_threes and m3.size < 4 and rest <= 1:
             out.append(A.add(THREE))
     if rules.wild_melds_allowed and two + jk:
-        mw = row[DEUCE]
-        if mw is None:
-            if two + jk >= 3:
-                for combo in ((DEUCE, DEUCE, DEUCE), (DEUCE, DEUCE, JOKER), (DEUCE, JOKER, JOKER), (JOKER, JOKER, JOKER)):
-                    if combo.count(DEUCE) <= two and combo.count(JOKER) <= jk:
-                        out.append(A.meld(*combo))
-        else:
+        mw = row[DEUCE] if not several else row[group_slot(row, DEUCE, rules)]
+        if mw is not None and not (rules.wild_canasta_closed and mw.size >= 7):
             for w in wild_ranks:
                 out.append(A.add(w, DEUCE))
+        if (mw is None or (several and mw.size >= 7)) and two + jk >= 3:
+            for combo in ((DEUCE, DEUCE, DEUCE), (DEUCE, DEUCE, JOKER), (DEUCE, JOKER, JOKER), (JOKER, JOKER, JOKER)):
+                if combo.count(DEUCE) <= two and combo.count(JOKER) <= jk:
+                    out.append(A.meld(*combo))
+    if rules.sequences:
+        out += _sequence_actions(row, hand)
     # An action that empties the hand is going out: legal only if going out is.  One that
     # leaves a single card must leave a way to end the turn with it (DOS "Going Out": without
     # the canasta "the player must keep at least one card in hand", and a turn ends "by
@@ -503,6 +607,8 @@ def _meld_actions(s: GameState, one_card_rule: bool = True) -> list[Action]:
                     continue
             kept.append(a)
         out = kept
+    if several:
+        out += _join_actions(row, rules)
     if not t.final:
         if n >= 2:
             ok = turn_problem(s, False) is None
@@ -527,6 +633,63 @@ def _meld_actions(s: GameState, one_card_rule: bool = True) -> list[Action]:
     if t.final:
         out.append(A.A_END)
     return out
+
+
+def _sequence_actions(row: tuple[Meld | None, ...], hand: Sequence[int]) -> list[Action]:
+    """Sequence melds (Bicycle, Samba: "Three or more cards of the same suit in sequence (ace
+    high, four low) ... Cards may be added until there are seven cards") from the hand's
+    natural cards of each suit: new melds of three, and one card at either end of a sequence
+    short of seven."""
+    have = [[False] * 16 for _ in range(4)]
+    for c in hand:
+        r = RANK_OF[c]
+        if r != DEUCE and r != THREE and r != JOKER:
+            have[SUIT_OF[c]][sequence_position(r)] = True
+    out: list[Action] = []
+    for suit in range(4):
+        h = have[suit]
+        for low in range(4, 13):
+            if h[low] and h[low + 1] and h[low + 2]:
+                out.append(A.meld_sequence(*(sequence_rank(p) * 4 + suit for p in (low, low + 1, low + 2))))
+    for i in range(RANK_SLOTS, len(row)):
+        m = row[i]
+        if m is None or m.suit < 0 or len(m.naturals) >= SEQUENCE_MAX:
+            continue
+        h = have[m.suit]
+        low, high = m.low, m.high
+        if low > 4 and h[low - 1]:
+            out.append(A.add_to_sequence(sequence_rank(low - 1) * 4 + m.suit, low, high))
+        if high < 14 and h[high + 1]:
+            out.append(A.add_to_sequence(sequence_rank(high + 1) * 4 + m.suit, low, high))
+    return out
+
+
+def _join_actions(row: tuple[Meld | None, ...], rules: Rules) -> list[Action]:
+    """Bicycle, Samba: a side "may combine its melds in the same rank at any time", within the
+    wild card limit (a closed wild canasta takes nothing)."""
+    out: list[Action] = []
+    for i in range(RANK_SLOTS, len(row)):
+        m = row[i]
+        if m is None or m.suit >= 0:
+            continue
+        first = row[m.rank]
+        if first is None or A.join(m.rank) in out:
+            continue
+        if m.rank == DEUCE:
+            if not rules.wild_canasta_closed:
+                out.append(A.join(m.rank))
+        elif len(first.wilds) + len(m.wilds) <= rules.wilds_allowed(len(first.naturals) + len(m.naturals)):
+            out.append(A.join(m.rank))
+    return out
+
+
+def _join_slot(row: Sequence[Meld | None], rank: int) -> int:
+    """The last further meld of ``rank`` (the one ``join`` puts onto the first)."""
+    for i in range(len(row) - 1, RANK_SLOTS - 1, -1):
+        m = row[i]
+        if m is not None and m.suit < 0 and m.rank == rank:
+            return i
+    return -1
 
 
 def may_meld_to_one_card(s: GameState, a: Action) -> bool:
@@ -555,6 +718,16 @@ def _going_out_possible(s: GameState, counts: list[int] | None = None) -> bool:
     rules = s.rules
     tm = team(s.turn, rules)
     row = s.melds[tm]
+    if rules.sequences or rules.several_groups:
+        # A cheap upper bound: the canastas are there, or this turn's melds might make them;
+        # but a side that needs a sequence canasta (Bolivia's escalera) needs seven cards in
+        # order of one suit between its sequences and the hand.
+        if canastas_missing(row, rules) <= 0:
+            return True
+        if rules.going_out_needs_sequence and not any(
+                m is not None and m.suit >= 0 and len(m.naturals) >= SEQUENCE_MAX for m in row):
+            return _escalera_reachable(row, s.hands[s.turn])
+        return True
     missing = rules.canastas_to_go_out
     for m in row:
         if m is not None and len(m.naturals) + len(m.wilds) >= 7:
@@ -589,10 +762,29 @@ def _going_out_possible(s: GameState, counts: list[int] | None = None) -> bool:
     return missing <= 0
 
 
+def _escalera_reachable(row: Sequence[Meld | None], hand: Sequence[int]) -> bool:
+    """Could a sequence of seven be made this turn: seven cards in order of one suit among the
+    hand's natural cards and the side's sequences of that suit?"""
+    have = [[False] * 16 for _ in range(4)]
+    for c in hand:
+        r = RANK_OF[c]
+        if r != DEUCE and r != THREE and r != JOKER:
+            have[SUIT_OF[c]][sequence_position(r)] = True
+    for m in row:
+        if m is not None and m.suit >= 0:
+            for p in range(m.low, m.high + 1):
+                have[m.suit][p] = True
+    return any(all(h[low:low + SEQUENCE_MAX]) for h in have for low in range(4, 16 - SEQUENCE_MAX))
+
+
 def going_out_needs(s: GameState) -> str | None:
     """What going out would take when this turn cannot reach it; None if it might."""
     if _going_out_possible(s):
         return None
+    rules = s.rules
+    if rules.going_out_needs_sequence and canastas_missing(s.melds[team(s.turn, rules)], rules) > 0:
+        name = rules.sequence_canasta_name
+        return f"Your side has no {name} yet: going out needs one, and your hand cannot complete it this turn"
     need = s.rules.canastas_to_go_out
     have = s.canastas(team(s.turn, s.rules))
     if have == 0:
@@ -635,6 +827,8 @@ def _last_card_known(s: GameState) -> bool | None:
     if t.permission == 0:
         return False
     row = s.melds[team(s.turn, s.rules)]
+    if s.rules.sequences or s.rules.several_groups:
+        return True if canastas_missing(row, s.rules) <= 0 else None
     have = near = 0
     for m in row:
         if m is not None:
@@ -657,7 +851,7 @@ def _one_left_can_go(s: GameState, a: Action) -> bool:
     (its own rank's, for a natural card; a wild card is looked ahead where there is one).
     ``test_rule_dead_ends`` checks this against the look ahead."""
     t = s.t
-    if t.opened_at_start and t.permission != 0:
+    if t.opened_at_start and t.permission != 0 and not s.rules.sequences and not s.rules.several_groups:
         tm = team(s.turn, s.rules)
         row = s.melds[tm]
         ranks = a.ranks
@@ -761,32 +955,59 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
     if a.kind == A.PILE:
         return _take_pile(s, a)
     seat = s.turn
-    tm = team(seat, s.rules)
-    hand = list(s.hands[seat])
-    cards = [_take(hand, r) for r in a.ranks]
+    rules = s.rules
+    tm = team(seat, rules)
     row = s.melds[tm]
     t = s.t
+    if a.kind == A.JOIN:
+        # Samba: "may combine its melds in the same rank at any time" (no card leaves the hand).
+        i = _join_slot(row, a.ranks[0])
+        m, first = row[i], row[a.ranks[0]]
+        assert m is not None and first is not None
+        joined = first._replace(naturals=first.naturals + m.naturals, wilds=first.wilds + m.wilds)
+        return s._replace(melds=_set(s.melds, tm, _put(_put(row, a.ranks[0], joined), i, None)),
+                          t=t._replace(prev=s))
+    hand = list(s.hands[seat])
+    if a.card >= 0:
+        cards = [_take_card(hand, sequence_rank(p) * 4 + SUIT_OF[a.card])
+                 for p in map(sequence_position, a.ranks)]
+    else:
+        cards = [_take(hand, r) for r in a.ranks]
+    key = a.ranks[0]
     if a.kind == A.MELD:
-        key = a.ranks[0]
-        if IS_WILD[cards[0]] and all(IS_WILD[c] for c in cards):
+        if a.card >= 0:
+            slot = len(row)
+            new = Meld(key, tuple(cards), (), SUIT_OF[a.card])
+        elif IS_WILD[cards[0]] and all(IS_WILD[c] for c in cards):
             key = DEUCE
+            slot = _new_slot(row, DEUCE)
             new = Meld(DEUCE, (), tuple(cards))
         else:
+            slot = _new_slot(row, key)
             new = Meld(key, tuple(c for c in cards if not IS_WILD[c]), tuple(c for c in cards if IS_WILD[c]))
         added_existing = t.added_existing
     else:
-        key = a.target
-        m = row[key]
-        assert m is not None
         c = cards[0]
-        if IS_WILD[c]:
-            new = m._replace(wilds=(*m.wilds, c))
+        if a.card >= 0:
+            low, high = A.target_span(a.target)
+            slot = sequence_slot(row, SUIT_OF[c], low, high)
+            m = row[slot]
+            assert m is not None
+            nat = (c, *m.naturals) if sequence_position(RANK_OF[c]) < low else (*m.naturals, c)
+            new = m._replace(rank=RANK_OF[nat[0]], naturals=nat)
         else:
-            new = m._replace(naturals=(*m.naturals, c))
-        added_existing = t.added_existing or bool(t.start_keys >> key & 1)
+            key = a.target
+            slot = group_slot(row, key, rules) if rules.several_groups else key
+            m = row[slot]
+            assert m is not None
+            if IS_WILD[c]:
+                new = m._replace(wilds=(*m.wilds, c))
+            else:
+                new = m._replace(naturals=(*m.naturals, c))
+        added_existing = t.added_existing or bool(t.start_keys >> slot & 1)
     after = s._replace(
         hands=_set(s.hands, seat, tuple(hand)),
-        melds=_set(s.melds, tm, _set(row, key, new)),
+        melds=_set(s.melds, tm, _put(row, slot, new)),
         has_melded=_set(s.has_melded, seat, True) if not s.has_melded[seat] else s.has_melded,
         known=_set(s.known, seat, _remove_known(s.known[seat], cards)) if s.known[seat] else s.known,
         t=t._replace(melded=t.melded + tuple(cards), prev=s,
@@ -805,7 +1026,10 @@ def _take_pile(s: GameState, a: Action) -> GameState:
     r = RANK_OF[top]
     used = [_take(hand, x) for x in a.ranks]
     row = s.melds[tm]
-    m = row[r]
+    slot = group_slot(row, r, rules) if rules.several_groups else r
+    m = row[slot]
+    if m is not None and rules.several_groups and m.size >= 7:
+        slot, m = _new_slot(row, r), None   # Samba: a new meld beside the canasta
     nat = (top, *tuple(c for c in used if not IS_WILD[c]))
     wil = tuple(c for c in used if IS_WILD[c])
     new = Meld(r, nat, wil) if m is None else m._replace(naturals=m.naturals + nat, wilds=m.wilds + wil)
@@ -813,7 +1037,7 @@ def _take_pile(s: GameState, a: Action) -> GameState:
     opened = t.opened_at_start
     taken = s._replace(
         hands=_set(s.hands, seat, tuple(hand)),
-        melds=_set(s.melds, tm, _set(row, r, new)),
+        melds=_set(s.melds, tm, _put(row, slot, new)),
         pile=(), frozen=False, phase=Phase.MELD, aside=s.pile[:-1],
         has_melded=_set(s.has_melded, seat, True),
         known=_set(s.known, seat, _remove_known(s.known[seat], used)) if s.known[seat] else s.known,
@@ -956,8 +1180,12 @@ def improper_melds(s: GameState, a: Action) -> ImproperMelds | None:
     returned = Counter(back.hands[s.turn])
     returned.subtract(s.hands[s.turn])
     nxt = _improper(back, a)
-    return ImproperMelds(reason, (A.A_UNDO,) * steps, key, tuple(sorted(returned.elements())),
-                         back.melds[team(s.turn, s.rules)][key] is None, nxt is not None and nxt[1] > 0)
+    tm = team(s.turn, s.rules)
+    was = back.melds[tm][key] if key < len(back.melds[tm]) else None
+    shown = s.melds[tm][key]
+    rank = shown.rank if shown is not None else key
+    return ImproperMelds(reason, (A.A_UNDO,) * steps, rank, tuple(sorted(returned.elements())),
+                         was is None, nxt is not None and nxt[1] > 0)
 
 
 def _improper(s: GameState, a: Action) -> tuple[str, int, int, GameState] | None:
@@ -982,7 +1210,8 @@ def _improper(s: GameState, a: Action) -> tuple[str, int, int, GameState] | None
     steps, key, cur = 0, 0, s
     while cur.t.prev is not None:
         prev = cur.t.prev
-        changed = next(r for r in range(15) if prev.melds[tm][r] != cur.melds[tm][r])
+        before, now = prev.melds[tm], cur.melds[tm]
+        changed = next(r for r in range(len(now)) if r >= len(before) or before[r] != now[r])
         if steps and changed != key:
             break
         steps, key, cur = steps + 1, changed, prev
@@ -1004,7 +1233,7 @@ def explain(s: GameState, a: Action) -> str | None:
     if k in (A.YES, A.NO):
         return "Nobody has asked to go out"
     if s.phase == Phase.DRAW:
-        if k in (A.MELD, A.ADD, A.DISCARD, A.UNDO):
+        if k in (A.MELD, A.ADD, A.DISCARD, A.UNDO, A.JOIN):
             return "Draw from the stock or take the pile first"
         if k == A.ASK:
             return "Permission may only be asked after drawing and before any meld"
@@ -1067,9 +1296,62 @@ def explain(s: GameState, a: Action) -> str | None:
         elif c not in hand:
             return f"You do not hold {card_text(c)}"
         return turn_problem(s, len(hand) == 1) or f"You may not discard {card_text(c)} now"
+    if k == A.JOIN:
+        return _join_reason(s, a, row)
+    if a.is_sequence:
+        return _sequence_reason(s, a, row)
     if k in (A.MELD, A.ADD):
         return _meld_reason(s, a, counts, row)
     return f"'{a}' is not allowed now"
+
+
+def _join_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> str:
+    r = a.ranks[0]
+    name = "wild cards" if r == DEUCE else plural(r)
+    if not s.rules.several_groups:
+        return "These rules give a side one meld of each rank: there is nothing to join"
+    if _join_slot(row, r) < 0 or row[r] is None:
+        return f"Your side has only one meld of {name}: there is nothing to join"
+    if r == DEUCE:
+        return f"Nothing may be added to {_an(s.rules.wild_canasta_name)}"
+    return f"Joined, the melds of {name} would hold too many wild cards: " + _wild_limit_text(s.rules).lower()
+
+
+def _sequence_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> str:
+    """Why a sequence meld or an add onto a sequence is refused."""
+    rules = s.rules
+    if not rules.sequences:
+        return "These rules have no sequence melds: a meld is made of one rank"
+    hand = list(s.hands[s.turn])
+    suit = SUIT_OF[a.card]
+    cards = [sequence_rank(sequence_position(r)) * 4 + suit for r in a.ranks]
+    for c in cards:
+        if RANK_OF[c] in (DEUCE, THREE):
+            return "A sequence is made of natural cards from 4 to Ace: no deuce, joker or three"
+        if c not in hand:
+            return f"You do not hold {card_text(c)}"
+        hand.remove(c)
+    if a.kind == A.MELD:
+        pos = [sequence_position(r) for r in a.ranks]
+        if len(pos) != 3:
+            return "Start a sequence with three cards (like 7h 8h 9h), then add more"
+        if pos != list(range(pos[0], pos[0] + 3)):
+            return "A sequence is three or more cards of one suit in order, 4 low and Ace high"
+    else:
+        low, high = A.target_span(a.target)
+        slot = sequence_slot(row, suit, low, high)
+        if slot < 0:
+            return (f"Your side has no sequence from {card_text(sequence_rank(low) * 4 + suit)} to "
+                    f"{card_text(sequence_rank(high) * 4 + suit)}")
+        if high - low + 1 >= SEQUENCE_MAX:
+            return f"{_an(rules.sequence_canasta_name).capitalize()} is closed: it takes no more cards"
+        p = sequence_position(a.ranks[0])
+        if p not in (low - 1, high + 1):
+            return f"{card_text(a.card)} does not continue that sequence at either end"
+    if len(s.hands[s.turn]) == len(a.ranks):
+        after = _apply_unchecked(s, a)
+        return turn_problem(after, True) or "That would empty your hand"
+    return _last_card_reason(s, a) or f"'{a}' is not allowed now"
 
 
 def _forced_pile(s: GameState) -> str | None:
@@ -1118,9 +1400,11 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
             return _wild_limit_text(rules)
     else:
         target = a.target
-        m = row[target]
+        m = add_target(row, a, rules)
         if m is None:
             return f"Your side has no meld of {plural(target) if target != DEUCE else 'wild cards'} to add to"
+        if target == DEUCE and rules.wild_canasta_closed and m.size >= 7:
+            return f"Nothing may be added to {_an(rules.wild_canasta_name)}"
         r = a.ranks[0]
         if r not in _WILD_RANKS and r != target:
             return f"A {RANK_WORDS[r]} cannot go on the meld of {plural(target)}"
@@ -1162,7 +1446,8 @@ def _pile_reason(s: GameState, a: Action) -> str:
     seat = s.turn
     tm = team(seat, rules)
     counts = _count(s.hands[seat])
-    m = s.melds[tm][r]
+    row = s.melds[tm]
+    m = row[group_slot(row, r, rules)]
     if a in _pile_candidates(s):
         return _pile_problem(s, a) or "You may not take the pile that way"
     name = plural(r)
@@ -1174,6 +1459,8 @@ def _pile_reason(s: GameState, a: Action) -> str:
         return (f"Until your side has made its initial meld, the pile is frozen for you: "
                 f"you need a natural pair of {name} from your hand")
     if not a.ranks:
+        if rules.sequences:
+            return f"Your side has no meld of {name} to add the upcard to (it never goes onto a sequence)"
         return f"Your side has no meld of {name} to add the upcard to"
     if any(x != r and x not in _WILD_RANKS for x in a.ranks) or len(a.ranks) != 2:
         return f"Take the pile with cards that meld with the upcard, like: pile {RANK_NAMES[r]} {RANK_NAMES[r]}"

@@ -22,7 +22,10 @@ FORMAT = "canasta-tui-save"
 #: 2: the rules of issue 10 (``ask`` only when going out is possible, the pile's rest held
 #: aside with ``undo_pile_allowed``, ``end`` with a turned-over stock).  Version 1 files are
 #: read too: an ``ask`` the old rule allowed replays as it was played.
-VERSION = 2
+#: 3: Samba and Bolivia (issue 19): rule options for three packs and sequences, 162-card decks,
+#: the actions ``meld 7h 8h 9h``, ``add 10h to 7h-9h`` and ``join K``, and sequences in the
+#: snapshot's melds (``"h: 7h 8h 9h"``).  Versions 1 and 2 are read as before.
+VERSION = 3
 
 
 class RecordError(CanastaError):

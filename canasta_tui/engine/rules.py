@@ -30,7 +30,8 @@ _BOUNDS: tuple[tuple[str, int, int], ...] = (
     *((name, 0, MAX_POINTS) for name in (
         "natural_canasta_bonus", "mixed_canasta_bonus", "wild_canasta_bonus", "going_out_bonus",
         "concealed_bonus", "red_three_bonus", "red_three_all_four_bonus", "red_three_penalty",
-        "red_three_all_four_penalty", "undo_pile_penalty", "permission_penalty")),
+        "red_three_all_four_penalty", "undo_pile_penalty", "permission_penalty", "sequence_bonus",
+        "black_three_hand_penalty")),
 )
 
 
@@ -78,6 +79,17 @@ class Rules:
     undo_pile_penalty: int = 50
     permission_allowed: bool = True
     permission_penalty: int = 100
+    # Samba and Bolivia (rules/samba.toml, rules/bolivia.toml; see rules/README.md).
+    packs: int = 2
+    sequences: bool = False
+    sequence_bonus: int = 1500
+    sequence_canasta_name: str = "samba"
+    several_groups: bool = False
+    going_out_needs_sequence: bool = False
+    wild_canasta_closed: bool = False
+    wild_canasta_name: str = "wild canasta"
+    black_three_hand_penalty: int = 0
+    red_three_needs_canastas: bool = False
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -99,7 +111,15 @@ class Rules:
             problems.append("partnerships need 4 players")
         if not 1 <= self.hand_size <= 20:
             problems.append("hand_size must be 1-20")
-        if self.hand_size * self.players + 10 > 108:
+        if self.packs not in (2, 3):
+            problems.append("packs must be 2 or 3")
+        for name in ("sequence_canasta_name", "wild_canasta_name"):
+            text = getattr(self, name)
+            if not isinstance(text, str) or not 1 <= len(text) <= 20 or not text.isprintable():
+                problems.append(f"{name} must be a name of 1-20 printable characters")
+        if self.going_out_needs_sequence and not self.sequences:
+            problems.append("going_out_needs_sequence needs sequences = true")
+        if self.hand_size * self.players + 10 > self.deck_size:
             problems.append("hand_size too large for the deck")
         if self.draw_count not in (1, 2):
             problems.append("draw_count must be 1 or 2")
@@ -113,6 +133,16 @@ class Rules:
             problems.append("last_draw_red_three must be end, meld_then_end or play_on")
         if problems:
             raise RulesError(f"rules {_shown(self.name)}: " + "; ".join(problems))
+
+    @property
+    def deck_size(self) -> int:
+        """108 cards with two packs (two decks and four jokers), 162 with three."""
+        return 54 * self.packs
+
+    @property
+    def red_threes_in_deck(self) -> int:
+        """How many red threes the deck holds ("all four", "all six")."""
+        return 2 * self.packs
 
     @property
     def teams(self) -> int:

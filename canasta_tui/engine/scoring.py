@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import IS_RED_THREE, VALUE
+from .cards import IS_BLACK_THREE, IS_RED_THREE, VALUE
 from .melds import Meld
 from .rules import Rules
-from .state import RED_THREE_IN_HAND, GameState, Penalty, team_seats
+from .state import BLACK_THREE_IN_HAND, RED_THREE_IN_HAND, GameState, Penalty, team_seats
 
 if TYPE_CHECKING:
     from .view import PlayerView
@@ -39,6 +39,7 @@ class TeamScore(NamedTuple):
     penalties: int        # the sum of penalty_items
     total: int
     penalty_items: tuple[tuple[str, int], ...] = ()  # (reason, points) of every penalty, in order
+    sequence_canastas: int = 0  # sambas (escaleras): sequences of seven (Samba, Bolivia)
 
     def lines(self) -> list[tuple[str, int]]:
         """The scoring summary's column: the items, the penalties' sum (each one is named in
@@ -62,15 +63,19 @@ def canasta_bonus(m: Meld, rules: Rules) -> int:
         return 0
     if m.is_wild_meld:
         return rules.wild_canasta_bonus
+    if m.is_sequence:
+        return rules.sequence_bonus
     return rules.natural_canasta_bonus if m.is_natural else rules.mixed_canasta_bonus
 
 
 def red_three_points(count: int, melded: bool, rules: Rules) -> int:
     """A side's red threes: a bonus once it has melded; against it if it has made no meld
-    (Hoyle, and the DOS manual's "penalized")."""
+    (Hoyle, and the DOS manual's "penalized").  "All four" is all the red threes of the deck
+    (six with three packs: Bicycle, Samba, "unless one side holds all six")."""
+    every = count == rules.red_threes_in_deck
     if melded:
-        return rules.red_three_all_four_bonus if count == 4 else count * rules.red_three_bonus
-    return -(rules.red_three_all_four_penalty if count == 4 else count * rules.red_three_penalty)
+        return rules.red_three_all_four_bonus if every else count * rules.red_three_bonus
+    return -(rules.red_three_all_four_penalty if every else count * rules.red_three_penalty)
 
 
 def score_hand(s: GameState) -> tuple[TeamScore, ...]:
@@ -99,24 +104,34 @@ def _side(rules: Rules, tm: int, melds: Sequence[Meld | None], red_threes: Seque
     seats = team_seats(tm, rules)
     row = [m for m in melds if m is not None]
     meld_points = sum(m.points for m in row)
-    nat = sum(1 for m in row if m.is_canasta and m.is_natural)
+    seq = sum(1 for m in row if m.is_canasta and m.is_sequence)
+    nat = sum(1 for m in row if m.is_canasta and m.is_natural) - seq
     wild = sum(1 for m in row if m.is_canasta and m.is_wild_meld)
-    mixed = sum(1 for m in row if m.is_canasta) - nat - wild
+    mixed = sum(1 for m in row if m.is_canasta) - nat - wild - seq
     bonus = sum(canasta_bonus(m, rules) for m in row)
     threes = sum(len(red_threes[p]) for p in seats)
-    red = red_three_points(threes, bool(row), rules)
+    # Samba, Bolivia: red threes count for the side only once it has the canastas to go out
+    # (Bolivian Canasta: "They count plus if partnership has melded two canastas of any kind,
+    # otherwise they are negative").
+    counts_plus = nat + mixed + wild + seq >= rules.canastas_to_go_out if rules.red_three_needs_canastas else bool(row)
+    red = red_three_points(threes, counts_plus, rules)
     out_bonus = 0
     if went_out >= 0 and went_out in seats:
         out_bonus = rules.going_out_bonus + (rules.concealed_bonus if concealed else 0)
     held = [c for p in seats for c in hands[p]]
-    hand = sum(VALUE[c] for c in held if not IS_RED_THREE[c])
+    # Bolivia: "A black three left in the hand ... counts minus 100 points" (a named penalty
+    # in place of its card value).
+    black_pen = rules.black_three_hand_penalty if over else 0
+    hand = sum(VALUE[c] for c in held if not IS_RED_THREE[c] and not (black_pen and IS_BLACK_THREE[c]))
     items = [(p.reason, p.points) for p in penalty_log if p.team == tm]
     unnamed = penalties - sum(points for _, points in items)
     if unnamed:
         items.append(("penalties", unnamed))  # a position built without its penalty log
     if over:
         items += [(RED_THREE_IN_HAND, RED_THREE_IN_HAND_PENALTY) for c in held if IS_RED_THREE[c]]
-    if rules.canasta_required_for_positive_score and nat + mixed + wild < rules.canastas_to_go_out:
+        if black_pen:
+            items += [(BLACK_THREE_IN_HAND, black_pen) for c in held if IS_BLACK_THREE[c]]
+    if rules.canasta_required_for_positive_score and nat + mixed + wild + seq < rules.canastas_to_go_out:
         # Windows 2.41, "Total Score": without the canastas needed to go out "a negative
         # score results consisting of the sum of the values of the cards in your hand and
         # on the table": no canasta or going-out bonus, and the red threes on the table
@@ -124,4 +139,5 @@ def _side(rules: Rules, tm: int, melds: Sequence[Meld | None], red_threes: Seque
         meld_points, bonus, out_bonus, red = -meld_points, 0, 0, -abs(red)
     pen = sum(points for _, points in items)
     total = meld_points + bonus + red + out_bonus - hand - pen
-    return TeamScore(tm, meld_points, nat, mixed, wild, bonus, threes, red, out_bonus, hand, pen, total, tuple(items))
+    return TeamScore(tm, meld_points, nat, mixed, wild, bonus, threes, red, out_bonus, hand, pen, total, tuple(items),
+                     seq)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
-from .melds import Meld
+from .melds import Meld, ordered_melds
 from .rules import Rules
 
 
@@ -82,6 +82,7 @@ def team_name(t: int, rules: Rules) -> str:
 PERMISSION_BROKEN = "did not go out after 'yes'"
 PILE_PUT_BACK = "put the pile back"
 RED_THREE_IN_HAND = "red three left in hand"
+BLACK_THREE_IN_HAND = "black three left in hand"
 
 
 class Penalty(NamedTuple):
@@ -169,9 +170,7 @@ class GameState(NamedTuple):
 
     def team_melds(self, t: int) -> list[Meld]:
         """The side's melds in ascending rank order (A, 3 ... K as the DOS game shows them)."""
-        order = (1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 3, 2)
-        row = self.melds[t]
-        return [m for r in order if (m := row[r]) is not None]
+        return ordered_melds(self.melds[t])
 
     def canastas(self, t: int) -> int:
         return sum(1 for m in self.melds[t] if m is not None and len(m.naturals) + len(m.wilds) >= 7)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .actions import Action, ActionKind, parse_action
-from .cards import IS_RED_THREE, RANK_NAMES, cards_text, full_deck, parse_card, parse_rank
+from .cards import IS_RED_THREE, RANK_NAMES, SUIT_LETTERS, cards_text, full_deck, parse_card, parse_rank
 from .errors import CanastaError
 from .melds import Meld
 from .moves import legal_actions, meld_count, meld_needed, turn_problem
@@ -131,7 +131,7 @@ def _undoable(s: GameState) -> int:
 
 def unseen_cards(v: PlayerView) -> list[int]:
     """The cards this seat cannot see: other hands (less their known cards) and the stock."""
-    pool = [int(c) for c in full_deck()]
+    pool = [int(c) for c in full_deck(v.rules.packs)]
     seen: list[int] = list(v.hand) + list(v.pile) + list(v.aside)
     for row in v.melds:
         for m in row:
@@ -185,7 +185,7 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     stock = pool[i:]
     assert len(stock) == v.stock_size, "view is inconsistent: the unseen cards do not fill the stock"
     # The deck is a permutation of the 108 cards: everything out of the stock, then the stock.
-    rest = [int(c) for c in full_deck()]
+    rest = [int(c) for c in full_deck(v.rules.packs)]
     for c in stock:
         rest.remove(c)
     deck = tuple(rest) + tuple(stock)
@@ -244,8 +244,8 @@ def view_to_dict(v: PlayerView) -> dict[str, Any]:
         "seat": v.seat, "rules": v.rules.to_dict(), "phase": v.phase.word, "turn": v.turn, "actor": v.actor,
         "dealer": v.dealer, "turn_number": v.turn_number, "hand": cards_text(v.hand),
         "hand_sizes": list(v.hand_sizes), "known": [cards_text(k) for k in v.known],
-        "melds": [[{"rank": RANK_NAMES[m.rank], "naturals": cards_text(m.naturals), "wilds": cards_text(m.wilds)}
-                   for m in row if m is not None] for row in v.melds],
+        "melds": [[_meld_dict(i, m) for i, m in enumerate(row) if m is not None] for row in v.melds],
+        "meld_slots": [len(row) for row in v.melds],
         "red_threes": [cards_text(r) for r in v.red_threes], "pile": cards_text(v.pile), "frozen": v.frozen,
         "stock_size": v.stock_size, "stock_turned": v.stock_turned, "requirements": list(v.requirements),
         "has_melded": list(v.has_melded), "penalties": list(v.penalties), "turn_state": t,
@@ -254,6 +254,17 @@ def view_to_dict(v: PlayerView) -> dict[str, Any]:
         "penalty_log": [[p.team, p.points, p.reason] for p in v.penalty_log], "aside": cards_text(v.aside),
         "problem": v.problem, "undoable": v.undoable,
     }
+
+
+def _meld_dict(slot: int, m: Meld) -> dict[str, Any]:
+    """One meld of a view's row; a meld past the rank slots (Samba's sequences and further
+    melds of a rank) says its slot, and a sequence its suit."""
+    d: dict[str, Any] = {"rank": RANK_NAMES[m.rank], "naturals": cards_text(m.naturals), "wilds": cards_text(m.wilds)}
+    if slot >= 15:
+        d["slot"] = slot
+    if m.suit >= 0:
+        d["suit"] = SUIT_LETTERS[m.suit]
+    return d
 
 
 def view_from_dict(data: Any) -> PlayerView:
@@ -272,11 +283,20 @@ def _view_from_dict(d: dict[str, Any]) -> PlayerView:
     rules = rules_from_dict(d["rules"])
     words = [p.word for p in Phase]
     rows: list[tuple[Meld | None, ...]] = []
-    for row in d["melds"]:
-        slots: list[Meld | None] = [None] * 15
+    sizes = d.get("meld_slots") or [15] * len(d["melds"])
+    for row, size in zip(d["melds"], sizes, strict=True):
+        if type(size) is not int or not 15 <= size <= 200:
+            raise CanastaError("meld_slots must be whole numbers from 15 to 200")
+        slots: list[Meld | None] = [None] * size
         for m in row:
             rank = parse_rank(m["rank"])
-            slots[rank] = Meld(rank, _cards(m["naturals"]), _cards(m["wilds"]))
+            if "suit" in m and (not isinstance(m["suit"], str) or len(m["suit"]) != 1 or m["suit"] not in SUIT_LETTERS):
+                raise CanastaError(f"not a suit: {m['suit']!r}")
+            suit = SUIT_LETTERS.index(m["suit"]) if "suit" in m else -1
+            slot = int(m.get("slot", rank))
+            if not (slot == rank or 15 <= slot < size) or (suit >= 0 and slot < 15) or slots[slot] is not None:
+                raise CanastaError(f"a meld in slot {slot} cannot be there")
+            slots[slot] = Meld(rank, _cards(m["naturals"]), _cards(m["wilds"]), suit)
         rows.append(tuple(slots))
     td = dict(d["turn_state"])
     for k in _TURN_CARDS:

@@ -25,20 +25,21 @@ def actions_done(m: Match) -> int:
     return sum(len(hand) for hand in m.log)
 
 
-def deck_for(seed: int, hand: int) -> list[int]:
-    deck = [int(c) for c in full_deck()]
+def deck_for(seed: int, hand: int, packs: int = 2) -> list[int]:
+    deck = [int(c) for c in full_deck(packs)]
     random.Random(seed * 7919 + hand).shuffle(deck)
     return deck
 
 
 def start(seed: int, rules_name: str = "classic") -> Match:
-    return new_match(load_rules(rules_name), deck_for(seed, 1), seed % 4)
+    rules = load_rules(rules_name)
+    return new_match(rules, deck_for(seed, 1, rules.packs), seed % 4)
 
 
 def step(m: Match, seed: int) -> Match:
     """One deal or one action, determined by the seed and how far the match has gone."""
     if m.needs_deal:
-        return next_hand(m, deck_for(seed, m.hand_number + 1))
+        return next_hand(m, deck_for(seed, m.hand_number + 1, m.rules.packs))
     legal = legal_actions(m.state)
     n = actions_done(m)
     return play(m, legal[random.Random(seed * 1_000_003 + n).randrange(len(legal))])

@@ -16,8 +16,10 @@ from typing import NamedTuple
 
 from ..engine import Action, GameState, Phase, Rules, deal, end_text, player_name
 from ..engine.actions import ActionKind as AK
-from ..engine.cards import DEUCE, RANK_OF, THREE, card_text, plural
+from ..engine.actions import target_span
+from ..engine.cards import DEUCE, RANK_OF, SUIT_OF, THREE, card_text, plural
 from ..engine.match import replay_steps
+from ..engine.moves import sequence_slot
 
 
 class EventKind(StrEnum):
@@ -100,6 +102,10 @@ def action_events(before: GameState, action: Action, after: GameState, hand: int
     elif k in (AK.MELD, AK.ADD):
         cards = tuple(after.t.melded[len(before.t.melded):])
         key = action.target if k == AK.ADD else (DEUCE if all(RANK_OF[c] in (DEUCE, 14) for c in cards) else action.ranks[0])
+        if action.is_sequence:
+            # Samba, Bolivia: a sequence is named by its slot in the side's row (15 and up).
+            row = before.melds[tm]
+            key = len(row) if k == AK.MELD else sequence_slot(row, SUIT_OF[action.card], *target_span(action.target))
         add(MELDED if k == AK.MELD else ADDED, cards=cards, rank=key)
     elif k == AK.DISCARD:
         add(DISCARDED, cards=(action.card,))
@@ -110,7 +116,11 @@ def action_events(before: GameState, action: Action, after: GameState, hand: int
     elif k == AK.UNDO:
         gone = tuple(before.t.melded[len(after.t.melded):])
         row = before.melds[tm]
-        rank = next((r for r in range(15) if row[r] is not None and row[r] != after.melds[tm][r]), 0)
+        now = after.melds[tm]
+        rank = next((r for r in range(len(row)) if row[r] is not None and (r >= len(now) or row[r] != now[r])), 0)
+        gone_meld = row[rank]
+        if rank >= 15 and gone_meld is not None and gone_meld.suit < 0:
+            rank = gone_meld.rank  # a further meld of a rank is named by its rank
         add(TOOK_BACK, cards=gone, rank=rank)
     elif k == AK.UNPILE:
         add(PUT_BACK, amount=before.rules.undo_pile_penalty)
@@ -187,6 +197,8 @@ def _cards(cards: Sequence[int]) -> str:
 
 
 def _meld_name(rank: int) -> str:
+    if rank >= 15:
+        return "sequence"
     if rank == DEUCE:
         return "wild cards"
     if rank == THREE:

@@ -188,7 +188,7 @@ class Table:
         return self._views
 
     def shuffled_deck(self) -> list[int]:
-        deck = [int(c) for c in full_deck()]
+        deck = [int(c) for c in full_deck(self.rules.packs)]
         self.rng.shuffle(deck)
         return deck
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..engine import Action, HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
 from ..engine import team as _team
-from ..engine.melds import Meld
+from ..engine.melds import Meld, ordered_melds
 from .canvas import card_label, wrap
 from .files import SavedGame
 from .keys import KEYS
@@ -116,7 +116,7 @@ def meld_cards(m: Meld, g: Glyphs) -> str:
 def canasta_tag(m: Meld, g: Glyphs, short: bool = False) -> str:
     if not m.is_canasta:
         return ""
-    kind = "wild" if m.is_wild_meld else ("natural" if m.is_natural else "mixed")
+    kind = "wild" if m.is_wild_meld else "sequence" if m.is_sequence else ("natural" if m.is_natural else "mixed")
     return g.star + (kind[:3] if short else kind)
 
 
@@ -129,6 +129,8 @@ def meld_line(m: Meld, width: int, g: Glyphs) -> tuple[str, str]:
     from ..engine.cards import RANK_NAMES, RANK_OF
 
     name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
+    if m.is_sequence:  # Samba, Bolivia: "7♥-9♥ ×3"
+        name = f"{card_label(m.naturals[0], g)}-{card_label(m.naturals[-1], g)}"
     times = "×" if g is UNICODE else "x"
     wild_names = ["JK" if RANK_OF[w] == 14 else "2" for w in m.wilds]
     style = ""
@@ -247,7 +249,8 @@ def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: 
         left = [meld_line(m, left_w, g)[0] for m in melds]
     left = left or ["no melds"]
     if len(left) > half:
-        short = [f"{'W' if m.is_wild_meld else RANK_NAMES[m.rank]:>2}×{len(m.naturals)}"
+        short = [f"{'W' if m.is_wild_meld else card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
+                 f"×{len(m.naturals)}"
                  .replace("×", "×" if g is UNICODE else "x")
                  + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else "")
                  for m in melds]
@@ -276,7 +279,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     for t in range(teams):
         title = f"{g.hline} {side_name(t, rules, names)} "
         out.append((title + g.hline * width)[:width])
-        melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None]
+        melds = ordered_melds(v.melds[t])  # sequences and further melds too (Samba, Bolivia)
         left = _summary_melds(melds, left_w, half, width >= 120, g)
         mid: list[str] = []
         seats = (t, t + 2) if rules.partnerships else (t,)

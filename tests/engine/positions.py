@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from canasta_tui.engine import CLASSIC, GameState, Meld, Phase, Rules, Turn, apply, parse_action
-from canasta_tui.engine.cards import DEUCE, IS_WILD, RANK_OF, full_deck, parse_cards
+from canasta_tui.engine.cards import DEUCE, IS_WILD, RANK_OF, SUIT_OF, full_deck, parse_cards
 from canasta_tui.engine.moves import EMPTY_ROW
 from canasta_tui.engine.state import team
 
@@ -28,6 +28,10 @@ def cards(text: str) -> tuple[int, ...]:
 
 
 def make_meld(text: str) -> Meld:
+    """A meld of one rank; or a sequence, written ``"seq 7h 8h 9h"`` (Samba, Bolivia)."""
+    if text.startswith("seq "):
+        cs = cards(text[4:])
+        return Meld(RANK_OF[cs[0]], cs, (), SUIT_OF[cs[0]])
     cs = cards(text)
     naturals = tuple(c for c in cs if not IS_WILD[c])
     wilds = tuple(c for c in cs if IS_WILD[c])
@@ -35,9 +39,10 @@ def make_meld(text: str) -> Meld:
     return Meld(rank, naturals, wilds)
 
 
-def _rest_of_deck(used: Iterable[int]) -> list[int]:
-    """The 108-card deck minus ``used`` (raises if a card is used more often than it exists)."""
-    pool = Counter(int(c) for c in full_deck())
+def _rest_of_deck(used: Iterable[int], packs: int = 2) -> list[int]:
+    """The 108-card deck (162 with three packs) minus ``used`` (raises if a card is used more
+    often than it exists)."""
+    pool = Counter(int(c) for c in full_deck(packs))
     for c in used:
         if pool[c] <= 0:
             raise ValueError(f"card {c} used more often than the deck holds it")
@@ -90,8 +95,12 @@ def position(hands: Mapping[int, str] | Sequence[str], *, rules: Rules = CLASSIC
     for tm, ms in (melds or {}).items():
         for text in ms:
             m = make_meld(text)
-            assert row_list[tm][m.rank] is None, f"two melds of rank {m.rank} for side {tm}"
-            row_list[tm][m.rank] = m
+            if m.is_sequence or row_list[tm][m.rank] is not None:
+                # a sequence, or a further meld of a rank (Samba, Bolivia): the next slot past 14
+                assert m.is_sequence or rules.several_groups, f"two melds of rank {m.rank} for side {tm}"
+                row_list[tm].append(m)
+            else:
+                row_list[tm][m.rank] = m
     meld_rows = tuple(tuple(r) for r in row_list)
     rt = [cards((red_threes or {}).get(p, "")) for p in range(n)]
     pile_t = cards(pile)
@@ -100,7 +109,7 @@ def position(hands: Mapping[int, str] | Sequence[str], *, rules: Rules = CLASSIC
         for m in row:
             if m is not None:
                 placed.extend(m.naturals + m.wilds)
-    rest = _rest_of_deck(placed)
+    rest = _rest_of_deck(placed, rules.packs)
     if stock is None:
         stock_t = tuple(rest)
         out = []

@@ -1,6 +1,6 @@
 """Random-simulation invariants over many seeded hands (the OpenSpiel random_sim_test idea).
 
-After every action: all 108 cards are accounted for, every meld on the table is legal,
+After every action: all 108 cards (162 in Samba and Bolivia) are accounted for, every meld on the table is legal,
 legal actions exist until the hand is over, no meld or pile take leaves a card that can
 neither be discarded nor melded, and at the end the score recomputes and the action log
 replays to the same position.
@@ -14,7 +14,6 @@ from collections import Counter
 import pytest
 
 from canasta_tui.engine import (
-    CLASSIC,
     GameState,
     Phase,
     apply,
@@ -28,10 +27,10 @@ from canasta_tui.engine import (
     replay,
     score_hand,
 )
-from canasta_tui.engine.cards import IS_WILD, RANK_OF
+from canasta_tui.engine.cards import IS_WILD, RANK_OF, SUIT_OF, sequence_position
 from canasta_tui.presets import load_rules, preset_names
 
-FULL = Counter(int(c) for c in full_deck())
+FULL = {packs: Counter(int(c) for c in full_deck(packs)) for packs in (2, 3)}
 
 
 def all_cards(s: GameState) -> Counter[int]:
@@ -57,7 +56,21 @@ def check_melds(s: GameState) -> None:
         for key, m in enumerate(row):
             if m is None:
                 continue
+            if m.is_sequence:
+                # Bicycle, Samba: "Three or more cards of the same suit in sequence (ace high, four
+                # low) ... until there are seven cards"; "no sequence meld may contain any wild card".
+                assert rules.sequences and key >= 15 and not m.wilds and 3 <= m.size <= 7, f"bad sequence: {m}"
+                pos = [sequence_position(RANK_OF[c]) for c in m.naturals]
+                assert pos == list(range(pos[0], pos[0] + len(pos))) and pos[0] >= 4, f"not in order: {m}"
+                assert {SUIT_OF[c] for c in m.naturals} == {m.suit} and m.rank == RANK_OF[m.naturals[0]]
+                continue
+            if key >= 15:
+                # "A side may have two canastas in the same rank": a further meld of a rank.
+                assert rules.several_groups and row[m.rank] is not None, f"a further meld without a first: {m}"
+                key = m.rank
             assert m.rank == key
+            if m.is_wild_meld and rules.wild_canasta_closed:
+                assert m.size <= 7, f"a closed wild canasta grew: {m}"
             assert m.size >= 3, f"meld of fewer than three cards: {m}"
             if m.is_wild_meld:
                 assert all(IS_WILD[c] for c in m.wilds) and not m.naturals
@@ -72,7 +85,7 @@ def check_melds(s: GameState) -> None:
 def play_hand(seed: int, rules_name: str = "classic") -> tuple[GameState, list[object]]:
     rules = load_rules(rules_name)
     rng = random.Random(seed)
-    deck = [int(c) for c in full_deck()]
+    deck = [int(c) for c in full_deck(rules.packs)]
     rng.shuffle(deck)
     s = deal(rules, deck, seed % rules.players)
     log = []
@@ -89,7 +102,7 @@ def play_hand(seed: int, rules_name: str = "classic") -> tuple[GameState, list[o
         steps += 1
         assert steps < 5000, f"seed {seed}: the hand does not end"
         if steps % 7 == 0 or s.phase == Phase.HAND_OVER:
-            assert all_cards(s) == FULL, f"seed {seed}: cards not conserved"
+            assert all_cards(s) == FULL[rules.packs], f"seed {seed}: cards not conserved"
             check_melds(s)
     return s, log
 
@@ -115,13 +128,15 @@ def test_every_preset_plays_without_stuck_states(preset: str) -> None:
         play_hand(seed, preset)
 
 
-def test_matches_replay_exactly_from_decks_and_log() -> None:
-    """A game is fully described by its rules, its deals and its action log."""
+@pytest.mark.parametrize("preset", ["classic", "samba", "bolivia"])
+def test_matches_replay_exactly_from_decks_and_log(preset: str) -> None:
+    """A game is fully described by its rules, its deals and its action log (and its save)."""
+    rules = load_rules(preset)
     rng = random.Random(7)
     for game in range(6):
-        deck = [int(c) for c in full_deck()]
+        deck = [int(c) for c in full_deck(rules.packs)]
         rng.shuffle(deck)
-        m = new_match(CLASSIC, deck, game % 4)
+        m = new_match(rules, deck, game % 4)
         for _ in range(3):
             while not m.state.is_over:
                 m = play(m, rng.choice(legal_actions(m.state)))
@@ -130,8 +145,34 @@ def test_matches_replay_exactly_from_decks_and_log() -> None:
             deck = deck[:]
             rng.shuffle(deck)
             m = next_hand(m, deck)
-        again = replay(CLASSIC, m.decks, m.log, game % 4)
+        again = replay(rules, m.decks, m.log, game % 4)
         assert again.state == m.state
         assert again.sheet == m.sheet
         loaded = record.loads(record.dumps(m))
         assert loaded.state == m.state and loaded.scores == m.scores
+
+
+@pytest.mark.parametrize("preset", ["samba", "bolivia"])
+@pytest.mark.parametrize("chunk", range(4))
+def test_a_thousand_samba_and_bolivia_hands_each_keep_every_invariant(preset: str, chunk: int) -> None:
+    """1,000 random hands of each (4 chunks of 250): all 162 cards accounted for, every meld
+    legal (sequences in order, of one suit, no wild card, at most seven), no stuck state, the
+    score's items add up, going out only with the canastas the rules ask (Bolivia: one an
+    escalera), and every 25th hand replays from its deck and log to the same position."""
+    rules = load_rules(preset)
+    for seed in range(10_000 + chunk * 250, 10_000 + chunk * 250 + 250):
+        s, log = play_hand(seed, preset)
+        for sc in score_hand(s):
+            assert sc.total == (sc.melds + sc.canasta_bonus + sc.red_three_points + sc.going_out
+                                - sc.hand - sc.penalties)
+        if s.went_out >= 0:
+            row = s.melds[s.team_of(s.went_out)]
+            canastas = [m for m in row if m is not None and m.is_canasta]
+            assert len(canastas) >= 2, f"seed {seed}: went out without two canastas"
+            if rules.going_out_needs_sequence:
+                assert any(m.is_sequence for m in canastas), f"seed {seed}: went out without an escalera"
+        if seed % 25 == 0:
+            deck = [int(c) for c in full_deck(rules.packs)]
+            random.Random(seed).shuffle(deck)
+            again = replay(rules, [deck], [log], seed % rules.players)  # type: ignore[list-item]
+            assert again.state == s, f"seed {seed}: the replay differs"

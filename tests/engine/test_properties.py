@@ -65,7 +65,7 @@ def test_action_notation_round_trips(a: Action) -> None:
 def _states(preset: str, seed: int) -> tuple[GameState, ...]:
     rules = load_rules(preset)
     rng = random.Random(seed)
-    deck = [int(c) for c in full_deck()]
+    deck = [int(c) for c in full_deck(rules.packs)]
     rng.shuffle(deck)
     s = deal(rules, deck, seed % rules.players)
     out = [s]
@@ -119,12 +119,13 @@ def test_rules_replace_round_trips(flag: bool, draw: int, limit: str, target: in
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(0, 10_000), st.integers(1, 300))
-def test_record_dumps_loads_round_trip(seed: int, steps: int) -> None:
+@given(st.integers(0, 10_000), st.integers(1, 300), st.sampled_from(["classic", "samba", "bolivia"]))
+def test_record_dumps_loads_round_trip(seed: int, steps: int, preset: str) -> None:
+    rules = load_rules(preset)
     rng = random.Random(seed)
-    deck = [int(c) for c in full_deck()]
+    deck = [int(c) for c in full_deck(rules.packs)]
     rng.shuffle(deck)
-    m = new_match(CLASSIC, deck, seed % 4)
+    m = new_match(rules, deck, seed % 4)
     for _ in range(steps):
         if m.state.is_over:
             break

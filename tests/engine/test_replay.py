@@ -112,12 +112,12 @@ def test_an_undo_happy_player_still_ends_the_hand_within_the_bound() -> None:
 def test_a_version_1_save_keeps_its_ask() -> None:
     """Save format 1 allowed ``ask`` after any draw from the stock, before a meld; the engine
     now offers it only when going out is possible.  An old save still loads (the corpus in
-    tests/data/saves is such saves), and so does the same game saved again as format 2."""
+    tests/data/saves is such saves), and so does the same game saved again in today's format."""
     old = save(["draw", "ask", "no", "discard 7s"])
     m = record.from_dict(old)
     assert m.state.turn == 1 and str(m.log[0][1]) == "ask"
     again = record.to_dict(m)
-    assert again["version"] == 2 and record.from_dict(again).state == m.state
+    assert again["version"] == record.VERSION and record.from_dict(again).state == m.state
     # the engine itself refuses it
     with pytest.raises(M.IllegalActionError, match="Your side has no canasta yet"):
         M.play(M.play(replay(CLASSIC, [DECK], [[]], 3), parse_action("draw")), parse_action("ask"))

@@ -38,7 +38,7 @@ CARD = re.compile(r"^(?:10|[2-9AJQK])[cdhs]$|^JK$")
 def random_position(seed: int, steps: int, preset: str = "classic") -> GameState:
     rules = load_rules(preset)
     rng = random.Random(seed)
-    deck = [int(c) for c in full_deck()]
+    deck = [int(c) for c in full_deck(rules.packs)]
     rng.shuffle(deck)
     s = deal(rules, deck, seed % rules.players)
     for _ in range(steps):
