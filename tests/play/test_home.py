@@ -77,6 +77,17 @@ def test_the_command_line_wins_until_the_options_change_that_setting(home: Local
         h.close()
 
 
+def test_a_preset_or_a_name_chosen_in_the_options_ends_what_the_command_line_said(home: LocalHome) -> None:
+    h = LocalHome(name="Zed", rules=load_rules("windows"))
+    try:
+        h.settings.save("rules", "mobile")
+        h.settings.save("name", "Ann")
+        t = started(h.new(1))
+        assert (t.seats[0].name, t.rules.name) == ("Ann", "mobile")
+    finally:
+        h.close()
+
+
 def test_resume_plays_the_unfinished_game_on_with_its_seats(home: LocalHome) -> None:
     assert home.unfinished() is None and home.resume() == "There is no unfinished game to resume"
     unfinished_autosave()
