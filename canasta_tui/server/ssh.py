@@ -29,7 +29,7 @@ import itertools
 import logging
 import os
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TextIO, cast
+from typing import Protocol, TextIO, cast
 
 import asyncssh
 from asyncssh.public_key import decode_ssh_public_key
@@ -499,7 +499,7 @@ class GameSession(PromptToolkitSSHSession):
         assert self._chan is not None
         return Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
 
-    async def _play(self, _session: Any) -> None:
+    async def _play(self, _session: PromptToolkitSSHSession) -> None:
         """Not used: :meth:`_interact` runs the app itself."""
 
     async def _interact(self) -> None:
