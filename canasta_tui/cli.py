@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -13,15 +14,42 @@ import click
 
 from .bench.ai_bench import ai_command
 from .engine.errors import RulesError
-from .persistence.commands import config_command, open_for_play, stats_command
-from .persistence.integrate import SettingsGroup, TableFiles, start_table, statistics_outcome
+from .files_cmd import config_command, stats_command
+from .persistence import settings as settings_mod
+from .play.local import TableFiles
+from .play.start import open_for_play, start_table
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
 from .server.config import DAY, MAX_TABLES, PASSWORD_ENV
 from .text import BadName, check_name, printable
 
 if TYPE_CHECKING:
+    from .server.server import Server
     from .table import Table
+
+#: settings key -> the parameter name of ``canasta``'s option
+OPTION_FOR = {"rules": "rules_name", "level": "level", "delay": "delay", "four_color": "four_color",
+              "mouse": "mouse", "name": "name", "color": "color", "sort": "sort"}
+
+
+def default_map() -> dict[str, object]:
+    """The settings file as defaults for ``canasta``'s options (the command line still wins)."""
+    loaded = settings_mod.load_settings()
+    s = loaded.settings
+    out: dict[str, object] = {OPTION_FOR[k]: getattr(s, k) for k in loaded.from_file if k in OPTION_FOR}
+    if "deck" in loaded.from_file:
+        out["ascii_"] = s.deck == "ascii"
+    return out
+
+
+class SettingsGroup(click.Group):
+    """A click group whose option defaults come from the settings file."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        with contextlib.suppress(Exception):  # settings must never stop the program from starting
+            extra.setdefault("default_map", default_map())
+        return super().make_context(info_name, args, parent, **extra)
 
 
 def _name_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -101,7 +129,7 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
     direct = any(source(p) is click.core.ParameterSource.COMMANDLINE
                  for p in ("rules_name", "players", "seed", "level", "resume", "new_game", "load_file"))
     named = name if source("name") is click.core.ParameterSource.COMMANDLINE else None
-    from .persistence.home import LocalHome
+    from .play.home import LocalHome
     from .ui.menu import ResumeFirst
 
     table = files = None
@@ -111,10 +139,10 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
                          rules=rules if source("rules_name") is click.core.ParameterSource.COMMANDLINE else None)
 
         def begin(resume_it: bool, new_it: bool, echo: bool) -> tuple[Table, TableFiles]:
-            table, saver = start_table(rules, resume=resume_it, new=new_it, load=loaded, players=players, seed=seed,
-                                       level=level.lower(), name=name, given=given, echo=echo, early=home.notices())
-            home.adopt(table, saver)
-            return table, TableFiles(table, saver)
+            local = start_table(rules, resume=resume_it, new=new_it, load=loaded, players=players, seed=seed,
+                                level=level.lower(), name=name, given=given, echo=echo, early=home.notices())
+            home.adopt(local)
+            return local.table, local.files()
 
         def answer(resume_it: bool) -> tuple[Table, TableFiles] | str:
             try:
@@ -136,8 +164,8 @@ def main(ctx: click.Context, rules_name: str, players: int, seed: int | None, le
                home=home, settings=home.settings, stats=home.stats, where=home.files(), ask=ask)
     finally:
         home.close()
-    for played in home.tables:
-        problem = statistics_outcome(played)
+    for played in home.played:
+        problem = played.statistics_outcome()
         if problem:
             click.echo(problem, err=True)
 
@@ -317,7 +345,7 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
-    def ready(server: Any) -> None:
+    def ready(server: Server) -> None:
         where = "HOST" if host in ("0.0.0.0", "::", "") else host
         click.echo(f"canasta serve: {config.auth_mode()}; host key {server.fingerprint}"
                    + (" (new)" if server.host_key_made else ""), err=True)

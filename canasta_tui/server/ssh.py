@@ -16,6 +16,10 @@ what a server open to a group of friends needs on top:
   window-changes is painted at most :data:`RESIZES_PER_S` times a second;
 * every byte sent goes through :meth:`GameSession.write`, where a hook can record it
   (:attr:`Server.on_output <canasta_tui.server.server.Server.on_output>`).
+
+What a connection needs of the server that accepted it is :class:`Host` (the server's
+:class:`~canasta_tui.server.server.Server` is one): this module does not import the server,
+which imports this one.
 """
 
 from __future__ import annotations
@@ -24,8 +28,8 @@ import asyncio
 import itertools
 import logging
 import os
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from collections.abc import Callable, Mapping
+from typing import Protocol, TextIO, cast
 
 import asyncssh
 from asyncssh.public_key import decode_ssh_public_key
@@ -39,13 +43,13 @@ from ..text import printable
 from ..ui.app import HOT_PAINTS_PER_S
 from ..ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
 from ..ui.style import ASCII, LOCALE_VARS
-from .auth import Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, player_name
+from .auth import Gate, Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, player_name
 from .client import ServerApp
+from .config import ServerConfig
 from .lobby import CODE_MAX
+from .memory import Collector
 from .names import skeleton
-
-if TYPE_CHECKING:
-    from .server import Server
+from .tables import Registry
 
 log = logging.getLogger("canasta.server")
 
@@ -93,6 +97,28 @@ def _forget_typeahead(pipe: PipeInput) -> None:
         kept.pop(pipe.typeahead_hash(), None)
 
 
+class Host(Protocol):
+    """What a connection and its session use of the server that accepted them
+    (:class:`canasta_tui.server.server.Server`)."""
+
+    @property
+    def config(self) -> ServerConfig: ...
+    @property
+    def gate(self) -> Gate: ...                     # who may enter
+    @property
+    def collector(self) -> Collector: ...           # the garbage collector's freezes
+    @property
+    def registry(self) -> Registry: ...             # the tables
+    @property
+    def sessions(self) -> set[GameSession]: ...     # the connected players' sessions
+    @property
+    def on_output(self) -> Callable[[GameSession, str], None] | None: ...   # sees every text sent
+
+    def admit(self, c: Connection) -> str: ...      # "" to let it in, else why not
+    def logged_in(self, c: Connection) -> None: ...
+    def release(self, c: Connection) -> None: ...
+
+
 class Connection(asyncssh.SSHServer):
     """One TCP connection: the limits, the player's name, and how they prove who they are.
 
@@ -102,7 +128,7 @@ class Connection(asyncssh.SSHServer):
     in :meth:`auth_completed`, from the proven key or, failing one, as a guest.
     """
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
@@ -473,7 +499,7 @@ class GameSession(PromptToolkitSSHSession):
         assert self._chan is not None
         return Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
 
-    async def _play(self, _session: Any) -> None:
+    async def _play(self, _session: PromptToolkitSSHSession) -> None:
         """Not used: :meth:`_interact` runs the app itself."""
 
     async def _interact(self) -> None:

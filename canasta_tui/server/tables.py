@@ -36,7 +36,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from ..engine import Phase, Rules, team_name
-from ..persistence.integrate import StatsRecording
+from ..persistence.recording import StatsRecording
 from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap

@@ -1,6 +1,6 @@
 """What the table's client is given to reach the saved games (F3, F4, the autosave notice).
 
-The table's storage (``persistence.integrate.TableFiles``) implements these; the client, its
+The table's storage (``play.local.TableFiles``) implements these; the client, its
 dialogs and the start menu know only these protocols.
 """
 
@@ -25,7 +25,7 @@ class SavedGame(Protocol):
 
 
 class Files(Protocol):
-    """What F3, F4 and the autosave notice need (``persistence.integrate.TableFiles``)."""
+    """What F3, F4 and the autosave notice need (``play.local.TableFiles``)."""
 
     def default_name(self) -> str: ...
     def where(self) -> str: ...

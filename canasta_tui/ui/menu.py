@@ -31,7 +31,7 @@ Started: TypeAlias = "tuple[Table, Files | None]"
 
 
 class Home(Protocol):
-    """Where games come from (``persistence.home.LocalHome``): each call either starts a table or
+    """Where games come from (``play.home.LocalHome``): each call either starts a table or
     says, in a sentence, why it could not (nothing is lost then)."""
 
     def unfinished(self) -> str | None: ...            # the autosaved unfinished game, in a few words

@@ -24,7 +24,7 @@ from .pages import Ask, Hint, LineEdit, Page, scroll_window
 
 
 class SettingsStore(Protocol):
-    """The settings file (``persistence.home.SettingsFile``)."""
+    """The settings file (``persistence.stores.SettingsFile``)."""
 
     def values(self) -> Mapping[str, Any]: ...          # every setting: the file's value or the default
     def save(self, key: str, value: Any) -> str | None: ...   # None: saved; else why not (nothing changed)

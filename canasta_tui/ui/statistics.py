@@ -46,7 +46,7 @@ class StatsView(Protocol):
 
 
 class StatsSource(Protocol):
-    """The statistics database (``persistence.home.StatsFile``)."""
+    """The statistics database (``persistence.stores.StatsFile``)."""
 
     def read(self) -> StatsView: ...
     def reset(self, player: str | None) -> str: ...      # what was reset, or why nothing was

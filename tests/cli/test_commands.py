@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from canasta_tui.cli import main
+from canasta_tui.cli import default_map, main
 from canasta_tui.persistence import Autosaver, find_autosave, paths, stats
-from canasta_tui.persistence.commands import choose_start
-from canasta_tui.persistence.integrate import attach, default_map, statistics_outcome
 from canasta_tui.persistence.selfplay import game_over, start, step
+from canasta_tui.play.local import attach
+from canasta_tui.play.start import choose_start
 from canasta_tui.table import COMPUTER, LOCAL, Seat, Table
 
 CORPUS = Path(__file__).parent.parent / "data" / "saves"
@@ -129,10 +129,10 @@ def test_the_table_is_autosaved_and_the_result_recorded_once_at_the_end() -> Non
     before = replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer)
     seats = [Seat(LOCAL, "Ann", "expert")] + [Seat(COMPUTER, "", "expert")] * 3
     session = Table(before.rules, seats, 1, match=before)
-    attach(session, "game-1")
+    local = attach(session, "game-1")
     assert session.submit(session.state.actor, [last]).ok
     assert find_autosave().game is None  # finished: nothing to resume
-    assert statistics_outcome(session) is None     # recorded (off the table's thread)
+    assert local.statistics_outcome() is None     # recorded (off the table's thread)
     [row] = stats.history()
     assert row.player == "Ann" and row.level == "expert"
     # recording the same game again is a no-op:

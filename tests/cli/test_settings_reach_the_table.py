@@ -12,7 +12,7 @@ from prompt_toolkit.output import ColorDepth
 from canasta_tui import cli
 from canasta_tui.engine.cards import parse_card
 from canasta_tui.persistence import settings
-from canasta_tui.persistence.integrate import start_table
+from canasta_tui.play.start import start_table
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.app import TableApp
@@ -36,12 +36,12 @@ def labels(cs: list[int]) -> str:
 
 def test_aggression_setting_reaches_the_expert_computers(home: Path) -> None:
     settings.set_value("aggression", "85")
-    s, _ = start_table(load_rules("classic"), resume=False, new=True, load=None, players=1, seed=4,
-                       level="expert", name="")
+    s = start_table(load_rules("classic"), resume=False, new=True, load=None, players=1, seed=4,
+                    level="expert", name="").table
     assert [s.computers[i].aggression for i in (1, 2, 3)] == [85, 85, 85]
     settings.unset_value("aggression")
-    s, _ = start_table(load_rules("classic"), resume=False, new=True, load=None, players=1, seed=4,
-                       level="expert", name="")
+    s = start_table(load_rules("classic"), resume=False, new=True, load=None, players=1, seed=4,
+                    level="expert", name="").table
     assert s.computers[1].aggression == 50
 
 

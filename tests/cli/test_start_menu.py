@@ -42,7 +42,7 @@ def test_without_an_option_that_says_what_to_play_the_menu_comes_first(
 def test_the_play_options_start_play_directly(monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]) -> None:
     seen, _ = launched(monkeypatch, *args)
     table = seen["table"]
-    assert table is not None and seen["home"].tables == [table]
+    assert table is not None and [p.table for p in seen["home"].played] == [table]
     if args[0] == "--players":
         assert [s.human for s in table.seats] == [True, False, False, True]
 
@@ -74,7 +74,7 @@ def test_players_with_an_unfinished_game_asks_inside_the_app_not_on_the_terminal
     got = seen["ask"].answer(True)
     assert not isinstance(got, str)
     table, _files = got
-    assert table.match.state == m.state and seen["home"].tables == [table]
+    assert table.match.state == m.state and [p.table for p in seen["home"].played] == [table]
 
 
 def test_answering_no_starts_the_command_line_s_game_and_keeps_the_old_one(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,8 +25,9 @@ from click.testing import CliRunner
 from canasta_tui import cli
 from canasta_tui.engine import Match, record
 from canasta_tui.persistence import Autosaver, find_autosave, load_file, paths, write_save
-from canasta_tui.persistence.integrate import TableFiles, attach, start_table
 from canasta_tui.persistence.selfplay import game_over, start, step
+from canasta_tui.play.local import attach
+from canasta_tui.play.start import start_table
 from canasta_tui.presets import load_rules
 from canasta_tui.table import COMPUTER, LOCAL, Seat, Table, local_link, seats_for
 from canasta_tui.ui.canvas import DEFAULT_OPTIONS
@@ -65,7 +66,7 @@ def save_by_hand(path: Path, match: Match, meta: dict[str, Any]) -> Path:
 
 def table(seed: int = 5) -> Controller:
     s = Table(load_rules("classic"), seats_for(1, "advanced"), seed)
-    ctl = Controller(local_link(s), TableFiles(s, attach(s, "game-test")))
+    ctl = Controller(local_link(s), attach(s, "game-test").files())
     while not ctl.client.my_turn():
         s.step()
     return ctl
@@ -159,8 +160,8 @@ def test_resume_of_an_autosave_with_bad_seats_starts_and_says_what_it_replaced(m
     """--resume crashed (ValueError: unknown level) on an autosave holding a bad level."""
     m = four_player_match()
     save_by_hand(paths.autosave_path(), m, meta)
-    s, _ = start_table(load_rules("classic"), resume=True, new=False, load=None, players=1, seed=1,
-                       level="beginner", name="Ann")
+    s = start_table(load_rules("classic"), resume=True, new=False, load=None, players=1, seed=1,
+                    level="beginner", name="Ann").table
     assert s.match.state == m.state
     assert len(s.seats) == 4 and all(x.level in ("beginner", "advanced", "expert") for x in s.seats)
     assert sorted(s.computers) == [i for i, x in enumerate(s.seats) if not x.human]

@@ -72,9 +72,9 @@ def test_an_unfinished_game_in_another_autosave_is_pointed_out(home: Path) -> No
     """A game played while another held the autosave lives on in autosave-2.json; a new
     ``canasta`` says where it is and how to play it on, unless it is running right now."""
     from canasta_tui.persistence import Autosaver
-    from canasta_tui.persistence.commands import choose_start
     from canasta_tui.persistence.lock import AutosaveLock
     from canasta_tui.persistence.selfplay import start, step
+    from canasta_tui.play.start import choose_start
 
     second = paths.autosave_path(2)
     Autosaver({"seats": ["human", "computer", "computer", "computer"]}, path=second).save(step(start(4), 1))

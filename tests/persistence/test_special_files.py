@@ -89,7 +89,7 @@ def test_a_symlinked_save_is_still_a_save(home: Path, tmp_path: Path) -> None:
 
 
 RESUME = """
-from canasta_tui.persistence.commands import choose_start
+from canasta_tui.play.start import choose_start
 game, notices = choose_start(resume=True, new=False, load=None)
 print(game is None)
 print("|".join(notices))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from canasta_tui.engine import Action, Match, replay
 from canasta_tui.persistence import paths, stats
-from canasta_tui.persistence.integrate import attach, statistics_outcome
+from canasta_tui.play.local import LocalTable, attach
 from canasta_tui.table import COMPUTER, LOCAL, Seat, Table
 from tests.persistence.test_stats import finished
 
@@ -22,13 +22,12 @@ SEATS = [Seat(LOCAL, "Ann", "expert"), Seat(COMPUTER, "", "expert"), Seat(COMPUT
          Seat(COMPUTER, "", "expert")]
 
 
-def one_action_from_the_end(m: Match) -> tuple[Table, Action]:
+def one_action_from_the_end(m: Match) -> tuple[LocalTable, Action]:
     """A real table one action before ``m`` ends, with persistence attached, and that action."""
     last = m.log[-1][-1]
     before = replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer)
     table = Table(before.rules, SEATS, 1, match=before)
-    attach(table, "game-1")
-    return table, last
+    return attach(table, "game-1"), last
 
 
 def play(table: Table, a: Action) -> None:
@@ -36,9 +35,9 @@ def play(table: Table, a: Action) -> None:
 
 
 def test_a_finished_match_is_recorded_off_the_tables_thread() -> None:
-    session, last = one_action_from_the_end(finished(3))
-    play(session, last)
-    assert statistics_outcome(session) is None
+    local, last = one_action_from_the_end(finished(3))
+    play(local.table, last)
+    assert local.statistics_outcome() is None
     [row] = stats.history()
     assert (row.player, row.level) == ("Ann", "expert")
 
@@ -52,14 +51,14 @@ def test_no_such_table_players_is_told_once_and_play_goes_on() -> None:
     with closing(sqlite3.connect(path)) as db:
         db.execute("PRAGMA user_version = 1")
     before = path.read_bytes()
-    session, last = one_action_from_the_end(finished(3))
-    play(session, last)
-    assert session.match.winner is not None
-    told = statistics_outcome(session)
+    local, last = one_action_from_the_end(finished(3))
+    play(local.table, last)
+    assert local.table.match.winner is not None
+    told = local.statistics_outcome()
     assert told == (f"The match was not recorded in the statistics: {path}: the statistics database (schema "
                     "version 1) lacks the table players, the table matches, the table hands; it is left as it is "
                     "(move it away and canasta starts new statistics)")
-    assert statistics_outcome(session) is None          # told once
+    assert local.statistics_outcome() is None          # told once
     assert path.read_bytes() == before
 
 
@@ -68,13 +67,13 @@ def test_a_locked_database_does_not_freeze_the_table() -> None:
     lock is held (by a second connection) across the last action: the action must return while the
     lock is still held, and the result is recorded once the lock is released."""
     stats.record_match_result(finished(2), {0: "Bob"}, "expert")     # the database exists, in WAL mode
-    session, last = one_action_from_the_end(finished(3))
+    local, last = one_action_from_the_end(finished(3))
     with closing(sqlite3.connect(paths.stats_path(), isolation_level=None)) as holder:
         holder.execute("BEGIN EXCLUSIVE")
-        play(session, last)
+        play(local.table, last)
         assert [r.player for r in stats.history()] == ["Bob"]        # not yet: the lock is still held
         holder.execute("ROLLBACK")
-    assert statistics_outcome(session) is None
+    assert local.statistics_outcome() is None
     assert sorted(r.player for r in stats.history()) == ["Ann", "Bob"]
 
 
@@ -88,9 +87,9 @@ def test_a_score_above_2_to_the_63_is_told_not_raised() -> None:
     m = m._replace(sheet=(*m.sheet[:-1], last._replace(totals=huge)))
     before = replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer)
     session = Table(before.rules, SEATS, 1, match=before)
-    attach(session, "game-2")
+    local = attach(session, "game-2")
     session.replace_match(m, SEATS)
-    told = statistics_outcome(session)
+    told = local.statistics_outcome()
     assert told is not None and "a score of 9223372036854775809 does not fit the statistics" in told
     assert "\n" not in told
     assert not paths.stats_path().exists()

@@ -11,8 +11,8 @@ import pytest
 
 from canasta_tui.engine import Phase
 from canasta_tui.persistence import paths
-from canasta_tui.persistence.integrate import TableFiles, attach
 from canasta_tui.persistence.saves import read_record
+from canasta_tui.play.local import attach
 from canasta_tui.table import local_link
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import LoadList, SaveName
@@ -29,8 +29,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def table(seed: int = 5) -> Controller:
     s = session(seed=seed)
-    saver = attach(s, "game-test")
-    ctl = Controller(local_link(s), TableFiles(s, saver))
+    local = attach(s, "game-test")
+    ctl = Controller(local_link(s), local.files())
     while not ctl.client.my_turn():
         s.step()
     return ctl

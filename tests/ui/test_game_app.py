@@ -14,8 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from canasta_tui.persistence import settings, stats
-from canasta_tui.persistence.home import LocalHome
-from canasta_tui.persistence.integrate import statistics_outcome
+from canasta_tui.play.home import LocalHome
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, local_link, seats_for
 from canasta_tui.ui.controller import Controller
@@ -163,7 +162,8 @@ def test_menu_two_humans_play_again_f2_and_resume() -> None:
     finally:
         home.close()
     assert len(app.tables) == 3 and all(t.closed for t in app.tables)
-    assert statistics_outcome(app.tables[0]) is None
+    assert [p.table for p in home.played] == app.tables
+    assert home.played[0].statistics_outcome() is None
     # The finished match is recorded once for each human, under their names.
     assert sorted(r.player for r in stats.history()) == ["Ann", "Bob"]
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from canasta_tui.persistence import stats
-from canasta_tui.persistence.home import StatsFile
+from canasta_tui.persistence.stores import StatsFile
 from canasta_tui.presets import load_rules
 from canasta_tui.table import local_link
 from canasta_tui.ui.canvas import wrap

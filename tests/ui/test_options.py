@@ -8,7 +8,7 @@ import tomllib
 from typing import Any
 
 from canasta_tui.persistence import paths
-from canasta_tui.persistence.home import SettingsFile
+from canasta_tui.persistence.stores import SettingsFile
 from canasta_tui.ui.options import OptionsPage, PresetSource, RuleOptionsPage
 
 from .pages_helpers import screen, typ

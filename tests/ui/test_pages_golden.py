@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from canasta_tui.persistence.home import StatsFile
+from canasta_tui.persistence.stores import StatsFile
 from canasta_tui.presets import load_rules
 from canasta_tui.ui.canvas import Options
 from canasta_tui.ui.helppages import PAGES, HelpPage

@@ -10,10 +10,12 @@ import pytest
 
 from canasta_tui.engine import replay
 from canasta_tui.persistence import Autosaver, paths, settings, stats
-from canasta_tui.persistence.home import LocalHome, SettingsFile, seating
-from canasta_tui.persistence.integrate import attach, statistics_outcome
 from canasta_tui.persistence.saves import save_named
 from canasta_tui.persistence.selfplay import game_over, start, step
+from canasta_tui.persistence.stores import SettingsFile
+from canasta_tui.play.home import LocalHome
+from canasta_tui.play.local import attach
+from canasta_tui.play.seats import seating
 from canasta_tui.presets import load_rules
 from canasta_tui.table import LOCAL, Seat, Table
 
@@ -58,7 +60,7 @@ def test_a_new_game_takes_the_settings_names_level_and_rules(home: LocalHome) ->
     t = started(home.new(2))
     assert [(s.kind, s.name) for s in t.seats] == [(LOCAL, "Ann"), ("computer", ""), ("computer", ""), (LOCAL, "Bob")]
     assert {s.level for s in t.seats} == {"beginner"} and t.rules.target_score == 2000
-    assert paths.autosave_path().exists() and home.tables == [t]
+    assert paths.autosave_path().exists() and [p.table for p in home.played] == [t]
 
 
 def test_the_command_line_wins_until_the_options_change_that_setting(home: LocalHome) -> None:
@@ -75,6 +77,17 @@ def test_the_command_line_wins_until_the_options_change_that_setting(home: Local
         h.close()
 
 
+def test_a_preset_or_a_name_chosen_in_the_options_ends_what_the_command_line_said(home: LocalHome) -> None:
+    h = LocalHome(name="Zed", rules=load_rules("windows"))
+    try:
+        h.settings.save("rules", "mobile")
+        h.settings.save("name", "Ann")
+        t = started(h.new(1))
+        assert (t.seats[0].name, t.rules.name) == ("Ann", "mobile")
+    finally:
+        h.close()
+
+
 def test_resume_plays_the_unfinished_game_on_with_its_seats(home: LocalHome) -> None:
     assert home.unfinished() is None and home.resume() == "There is no unfinished game to resume"
     unfinished_autosave()
@@ -87,7 +100,7 @@ def test_resume_plays_the_unfinished_game_on_with_its_seats(home: LocalHome) -> 
 def test_a_new_game_keeps_the_unfinished_one_as_a_backup_that_load_lists(home: LocalHome) -> None:
     unfinished_autosave()
     t = started(home.new(1))
-    notice = t and home.saver is not None and home.saver.notices[0]
+    notice = t and home.current is not None and home.current.saver.notices[0]
     assert isinstance(notice, str) and notice.startswith("The unfinished game was kept as ")
     backups = list(paths.state_dir().glob("autosave.backup-*.json"))
     assert len(backups) == 1 and str(backups[0]) in notice
@@ -113,7 +126,7 @@ def test_play_again_keeps_the_seats_and_rules_and_deals_a_new_match(home: LocalH
     t = started(home.new(1))
     again = started(home.again(t))
     assert again is not t and again.seats == t.seats and again.rules == t.rules
-    assert again.match.hand_number == 1 and home.tables == [t, again]
+    assert again.match.hand_number == 1 and [p.table for p in home.played] == [t, again]
 
 
 def test_the_home_reads_what_the_settings_file_and_the_statistics_say(home: LocalHome) -> None:
@@ -138,9 +151,9 @@ def test_two_unnamed_humans_are_recorded_as_two_players(monkeypatch: pytest.Monk
     before = replay(m.rules, m.decks, (*m.log[:-1], m.log[-1][:-1]), m.first_dealer)
     seats = [Seat(LOCAL), Seat(), Seat(), Seat(LOCAL)]
     table = Table(before.rules, seats, 1, match=before)
-    attach(table, "game-2", exit_savers=False)
+    local = attach(table, "game-2", exit_savers=False)
     assert table.submit(table.state.actor, [last]).ok
-    assert statistics_outcome(table) is None
+    assert local.statistics_outcome() is None
     assert sorted(r.player for r in stats.history()) == ["Player 4", "ann"]
 
 

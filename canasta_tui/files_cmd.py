@@ -1,21 +1,14 @@
-"""``canasta config`` and ``canasta stats``: the persistence layer at the command line."""
+"""``canasta config`` and ``canasta stats``: the settings file and the statistics at the command line."""
 
 from __future__ import annotations
-
-import contextlib
-import os
-from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import team_name
-from ..text import printable
-from . import paths, settings, stats
-from .lock import MAX_SLOTS, AutosaveLock
-from .saves import LoadedGame, SaveError, backup_autosave, find_autosave, is_finished, load_file, read_record
+from .persistence import paths, settings, stats
+from .text import printable
 
 
 def _console() -> Console:
@@ -164,106 +157,4 @@ def stats_command(player: str | None, show_history: bool, limit: int, do_reset: 
         raise click.ClickException(str(exc)) from None
 
 
-def open_for_play(load: str) -> LoadedGame:
-    """``--load FILE``: the game in FILE if it can be played on, else click.ClickException saying why.
-
-    Reads only: nothing is changed, so the command line may check the file before anything else.
-    A match that is over is refused: playing it "on" would only overwrite the autosave with
-    a finished game.
-    """
-    try:
-        game = load_file(load)
-    except SaveError as exc:
-        raise click.ClickException(f"cannot load {exc}") from None
-    m = game.match
-    if m.winner is not None:
-        totals = " to ".join(str(s) for s in m.scores)
-        raise click.ClickException(f"{game.path}: this match is over ({team_name(m.winner, m.rules)} won, "
-                                   f"{totals}); there is nothing to play on. canasta --new starts a new game.")
-    return game
-
-
-def _keep_unfinished_autosave(autosave: Path | None, loading: Path) -> list[str]:
-    """``--load``: the game it replaces in the autosave is kept, as ``--new`` keeps it.
-
-    An unfinished game is renamed to ``autosave.backup-TIME.json`` (a notice says where and
-    how to play it on); one that cannot be read is set aside as corrupt; a finished one,
-    or the very file being loaded, is left to be replaced.
-    """
-    path = autosave or paths.autosave_path()
-    with contextlib.suppress(OSError):
-        if path.exists() and os.path.samefile(path, loading):
-            return []                   # --load of the autosave itself: play it on, in place
-    found = find_autosave(path, then=f"{loading} is played instead")
-    if found.game is None:
-        return found.notices
-    try:
-        kept = backup_autosave(path)
-    except SaveError as exc:
-        raise click.ClickException(f"{exc}; not loading {loading}, so that the unfinished game in the autosave "
-                                   "is not overwritten") from None
-    if kept is None:
-        return found.notices
-    return [*found.notices, f"The unfinished game in the autosave was kept as {kept} "
-                            f"(canasta --load {kept} plays it on)."]
-
-
-def choose_start(resume: bool, new: bool, load: str | LoadedGame | None,
-                 autosave: Path | None = None) -> tuple[LoadedGame | None, list[str]]:
-    """What ``canasta`` starts with: a loaded game (``--load``), the autosave, or None for a new game.
-
-    ``--new`` and ``--load`` keep an unfinished autosave as a backup; otherwise an unfinished
-    autosave is played on (whether to is asked inside the app, before this is called: see
-    ``cli.main``).  Returns notices to show (a corrupt autosave set aside, a backup made).
-    Raises click.ClickException for --load errors.
-    ``load`` may be a path or a game :func:`open_for_play` has read already.
-    """
-    notices: list[str] = []
-    if load:
-        game = open_for_play(load) if isinstance(load, str) else load
-        return game, _keep_unfinished_autosave(autosave, game.path)
-    if new:
-        try:
-            kept = backup_autosave(autosave)
-        except SaveError as exc:
-            raise click.ClickException(str(exc)) from None
-        if kept is not None:
-            notices.append(f"The unfinished game was kept as {kept}.")
-        return None, notices
-    found = find_autosave(autosave)
-    notices += found.notices
-    if found.game is None:
-        if resume:
-            # --resume asked for a game that is not there: a new one starts, and the player is told.
-            notices.append("There is no unfinished game to resume: a new game starts.")
-        return None, notices + other_unfinished(autosave)
-    return found.game, notices
-
-
-def other_unfinished(autosave: Path | None) -> list[str]:
-    """Notices for unfinished games left in the other autosaves (``autosave-2.json`` ...,
-    played while another game held the first): only ``--load`` reaches them, so say so.
-    Games still running elsewhere (their lock is held) and unreadable files are left alone."""
-    first = paths.autosave_path()
-    if autosave not in (None, first):
-        return []
-    out: list[str] = []
-    for n in range(2, MAX_SLOTS + 1):
-        path = paths.autosave_path(n)
-        if not path.exists():
-            continue
-        lock = AutosaveLock(path)
-        if lock.acquire() is False:
-            continue
-        try:
-            game = read_record(path)
-        except SaveError:
-            continue
-        finally:
-            lock.release()
-        if not is_finished(game.match):
-            out.append(f"Another unfinished game is autosaved in {path} (canasta --load {path} plays it on).")
-    return out
-
-
-__all__ = ["choose_start", "config_command", "open_for_play", "other_unfinished", "stats_command"]
+__all__ = ["config_command", "plain", "stats_command"]

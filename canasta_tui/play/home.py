@@ -1,5 +1,5 @@
-"""The files behind the start menu: new, resumed, loaded and replayed tables, the settings the
-options screens change, and the statistics screen's figures.
+"""The start menu's games at this terminal: new, resumed, loaded and replayed tables, the settings
+the options screens change, and the statistics screen's figures.
 
 :class:`LocalHome` is the start menu's :class:`~canasta_tui.ui.menu.Home`: each table it
 starts autosaves to the one autosave this process holds and records its result when the
@@ -11,22 +11,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import click
 
 from ..engine import Rules, RulesError
-from ..presets import load_rules
-from ..table import COMPUTER, LOCAL, Seat, Table
-from ..text import printable
-from . import paths, stats
-from . import settings as settings_mod
-from .integrate import TableFiles, attach, saved_seats
-from .lock import claim_autosave
-from .saves import (
-    Autosaver,
+from ..persistence import paths
+from ..persistence import settings as settings_mod
+from ..persistence.lock import claim_autosave
+from ..persistence.saves import (
     LoadedGame,
     SaveError,
     SaveInfo,
@@ -36,82 +29,20 @@ from .saves import (
     list_saves,
     load_file,
 )
-
-#: Who is human at a partnership table, by the number of people (the DOS game's "One Human
-#: Player" is Player 1; its "Two Human Players" adds Player 4; three and four fill the rest).
-HUMANS = {0: (), 1: (0,), 2: (0, 3), 3: (0, 2, 3), 4: (0, 1, 2, 3)}
-
-
-def seating(humans: int, rules: Rules, level: str, names: Sequence[str]) -> tuple[Seat, ...]:
-    """The seats of a new game with ``humans`` people: partners as the DOS game seats them, or,
-    without partnerships, Players 1 to N."""
-    who = HUMANS[min(humans, 4)] if rules.partnerships else tuple(range(min(humans, rules.players)))
-    named = (list(names) + [""] * 4)[:4]
-    return tuple(Seat(LOCAL, named[s], level) if s in who else Seat(COMPUTER, "", level)
-                 for s in range(rules.players))
-
-
-class SettingsFile:
-    """The settings file as the options screens use it (``ui.options.SettingsStore``)."""
-
-    def __init__(self, path: Path | None = None, on_save: Any = None) -> None:
-        self.path = path
-        self.on_save = on_save
-
-    def values(self) -> dict[str, Any]:
-        return settings_mod.load_settings(self.path).settings.to_dict()
-
-    def problem(self) -> str | None:
-        return settings_mod.load_settings(self.path).problem
-
-    def save(self, key: str, value: Any) -> str | None:
-        try:
-            settings_mod.put_value(key, value, self.path)
-        except settings_mod.SettingsError as exc:
-            return printable(str(exc))
-        if self.on_save is not None:
-            self.on_save(key, value)
-        return None
-
-    def where(self) -> str:
-        return str(self.path or paths.settings_path())
-
-
-@dataclass
-class StatsTables:
-    """What the statistics screen shows (``ui.statistics.StatsView``)."""
-
-    ratios: list[stats.WinRatio] = field(default_factory=list)
-    high: dict[str, list[stats.HighScore]] = field(default_factory=dict)
-    problem: str | None = None
-
-
-class StatsFile:
-    """The statistics database as the statistics screen reads and resets it."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path
-
-    def read(self) -> StatsTables:
-        try:
-            return StatsTables(stats.win_ratios(path=self.path), stats.high_scores(path=self.path))
-        except stats.StatsError as exc:
-            return StatsTables(problem=f"The statistics cannot be read: {printable(str(exc))}")
-
-    def reset(self, player: str | None) -> str:
-        try:
-            n = stats.reset(player, path=self.path)
-        except stats.StatsError as exc:
-            return f"Not reset: {printable(str(exc))}"
-        who = f"{printable(player)}: " if player else ""
-        return f"Reset: {who}{n} match{'es' if n != 1 else ''} no longer counted (the history is kept)."
+from ..persistence.stores import SettingsFile, StatsFile
+from ..presets import load_rules
+from ..table import Table, seats_for
+from ..text import printable
+from .local import LocalTable, TableFiles, attach
+from .seats import saved_seats, seating
 
 
 class LocalHome:
     """The start menu's games at this terminal, from the settings and the command line.
 
     ``level``, ``name`` and ``rules`` given on the command line count for this run's new
-    games until the options screens change that setting.
+    games until the options screens change that setting.  :attr:`played` are the tables
+    started here, in order, each with its autosaver and statistics recording.
     """
 
     def __init__(self, *, level: str | None = None, name: str | None = None, rules: Rules | None = None,
@@ -122,13 +53,15 @@ class LocalHome:
             raise click.ClickException(str(exc)) from None
         self._notices = list(notices)
         self._told: set[str] = set()
-        self.overrides: dict[str, Any] = {k: v for k, v in (("level", level), ("name", name), ("rules", rules))
-                                          if v is not None}
+        # What the command line gave, until the options screens change that setting.
+        self._level = level
+        self._name = name
+        self._rules = rules
         self.seed = seed
         self.settings = SettingsFile(on_save=self._saved)
         self.stats = StatsFile()
-        self.tables: list[Table] = []
-        self.saver: Autosaver | None = None     # the autosaver of the table being played
+        self.played: list[LocalTable] = []
+        self.current: LocalTable | None = None     # the table being played
         self._found: tuple[LoadedGame | None] | None = None
         self._restore = install_exit_savers(self._save_current)
 
@@ -138,25 +71,28 @@ class LocalHome:
 
     # ------------------------------------------------------------------ the table being played
     def _save_current(self) -> object:
-        return self.saver.save_last() if self.saver is not None else False
+        return self.current.saver.save_last() if self.current is not None else False
 
-    def adopt(self, table: Table, saver: Autosaver) -> None:
+    def adopt(self, local: LocalTable) -> None:
         """The table the command line started: this home's exit saver saves it from now on."""
-        self.tables.append(table)
-        self.saver = saver
+        self.played.append(local)
+        self.current = local
         self._found = None           # the autosave is this table's now
 
     def _started(self, table: Table, game_id: str, notices: Sequence[str]) -> tuple[Table, TableFiles]:
-        saver = attach(table, game_id, self.autosave, exit_savers=False)
-        saver.notices[:0] = list(notices)
-        self.tables.append(table)
-        self.saver = saver
-        self._found = None           # the autosave is this table's now
-        return table, TableFiles(table, saver)
+        local = attach(table, game_id, self.autosave, exit_savers=False)
+        local.saver.notices[:0] = list(notices)
+        self.adopt(local)
+        return table, local.files()
 
-    def _saved(self, key: str, value: Any) -> None:
+    def _saved(self, key: str, value: object) -> None:
         """A setting changed on the options screens: the command line no longer overrides it."""
-        self.overrides.pop("rules" if key == "rule_options" else key, None)
+        if key == "level":
+            self._level = None
+        elif key == "name":
+            self._name = None
+        elif key in ("rules", "rule_options"):
+            self._rules = None
 
     # ------------------------------------------------------------------ what new games are
     def _settings(self) -> settings_mod.Settings:
@@ -164,9 +100,8 @@ class LocalHome:
 
     def rules(self) -> Rules:
         """The rules of a new game: the command line's, or the settings' preset and rule options."""
-        given = self.overrides.get("rules")
-        if isinstance(given, Rules):
-            return given
+        if self._rules is not None:
+            return self._rules
         s = self._settings()
         try:
             base = load_rules(s.rules)
@@ -183,12 +118,12 @@ class LocalHome:
             return base
 
     def level(self) -> str:
-        return str(self.overrides.get("level") or self._settings().level)
+        return self._level or self._settings().level
 
     def names(self) -> list[str]:
         names = settings_mod.seat_names(self._settings())
-        if self.overrides.get("name"):
-            names[0] = str(self.overrides["name"])
+        if self._name:
+            names[0] = self._name
         return names
 
     # ------------------------------------------------------------------ the menu's choices
@@ -248,8 +183,6 @@ class LocalHome:
         return self._started(table, f"{time.strftime('%Y%m%dT%H%M%S')}-{table.seed}", notices)
 
     def _table_of(self, game: LoadedGame, notices: list[str]) -> tuple[Table, TableFiles]:
-        from ..table import seats_for
-
         seats, seat_notices = saved_seats(game, seats_for(1, self.level(), self.names()[0]), "the settings")
         table = Table(game.match.rules, seats, None, match=game.match, aggression=self._settings().aggression)
         gid = game.meta.get("game_id")
@@ -291,4 +224,4 @@ class LocalHome:
         return [(what, str(where)) for what, where in paths.all_paths().items()]
 
 
-__all__ = ["HUMANS", "LocalHome", "SettingsFile", "StatsFile", "StatsTables", "seating"]
+__all__ = ["LocalHome"]
