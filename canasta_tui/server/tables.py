@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import logging
 import math
 import time
@@ -43,8 +44,10 @@ from ..table.events import Event, recap
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
-from .config import ServerConfig
+from .config import ConfigError, ServerConfig
 from .names import NameBook, NameRefused, skeleton
+from .people import (PEOPLE_FILE, ChatLine, PeopleStore, RatingChange, SqlitePeopleStore, StoreError, result_of,
+                     shown_points)
 from .store import StoredTable, TableStore
 
 log = logging.getLogger("canasta.server")
@@ -151,6 +154,8 @@ class ServerTable:
     level: str
     creator: str                      # identity of who starts it
     seed: int | None
+    #: A rated table's finished match moves its players' ratings (:mod:`.people`).
+    rated: bool = False
     claims: list[Claim | None] = field(default_factory=list)
     table: Table | None = None
     #: Connected players: seat -> (client, their link).
@@ -301,7 +306,7 @@ class ServerTable:
         return table_meta(t) | {
             "seats": ["remote" if s.kind == REMOTE else "computer" for s in t.seats],
             "game_id": self.game_id,
-            "server": {"table": self.id, "level": self.level, "creator": self.creator,
+            "server": {"table": self.id, "level": self.level, "creator": self.creator, "rated": self.rated,
                        "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
                        "visited": round(time.time() if self.present() else self.visited)},
         }
@@ -331,7 +336,10 @@ class ServerTable:
     def _record(self, table: Table) -> None:
         stats, self.stats = self.stats, None
         humans = {i: s.name for i, s in enumerate(table.seats) if s.key}
-        if stats is None or not humans:
+        if stats is None:
+            return
+        self.registry.record_result(self, table)
+        if not humans:
             return
         level = self.level if any(s.kind == COMPUTER for s in table.seats) else "humans"
         stats.start(table.match, humans, level, self.game_id)
@@ -512,16 +520,27 @@ class ChatLimit:
 class Registry:
     """Every table of the server, the connected people, and the lobby's chat."""
 
-    def __init__(self, config: ServerConfig, store: TableStore, executor: Executor) -> None:
+    def __init__(self, config: ServerConfig, store: TableStore, executor: Executor,
+                 people: PeopleStore | None = None) -> None:
         self.config = config
         self.store = store
         self.executor = executor
         self.tables: dict[int, ServerTable] = {}
         self.clients: dict[str, Client] = {}      # identity -> its one live connection
-        self.chat: list[LobbyLine] = []
+        if people is None:
+            try:
+                people = SqlitePeopleStore(config.home / PEOPLE_FILE)
+            except StoreError as exc:
+                raise ConfigError(str(exc)) from None
+        #: The people and records (:mod:`.people`): names, ratings, histories, options, bans, chat.
+        self.people: PeopleStore = people
+        #: Finished matches are recorded there on a thread of their own (the loop never waits).
+        self._recorder = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="canasta-people")
+        self.results: list[concurrent.futures.Future[list[RatingChange]]] = []
+        self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified) for c in self._last_chat()]
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
-        self.names = NameBook(config.home / NAMES_FILE)
+        self.names = NameBook(config.home / NAMES_FILE, store=self.people)
         skeleton("")           # the confusables are read now, not at the first login (0.1 s)
         #: Wrong guest codes cost time, per name typed (as wrong passwords do per address).
         self.codes = GuessThrottle()
@@ -577,7 +596,8 @@ class Registry:
             seats.append(Seat(kind, name, level, key))
         seed = meta.get("seed")
         seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-        st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed)
+        st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed,
+                         rated=server.get("rated") is True)
         gid = meta.get("game_id")
         st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
         table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
@@ -723,13 +743,14 @@ class Registry:
             return f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over"
         return None
 
-    def create(self, client: Client, rules: Rules, level: str) -> ServerTable:
-        """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`)."""
+    def create(self, client: Client, rules: Rules, level: str, rated: bool = False) -> ServerTable:
+        """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`).
+        ``rated``: its finished match moves its players' ratings."""
         why = self.may_create(client)
         if why is not None:
             raise TableRefused(why)
         seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
-        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed)
+        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=rated)
         st.claims = [None] * rules.players
         self.next_id += 1
         self.tables[st.id] = st
@@ -737,8 +758,8 @@ class Registry:
             if other is not st and other.state == FORMING and other.stand(client.identity.key):
                 self._drop_if_empty(other)
         st.claim(client, 0)
-        log.info("%s created table %d (%s rules, %s computers, to %d)", client.identity.log_text(), st.id,
-                 rules.name, level, rules.target_score)
+        log.info("%s created table %d (%s rules, %s computers, to %d%s)", client.identity.log_text(), st.id,
+                 rules.name, level, rules.target_score, ", rated" if rated else "")
         self.changed()
         return st
 
@@ -868,8 +889,53 @@ class Registry:
         ident = client.identity
         self.chat.append(LobbyLine(ident.label, text, ident.verified))
         del self.chat[:-LOBBY_CHAT_KEEP]
+        self._keep_chat(self.chat[-1])
         self.changed()
         return None
+
+    def _keep_chat(self, line: LobbyLine) -> None:
+        """The lobby's chat outlasts a restart (its last :data:`LOBBY_CHAT_KEEP` lines)."""
+        try:
+            self.people.add_chat(ChatLine(line.who, line.text, line.verified, time.time()), LOBBY_CHAT_KEEP)
+        except StoreError as exc:
+            log.warning("a chat line could not be kept: %s", exc)
+
+    def _last_chat(self) -> list[ChatLine]:
+        try:
+            return self.people.last_chat(LOBBY_CHAT_KEEP)
+        except StoreError as exc:
+            log.warning("the lobby's last chat lines could not be read: %s", exc)
+            return []
+
+    # ------------------------------------------------------------------ results and ratings
+    def record_result(self, st: ServerTable, table: Table) -> None:
+        """A match is over: its result (and, at a rated table, its players' new ratings) goes to the
+        people store, on the recorder's thread; :attr:`results` holds what is under way."""
+        seats = [(s.key if s.key and not s.key.startswith(LEGACY) else "", s.name) for s in table.seats]
+        try:
+            result = result_of(table.match, seats, game_id=st.game_id, table_id=st.id, rated=st.rated,
+                               record=str(self.store.path(st.id)), level=st.level)
+        except ValueError:
+            return
+        people = self.people
+
+        def record() -> list[RatingChange]:
+            try:
+                changes = people.record_match(result)
+            except StoreError as exc:
+                log.warning("table %d: the match was not recorded: %s", st.id, exc)
+                return []
+            except Exception:
+                log.exception("table %d: the match was not recorded", st.id)
+                return []
+            if changes:
+                log.info("table %d: ratings: %s", st.id, ", ".join(
+                    f"{printable(c.after.name)} {shown_points(c.before.mu, c.before.sigma)} -> "
+                    f"{shown_points(c.after.mu, c.after.sigma)}" for c in changes))
+            return changes
+
+        self.results = [f for f in self.results if not f.done()]
+        self.results.append(self._recorder.submit(record))
 
     def say_at(self, st: ServerTable, client: Client, text: str) -> str | None:
         text = text.strip()
@@ -900,6 +966,8 @@ class Registry:
         for st in self.tables.values():
             st.close()
         self.names.flush()
+        self._recorder.shutdown(wait=True)        # (a match being recorded is written first)
+        self.people.close()
 
 
 #: The file of reserved names, in the server's directory.
