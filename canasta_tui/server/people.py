@@ -678,8 +678,10 @@ class SqlitePeopleStore:
     # ------------------------------------------------------------------ invitations
     def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:
         with self._writing() as db:
-            db.execute("INSERT OR REPLACE INTO invitations(from_key, from_name, to_key, table_id, made)"
-                       " VALUES (?, ?, ?, ?, ?)", (from_key, from_name, to_key, table_id, made))
+            db.execute("INSERT INTO invitations(from_key, from_name, to_key, table_id, made) VALUES (?, ?, ?, ?, ?)"
+                       " ON CONFLICT (to_key, table_id) DO UPDATE SET from_key = excluded.from_key,"
+                       " from_name = excluded.from_name, made = excluded.made",
+                       (from_key, from_name, to_key, table_id, made))
             row = db.execute("SELECT id FROM invitations WHERE to_key = ? AND table_id = ?",
                              (to_key, table_id)).fetchone()
         return Invitation(int(row[0]), from_key, from_name, to_key, table_id, made)
