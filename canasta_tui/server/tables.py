@@ -46,8 +46,7 @@ from ..text import printable
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .config import ConfigError, ServerConfig
 from .names import NameBook, NameRefused, skeleton
-from .people import (PEOPLE_FILE, ChatLine, PeopleStore, RatingChange, SqlitePeopleStore, StoreError, result_of,
-                     shown_points)
+from .people import PEOPLE_FILE, ChatLine, PeopleStore, RatingChange, SqlitePeopleStore, StoreError, result_of, shown_points
 from .store import StoredTable, TableStore
 
 log = logging.getLogger("canasta.server")
