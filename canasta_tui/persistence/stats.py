@@ -529,30 +529,7 @@ def team_label(m: Match, seat: int) -> str:
     return team_name(team(seat, m.rules), m.rules)
 
 
-__all__ = [
-    "BUSY_TIMEOUT",
-    "MIGRATIONS",
-    "RECORD_TIMEOUT",
-    "SCHEMA_VERSION",
-    "STATS",
-    "Database",
-    "HighScore",
-    "MatchRow",
-    "StatsError",
-    "WinRatio",
-    "check_schema",
-    "connect",
-    "high_scores",
-    "history",
-    "opened",
-    "players",
-    "read_sheet",
-    "reading",
-    "record_match_result",
-    "recorded_name",
-    "reset",
-    "schema_of",
-    "sheet_of",
-    "transaction",
-    "win_ratios",
-]
+__all__ = ["BUSY_TIMEOUT", "MIGRATIONS", "RECORD_TIMEOUT", "SCHEMA_VERSION", "STATS", "Database", "HighScore",
+           "MatchRow", "StatsError", "WinRatio", "check_schema", "connect", "high_scores", "history", "opened", "players",
+           "read_sheet", "reading", "record_match_result", "recorded_name", "reset", "schema_of", "sheet_of",
+           "transaction", "win_ratios"]

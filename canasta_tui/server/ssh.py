@@ -471,7 +471,8 @@ class GameSession(PromptToolkitSSHSession):
         """Suit symbols, unless the locale ssh sent (OpenSSH sends LANG and LC_*) says the player's
         terminal is not UTF-8."""
         assert self._chan is not None
-        return Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
+        base = Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
+        return self.server.registry.screen_options(self.identity, base)     # the person's kept options
 
     async def _play(self, _session: Any) -> None:
         """Not used: :meth:`_interact` runs the app itself."""

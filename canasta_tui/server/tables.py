@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import dataclasses
 import logging
 import math
 import time
@@ -43,10 +44,22 @@ from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
+from ..ui.canvas import Options
+from ..ui.style import ASCII
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .config import ConfigError, ServerConfig
 from .names import NameBook, NameRefused, skeleton
-from .people import PEOPLE_FILE, ChatLine, PeopleStore, RatingChange, SqlitePeopleStore, StoreError, result_of, shown_points
+from .people import (
+    PEOPLE_FILE,
+    ChatLine,
+    PeopleStore,
+    PersonOptions,
+    RatingChange,
+    SqlitePeopleStore,
+    StoreError,
+    result_of,
+    shown_points,
+)
 from .store import StoredTable, TableStore
 
 log = logging.getLogger("canasta.server")
@@ -103,6 +116,13 @@ class Client(Protocol):
 
     def reclaim(self, code: str) -> str | None:
         """A guest typed a seat's code: they are that seat's guest now (why not, or None)."""
+
+
+class Seated(Protocol):
+    """A table's client as a person's options change it (the controller)."""
+
+    sort: str
+    bells: set[str]
 
 
 class SeatState(StrEnum):
@@ -905,6 +925,45 @@ class Registry:
         except StoreError as exc:
             log.warning("the lobby's last chat lines could not be read: %s", exc)
             return []
+
+    # ------------------------------------------------------------------ a person's options
+    def person_options(self, ident: Identity) -> PersonOptions | None:
+        """The options ``ident`` keeps on this server (a person with a key; a guest keeps none)."""
+        if not ident.verified:
+            return None
+        try:
+            return self.people.options_of(ident.key)
+        except StoreError as exc:
+            log.warning("the options of %s could not be read: %s", ident.log_text(), exc)
+            return None
+
+    def set_person_options(self, ident: Identity, options: PersonOptions) -> str | None:
+        """Keep ``options`` for ``ident`` (at every table, from the next); why not, or None."""
+        if not ident.verified:
+            return "A guest's options are not kept: connect with your SSH key to keep them"
+        try:
+            self.people.set_options(ident.key, options)
+        except StoreError as exc:
+            log.warning("the options of %s could not be kept: %s", ident.log_text(), exc)
+            return "Your options could not be kept (the server's store failed): they hold until you leave"
+        return None
+
+    def screen_options(self, ident: Identity, base: Options) -> Options:
+        """The screen's options of a connection of ``ident``: ``base`` (what its terminal can show)
+        with the person's kept four-colour deck, mouse and card faces (ASCII faces where asked;
+        Unicode faces only where the terminal takes them)."""
+        kept = self.person_options(ident)
+        if kept is None:
+            return base
+        glyphs = ASCII if kept.deck == "ascii" else base.glyphs
+        return dataclasses.replace(base, glyphs=glyphs, four_color=kept.four_color, mouse=kept.mouse)
+
+    def seat_options(self, ident: Identity, client: Seated) -> None:
+        """A table's client of ``ident`` takes their kept hand order and sounds."""
+        kept = self.person_options(ident)
+        if kept is not None:
+            client.sort = kept.sort
+            client.bells = kept.bells
 
     # ------------------------------------------------------------------ results and ratings
     def record_result(self, st: ServerTable, table: Table) -> None:
