@@ -39,6 +39,7 @@ from ..text import printable
 from ..ui.app import HOT_PAINTS_PER_S
 from ..ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
 from ..ui.style import ASCII, LOCALE_VARS
+from .admin import ban_message, when
 from .auth import Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, player_name
 from .client import ServerApp
 from .lobby import CODE_MAX
@@ -125,6 +126,10 @@ class Connection(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         self.refused = self.server.admit(self)
         self.counted = True
+        ban = self.server.admin.bans.address(self.address) if not self.refused else None
+        if ban is not None:
+            log.warning("a connection from %s refused: the address is banned until %s", self.address, when(ban.until))
+            self.refused = ban_message(ban)
         if self.refused:
             # Told at once, before any key exchange (after the version line asyncssh sends next).
             asyncio.get_running_loop().call_soon(self.drop, self.refused)
@@ -147,6 +152,11 @@ class Connection(asyncssh.SSHServer):
                 return False
             if self.proven is None:
                 self.proven = key
+            ban = self.server.admin.bans.key(fingerprint(key))
+            if ban is not None:           # proven: this person is banned, told so at once
+                log.warning("%s refused: the key %s is banned until %s", printable(self.name), fingerprint(key),
+                            when(ban.until))
+                raise asyncssh.DisconnectError(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, ban_message(ban))
             return self.server.gate.key_enough(key, self.address)
 
         conn.validate_public_key = proving      # type: ignore[method-assign]
@@ -236,6 +246,13 @@ class Connection(asyncssh.SSHServer):
         leaves the budget of those logging in (``Server.logged_in``)."""
         self.server.logged_in(self)
         self.expect_session()
+        proven = fingerprint(self.proven) if self.proven is not None else ""
+        ban = self.server.admin.bans.key(proven) if proven else None
+        if ban is not None and self.conn is not None:
+            log.warning("%s refused: the key %s is banned until %s", printable(self.name), proven, when(ban.until))
+            self.refused = ban_message(ban)
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, self.refused)
+            return
         if self.proven is not None:
             self.identity = Identity(self.name, fingerprint(self.proven))
         else:
