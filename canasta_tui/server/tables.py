@@ -52,6 +52,7 @@ from .names import NameBook, NameRefused, skeleton
 from .people import (
     PEOPLE_FILE,
     ChatLine,
+    Invitation,
     PeopleStore,
     PersonOptions,
     RatingChange,
@@ -590,6 +591,14 @@ class Registry:
                 log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
                             item.id, type(exc).__name__, printable(str(exc)))
         self.sweep()
+        # Invitations to tables that did not come back (a forming table is not kept) are closed: a new
+        # table may get that number.
+        try:
+            for inv in self.people.invitations():
+                if inv.table_id not in self.tables:
+                    self.people.withdraw(inv.id)
+        except StoreError as exc:
+            log.warning("the open invitations could not be read: %s", exc)
         if len(self.tables) > self.config.max_tables:
             # Every saved game comes back, even over the limit: nobody's table is lost to a setting.
             log.warning("%d tables came back, more than the server's most (%d): no table can be created "
@@ -861,6 +870,7 @@ class Registry:
     def _clear(self, st: ServerTable, why: str) -> None:
         """A table that has not started goes; who sat there is told ``why``."""
         self.tables.pop(st.id, None)
+        self._forget_invitations(st.id)
         log.info("table %d was cleared before it started%s", st.id, f": {why}" if why else "")
         for c in st.claims:
             who = self.clients.get(c.identity) if c is not None else None
@@ -873,6 +883,7 @@ class Registry:
         to what), where ``canasta --load`` plays it on."""
         st.close()
         self.tables.pop(st.id, None)
+        self._forget_invitations(st.id)
         self.store.set_aside(st.id, why)
         assert st.table is not None
         for s in st.table.seats:
@@ -884,12 +895,14 @@ class Registry:
     def _drop_if_empty(self, st: ServerTable) -> None:
         if st.state == FORMING and st.empty():
             self.tables.pop(st.id, None)
+            self._forget_invitations(st.id)
 
     def drop_if_over(self, st: ServerTable) -> None:
         """A finished table goes when its last client leaves."""
         if st.state == OVER and not st.present():
             st.close()
             self.tables.pop(st.id, None)
+            self._forget_invitations(st.id)
             self.changed()
 
     # ------------------------------------------------------------------ chat
@@ -925,6 +938,87 @@ class Registry:
         except StoreError as exc:
             log.warning("the lobby's last chat lines could not be read: %s", exc)
             return []
+
+    # ------------------------------------------------------------------ invitations
+    def free_seat(self, st: ServerTable) -> int | None:
+        """A seat somebody invited could take: a free one at a forming table, a computer's nobody
+        claimed at a table being played."""
+        if st.table is None:
+            return next((i for i, c in enumerate(st.claims) if c is None), None)
+        if st.state != PLAYING:
+            return None
+        return next((i for i, s in enumerate(st.table.seats)
+                     if s.kind == COMPUTER and not s.key and i not in st.pending), None)
+
+    def invite(self, client: Client, to_key: str, table_id: int) -> str | None:
+        """``client``, seated at table ``table_id``, invites the person ``to_key`` (online) to its
+        free seat; they are told wherever they are.  Why not, or None.  Kept until answered or the
+        table goes (also across a restart, while the table is there)."""
+        ident = client.identity
+        st = self.tables.get(table_id)
+        if st is None:
+            return "That table is gone"
+        if st.seat_of(ident.key) is None:
+            return "Sit at a table to invite somebody to it"
+        if to_key == ident.key:
+            return "You are at this table already"
+        guest = self.clients.get(to_key)
+        if guest is None:
+            return "They are not here any more"
+        if st.seat_of(to_key) is not None:
+            return f"{guest.identity.label} has a seat at this table already"
+        if self.free_seat(st) is None:
+            return "This table has no free seat"
+        try:
+            self.people.invite(ident.key, ident.label, to_key, table_id, time.time())
+        except StoreError as exc:
+            log.warning("an invitation could not be kept: %s", exc)
+            return "The invitation could not be kept (the server's store failed): try again"
+        guest.notify(f"{ident.label} invites you to table {table_id}")
+        log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
+        self.changed()
+        return None
+
+    def invitations_for(self, key: str) -> list[Invitation]:
+        """The open invitations of ``key``, to tables that are still there."""
+        try:
+            return [i for i in self.people.invitations_for(key) if i.table_id in self.tables]
+        except StoreError as exc:
+            log.warning("the invitations could not be read: %s", exc)
+            return []
+
+    def answer(self, client: Client, invitation_id: int, accept: bool) -> tuple[str | None, Destination | None]:
+        """``client`` accepts or declines an invitation; the inviter is told.  (Why not, or None;
+        where to go now, as :meth:`sit` says.)"""
+        key = client.identity.key
+        inv = next((i for i in self.invitations_for(key) if i.id == invitation_id), None)
+        if inv is None:
+            return "That invitation is no longer open", None
+        try:
+            self.people.withdraw(inv.id)
+        except StoreError as exc:
+            log.warning("an invitation could not be closed: %s", exc)
+        inviter = self.clients.get(inv.from_key)
+        label = client.identity.label
+        st = self.tables.get(inv.table_id)
+        if not accept:
+            if inviter is not None:
+                inviter.notify(f"{label} declined your invitation to table {inv.table_id}")
+            self.changed()
+            return None, None
+        seat = self.free_seat(st) if st is not None else None
+        if st is None or seat is None:
+            return "That table has no free seat any more", None
+        why, where = self.sit(client, st.id, seat)
+        if why is None and inviter is not None:
+            inviter.notify(f"{label} accepted your invitation to table {inv.table_id}")
+        return why, where
+
+    def _forget_invitations(self, table_id: int) -> None:
+        try:
+            self.people.withdraw_table(table_id)
+        except StoreError as exc:
+            log.warning("the invitations to table %d could not be closed: %s", table_id, exc)
 
     # ------------------------------------------------------------------ a person's options
     def person_options(self, ident: Identity) -> PersonOptions | None:
