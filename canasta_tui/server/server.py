@@ -133,7 +133,11 @@ class Server:
         self._store.on_trouble = trouble
         stored, next_id = self._store.load()
         self._store.start()
-        self._registry = Registry(config, self._store, self._executor)
+        try:
+            self._registry = Registry(config, self._store, self._executor)
+        except ConfigError:              # (the people store cannot be used: the message says why)
+            await self._wind_down()
+            raise
         self._registry.restore(stored, next_id)
         self._admin = Admin(self._registry, Bans(self._registry.people))
         self._admin.drop_address = self._drop_address

@@ -3,13 +3,20 @@ table; the lobby's last chat lines and a reserved name outlast a restart."""
 
 from __future__ import annotations
 
-import asyncssh
+import sqlite3
+from pathlib import Path
 
-from canasta_tui.server.auth import Identity
+import asyncssh
+import pytest
+
+from canasta_tui.presets import load_rules
+from canasta_tui.server import ConfigError
+from canasta_tui.server.auth import Gate, Identity
 from canasta_tui.server.people import PersonOptions
 
-from .helpers import ENTER, Term, create_table, fingerprint_of, run, serving
+from .helpers import ENTER, Term, config, create_table, fingerprint_of, run, serving
 from .test_identity import said
+from .test_tables import Person, registry
 
 SUITS = "♠♥♦♣"
 
@@ -63,3 +70,44 @@ def test_the_lobbys_last_chat_lines_and_the_names_outlast_a_restart() -> None:
             await impostor.wait_for(said("reserved by another person's key"))
             await bob.close()
     run(main(), timeout=120)
+
+
+def test_a_rated_table_is_still_rated_after_a_restart(tmp_path: Path) -> None:
+    async def main() -> int:
+        async with registry(tmp_path) as reg:
+            ann = Person("ann")
+            reg.connect(ann)
+            st = reg.create(ann, load_rules("classic"), "beginner", rated=True)
+            plain = reg.create(Person("bob"), load_rules("classic"), "beginner")
+            reg.start(ann, st.id)
+            assert st.rated and not plain.rated
+            reg.store.flush()
+        async with registry(tmp_path) as reg:
+            reg.restore(*reg.store.load())
+            assert reg.tables[st.id].rated
+        return st.id
+    run(main())
+
+
+def test_login_attempts_set_when_an_address_is_locked_out() -> None:
+    gate = Gate(config(open=False, password="pw", login_attempts=2))
+    gate.throttle.failed("address 10.0.0.1")
+    assert gate.throttle.wait("address 10.0.0.1") is not None
+    gate.throttle.failed("address 10.0.0.1")
+    assert gate.throttle.wait("address 10.0.0.1") is None              # locked after 2 wrong ones
+    assert Gate(config(open=False, password="pw")).throttle.LOCK_AFTER == 10
+
+
+def test_a_store_that_cannot_be_used_stops_the_server_with_the_reason() -> None:
+    from canasta_tui.persistence import paths
+
+    path = paths.server_dir() / "people.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+
+    async def main() -> None:
+        with pytest.raises(ConfigError, match="newer than this program knows"):
+            async with serving():
+                pass
+    run(main())
