@@ -138,7 +138,7 @@ class Admin:
         reg = self.registry
         line = LobbyLine("Server", text)
         reg.chat.append(line)
-        reg._keep_chat(line)
+        reg.keep_chat(line)
         clients = list(reg.clients.values())
         for c in clients:
             c.notify(f"Announcement: {text}")
@@ -156,7 +156,7 @@ class Admin:
             raise AdminRefused(f"There is no table {table_id}")
         why = "closed by an admin" + (f": {printable(reason)}" if reason else "")
         if st.state == FORMING:
-            reg._clear(st, f"Table {table_id} was {why}")
+            reg.clear(st, f"Table {table_id} was {why}")
         else:
             present = [c for c, _ in st.links.values()] + list(st.watchers)
             reg.set_aside(st, why)

@@ -27,7 +27,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -727,7 +727,7 @@ def _scores(text: object) -> list[int]:
     return [v for v in value if isinstance(v, int)] if isinstance(value, list) else []
 
 
-def _tally(rows: Iterator[tuple[str, str, bool]] | Any) -> list[Tally]:
+def _tally(rows: Iterable[tuple[str, str, bool]]) -> list[Tally]:
     """Wins and matches per first column (shown by the newest second column), most matches first."""
     counts: dict[str, list[int]] = {}
     shown: dict[str, str] = {}

@@ -859,15 +859,15 @@ class Registry:
         for st in list(self.tables.values()):
             if st.state == FORMING:
                 if not any(c is not None and c.identity in self.clients for c in st.claims):
-                    self._clear(st, "")
+                    self.clear(st, "")
                 elif config.forming_timeout and now - st.touched >= config.forming_timeout:
-                    self._clear(st, f"Table {st.id} was cleared: it had not started "
+                    self.clear(st, f"Table {st.id} was cleared: it had not started "
                                     f"{span(config.forming_timeout)} after somebody last sat down")
             elif (st.state == PLAYING and config.set_aside_after and not st.present() and not st.pending
                   and wall - st.visited >= config.set_aside_after):
                 self.set_aside(st, f"nobody had been at it for {span(wall - st.visited)}")
 
-    def _clear(self, st: ServerTable, why: str) -> None:
+    def clear(self, st: ServerTable, why: str) -> None:
         """A table that has not started goes; who sat there is told ``why``."""
         self.tables.pop(st.id, None)
         self._forget_invitations(st.id)
@@ -921,11 +921,11 @@ class Registry:
         ident = client.identity
         self.chat.append(LobbyLine(ident.label, text, ident.verified))
         del self.chat[:-LOBBY_CHAT_KEEP]
-        self._keep_chat(self.chat[-1])
+        self.keep_chat(self.chat[-1])
         self.changed()
         return None
 
-    def _keep_chat(self, line: LobbyLine) -> None:
+    def keep_chat(self, line: LobbyLine) -> None:
         """The lobby's chat outlasts a restart (its last :data:`LOBBY_CHAT_KEEP` lines)."""
         try:
             self.people.add_chat(ChatLine(line.who, line.text, line.verified, time.time()), LOBBY_CHAT_KEEP)
