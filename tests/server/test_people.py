@@ -229,3 +229,12 @@ def test_the_book_in_the_store_is_bounded_as_the_file_was(tmp_path: Path, monkey
     now[0] += names.EVICT_UNUSED + 1
     book.take("cy", "SHA256:c")
     assert sorted(r.name for r in s.names()) == ["bea", "cy"]
+
+
+def test_the_rating_text_fits_a_leaderboard_screen_and_says_how_it_moves() -> None:
+    from canasta_tui.server.people import RATING_TEXT
+
+    lines = RATING_TEXT.splitlines()
+    assert len(lines) <= 8 and max(len(line) for line in lines) <= 78
+    for words in ("openskill", "rated", "three times its uncertainty", "starts at 0", "Winning raises it"):
+        assert words in RATING_TEXT.replace("\n", " ")
