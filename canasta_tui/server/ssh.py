@@ -246,13 +246,6 @@ class Connection(asyncssh.SSHServer):
         leaves the budget of those logging in (``Server.logged_in``)."""
         self.server.logged_in(self)
         self.expect_session()
-        proven = fingerprint(self.proven) if self.proven is not None else ""
-        ban = self.server.admin.bans.key(proven) if proven else None
-        if ban is not None and self.conn is not None:
-            log.warning("%s refused: the key %s is banned until %s", printable(self.name), proven, when(ban.until))
-            self.refused = ban_message(ban)
-            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, self.refused)
-            return
         if self.proven is not None:
             self.identity = Identity(self.name, fingerprint(self.proven))
         else:
