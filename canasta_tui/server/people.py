@@ -290,6 +290,25 @@ class Standing(NamedTuple):
     wins: int
 
 
+@dataclass(frozen=True)
+class PersonRecord:
+    """Everything a person's statistics screen shows, in one value."""
+
+    rating: Rating
+    matches: tuple[HistoryRow, ...]
+    by_partner: tuple[Tally, ...]
+    by_rules: tuple[Tally, ...]
+    high_scores: tuple[HighScore, ...]
+
+
+def record_of(store: PeopleStore, key: str, name: str = "", limit: int = 20) -> PersonRecord:
+    """A person's rating, last ``limit`` matches, wins by partner and by rules preset, and high scores."""
+    rating = store.rating(key)
+    return PersonRecord(rating._replace(name=rating.name if rating.matches else name or rating.name),
+                        tuple(store.matches_of(key, limit)), tuple(store.wins_by_partner(key)),
+                        tuple(store.wins_by_rules(key)), tuple(store.high_scores(key)))
+
+
 #: Hand order, four-colour deck, card faces, mouse and sounds: what a person may set over SSH.
 SORTS = ("rank", "suit")
 DECKS = ("unicode", "ascii")
@@ -792,5 +811,5 @@ def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, t
 
 __all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "Ban", "ChatLine",
            "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult", "NameRow", "PeopleStore",
-           "PersonOptions", "Rating", "RatingChange", "SeatResult", "SqlitePeopleStore", "Standing", "StoreError",
-           "Tally", "computer_entry", "new_rating", "ranks_of", "rate", "rated", "result_of", "shown_points"]
+           "PersonOptions", "PersonRecord", "Rating", "RatingChange", "SeatResult", "SqlitePeopleStore", "Standing", "StoreError",
+           "Tally", "computer_entry", "new_rating", "ranks_of", "rate", "rated", "record_of", "result_of", "shown_points"]

@@ -55,9 +55,12 @@ from .people import (
     Invitation,
     PeopleStore,
     PersonOptions,
+    PersonRecord,
     RatingChange,
     SqlitePeopleStore,
+    Standing,
     StoreError,
+    record_of,
     result_of,
     shown_points,
 )
@@ -1019,6 +1022,25 @@ class Registry:
             self.people.withdraw_table(table_id)
         except StoreError as exc:
             log.warning("the invitations to table %d could not be closed: %s", table_id, exc)
+
+    # ------------------------------------------------------------------ records (the screens' queries)
+    def record_of(self, ident: Identity, limit: int = 20) -> PersonRecord | None:
+        """``ident``'s rating, history and statistics (by their key, never their name); None when the
+        store cannot say (logged)."""
+        try:
+            return record_of(self.people, ident.key, ident.label, limit)
+        except StoreError as exc:
+            log.warning("the record of %s could not be read: %s", ident.log_text(), exc)
+            return None
+
+    def leaderboard(self, limit: int = 20) -> list[Standing]:
+        """The top ``limit`` by conservative rating, with their rated matches and wins ([] if the store
+        cannot say, logged)."""
+        try:
+            return self.people.leaderboard(limit)
+        except StoreError as exc:
+            log.warning("the leaderboard could not be read: %s", exc)
+            return []
 
     # ------------------------------------------------------------------ a person's options
     def person_options(self, ident: Identity) -> PersonOptions | None:

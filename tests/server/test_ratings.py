@@ -8,6 +8,7 @@ import asyncio
 
 from openskill.models import PlackettLuce
 
+from canasta_tui.server.auth import Identity
 from canasta_tui.server.people import MODEL, shown_points
 from canasta_tui.server.tables import OVER
 
@@ -80,6 +81,11 @@ def test_a_rated_match_between_four_people_moves_four_ratings_as_openskill_compu
             assert row.rated and row.rules == "classic" and row.record.endswith("tables/1.json")
             assert people.wins_by_partner(keys[0])[0][:3] == ("carol", int(winner == 0), 1)
             assert people.high_scores(keys[0])
+            # What a statistics screen asks for, in one call, by the person's key.
+            record = srv.registry.record_of(Identity("alice", fingerprint_of("alice")))
+            assert record is not None and record.rating.matches == 1 and record.matches == (row,)
+            assert record.by_rules[0][:3] == ("classic", int(winner == 0), 1)
+            assert srv.registry.leaderboard(10) == board
     run(main(), timeout=240)
 
 
