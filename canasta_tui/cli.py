@@ -314,15 +314,18 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
 @click.option("--max-logins-per-address", type=click.IntRange(1, 10000), default=3, show_default=True, metavar="N",
               help="Connections logging in at once from one address.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (table N plays seed + N - 1).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="The server's settings (TOML, a [serve] table); without it, the [serve] section of the settings "
+                   "file. Options given here override it.")
 def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
                   takeover: int, idle_timeout: int, max_connections: int, max_per_address: int, max_tables: int,
                   tables_per_person: int, set_aside_days: float, login_timeout: int, max_logins: int,
-                  max_logins_per_address: int, seed: int | None) -> None:
+                  max_logins_per_address: int, seed: int | None, config_file: Path | None) -> None:
     """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
     import asyncio
     import logging
 
-    from .server import ConfigError, ServerConfig
+    from .server import ConfigError
     from .server.server import serve
 
     password = None
@@ -332,16 +335,23 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
             if not has_terminal():
                 raise click.UsageError(f"--password: set {PASSWORD_ENV}, or start the server in a terminal to type it")
             password = click.prompt("Password for the players", hide_input=True, confirmation_prompt=True, err=True)
-    config = ServerConfig(host=host, port=port, authorized_keys=authorized_keys, password=password, open=open_,
-                          delay_ms=delay, takeover=float(takeover), idle_timeout=float(idle_timeout),
-                          max_connections=max_connections, max_per_address=max_per_address, max_tables=max_tables,
-                          tables_per_person=tables_per_person, set_aside_after=set_aside_days * DAY,
-                          login_timeout=float(login_timeout), max_logins=max_logins,
-                          max_logins_per_address=max_logins_per_address, seed=seed)
+    flags = dict(host=host, port=port, authorized_keys=authorized_keys, password=password, open=open_,
+                 delay_ms=delay, takeover=float(takeover), idle_timeout=float(idle_timeout),
+                 max_connections=max_connections, max_per_address=max_per_address, max_tables=max_tables,
+                 tables_per_person=tables_per_person, set_aside_after=set_aside_days * DAY,
+                 login_timeout=float(login_timeout), max_logins=max_logins,
+                 max_logins_per_address=max_logins_per_address, seed=seed)
+    from .server.config_file import merged, serve_settings
+
+    # The settings file (or --config FILE), then the options given on the command line.
+    ctx = click.get_current_context()
+    given = {p for p in ctx.params if ctx.get_parameter_source(p) != click.core.ParameterSource.DEFAULT}
+    given = {_SERVE_FIELDS.get(p, p) for p in given}
     try:
-        config.checked()
+        config = merged(serve_settings(config_file), {k: v for k, v in flags.items() if k in given})
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
+    host, open_ = config.host, config.open
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
@@ -359,6 +369,10 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
         pass
+
+
+#: ``canasta serve``'s options that set a ServerConfig field of another name.
+_SERVE_FIELDS = {"use_password": "password", "open_": "open", "delay": "delay_ms", "set_aside_days": "set_aside_after"}
 
 
 main.add_command(config_command)

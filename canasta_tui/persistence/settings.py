@@ -30,6 +30,9 @@ from . import paths
 from .safe_io import Unreadable, read_regular
 from .saves import SaveError, atomic_write_text
 
+#: Sections of the file read by others (``canasta serve``), not settings of the game.
+SECTIONS = ("serve",)
+
 #: A settings file is a few lines; anything bigger is not one (and is not read into memory).
 MAX_SETTINGS_BYTES = 1024 * 1024
 
@@ -249,6 +252,9 @@ class Loaded:
     exists: bool
     from_file: set[str]
     problem: str | None = None   # the file could not be used: what and where
+    #: Sections of the file that are not the game's (``[serve]``: ``canasta serve`` reads and checks
+    #: it), kept as they are when a setting is changed.
+    sections: dict[str, Any] = field(default_factory=dict)
 
 
 def load_settings(path: Path | None = None) -> Loaded:
@@ -271,12 +277,15 @@ def load_settings(path: Path | None = None) -> Loaded:
         return Loaded(Settings(), path, True, set(), f"{path}: not valid TOML (nested too deeply); using the defaults")
     values = {}
     problems = []
+    sections = {k: data[k] for k in SECTIONS if k in data}
     for key, value in data.items():
+        if key in SECTIONS:
+            continue
         try:
             values[key] = check(key, value)
         except SettingsError as exc:
             problems.append(str(exc))
-    loaded = Loaded(Settings(**values), path, True, set(values))
+    loaded = Loaded(Settings(**values), path, True, set(values), sections=sections)
     if problems:
         loaded.problem = f"{path}: " + "; ".join(problems) + " (the default is used instead)"
     return loaded
@@ -287,6 +296,8 @@ def _toml_value(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
+    if isinstance(v, float) and v == v and abs(v) != float("inf"):
+        return repr(v)
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
     if isinstance(v, (list, tuple)):
@@ -321,6 +332,7 @@ def put_value(key: str, value: Any, path: Path | None = None) -> Path:
     value = check(key, value)
     current = {k: getattr(loaded.settings, k) for k in loaded.from_file}
     current[key] = value
+    current.update(loaded.sections)
     try:
         atomic_write_text(loaded.path, dumps(current))
     except SaveError as exc:
@@ -334,6 +346,7 @@ def unset_value(key: str, path: Path | None = None) -> Path:
     if loaded.problem:
         raise SettingsError(f"{loaded.problem}; not changing it: fix or remove the file first")
     current = {k: getattr(loaded.settings, k) for k in loaded.from_file if k != key}
+    current.update(loaded.sections)
     try:
         atomic_write_text(loaded.path, dumps(current))
     except SaveError as exc:

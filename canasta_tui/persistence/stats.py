@@ -80,11 +80,32 @@ MIGRATIONS: list[str] = [
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _BUSY_CODES = {getattr(sqlite3, "SQLITE_BUSY", 5), getattr(sqlite3, "SQLITE_LOCKED", 6)}
-_AFRESH = "it is left as it is (move it away and canasta starts new statistics)"
+
+
+@dataclass(frozen=True)
+class Database:
+    """A kind of SQLite file this program keeps: what it is called in messages, its schema's
+    migrations (``PRAGMA user_version`` counts them), and what to do with a file that is not usable.
+    The helpers below (:func:`connect`, :func:`reading`, :func:`check_schema`) serve every kind:
+    the statistics here, the table server's people and records (``server/people.py``)."""
+
+    noun: str
+    migrations: tuple[str, ...]
+    afresh: str
+
+    @property
+    def version(self) -> int:
+        return len(self.migrations)
+
+
+#: The statistics database.
+STATS = Database("statistics", tuple(MIGRATIONS),
+                 "it is left as it is (move it away and canasta starts new statistics)")
+_AFRESH = STATS.afresh
 
 
 class StatsError(Exception):
-    """The statistics database cannot be used; says what and where, in one line."""
+    """The statistics database (or another of :class:`Database`) cannot be used; says what and where, in one line."""
 
 
 def _now() -> str:
@@ -99,51 +120,56 @@ def _statements(script: str) -> list[str]:
     return [s for s in script.split(";") if s.strip()]
 
 
+def schema_of(version: int, kind: Database = STATS) -> dict[str, frozenset[str]]:
+    """The tables and their columns at schema ``version`` (from the migrations, built in memory)."""
+    return _schema_of(version, kind.migrations)
+
+
 @cache
-def schema_of(version: int) -> dict[str, frozenset[str]]:
-    """The tables and their columns at schema ``version`` (from :data:`MIGRATIONS`, built in memory)."""
+def _schema_of(version: int, migrations: tuple[str, ...]) -> dict[str, frozenset[str]]:
     with closing(sqlite3.connect(":memory:")) as db:
-        for script in MIGRATIONS[:version]:
+        for script in migrations[:version]:
             for statement in _statements(script):
                 db.execute(statement)
         tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         return {t: frozenset(r[1] for r in db.execute(f"PRAGMA table_info({t})")) for t in tables}
 
 
-def _error(exc: BaseException, path: Path) -> StatsError:
+def _error(exc: BaseException, path: Path, kind: Database = STATS) -> StatsError:
     """One line for what SQLite (or the data in the file) said."""
     where = _where(path)
+    what = f"the {kind.noun} database"
     if isinstance(exc, sqlite3.OperationalError) and (
             getattr(exc, "sqlite_errorcode", None) in _BUSY_CODES or "locked" in str(exc)):
-        return StatsError(f"{where}: the statistics database is busy: another canasta is writing to it; try again")
+        return StatsError(f"{where}: {what} is busy: another canasta is writing to it; try again")
     if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
-        return StatsError(f"{where}: the statistics database is damaged ({printable(str(exc))}); {_AFRESH}")
-    return StatsError(f"{where}: the statistics database cannot be used: {printable(str(exc))}")
+        return StatsError(f"{where}: {what} is damaged ({printable(str(exc))}); {kind.afresh}")
+    return StatsError(f"{where}: {what} cannot be used: {printable(str(exc))}")
 
 
 @contextmanager
-def _errors(path: Path) -> Iterator[None]:
+def _errors(path: Path, kind: Database = STATS) -> Iterator[None]:
     """Every SQLite error inside becomes one StatsError that says what and where."""
     try:
         yield
     except sqlite3.Error as exc:
-        raise _error(exc, path) from None
+        raise _error(exc, path, kind) from None
 
 
-def _check_file(path: Path) -> bool:
+def _check_file(path: Path, kind: Database = STATS) -> bool:
     """Whether the database file exists; StatsError if it is not a regular file (a FIFO would hang)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
         return False
     except OSError as exc:
-        raise StatsError(f"{_where(path)}: cannot open the statistics database: {exc.strerror}") from None
+        raise StatsError(f"{_where(path)}: cannot open the {kind.noun} database: {exc.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
-        raise StatsError(f"{_where(path)}: the statistics database is not a regular file; {_AFRESH}")
+        raise StatsError(f"{_where(path)}: the {kind.noun} database is not a regular file; {kind.afresh}")
     return True
 
 
-def check_schema(db: sqlite3.Connection, path: Path) -> int:
+def check_schema(db: sqlite3.Connection, path: Path, kind: Database = STATS) -> int:
     """The schema version, after checking (reading only) that the file holds what that version needs.
 
     0 means an empty database (no tables yet).  StatsError for a newer version, another
@@ -151,89 +177,93 @@ def check_schema(db: sqlite3.Connection, path: Path) -> int:
     """
     version = db.execute("PRAGMA user_version").fetchone()[0]
     where = _where(path)
+    what = f"the {kind.noun} database"
     if not isinstance(version, int) or version < 0:
-        raise StatsError(f"{where}: the statistics database has schema version {version}; {_AFRESH}")
-    if version > SCHEMA_VERSION:
-        raise StatsError(f"{where}: the statistics database is schema version {version}, newer than this "
-                         f"program knows ({SCHEMA_VERSION}): update canasta")
+        raise StatsError(f"{where}: {what} has schema version {version}; {kind.afresh}")
+    if version > kind.version:
+        raise StatsError(f"{where}: {what} is schema version {version}, newer than this "
+                         f"program knows ({kind.version}): update canasta")
     tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
               if not str(r[0]).startswith("sqlite_")}
     if version == 0:
         if tables:
             names = printable(", ".join(sorted(tables)))
-            raise StatsError(f"{where}: not a canasta statistics database (it holds the tables {names}); {_AFRESH}")
+            raise StatsError(f"{where}: not a canasta {kind.noun} database (it holds the tables {names}); "
+                             f"{kind.afresh}")
         return 0
     missing = []
-    for table, columns in schema_of(version).items():
+    for table, columns in schema_of(version, kind).items():
         if table not in tables:
             missing.append(f"the table {table}")
             continue
         have = {str(r[1]) for r in db.execute(f"PRAGMA table_info({table})")}
         missing += [f"{table}.{c}" for c in sorted(columns - have)]
     if missing:
-        raise StatsError(f"{where}: the statistics database (schema version {version}) lacks "
-                         f"{', '.join(missing)}; {_AFRESH}")
+        raise StatsError(f"{where}: {what} (schema version {version}) lacks "
+                         f"{', '.join(missing)}; {kind.afresh}")
     return version
 
 
-def _check_pages(db: sqlite3.Connection, path: Path) -> None:
+def _check_pages(db: sqlite3.Connection, path: Path, kind: Database = STATS) -> None:
     """Refuse a damaged file before writing to it (writing could spread the damage)."""
     problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(3)")]
     if problems != ["ok"]:
-        raise StatsError(f"{_where(path)}: the statistics database is damaged ({printable(problems[0])}); {_AFRESH}")
+        raise StatsError(f"{_where(path)}: the {kind.noun} database is damaged ({printable(problems[0])}); "
+                         f"{kind.afresh}")
 
 
-def _open_read_only(path: Path, timeout: float) -> sqlite3.Connection:
+def _open_read_only(path: Path, timeout: float, kind: Database = STATS) -> sqlite3.Connection:
     uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
     try:
         db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
     except sqlite3.Error as exc:
-        raise StatsError(f"{_where(path)}: cannot open the statistics database: {printable(str(exc))}") from None
+        raise StatsError(f"{_where(path)}: cannot open the {kind.noun} database: {printable(str(exc))}") from None
     db.text_factory = _decode           # text that is not UTF-8 is shown, not a crash
     return db
 
 
-def connect(path: Path | None = None, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """Open the statistics database for writing: created if missing, checked, then WAL mode and upgrades.
+def connect(path: Path | None = None, timeout: float = BUSY_TIMEOUT, kind: Database = STATS, *,
+            check_same_thread: bool = True) -> sqlite3.Connection:
+    """Open a database for writing: created if missing, checked, then WAL mode and upgrades.
 
     An existing file is checked through a read-only connection first (schema and pages), so that
     nothing, not even closing a connection, writes to a file that fails the checks.
     """
     path = path or paths.stats_path()
-    if _check_file(path):
-        with closing(_open_read_only(path, timeout)) as ro, _errors(path):
-            if check_schema(ro, path):
-                _check_pages(ro, path)
+    if _check_file(path, kind):
+        with closing(_open_read_only(path, timeout, kind)) as ro, _errors(path, kind):
+            if check_schema(ro, path, kind):
+                _check_pages(ro, path, kind)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+        db = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=check_same_thread)
     except (OSError, sqlite3.Error) as exc:
-        raise StatsError(f"{_where(path)}: cannot open the statistics database: {printable(str(exc))}") from None
+        raise StatsError(f"{_where(path)}: cannot open the {kind.noun} database: {printable(str(exc))}") from None
     try:
-        with _errors(path):
+        with _errors(path, kind):
             # Only now may the file change: WAL for concurrent writers, then the schema.
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA foreign_keys = ON")
-            migrate(db, path)
+            migrate(db, path, kind)
     except BaseException:
         db.close()
         raise
     return db
 
 
-def migrate(db: sqlite3.Connection, path: Path | str = "") -> None:
+def migrate(db: sqlite3.Connection, path: Path | str = "", kind: Database = STATS) -> None:
     where = printable(str(path))
     version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
-        raise StatsError(f"{where}: the statistics database is schema version {version}, newer than this "
-                         f"program knows ({SCHEMA_VERSION}): update canasta")
-    if version == SCHEMA_VERSION:
+    if version > kind.version:
+        raise StatsError(f"{where}: the {kind.noun} database is schema version {version}, newer than this "
+                         f"program knows ({kind.version}): update canasta")
+    if version == kind.version:
         return
     db.execute("BEGIN IMMEDIATE")
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have done it
-        for n in range(version, SCHEMA_VERSION):
-            for statement in _statements(MIGRATIONS[n]):
+        for n in range(version, kind.version):
+            for statement in _statements(kind.migrations[n]):
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {n + 1}")
         db.execute("COMMIT")
@@ -271,7 +301,9 @@ def reading(path: Path | None = None, timeout: float = BUSY_TIMEOUT) -> Iterator
 
 
 @contextmanager
-def _write(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write: ``BEGIN IMMEDIATE`` (the lock taken at once, or the busy timeout), then COMMIT, or
+    ROLLBACK if anything inside fails."""
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
@@ -279,6 +311,9 @@ def _write(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+_write = transaction
 
 
 def _player_id(db: sqlite3.Connection, name: str) -> int:
@@ -494,6 +529,7 @@ def team_label(m: Match, seat: int) -> str:
     return team_name(team(seat, m.rules), m.rules)
 
 
-__all__ = ["BUSY_TIMEOUT", "MIGRATIONS", "RECORD_TIMEOUT", "SCHEMA_VERSION", "HighScore", "MatchRow", "StatsError",
-           "WinRatio", "check_schema", "connect", "high_scores", "history", "opened", "players", "read_sheet",
-           "reading", "record_match_result", "recorded_name", "reset", "schema_of", "sheet_of", "win_ratios"]
+__all__ = ["BUSY_TIMEOUT", "MIGRATIONS", "RECORD_TIMEOUT", "SCHEMA_VERSION", "STATS", "Database", "HighScore",
+           "MatchRow", "StatsError", "WinRatio", "check_schema", "connect", "high_scores", "history", "opened", "players",
+           "read_sheet", "reading", "record_match_result", "recorded_name", "reset", "schema_of", "sheet_of",
+           "transaction", "win_ratios"]

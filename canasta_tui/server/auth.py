@@ -214,6 +214,9 @@ class Gate:
         self._password = config.password.encode("utf-8") if config.password else None
         self.keys = AuthorizedKeys(config.authorized_keys) if config.authorized_keys else None
         self.throttle = GuessThrottle()
+        # ``login_attempts`` wrong ones lock the address (or name) out for a while.
+        self.throttle.LOCK_AFTER = config.login_attempts
+        self.throttle.FREE = min(GuessThrottle.FREE, config.login_attempts)
 
     def key_enough(self, key: asyncssh.SSHKey, address: str) -> bool:
         """Does proving this key let the client in by itself (open mode, or a listed key)?"""

@@ -161,6 +161,7 @@ class ServerApp(ScreenApp):
         if where.seat is None:
             link = st.watch(self)
             ctl = SeatClient(link)
+            self.registry.seat_options(self._identity, ctl.client)      # the person's kept hand order and sounds
             try:
                 await self.show(ctl)
             finally:
@@ -173,6 +174,7 @@ class ServerApp(ScreenApp):
             return None, "That seat is not yours"
         link, since = st.enter(self, seat)
         ctl = SeatClient(link)
+        self.registry.seat_options(self._identity, ctl.client)
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

@@ -21,6 +21,15 @@ MAX_TABLES = 1000
 DAY = 86400.0
 
 
+_B64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
+def is_fingerprint(text: str) -> bool:
+    """Is ``text`` an SSH key's SHA256 fingerprint as OpenSSH writes it (``SHA256:`` and 43 base64 letters)?"""
+    body = text.removeprefix("SHA256:")
+    return text.startswith("SHA256:") and len(body) == 43 and set(body) <= _B64
+
+
 class ConfigError(ValueError):
     """A server that cannot start as configured; the message says why."""
 
@@ -102,6 +111,14 @@ class ServerConfig:
     set_aside_after: float = 30 * DAY
     #: Seconds between two checks of idle connections, and of tables left alone.
     tick: float = 5.0
+    #: Wrong passwords (or guest codes) from one address or for one name before every try is
+    #: refused for a while (the first few are free, then each waits; :class:`~.auth.GuessThrottle`).
+    login_attempts: int = 10
+    #: Admins, by the SHA256 fingerprint of their SSH key (``SHA256:…``): they may announce, close
+    #: tables, remove people and ban keys or addresses (:mod:`.admin`).
+    admins: frozenset[str] = frozenset()
+    #: The message of the day, shown in the lobby ("" none).
+    motd: str = ""
 
     def checked(self) -> ServerConfig:
         """This configuration, or ConfigError saying what cannot work."""
@@ -134,6 +151,12 @@ class ServerConfig:
         if not 1 <= self.tables_per_person <= self.max_tables:
             raise ConfigError(f"tables-per-person must be between 1 and max-tables, {self.max_tables} "
                               f"(not {self.tables_per_person})")
+        if self.login_attempts < 1:
+            raise ConfigError("login-attempts must be at least 1")
+        bad = sorted(a for a in self.admins if not is_fingerprint(a))
+        if bad:
+            raise ConfigError(f"admins are SHA256 fingerprints of keys (SHA256: and 43 letters, as ssh-keygen -lf "
+                              f"FILE shows them), not {printable(bad[0])[:60]!r}")
         if self.forming_timeout < 0 or self.set_aside_after < 0:
             raise ConfigError("times must not be negative")
         return self
@@ -160,4 +183,4 @@ class ServerConfig:
         return ("players enter with " + " or ".join(ways)) if ways else "anybody who can reach the port may enter"
 
 
-__all__ = ["DAY", "MAX_TABLES", "PASSWORD_ENV", "ConfigError", "ServerConfig"]
+__all__ = ["DAY", "MAX_TABLES", "PASSWORD_ENV", "ConfigError", "ServerConfig", "is_fingerprint"]

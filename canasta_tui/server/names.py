@@ -24,9 +24,13 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..persistence.safe_io import Unreadable, read_regular
 from ..text import NAME_MAX, printable
+
+if TYPE_CHECKING:
+    from .people import PeopleStore
 
 log = logging.getLogger("canasta.server")
 
@@ -159,22 +163,66 @@ class Reservation:
     seen: float
 
 
-class NameBook:
-    """The names reserved on this server (``names.json``), by skeleton.
+#: The store's note that ``names.json`` was read into it (it is read once).
+NAMES_IMPORTED = "names.json imported"
 
-    Written at once on every new reservation (a crash must not hand a name to somebody
-    else); a file that cannot be read is kept as it is and the server starts with what it
-    could read, saying so in its log.
+
+class NameBook:
+    """The names reserved on this server, by skeleton: in the server's people store
+    (:mod:`.people`), or, without one, in a JSON file (``names.json``, what servers before the
+    store kept: the store reads it once, and the file is then renamed ``names.json.imported``).
+
+    Written within :data:`SAVE_DELAY` of every new reservation (a crash must not hand a name to
+    somebody else); a file that cannot be read is kept as it is and the server starts with what
+    it could read, saying so in its log.
     """
 
-    def __init__(self, path: Path | None, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: Path | None, now: Callable[[], float] = time.time,
+                 store: PeopleStore | None = None) -> None:
         self.path = path
         self._now = now
         self._pending: asyncio.TimerHandle | None = None
         self.names: dict[str, Reservation] = {}
         self.problem = ""
-        if path is not None:
+        self.store = store
+        self._dirty: set[str] = set()       # skeletons to write to the store
+        self._gone: set[str] = set()        # ... and to remove from it
+        if store is not None:
+            self._load_store(store, path)
+        elif path is not None:
             self._load(path)
+
+    def _load_store(self, store: PeopleStore, legacy: Path | None) -> None:
+        now = self._now()
+        for row in store.names():
+            try:
+                name = check_name(row.name)
+            except NameRefused:
+                self._gone.add(row.skeleton)
+                continue
+            if now - row.seen > KEEP_UNUSED or not row.fingerprint.startswith("SHA256:"):
+                self._gone.add(row.skeleton)
+                continue
+            self.names.setdefault(skeleton(name), Reservation(name, row.fingerprint, row.since, row.seen))
+        if legacy is None or store.note(NAMES_IMPORTED) is not None:
+            return
+        # Once: the reservations of names.json (a server from before the store) come in.
+        if not legacy.exists():
+            store.set_note(NAMES_IMPORTED, "no file")
+            return
+        self._load(legacy)
+        if self.problem:
+            return                  # reported, kept as it is, and read again at the next start
+        self._dirty.update(self.names)
+        self._save()
+        store.set_note(NAMES_IMPORTED, f"{round(now)}")
+        try:
+            legacy.rename(legacy.with_name(legacy.name + ".imported"))
+        except OSError as exc:
+            log.warning("%s could not be renamed (%s); it is not read again", printable(str(legacy)),
+                        exc.strerror)
+        log.info("%d reserved names were read from %s into the server's store", len(self.names),
+                 printable(str(legacy)))
 
     # ------------------------------------------------------------------ the file
     def _load(self, path: Path) -> None:
@@ -215,6 +263,9 @@ class NameBook:
         self.path = None        # never overwrite what could not be read
 
     def _save(self) -> None:
+        if self.store is not None:
+            self._save_store(self.store)
+            return
         if self.path is None:
             return
         data = {"version": 1, "names": [
@@ -232,6 +283,20 @@ class NameBook:
         except OSError as exc:
             # The reservation still holds while the server runs; it is written with the next one.
             log.warning("the reserved names could not be saved: %s", printable(exc.strerror or str(exc)))
+
+    def _save_store(self, store: PeopleStore) -> None:
+        from .people import NameRow, StoreError
+
+        dirty, gone = self._dirty, self._gone
+        rows = [NameRow(sk, r.name, r.fingerprint, r.since, r.seen) for sk in dirty
+                if (r := self.names.get(sk)) is not None]
+        try:
+            store.put_names(rows, sorted(gone - set(self.names)))
+        except StoreError as exc:
+            # The reservations still hold while the server runs; they are written with the next one.
+            log.warning("the reserved names could not be saved: %s", exc)
+            return
+        self._dirty, self._gone = set(), set()
 
     # ------------------------------------------------------------------ questions
     def owner(self, name: str) -> Reservation | None:
@@ -263,6 +328,7 @@ class NameBook:
         held = self.names.get(sk)
         if held is not None:
             held.seen = now
+            self._dirty.add(sk)             # (written with the next reservation, or at the end)
             return
         if len(self.names) >= MAX_NAMES:
             oldest = min(self.names, key=lambda k: self.names[k].seen)
@@ -271,7 +337,10 @@ class NameBook:
                             MAX_NAMES)
                 return
             del self.names[oldest]
+            self._gone.add(oldest)
+            self._dirty.discard(oldest)
         self.names[sk] = Reservation(name, fingerprint, now, now)
+        self._dirty.add(sk)
         log.info("the name %s is now reserved by key %s", printable(name), fingerprint)
         self._save_soon()
 
@@ -290,6 +359,8 @@ class NameBook:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
+            self._save()
+        elif self.store is not None and (self._dirty or self._gone):
             self._save()
 
     def guest_may_use(self, name: str) -> None:

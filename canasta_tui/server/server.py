@@ -45,6 +45,7 @@ import asyncssh
 
 from ..persistence.stats import RECORD_TIMEOUT
 from ..text import printable
+from .admin import Admin, Bans
 from .auth import Gate
 from .config import ConfigError, ServerConfig
 from .hostkey import fingerprint, host_key
@@ -88,6 +89,7 @@ class Server:
         self._executor: Executor | None = None
         self._store: TableStore | None = None
         self._registry: Registry | None = None
+        self._admin: Admin | None = None
         self._stopped = asyncio.Event()
         self._stopping: asyncio.Future[None] | None = None
 
@@ -96,6 +98,12 @@ class Server:
     def registry(self) -> Registry:
         assert self._registry is not None, "the server is not started"
         return self._registry
+
+    @property
+    def admin(self) -> Admin:
+        """The admins' actions, and the bans checked at the door (:mod:`.admin`)."""
+        assert self._admin is not None, "the server is not started"
+        return self._admin
 
     @property
     def store(self) -> TableStore:
@@ -125,8 +133,14 @@ class Server:
         self._store.on_trouble = trouble
         stored, next_id = self._store.load()
         self._store.start()
-        self._registry = Registry(config, self._store, self._executor)
+        try:
+            self._registry = Registry(config, self._store, self._executor)
+        except ConfigError:              # (the people store cannot be used: the message says why)
+            await self._wind_down()
+            raise
         self._registry.restore(stored, next_id)
+        self._admin = Admin(self._registry, Bans(self._registry.people))
+        self._admin.drop_address = self._drop_address
         try:
             self._listener = await asyncssh.listen(
                 config.host, config.port, server_factory=lambda: Connection(self), server_host_keys=[key],
@@ -212,6 +226,18 @@ class Server:
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self.stop()
+
+    def _drop_address(self, address: str, reason: str) -> int:
+        """Close every connection from ``address`` (an admin banned it), telling why; how many."""
+        dropped = 0
+        for c in list(self.connections):
+            if c.address == address:
+                dropped += 1
+                if c.playing is not None:
+                    c.playing.kick(reason)
+                else:
+                    c.drop(reason)
+        return dropped
 
     def _save_trouble(self, table_id: int, reason: str | None) -> None:
         if self._registry is not None:

@@ -43,6 +43,7 @@ from ..text import printable
 from ..ui.app import HOT_PAINTS_PER_S
 from ..ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
 from ..ui.style import ASCII, LOCALE_VARS
+from .admin import Admin, ban_message, when
 from .auth import Gate, Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, player_name
 from .client import ServerApp
 from .config import ServerConfig
@@ -110,6 +111,8 @@ class Host(Protocol):
     @property
     def registry(self) -> Registry: ...             # the tables
     @property
+    def admin(self) -> Admin: ...                   # the admins' actions and the bans at the door
+    @property
     def sessions(self) -> set[GameSession]: ...     # the connected players' sessions
     @property
     def on_output(self) -> Callable[[GameSession, str], None] | None: ...   # sees every text sent
@@ -151,6 +154,10 @@ class Connection(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         self.refused = self.server.admit(self)
         self.counted = True
+        ban = self.server.admin.bans.address(self.address) if not self.refused else None
+        if ban is not None:
+            log.warning("a connection from %s refused: the address is banned until %s", self.address, when(ban.until))
+            self.refused = ban_message(ban)
         if self.refused:
             # Told at once, before any key exchange (after the version line asyncssh sends next).
             asyncio.get_running_loop().call_soon(self.drop, self.refused)
@@ -173,6 +180,11 @@ class Connection(asyncssh.SSHServer):
                 return False
             if self.proven is None:
                 self.proven = key
+            ban = self.server.admin.bans.key(fingerprint(key))
+            if ban is not None:           # proven: this person is banned, told so at once
+                log.warning("%s refused: the key %s is banned until %s", printable(self.name), fingerprint(key),
+                            when(ban.until))
+                raise asyncssh.DisconnectError(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, ban_message(ban))
             return self.server.gate.key_enough(key, self.address)
 
         conn.validate_public_key = proving      # type: ignore[method-assign]
@@ -497,7 +509,8 @@ class GameSession(PromptToolkitSSHSession):
         """Suit symbols, unless the locale ssh sent (OpenSSH sends LANG and LC_*) says the player's
         terminal is not UTF-8."""
         assert self._chan is not None
-        return Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
+        base = Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
+        return self.server.registry.screen_options(self.identity, base)     # the person's kept options
 
     async def _play(self, _session: PromptToolkitSSHSession) -> None:
         """Not used: :meth:`_interact` runs the app itself."""

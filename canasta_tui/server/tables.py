@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
+import dataclasses
 import logging
 import math
 import time
@@ -42,9 +44,26 @@ from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
+from ..ui.canvas import Options
+from ..ui.style import ASCII
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
-from .config import ServerConfig
+from .config import ConfigError, ServerConfig
 from .names import NameBook, NameRefused, skeleton
+from .people import (
+    PEOPLE_FILE,
+    ChatLine,
+    Invitation,
+    PeopleStore,
+    PersonOptions,
+    PersonRecord,
+    RatingChange,
+    SqlitePeopleStore,
+    Standing,
+    StoreError,
+    record_of,
+    result_of,
+    shown_points,
+)
 from .store import StoredTable, TableStore
 
 log = logging.getLogger("canasta.server")
@@ -103,6 +122,13 @@ class Client(Protocol):
         """A guest typed a seat's code: they are that seat's guest now (why not, or None)."""
 
 
+class Seated(Protocol):
+    """A table's client as a person's options change it (the controller)."""
+
+    sort: str
+    bells: set[str]
+
+
 class SeatState(StrEnum):
     """Who is in a seat, as the lobby shows it."""
 
@@ -151,6 +177,8 @@ class ServerTable:
     level: str
     creator: str                      # identity of who starts it
     seed: int | None
+    #: A rated table's finished match moves its players' ratings (:mod:`.people`).
+    rated: bool = False
     claims: list[Claim | None] = field(default_factory=list)
     table: Table | None = None
     #: Connected players: seat -> (client, their link).
@@ -301,7 +329,7 @@ class ServerTable:
         return table_meta(t) | {
             "seats": ["remote" if s.kind == REMOTE else "computer" for s in t.seats],
             "game_id": self.game_id,
-            "server": {"table": self.id, "level": self.level, "creator": self.creator,
+            "server": {"table": self.id, "level": self.level, "creator": self.creator, "rated": self.rated,
                        "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
                        "visited": round(time.time() if self.present() else self.visited)},
         }
@@ -331,7 +359,10 @@ class ServerTable:
     def _record(self, table: Table) -> None:
         stats, self.stats = self.stats, None
         humans = {i: s.name for i, s in enumerate(table.seats) if s.key}
-        if stats is None or not humans:
+        if stats is None:
+            return
+        self.registry.record_result(self, table)
+        if not humans:
             return
         level = self.level if any(s.kind == COMPUTER for s in table.seats) else "humans"
         stats.start(table.match, humans, level, self.game_id)
@@ -512,16 +543,27 @@ class ChatLimit:
 class Registry:
     """Every table of the server, the connected people, and the lobby's chat."""
 
-    def __init__(self, config: ServerConfig, store: TableStore, executor: Executor) -> None:
+    def __init__(self, config: ServerConfig, store: TableStore, executor: Executor,
+                 people: PeopleStore | None = None) -> None:
         self.config = config
         self.store = store
         self.executor = executor
         self.tables: dict[int, ServerTable] = {}
         self.clients: dict[str, Client] = {}      # identity -> its one live connection
-        self.chat: list[LobbyLine] = []
+        if people is None:
+            try:
+                people = SqlitePeopleStore(config.home / PEOPLE_FILE)
+            except StoreError as exc:
+                raise ConfigError(str(exc)) from None
+        #: The people and records (:mod:`.people`): names, ratings, histories, options, bans, chat.
+        self.people: PeopleStore = people
+        #: Finished matches are recorded there on a thread of their own (the loop never waits).
+        self._recorder = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="canasta-people")
+        self.results: list[concurrent.futures.Future[list[RatingChange]]] = []
+        self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified) for c in self._last_chat()]
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
-        self.names = NameBook(config.home / NAMES_FILE)
+        self.names = NameBook(config.home / NAMES_FILE, store=self.people)
         skeleton("")           # the confusables are read now, not at the first login (0.1 s)
         #: Wrong guest codes cost time, per name typed (as wrong passwords do per address).
         self.codes = GuessThrottle()
@@ -552,6 +594,14 @@ class Registry:
                 log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
                             item.id, type(exc).__name__, printable(str(exc)))
         self.sweep()
+        # Invitations to tables that did not come back (a forming table is not kept) are closed: a new
+        # table may get that number.
+        try:
+            for inv in self.people.invitations():
+                if inv.table_id not in self.tables:
+                    self.people.withdraw(inv.id)
+        except StoreError as exc:
+            log.warning("the open invitations could not be read: %s", exc)
         if len(self.tables) > self.config.max_tables:
             # Every saved game comes back, even over the limit: nobody's table is lost to a setting.
             log.warning("%d tables came back, more than the server's most (%d): no table can be created "
@@ -577,7 +627,8 @@ class Registry:
             seats.append(Seat(kind, name, level, key))
         seed = meta.get("seed")
         seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-        st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed)
+        st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed,
+                         rated=server.get("rated") is True)
         gid = meta.get("game_id")
         st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
         table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
@@ -723,13 +774,14 @@ class Registry:
             return f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over"
         return None
 
-    def create(self, client: Client, rules: Rules, level: str) -> ServerTable:
-        """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`)."""
+    def create(self, client: Client, rules: Rules, level: str, rated: bool = False) -> ServerTable:
+        """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`).
+        ``rated``: its finished match moves its players' ratings."""
         why = self.may_create(client)
         if why is not None:
             raise TableRefused(why)
         seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
-        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed)
+        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=rated)
         st.claims = [None] * rules.players
         self.next_id += 1
         self.tables[st.id] = st
@@ -737,8 +789,8 @@ class Registry:
             if other is not st and other.state == FORMING and other.stand(client.identity.key):
                 self._drop_if_empty(other)
         st.claim(client, 0)
-        log.info("%s created table %d (%s rules, %s computers, to %d)", client.identity.log_text(), st.id,
-                 rules.name, level, rules.target_score)
+        log.info("%s created table %d (%s rules, %s computers, to %d%s)", client.identity.log_text(), st.id,
+                 rules.name, level, rules.target_score, ", rated" if rated else "")
         self.changed()
         return st
 
@@ -810,17 +862,18 @@ class Registry:
         for st in list(self.tables.values()):
             if st.state == FORMING:
                 if not any(c is not None and c.identity in self.clients for c in st.claims):
-                    self._clear(st, "")
+                    self.clear(st, "")
                 elif config.forming_timeout and now - st.touched >= config.forming_timeout:
-                    self._clear(st, f"Table {st.id} was cleared: it had not started "
+                    self.clear(st, f"Table {st.id} was cleared: it had not started "
                                     f"{span(config.forming_timeout)} after somebody last sat down")
             elif (st.state == PLAYING and config.set_aside_after and not st.present() and not st.pending
                   and wall - st.visited >= config.set_aside_after):
                 self.set_aside(st, f"nobody had been at it for {span(wall - st.visited)}")
 
-    def _clear(self, st: ServerTable, why: str) -> None:
+    def clear(self, st: ServerTable, why: str) -> None:
         """A table that has not started goes; who sat there is told ``why``."""
         self.tables.pop(st.id, None)
+        self._forget_invitations(st.id)
         log.info("table %d was cleared before it started%s", st.id, f": {why}" if why else "")
         for c in st.claims:
             who = self.clients.get(c.identity) if c is not None else None
@@ -833,6 +886,7 @@ class Registry:
         to what), where ``canasta --load`` plays it on."""
         st.close()
         self.tables.pop(st.id, None)
+        self._forget_invitations(st.id)
         self.store.set_aside(st.id, why)
         assert st.table is not None
         for s in st.table.seats:
@@ -844,12 +898,14 @@ class Registry:
     def _drop_if_empty(self, st: ServerTable) -> None:
         if st.state == FORMING and st.empty():
             self.tables.pop(st.id, None)
+            self._forget_invitations(st.id)
 
     def drop_if_over(self, st: ServerTable) -> None:
         """A finished table goes when its last client leaves."""
         if st.state == OVER and not st.present():
             st.close()
             self.tables.pop(st.id, None)
+            self._forget_invitations(st.id)
             self.changed()
 
     # ------------------------------------------------------------------ chat
@@ -868,8 +924,192 @@ class Registry:
         ident = client.identity
         self.chat.append(LobbyLine(ident.label, text, ident.verified))
         del self.chat[:-LOBBY_CHAT_KEEP]
+        self.keep_chat(self.chat[-1])
         self.changed()
         return None
+
+    def keep_chat(self, line: LobbyLine) -> None:
+        """The lobby's chat outlasts a restart (its last :data:`LOBBY_CHAT_KEEP` lines)."""
+        try:
+            self.people.add_chat(ChatLine(line.who, line.text, line.verified, time.time()), LOBBY_CHAT_KEEP)
+        except StoreError as exc:
+            log.warning("a chat line could not be kept: %s", exc)
+
+    def _last_chat(self) -> list[ChatLine]:
+        try:
+            return self.people.last_chat(LOBBY_CHAT_KEEP)
+        except StoreError as exc:
+            log.warning("the lobby's last chat lines could not be read: %s", exc)
+            return []
+
+    # ------------------------------------------------------------------ invitations
+    def free_seat(self, st: ServerTable) -> int | None:
+        """A seat somebody invited could take: a free one at a forming table, a computer's nobody
+        claimed at a table being played."""
+        if st.table is None:
+            return next((i for i, c in enumerate(st.claims) if c is None), None)
+        if st.state != PLAYING:
+            return None
+        return next((i for i, s in enumerate(st.table.seats)
+                     if s.kind == COMPUTER and not s.key and i not in st.pending), None)
+
+    def invite(self, client: Client, to_key: str, table_id: int) -> str | None:
+        """``client``, seated at table ``table_id``, invites the person ``to_key`` (online) to its
+        free seat; they are told wherever they are.  Why not, or None.  Kept until answered or the
+        table goes (also across a restart, while the table is there)."""
+        ident = client.identity
+        st = self.tables.get(table_id)
+        if st is None:
+            return "That table is gone"
+        if st.seat_of(ident.key) is None:
+            return "Sit at a table to invite somebody to it"
+        if to_key == ident.key:
+            return "You are at this table already"
+        guest = self.clients.get(to_key)
+        if guest is None:
+            return "They are not here any more"
+        if st.seat_of(to_key) is not None:
+            return f"{guest.identity.label} has a seat at this table already"
+        if self.free_seat(st) is None:
+            return "This table has no free seat"
+        try:
+            self.people.invite(ident.key, ident.label, to_key, table_id, time.time())
+        except StoreError as exc:
+            log.warning("an invitation could not be kept: %s", exc)
+            return "The invitation could not be kept (the server's store failed): try again"
+        guest.notify(f"{ident.label} invites you to table {table_id}")
+        log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
+        self.changed()
+        return None
+
+    def invitations_for(self, key: str) -> list[Invitation]:
+        """The open invitations of ``key``, to tables that are still there."""
+        try:
+            return [i for i in self.people.invitations_for(key) if i.table_id in self.tables]
+        except StoreError as exc:
+            log.warning("the invitations could not be read: %s", exc)
+            return []
+
+    def answer(self, client: Client, invitation_id: int, accept: bool) -> tuple[str | None, Destination | None]:
+        """``client`` accepts or declines an invitation; the inviter is told.  (Why not, or None;
+        where to go now, as :meth:`sit` says.)"""
+        key = client.identity.key
+        inv = next((i for i in self.invitations_for(key) if i.id == invitation_id), None)
+        if inv is None:
+            return "That invitation is no longer open", None
+        try:
+            self.people.withdraw(inv.id)
+        except StoreError as exc:
+            log.warning("an invitation could not be closed: %s", exc)
+        inviter = self.clients.get(inv.from_key)
+        label = client.identity.label
+        st = self.tables.get(inv.table_id)
+        if not accept:
+            if inviter is not None:
+                inviter.notify(f"{label} declined your invitation to table {inv.table_id}")
+            self.changed()
+            return None, None
+        seat = self.free_seat(st) if st is not None else None
+        if st is None or seat is None:
+            return "That table has no free seat any more", None
+        why, where = self.sit(client, st.id, seat)
+        if why is None and inviter is not None:
+            inviter.notify(f"{label} accepted your invitation to table {inv.table_id}")
+        return why, where
+
+    def _forget_invitations(self, table_id: int) -> None:
+        try:
+            self.people.withdraw_table(table_id)
+        except StoreError as exc:
+            log.warning("the invitations to table %d could not be closed: %s", table_id, exc)
+
+    # ------------------------------------------------------------------ records (the screens' queries)
+    def record_of(self, ident: Identity, limit: int = 20) -> PersonRecord | None:
+        """``ident``'s rating, history and statistics (by their key, never their name); None when the
+        store cannot say (logged)."""
+        try:
+            return record_of(self.people, ident.key, ident.label, limit)
+        except StoreError as exc:
+            log.warning("the record of %s could not be read: %s", ident.log_text(), exc)
+            return None
+
+    def leaderboard(self, limit: int = 20) -> list[Standing]:
+        """The top ``limit`` by conservative rating, with their rated matches and wins ([] if the store
+        cannot say, logged)."""
+        try:
+            return self.people.leaderboard(limit)
+        except StoreError as exc:
+            log.warning("the leaderboard could not be read: %s", exc)
+            return []
+
+    # ------------------------------------------------------------------ a person's options
+    def person_options(self, ident: Identity) -> PersonOptions | None:
+        """The options ``ident`` keeps on this server (a person with a key; a guest keeps none)."""
+        if not ident.verified:
+            return None
+        try:
+            return self.people.options_of(ident.key)
+        except StoreError as exc:
+            log.warning("the options of %s could not be read: %s", ident.log_text(), exc)
+            return None
+
+    def set_person_options(self, ident: Identity, options: PersonOptions) -> str | None:
+        """Keep ``options`` for ``ident`` (at every table, from the next); why not, or None."""
+        if not ident.verified:
+            return "A guest's options are not kept: connect with your SSH key to keep them"
+        try:
+            self.people.set_options(ident.key, options)
+        except StoreError as exc:
+            log.warning("the options of %s could not be kept: %s", ident.log_text(), exc)
+            return "Your options could not be kept (the server's store failed): they hold until you leave"
+        return None
+
+    def screen_options(self, ident: Identity, base: Options) -> Options:
+        """The screen's options of a connection of ``ident``: ``base`` (what its terminal can show)
+        with the person's kept four-colour deck, mouse and card faces (ASCII faces where asked;
+        Unicode faces only where the terminal takes them)."""
+        kept = self.person_options(ident)
+        if kept is None:
+            return base
+        glyphs = ASCII if kept.deck == "ascii" else base.glyphs
+        return dataclasses.replace(base, glyphs=glyphs, four_color=kept.four_color, mouse=kept.mouse)
+
+    def seat_options(self, ident: Identity, client: Seated) -> None:
+        """A table's client of ``ident`` takes their kept hand order and sounds."""
+        kept = self.person_options(ident)
+        if kept is not None:
+            client.sort = kept.sort
+            client.bells = kept.bells
+
+    # ------------------------------------------------------------------ results and ratings
+    def record_result(self, st: ServerTable, table: Table) -> None:
+        """A match is over: its result (and, at a rated table, its players' new ratings) goes to the
+        people store, on the recorder's thread; :attr:`results` holds what is under way."""
+        seats = [(s.key if s.key and not s.key.startswith(LEGACY) else "", s.name) for s in table.seats]
+        try:
+            result = result_of(table.match, seats, game_id=st.game_id, table_id=st.id, rated=st.rated,
+                               record=str(self.store.path(st.id)), level=st.level)
+        except ValueError:
+            return
+        people = self.people
+
+        def record() -> list[RatingChange]:
+            try:
+                changes = people.record_match(result)
+            except StoreError as exc:
+                log.warning("table %d: the match was not recorded: %s", st.id, exc)
+                return []
+            except Exception:
+                log.exception("table %d: the match was not recorded", st.id)
+                return []
+            if changes:
+                log.info("table %d: ratings: %s", st.id, ", ".join(
+                    f"{printable(c.after.name)} {shown_points(c.before.mu, c.before.sigma)} -> "
+                    f"{shown_points(c.after.mu, c.after.sigma)}" for c in changes))
+            return changes
+
+        self.results = [f for f in self.results if not f.done()]
+        self.results.append(self._recorder.submit(record))
 
     def say_at(self, st: ServerTable, client: Client, text: str) -> str | None:
         text = text.strip()
@@ -900,6 +1140,8 @@ class Registry:
         for st in self.tables.values():
             st.close()
         self.names.flush()
+        self._recorder.shutdown(wait=True)        # (a match being recorded is written first)
+        self.people.close()
 
 
 #: The file of reserved names, in the server's directory.

@@ -1,0 +1,815 @@
+"""The server's people and records: one store, behind one small typed interface.
+
+Everything the server keeps about people besides the tables' games lives here: the names
+keys reserved, ratings, the finished matches (with the path of each match's record, for
+replays), per-person options, bans, open invitations and the lobby's last chat lines.
+:class:`PeopleStore` is the interface the server uses; :class:`SqlitePeopleStore` keeps it
+in one SQLite file in the server's directory (``people.sqlite``).  ``docs/server-store.md``
+says what a shared database in its place would take.
+
+The file is opened with the statistics' helpers (:mod:`canasta_tui.persistence.stats`): its
+schema is checked before anything is written, migrations are counted by ``PRAGMA
+user_version``, WAL mode with a busy timeout, and every write is one ``BEGIN IMMEDIATE``
+transaction.  A file that is damaged or is not this program's is reported in the log and kept
+(renamed ``people.corrupt-TIME.sqlite``); the server starts a new one.  A file written by a
+newer canasta stops the server with a message that says so (nothing is renamed).
+
+A person is their key (``key:SHA256:…``, :class:`~.auth.Identity`); a guest (``guest:…``) is
+kept only as long as a match's history row; computers are rated by level
+(``computer:expert``).  Calls are short and synchronous; the one long write (a finished
+match) is made off the event loop by its caller.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from ..engine import Match, team
+from ..persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, transaction
+from ..table.seats import GUEST_PREFIX, KEY_PREFIX
+from ..text import printable
+
+log = logging.getLogger("canasta.server")
+
+#: The store's file, in the server's directory.
+PEOPLE_FILE = "people.sqlite"
+#: A computer's seat is rated as its level: ``computer:expert``.
+COMPUTER_PREFIX = "computer:"
+#: Lobby chat lines kept across restarts.
+CHAT_KEEP = 100
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: names, ratings, matches and their seats and hands, options, bans, invitations, chat, notes
+    """
+    CREATE TABLE names (
+        skeleton TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        since REAL NOT NULL,
+        seen REAL NOT NULL
+    );
+    CREATE TABLE ratings (
+        entry TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        matches INTEGER NOT NULL DEFAULT 0,
+        updated REAL NOT NULL
+    );
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL UNIQUE,
+        table_id INTEGER NOT NULL,
+        finished REAL NOT NULL,
+        rules TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        winner INTEGER NOT NULL,
+        scores TEXT NOT NULL,
+        hands INTEGER NOT NULL
+    );
+    CREATE TABLE match_seats (
+        match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        entry TEXT NOT NULL,
+        name TEXT NOT NULL,
+        team INTEGER NOT NULL,
+        before_mu REAL,
+        before_sigma REAL,
+        after_mu REAL,
+        after_sigma REAL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX match_seats_entry ON match_seats(entry);
+    CREATE TABLE hands (
+        match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        team INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        difference INTEGER NOT NULL,
+        PRIMARY KEY (match_id, number, team)
+    );
+    CREATE TABLE options (
+        key TEXT PRIMARY KEY,
+        data TEXT NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE TABLE bans (
+        target TEXT PRIMARY KEY,
+        until REAL NOT NULL,
+        reason TEXT NOT NULL,
+        by TEXT NOT NULL,
+        since REAL NOT NULL
+    );
+    CREATE TABLE invitations (
+        id INTEGER PRIMARY KEY,
+        from_key TEXT NOT NULL,
+        from_name TEXT NOT NULL,
+        to_key TEXT NOT NULL,
+        table_id INTEGER NOT NULL,
+        made REAL NOT NULL,
+        UNIQUE (to_key, table_id)
+    );
+    CREATE TABLE chat (
+        id INTEGER PRIMARY KEY,
+        who TEXT NOT NULL,
+        text TEXT NOT NULL,
+        verified INTEGER NOT NULL,
+        said REAL NOT NULL
+    );
+    CREATE TABLE notes (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+)
+
+PEOPLE = Database("server's people", MIGRATIONS,
+                  "it is kept as it is under another name, and the server starts a new one")
+
+
+class StoreError(Exception):
+    """The people store cannot be used; the message says what and where."""
+
+
+# ---------------------------------------------------------------------- values
+class NameRow(NamedTuple):
+    """A name a key reserved (:class:`~.names.Reservation`, as stored)."""
+
+    skeleton: str
+    name: str
+    fingerprint: str
+    since: float
+    seen: float
+
+
+class Rating(NamedTuple):
+    """A rating entry: a person's key, or a computer level's ``computer:LEVEL``."""
+
+    entry: str
+    name: str
+    mu: float
+    sigma: float
+    matches: int = 0
+
+    @property
+    def conservative(self) -> float:
+        """What the player is at least, with 99.7 % confidence: mu - 3 sigma (openskill's ordinal)."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def points(self) -> int:
+        """The rating as shown: the conservative estimate in points (0 for a newcomer)."""
+        return shown_points(self.mu, self.sigma)
+
+
+def shown_points(mu: float, sigma: float) -> int:
+    """A rating as the screens show it: ``round(40 * (mu - 3 sigma))``.  A newcomer (mu 25,
+    sigma 25/3) is 0; a steady winner climbs towards about 1000 and beyond."""
+    return round(POINTS_SCALE * (mu - 3 * sigma))
+
+
+POINTS_SCALE = 40
+
+#: What a rating is, in a few lines a leaderboard screen can show.
+RATING_TEXT = """\
+Ratings (openskill, Plackett-Luce model; partnerships rate as teams of two)
+Only matches at tables created as rated count.  Your rating is what you
+are at least, with high confidence: skill minus three times its uncertainty,
+in points (40 per skill unit).  A newcomer starts at 0.  Winning raises it,
+losing lowers it, by more when the other side was rated higher and while
+few matches are known.  Each match makes you more certain, so a newcomer's
+first wins raise it fast.  Computers are rated by level (computer:expert)."""
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of a finished match: who played it (entry), their name, their side."""
+
+    entry: str
+    name: str
+    team: int
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """One side's score in one hand, and how far ahead of the best other side it was."""
+
+    number: int
+    team: int
+    score: int
+    difference: int
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match as the store records it."""
+
+    game_id: str
+    table_id: int
+    finished: float
+    rules: str
+    rated: bool
+    record: str                 # the path of the match's record (its save file), for replays
+    winner: int
+    scores: tuple[int, ...]     # per side
+    seats: tuple[SeatResult, ...]
+    hands: tuple[HandScore, ...] = ()
+
+
+class RatingChange(NamedTuple):
+    entry: str
+    before: Rating
+    after: Rating
+
+    @property
+    def points(self) -> int:
+        return self.after.points - self.before.points
+
+
+class HistoryRow(NamedTuple):
+    """One of a person's matches, as a history screen shows it."""
+
+    match_id: int
+    game_id: str
+    finished: float
+    rules: str
+    rated: bool
+    record: str
+    partners: tuple[str, ...]
+    opponents: tuple[str, ...]
+    our_score: int
+    their_score: int
+    won: bool
+    change: int | None           # rating points won or lost (None: not rated)
+
+    @property
+    def date(self) -> str:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.finished))
+
+
+class Tally(NamedTuple):
+    """Wins and matches with something in common (a partner, a rules preset)."""
+
+    what: str
+    wins: int
+    matches: int
+
+    @property
+    def losses(self) -> int:
+        return self.matches - self.wins
+
+
+class HighScore(NamedTuple):
+    difference: int
+    score: int
+    hand: int
+    rules: str
+    finished: float
+
+
+class Standing(NamedTuple):
+    """One line of the leaderboard."""
+
+    place: int
+    entry: str
+    name: str
+    points: int
+    matches: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class PersonRecord:
+    """Everything a person's statistics screen shows, in one value."""
+
+    rating: Rating
+    matches: tuple[HistoryRow, ...]
+    by_partner: tuple[Tally, ...]
+    by_rules: tuple[Tally, ...]
+    high_scores: tuple[HighScore, ...]
+
+
+def record_of(store: PeopleStore, key: str, name: str = "", limit: int = 20) -> PersonRecord:
+    """A person's rating, last ``limit`` matches, wins by partner and by rules preset, and high scores."""
+    rating = store.rating(key)
+    return PersonRecord(rating._replace(name=rating.name if rating.matches else name or rating.name),
+                        tuple(store.matches_of(key, limit)), tuple(store.wins_by_partner(key)),
+                        tuple(store.wins_by_rules(key)), tuple(store.high_scores(key)))
+
+
+#: Hand order, four-colour deck, card faces, mouse and sounds: what a person may set over SSH.
+SORTS = ("rank", "suit")
+DECKS = ("unicode", "ascii")
+
+
+@dataclass(frozen=True)
+class PersonOptions:
+    """A person's options at every table of the server."""
+
+    sort: str = "rank"
+    four_color: bool = False
+    deck: str = "unicode"
+    mouse: bool = False
+    bell_turn: bool = False
+    bell_question: bool = False
+    bell_hand_over: bool = False
+
+    def __post_init__(self) -> None:
+        if self.sort not in SORTS:
+            raise ValueError(f"sort must be one of {', '.join(SORTS)}, not {printable(str(self.sort))[:20]!r}")
+        if self.deck not in DECKS:
+            raise ValueError(f"deck must be one of {', '.join(DECKS)}, not {printable(str(self.deck))[:20]!r}")
+        for f in fields(self):
+            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
+                raise ValueError(f"{f.name} must be true or false")
+
+    @property
+    def bells(self) -> set[str]:
+        return {b for b in ("turn", "question", "hand_over") if getattr(self, f"bell_{b}")}
+
+    @classmethod
+    def from_data(cls, data: object) -> tuple[PersonOptions, list[str]]:
+        """Options from stored data, and what in it could not be used (the default is kept for that)."""
+        out = cls()
+        problems: list[str] = []
+        if not isinstance(data, dict):
+            return out, ["not a table of options"]
+        names = {f.name for f in fields(cls)}
+        for k, v in data.items():
+            if k not in names:
+                problems.append(f"unknown option {printable(str(k))[:20]}")
+                continue
+            try:
+                out = cls(**(asdict(out) | {k: v}))
+            except ValueError as exc:
+                problems.append(str(exc))
+        return out, problems
+
+
+class Ban(NamedTuple):
+    """A key (``key:SHA256:…``) or an address (``address:1.2.3.4``) kept out until ``until``."""
+
+    target: str
+    until: float
+    reason: str
+    by: str
+    since: float
+
+
+ADDRESS_PREFIX = "address:"
+
+
+class Invitation(NamedTuple):
+    id: int
+    from_key: str
+    from_name: str
+    to_key: str
+    table_id: int
+    made: float
+
+
+class ChatLine(NamedTuple):
+    who: str
+    text: str
+    verified: bool
+    said: float
+
+
+# ---------------------------------------------------------------------- the interface
+class PeopleStore(Protocol):
+    """What the server keeps about people.  Every write is whole or not at all."""
+
+    # names a key reserved (:class:`~.names.NameBook` keeps them in memory and writes here)
+    def names(self) -> list[NameRow]: ...
+    def put_names(self, rows: Sequence[NameRow], gone: Sequence[str] = ()) -> None: ...
+    def note(self, name: str) -> str | None: ...
+    def set_note(self, name: str, value: str) -> None: ...
+
+    # ratings and finished matches
+    def rating(self, entry: str) -> Rating: ...
+    def record_match(self, result: MatchResult) -> list[RatingChange]: ...
+
+    # what a person's screens show
+    def matches_of(self, key: str, limit: int = 20) -> list[HistoryRow]: ...
+    def wins_by_partner(self, key: str) -> list[Tally]: ...
+    def wins_by_rules(self, key: str) -> list[Tally]: ...
+    def high_scores(self, key: str, limit: int = 10) -> list[HighScore]: ...
+    def leaderboard(self, limit: int = 20) -> list[Standing]: ...
+
+    # options
+    def options_of(self, key: str) -> PersonOptions | None: ...
+    def set_options(self, key: str, options: PersonOptions) -> None: ...
+
+    # bans
+    def ban(self, ban: Ban) -> None: ...
+    def unban(self, target: str) -> bool: ...
+    def bans(self, now: float) -> list[Ban]: ...
+
+    # invitations
+    def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation: ...
+    def invitations_for(self, key: str) -> list[Invitation]: ...
+    def invitations(self) -> list[Invitation]: ...
+    def withdraw(self, invitation_id: int) -> bool: ...
+    def withdraw_table(self, table_id: int) -> int: ...
+
+    # the lobby's chat
+    def add_chat(self, line: ChatLine, keep: int = CHAT_KEEP) -> None: ...
+    def last_chat(self, n: int = CHAT_KEEP) -> list[ChatLine]: ...
+
+    def close(self) -> None: ...
+
+
+# ---------------------------------------------------------------------- ratings
+MODEL = PlackettLuce()
+
+
+def new_rating(entry: str, name: str) -> Rating:
+    return Rating(entry, name, MODEL.mu, MODEL.sigma, 0)
+
+
+def ranks_of(scores: Sequence[int], winner: int) -> list[int]:
+    """Each side's place (0 best): the winner first, the others by score (equal scores share a place)."""
+    order = sorted(range(len(scores)), key=lambda t: (t != winner, -scores[t]))
+    ranks = [0] * len(scores)
+    place = 0
+    for i, t in enumerate(order):
+        if i and (order[i - 1] == winner or scores[order[i - 1]] != scores[t]):
+            place = i
+        ranks[t] = place
+    return ranks
+
+
+def rated(entry: str) -> bool:
+    """Is this seat's player rated (and their rating kept)?  People with a key, and computers."""
+    return entry.startswith((KEY_PREFIX, COMPUTER_PREFIX))
+
+
+def rate(result: MatchResult, current: dict[str, Rating]) -> dict[str, Rating]:
+    """The new ratings of the match's rated entries: each side a team of its seats (a partnership is
+    a team of two), ranked winner first.  ``current`` holds each rated entry's rating now; a guest
+    plays as a newcomer and is not kept.  An entry in several seats (two Expert computers) gets
+    the mean of its seats' new ratings."""
+    teams = sorted({s.team for s in result.seats})
+    players: list[list[PlackettLuceRating]] = []
+    entries: list[list[str]] = []
+    for t in teams:
+        seats = [s for s in result.seats if s.team == t]
+        entries.append([s.entry for s in seats])
+        players.append([MODEL.rating(mu=current[s.entry].mu, sigma=current[s.entry].sigma) if s.entry in current
+                        else MODEL.rating() for s in seats])
+    ranks = ranks_of([result.scores[t] for t in teams], teams.index(result.winner))
+    new = MODEL.rate(players, ranks=[float(r) for r in ranks])
+    got: dict[str, list[tuple[float, float]]] = {}
+    for es, rs in zip(entries, new, strict=True):
+        for e, r in zip(es, rs, strict=True):
+            if e in current:
+                got.setdefault(e, []).append((r.mu, r.sigma))
+    out = {}
+    for e, values in got.items():
+        old = current[e]
+        out[e] = old._replace(mu=sum(v[0] for v in values) / len(values),
+                              sigma=sum(v[1] for v in values) / len(values), matches=old.matches + 1)
+    return out
+
+
+# ---------------------------------------------------------------------- SQLite
+class SqlitePeopleStore:
+    """:class:`PeopleStore` in one SQLite file.  One connection, used under a lock from the event
+    loop's thread and from the thread that records a finished match."""
+
+    def __init__(self, path: Path, timeout: float = BUSY_TIMEOUT) -> None:
+        self.path = path
+        self.problem = ""               # the file found was set aside: what the log said
+        self._lock = threading.RLock()
+        try:
+            self._db = connect(path, timeout, PEOPLE, check_same_thread=False)
+        except StatsError as exc:
+            text = str(exc)
+            if "newer than this program" in text or "busy" in text or not path.exists():
+                raise StoreError(text) from None
+            kept = _set_aside(path)
+            self.problem = f"{text}: now {printable(kept.name)}" if kept else text
+            log.warning("%s; the server starts a new one", self.problem)
+            try:
+                self._db = connect(path, timeout, PEOPLE, check_same_thread=False)
+            except StatsError as exc2:
+                raise StoreError(str(exc2)) from None
+        self._db.execute("PRAGMA synchronous = NORMAL")
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._errors(), transaction(self._db) as db:
+            yield db
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._errors():
+            yield self._db
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"{printable(str(self.path))}: the server's people database: "
+                             f"{printable(str(exc))}") from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ------------------------------------------------------------------ names
+    def names(self) -> list[NameRow]:
+        with self._reading() as db:
+            return [NameRow(str(a), str(b), str(c), float(d), float(e)) for a, b, c, d, e in
+                    db.execute("SELECT skeleton, name, fingerprint, since, seen FROM names ORDER BY since")]
+
+    def put_names(self, rows: Sequence[NameRow], gone: Sequence[str] = ()) -> None:
+        with self._writing() as db:
+            db.executemany("DELETE FROM names WHERE skeleton = ?", [(g,) for g in gone])
+            db.executemany("INSERT OR REPLACE INTO names(skeleton, name, fingerprint, since, seen) "
+                           "VALUES (?, ?, ?, ?, ?)", [tuple(r) for r in rows])
+
+    def note(self, name: str) -> str | None:
+        with self._reading() as db:
+            row = db.execute("SELECT value FROM notes WHERE name = ?", (name,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_note(self, name: str, value: str) -> None:
+        with self._writing() as db:
+            db.execute("INSERT OR REPLACE INTO notes(name, value) VALUES (?, ?)", (name, value))
+
+    # ------------------------------------------------------------------ ratings and matches
+    def _rating(self, db: sqlite3.Connection, entry: str, name: str = "") -> Rating:
+        row = db.execute("SELECT name, mu, sigma, matches FROM ratings WHERE entry = ?", (entry,)).fetchone()
+        if row is None:
+            return new_rating(entry, name or entry)
+        return Rating(entry, str(row[0]), float(row[1]), float(row[2]), int(row[3]))
+
+    def rating(self, entry: str) -> Rating:
+        with self._reading() as db:
+            return self._rating(db, entry)
+
+    def record_match(self, result: MatchResult) -> list[RatingChange]:
+        """Record a finished match (once: the same game again changes nothing) and, if it was
+        rated, move its players' ratings; what changed."""
+        changes: list[RatingChange] = []
+        with self._writing() as db:
+            if db.execute("SELECT 1 FROM matches WHERE game_id = ?", (result.game_id,)).fetchone():
+                return []
+            before: dict[str, Rating] = {}
+            for s in result.seats:
+                if rated(s.entry) and s.entry not in before:
+                    before[s.entry] = self._rating(db, s.entry, s.name)._replace(name=s.name)
+            after = rate(result, before) if result.rated else {}
+            cur = db.execute(
+                "INSERT INTO matches(game_id, table_id, finished, rules, rated, record, winner, scores, hands)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (result.game_id, result.table_id, result.finished, result.rules, int(result.rated), result.record,
+                 result.winner, json.dumps(list(result.scores)), len({h.number for h in result.hands})))
+            mid = cur.lastrowid
+            for i, s in enumerate(result.seats):
+                b, a = before.get(s.entry), after.get(s.entry)
+                db.execute("INSERT INTO match_seats(match_id, seat, entry, name, team, before_mu, before_sigma,"
+                           " after_mu, after_sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (mid, i, s.entry, s.name, s.team, b.mu if b and a else None, b.sigma if b and a else None,
+                            a.mu if a else None, a.sigma if a else None))
+            db.executemany("INSERT INTO hands(match_id, number, team, score, difference) VALUES (?, ?, ?, ?, ?)",
+                           [(mid, h.number, h.team, h.score, h.difference) for h in result.hands])
+            now = result.finished
+            for entry, r in after.items():
+                db.execute("INSERT OR REPLACE INTO ratings(entry, name, mu, sigma, matches, updated)"
+                           " VALUES (?, ?, ?, ?, ?, ?)", (entry, r.name, r.mu, r.sigma, r.matches, now))
+                changes.append(RatingChange(entry, before[entry], r))
+        return changes
+
+    # ------------------------------------------------------------------ a person's record
+    def _seats_of(self, db: sqlite3.Connection, key: str, limit: int | None = None) -> list[tuple[Any, ...]]:
+        sql = ("SELECT m.id, m.game_id, m.finished, m.rules, m.rated, m.record, m.winner, m.scores, s.team,"
+               " s.seat, s.before_mu, s.before_sigma, s.after_mu, s.after_sigma FROM match_seats s"
+               " JOIN matches m ON m.id = s.match_id WHERE s.entry = ? ORDER BY m.finished DESC, m.id DESC")
+        if limit is not None:
+            return db.execute(sql + " LIMIT ?", (key, limit)).fetchall()
+        return db.execute(sql, (key,)).fetchall()
+
+    def matches_of(self, key: str, limit: int = 20) -> list[HistoryRow]:
+        out = []
+        with self._reading() as db:
+            for (mid, gid, fin, rules, was_rated, record, winner, scores, team, seat,
+                 bmu, bsig, amu, asig) in self._seats_of(db, key, limit):
+                others = db.execute("SELECT name, team FROM match_seats WHERE match_id = ? AND seat != ? ORDER BY seat",
+                                    (mid, seat)).fetchall()
+                sc = _scores(scores)
+                ours = sc[team] if 0 <= team < len(sc) else 0
+                theirs = max((v for t, v in enumerate(sc) if t != team), default=0)
+                change = None
+                if amu is not None and bmu is not None:
+                    change = shown_points(amu, asig) - shown_points(bmu, bsig)
+                out.append(HistoryRow(int(mid), str(gid), float(fin), str(rules), bool(was_rated), str(record),
+                                      tuple(str(n) for n, t in others if t == team),
+                                      tuple(str(n) for n, t in others if t != team),
+                                      ours, theirs, winner == team, change))
+        return out
+
+    def wins_by_partner(self, key: str) -> list[Tally]:
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT p.entry, p.name, m.winner = s.team FROM match_seats s JOIN matches m ON m.id = s.match_id"
+                " JOIN match_seats p ON p.match_id = s.match_id AND p.team = s.team AND p.seat != s.seat"
+                " WHERE s.entry = ? ORDER BY m.finished", (key,)).fetchall()
+        return _tally((str(e), str(n), bool(w)) for e, n, w in rows)
+
+    def wins_by_rules(self, key: str) -> list[Tally]:
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT m.rules, m.rules, m.winner = s.team FROM match_seats s JOIN matches m ON m.id = s.match_id"
+                " WHERE s.entry = ? ORDER BY m.finished", (key,)).fetchall()
+        return _tally((str(e), str(n), bool(w)) for e, n, w in rows)
+
+    def high_scores(self, key: str, limit: int = 10) -> list[HighScore]:
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT h.difference, h.score, h.number, m.rules, m.finished FROM match_seats s"
+                " JOIN matches m ON m.id = s.match_id JOIN hands h ON h.match_id = s.match_id AND h.team = s.team"
+                " WHERE s.entry = ? ORDER BY h.difference DESC, m.finished LIMIT ?", (key, limit)).fetchall()
+        return [HighScore(int(d), int(sc), int(n), str(r), float(f)) for d, sc, n, r, f in rows]
+
+    def leaderboard(self, limit: int = 20) -> list[Standing]:
+        """The top ``limit`` rated people and computer levels by conservative rating."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT r.entry, r.name, r.mu, r.sigma, r.matches, (SELECT COUNT(*) FROM match_seats s JOIN matches m"
+                " ON m.id = s.match_id WHERE s.entry = r.entry AND m.rated = 1 AND m.winner = s.team)"
+                " FROM ratings r WHERE r.matches > 0 ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry"
+                " LIMIT ?", (limit,)).fetchall()
+        return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))
+                for i, (e, n, mu, sg, m, w) in enumerate(rows)]
+
+    # ------------------------------------------------------------------ options
+    def options_of(self, key: str) -> PersonOptions | None:
+        with self._reading() as db:
+            row = db.execute("SELECT data FROM options WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(str(row[0]))
+        except ValueError:
+            data = None
+        options, problems = PersonOptions.from_data(data)
+        if problems:
+            log.warning("the options of %s: %s (the default is used for those)", printable(key), "; ".join(problems))
+        return options
+
+    def set_options(self, key: str, options: PersonOptions) -> None:
+        with self._writing() as db:
+            db.execute("INSERT OR REPLACE INTO options(key, data, updated) VALUES (?, ?, ?)",
+                       (key, json.dumps(asdict(options)), time.time()))
+
+    # ------------------------------------------------------------------ bans
+    def ban(self, ban: Ban) -> None:
+        with self._writing() as db:
+            db.execute("INSERT OR REPLACE INTO bans(target, until, reason, by, since) VALUES (?, ?, ?, ?, ?)",
+                       tuple(ban))
+
+    def unban(self, target: str) -> bool:
+        with self._writing() as db:
+            return db.execute("DELETE FROM bans WHERE target = ?", (target,)).rowcount > 0
+
+    def bans(self, now: float) -> list[Ban]:
+        """The bans in force at ``now`` (those over are forgotten)."""
+        with self._writing() as db:
+            db.execute("DELETE FROM bans WHERE until <= ?", (now,))
+            return [Ban(str(t), float(u), str(r), str(b), float(s)) for t, u, r, b, s in
+                    db.execute("SELECT target, until, reason, by, since FROM bans ORDER BY since")]
+
+    # ------------------------------------------------------------------ invitations
+    def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:
+        with self._writing() as db:
+            db.execute("INSERT INTO invitations(from_key, from_name, to_key, table_id, made) VALUES (?, ?, ?, ?, ?)"
+                       " ON CONFLICT (to_key, table_id) DO UPDATE SET from_key = excluded.from_key,"
+                       " from_name = excluded.from_name, made = excluded.made",
+                       (from_key, from_name, to_key, table_id, made))
+            row = db.execute("SELECT id FROM invitations WHERE to_key = ? AND table_id = ?",
+                             (to_key, table_id)).fetchone()
+        return Invitation(int(row[0]), from_key, from_name, to_key, table_id, made)
+
+    def _invitations(self, where: str = "", args: tuple[Any, ...] = ()) -> list[Invitation]:
+        with self._reading() as db:
+            rows = db.execute("SELECT id, from_key, from_name, to_key, table_id, made FROM invitations"
+                              f" {where} ORDER BY made, id", args).fetchall()
+        return [Invitation(int(i), str(f), str(fn), str(t), int(tb), float(m)) for i, f, fn, t, tb, m in rows]
+
+    def invitations_for(self, key: str) -> list[Invitation]:
+        return self._invitations("WHERE to_key = ?", (key,))
+
+    def invitations(self) -> list[Invitation]:
+        return self._invitations()
+
+    def withdraw(self, invitation_id: int) -> bool:
+        with self._writing() as db:
+            return db.execute("DELETE FROM invitations WHERE id = ?", (invitation_id,)).rowcount > 0
+
+    def withdraw_table(self, table_id: int) -> int:
+        with self._writing() as db:
+            return int(db.execute("DELETE FROM invitations WHERE table_id = ?", (table_id,)).rowcount)
+
+    # ------------------------------------------------------------------ chat
+    def add_chat(self, line: ChatLine, keep: int = CHAT_KEEP) -> None:
+        with self._writing() as db:
+            db.execute("INSERT INTO chat(who, text, verified, said) VALUES (?, ?, ?, ?)",
+                       (line.who, line.text, int(line.verified), line.said))
+            db.execute("DELETE FROM chat WHERE id NOT IN (SELECT id FROM chat ORDER BY id DESC LIMIT ?)", (keep,))
+
+    def last_chat(self, n: int = CHAT_KEEP) -> list[ChatLine]:
+        with self._reading() as db:
+            rows = db.execute("SELECT who, text, verified, said FROM chat ORDER BY id DESC LIMIT ?", (n,)).fetchall()
+        return [ChatLine(str(w), str(t), bool(v), float(s)) for w, t, v, s in reversed(rows)]
+
+
+def _scores(text: object) -> list[int]:
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        return []
+    return [v for v in value if isinstance(v, int)] if isinstance(value, list) else []
+
+
+def _tally(rows: Iterable[tuple[str, str, bool]]) -> list[Tally]:
+    """Wins and matches per first column (shown by the newest second column), most matches first."""
+    counts: dict[str, list[int]] = {}
+    shown: dict[str, str] = {}
+    for key, name, won in rows:
+        c = counts.setdefault(key, [0, 0])
+        c[0] += int(won)
+        c[1] += 1
+        shown[key] = _entry_name(key, name)
+    return sorted((Tally(shown[k], w, m) for k, (w, m) in counts.items()), key=lambda t: (-t.matches, -t.wins, t.what))
+
+
+def _entry_name(entry: str, name: str) -> str:
+    if entry.startswith(COMPUTER_PREFIX):
+        return f"Computer ({entry.removeprefix(COMPUTER_PREFIX)})"
+    if entry.startswith(GUEST_PREFIX) and not name.startswith("~"):
+        return "~" + name
+    return name or entry
+
+
+def _set_aside(path: Path) -> Path | None:
+    """Rename a database file that cannot be used (and its WAL files): kept, out of the way."""
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    kept = path.with_name(f"{path.stem}.corrupt-{stamp}{path.suffix}")
+    try:
+        path.rename(kept)
+    except OSError as exc:
+        log.warning("%s could not be set aside: %s", printable(str(path)), exc.strerror)
+        return None
+    for extra in ("-wal", "-shm"):
+        side = path.with_name(path.name + extra)
+        if side.exists():
+            try:
+                side.rename(kept.with_name(kept.name + extra))
+            except OSError:
+                pass
+    return kept
+
+
+def computer_entry(level: str) -> str:
+    return COMPUTER_PREFIX + level
+
+
+def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, table_id: int, rated: bool,
+              record: str, level: str, finished: float | None = None) -> MatchResult:
+    """A finished match as the store records it.  ``seats``: each seat's (person key or "", name);
+    a seat without a person is a computer of ``level``."""
+    winner = match.winner
+    if winner is None:
+        raise ValueError("the match is not over")
+    rules = match.rules
+    out = tuple(SeatResult(key or computer_entry(level), name if key else f"Computer ({level})", team(i, rules))
+                for i, (key, name) in enumerate(seats))
+    hands = []
+    for h in match.sheet:
+        totals = [s.total for s in h.scores]
+        for t, score in enumerate(totals):
+            best_other = max((v for i, v in enumerate(totals) if i != t), default=0)
+            hands.append(HandScore(h.number, t, score, score - best_other))
+    return MatchResult(game_id, table_id, time.time() if finished is None else finished, rules.name, rated, record,
+                       winner, tuple(match.scores), out, tuple(hands))
+
+
+__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "Ban", "ChatLine",
+           "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult", "NameRow", "PeopleStore",
+           "PersonOptions", "PersonRecord", "Rating", "RatingChange", "SeatResult", "SqlitePeopleStore", "Standing", "StoreError",
+           "Tally", "computer_entry", "new_rating", "ranks_of", "rate", "rated", "record_of", "result_of", "shown_points"]

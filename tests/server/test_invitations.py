@@ -1,0 +1,79 @@
+"""Invitations' back end (the lobby's screens for them are built apart): a person seated at a table
+invites somebody online to its free seat; they are told, accept (and are seated) or decline (and
+the inviter is told); an invitation goes with its table, and outlasts a restart while the table is
+there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from canasta_tui.presets import load_rules
+from canasta_tui.server.tables import Destination
+
+from .helpers import run
+from .test_tables import Person, registry
+
+
+def test_an_invitation_is_told_accepted_and_seats_the_guest(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            ann, bob, cy, dee = (Person(n) for n in ("ann", "bob", "cy", "dee"))
+            for p in (ann, bob, cy):
+                reg.connect(p)
+            st = reg.create(ann, load_rules("classic"), "beginner")
+            assert reg.invite(bob, cy.identity.key, st.id) == "Sit at a table to invite somebody to it"
+            assert reg.invite(ann, dee.identity.key, st.id) == "They are not here any more"
+            assert reg.invite(ann, ann.identity.key, st.id) == "You are at this table already"
+            assert reg.invite(ann, bob.identity.key, st.id) is None
+            assert bob.notes[-1] == "ann invites you to table 1"
+            (inv,) = reg.invitations_for(bob.identity.key)
+            assert (inv.from_name, inv.table_id) == (ann.identity.label, st.id)
+            assert reg.answer(bob, inv.id, accept=True) == (None, None)         # a forming table: a claimed seat
+            assert st.seat_of(bob.identity.key) == 1
+            assert ann.notes[-1] == f"{bob.identity.label} accepted your invitation to table 1"
+            assert reg.invitations_for(bob.identity.key) == []
+            assert reg.answer(bob, inv.id, accept=True)[0] == "That invitation is no longer open"
+            # Declined: the inviter is told, nobody moves.
+            assert reg.invite(ann, cy.identity.key, st.id) is None
+            (inv,) = reg.invitations_for(cy.identity.key)
+            assert reg.answer(cy, inv.id, accept=False) == (None, None)
+            assert ann.notes[-1] == f"{cy.identity.label} declined your invitation to table 1"
+            assert st.seat_of(cy.identity.key) is None
+    run(main())
+
+
+def test_at_a_table_being_played_the_guest_gets_a_computers_seat_at_the_next_deal(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            ann, bob = Person("ann"), Person("bob")
+            for p in (ann, bob):
+                reg.connect(p)
+            st = reg.create(ann, load_rules("classic"), "beginner")
+            reg.start(ann, st.id)
+            assert reg.invite(ann, bob.identity.key, st.id) is None
+            (inv,) = reg.invitations_for(bob.identity.key)
+            why, where = reg.answer(bob, inv.id, accept=True)
+            assert why is None and where == Destination(st.id, None)          # they watch until the deal
+            assert st.pending[1][1].identity == bob.identity.key
+    run(main())
+
+
+def test_an_invitation_goes_with_its_table_and_outlasts_a_restart_while_it_is_there(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            ann, bob = Person("ann"), Person("bob")
+            for p in (ann, bob):
+                reg.connect(p)
+            st = reg.create(ann, load_rules("classic"), "beginner")
+            assert reg.invite(ann, bob.identity.key, st.id) is None
+            reg.stand(ann, st.id)                             # the table empties: it goes, and its invitation
+            assert reg.invitations_for(bob.identity.key) == []
+            assert reg.people.invitations() == []
+            st = reg.create(ann, load_rules("classic"), "beginner")
+            reg.start(ann, st.id)
+            assert reg.invite(ann, bob.identity.key, st.id) is None
+            reg.store.flush()
+        async with registry(tmp_path) as reg:
+            reg.restore(*reg.store.load())
+            assert [i.table_id for i in reg.invitations_for("key:SHA256:bob")] == [st.id]
+    run(main())

@@ -1,0 +1,240 @@
+"""The server's store of people and records (``server/people.py``), without SSH: every kind of
+record written, read back after the file is closed and opened again, bounded where it must be;
+a damaged file kept aside, a newer one refused; the reservations of ``names.json`` read in once."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from canasta_tui.server import names
+from canasta_tui.server.people import (
+    COMPUTER_PREFIX,
+    Ban,
+    ChatLine,
+    HandScore,
+    MatchResult,
+    PersonOptions,
+    SeatResult,
+    SqlitePeopleStore,
+    StoreError,
+    ranks_of,
+    rate,
+    shown_points,
+)
+
+
+def store(tmp_path: Path) -> SqlitePeopleStore:
+    return SqlitePeopleStore(tmp_path / "people.sqlite")
+
+
+def reopen(s: SqlitePeopleStore) -> SqlitePeopleStore:
+    s.close()
+    return SqlitePeopleStore(s.path)
+
+
+def result(game: str, seats: list[tuple[str, str]], winner: int, scores: tuple[int, ...], rated: bool = True,
+           rules: str = "classic", finished: float = 1000.0) -> MatchResult:
+    teams = len(scores)
+    return MatchResult(game, 1, finished, rules, rated, f"/srv/tables/{game}.json", winner, scores,
+                       tuple(SeatResult(e, n, i % teams) for i, (e, n) in enumerate(seats)),
+                       tuple(HandScore(1, t, s, s - max(v for j, v in enumerate(scores) if j != t))
+                             for t, s in enumerate(scores)))
+
+
+FOUR = [("key:SHA256:ann", "ann"), ("key:SHA256:bob", "bob"), ("key:SHA256:cy", "cy"), ("key:SHA256:dee", "dee")]
+
+
+def test_a_rated_match_with_computers_rates_each_level_as_its_own_entry(tmp_path: Path) -> None:
+    """Computers' seats count as their level's rating entry; two Expert partners are one entry,
+    given the mean of its seats' new ratings (here equal: they were one team)."""
+    s = store(tmp_path)
+    seats = [FOUR[0], (COMPUTER_PREFIX + "expert", "Computer"), FOUR[2], (COMPUTER_PREFIX + "expert", "Computer")]
+    changes = s.record_match(result("g1", seats, 1, (900, 5100)))
+    model = PlackettLuce()
+    want = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=[1.0, 0.0])
+    assert {c.entry for c in changes} == {"key:SHA256:ann", "key:SHA256:cy", "computer:expert"}
+    s = reopen(s)
+    expert = s.rating("computer:expert")
+    assert (expert.mu, expert.sigma, expert.matches) == (want[1][0].mu, want[1][0].sigma, 1)
+    assert s.rating("key:SHA256:ann").mu == want[0][0].mu
+    assert s.record_match(result("g1", seats, 1, (900, 5100))) == []          # the same game twice: once
+    assert s.rating("key:SHA256:ann").matches == 1
+
+
+def test_a_guest_plays_as_a_newcomer_and_is_not_rated(tmp_path: Path) -> None:
+    s = store(tmp_path)
+    seats = [FOUR[0], ("guest:abc", "~gus"), FOUR[2], FOUR[3]]
+    s.record_match(result("g", seats, 0, (5000, 100)))
+    assert s.rating("guest:abc").matches == 0
+    assert s.rating("key:SHA256:ann").matches == 1
+    assert [r.partners for r in s.matches_of("key:SHA256:ann")] == [("cy",)]
+
+
+def test_three_sides_are_ranked_winner_first_then_by_score() -> None:
+    assert ranks_of([100, 5000, 300], 1) == [2, 0, 1]
+    assert ranks_of([300, 5000, 300], 1) == [1, 0, 1]
+    assert ranks_of([5200, 5000, 300], 1) == [1, 0, 2]      # the engine's winner is first, whatever the totals
+    # Only entries whose rating is given are rated (here none: nothing comes back).
+    assert rate(result("x", [("key:a", "a"), ("key:b", "b"), ("key:c", "c")], 1, (100, 5000, 300)), {}) == {}
+
+
+def test_histories_wins_by_partner_and_rules_high_scores_and_the_leaderboard(tmp_path: Path) -> None:
+    s = store(tmp_path)
+    ann = "key:SHA256:ann"
+    s.record_match(result("a", FOUR, 0, (5000, 1000), finished=1.0))
+    s.record_match(result("b", FOUR, 1, (2000, 5000), finished=2.0, rules="windows"))
+    swapped = [FOUR[0], FOUR[2], FOUR[1], FOUR[3]]                 # ann with bob this time
+    s.record_match(result("c", swapped, 0, (5500, 100), finished=3.0, rated=False))
+    rows = s.matches_of(ann)
+    assert [r.game_id for r in rows] == ["c", "b", "a"]
+    assert [(r.partners, r.opponents, r.won, r.rated) for r in rows] == [
+        (("bob",), ("cy", "dee"), True, False), (("cy",), ("bob", "dee"), False, True),
+        (("cy",), ("bob", "dee"), True, True)]
+    assert rows[0].change is None and rows[2].change is not None and rows[2].change > 0
+    assert [tuple(t) for t in s.wins_by_partner(ann)] == [("cy", 1, 2), ("bob", 1, 1)]
+    assert [tuple(t) for t in s.wins_by_rules(ann)] == [("classic", 2, 2), ("windows", 0, 1)]
+    assert [h.difference for h in s.high_scores(ann)] == [5400, 4000, -3000]
+    board = s.leaderboard(3)
+    assert [b.place for b in board] == [1, 2, 3]
+    assert all(b.matches == 2 for b in board)                      # the unrated match is not counted
+    r = s.rating(board[0].entry)
+    assert board[0].points == shown_points(r.mu, r.sigma) == r.points
+    assert board[0].points >= board[1].points >= board[2].points
+
+
+def test_options_follow_a_person_and_bad_stored_values_keep_the_default(tmp_path: Path) -> None:
+    s = store(tmp_path)
+    assert s.options_of("key:SHA256:ann") is None
+    s.set_options("key:SHA256:ann", PersonOptions(sort="suit", four_color=True, deck="ascii", mouse=True,
+                                                  bell_turn=True))
+    s = reopen(s)
+    got = s.options_of("key:SHA256:ann")
+    assert got == PersonOptions("suit", True, "ascii", True, True, False, False)
+    assert got is not None and got.bells == {"turn"}
+    with pytest.raises(ValueError, match="sort must be one of rank, suit"):
+        PersonOptions(sort="colour")
+    with sqlite3.connect(s.path) as db:
+        db.execute("UPDATE options SET data = ?", (json.dumps({"sort": "suit", "deck": "emoji", "mouse": "yes",
+                                                               "volume": 11}),))
+    assert s.options_of("key:SHA256:ann") == PersonOptions(sort="suit")
+
+
+def test_bans_are_kept_until_they_end(tmp_path: Path) -> None:
+    s = store(tmp_path)
+    s.ban(Ban("key:SHA256:eve", 2000.0, "spam", "key:SHA256:admin", 1000.0))
+    s.ban(Ban("address:10.0.0.9", 1500.0, "", "key:SHA256:admin", 1000.0))
+    s = reopen(s)
+    assert [b.target for b in s.bans(1200.0)] == ["key:SHA256:eve", "address:10.0.0.9"]
+    assert [b.target for b in s.bans(1600.0)] == ["key:SHA256:eve"]
+    assert s.unban("key:SHA256:eve") and not s.unban("key:SHA256:eve")
+    assert s.bans(1600.0) == []
+
+
+def test_invitations_stay_open_until_answered_or_their_table_goes(tmp_path: Path) -> None:
+    s = store(tmp_path)
+    one = s.invite("key:SHA256:ann", "ann", "key:SHA256:bob", 3, 10.0)
+    again = s.invite("key:SHA256:ann", "ann", "key:SHA256:bob", 3, 11.0)   # the same twice: one invitation
+    s.invite("key:SHA256:ann", "ann", "key:SHA256:cy", 3, 12.0)
+    s.invite("key:SHA256:dee", "dee", "key:SHA256:bob", 4, 13.0)
+    s = reopen(s)
+    assert one.id == again.id
+    assert [(i.from_name, i.table_id) for i in s.invitations_for("key:SHA256:bob")] == [("ann", 3), ("dee", 4)]
+    assert s.withdraw(one.id) and not s.withdraw(one.id)
+    assert s.withdraw_table(3) == 1
+    assert [i.table_id for i in s.invitations()] == [4]
+
+
+def test_the_chat_keeps_its_last_lines_only(tmp_path: Path) -> None:
+    s = store(tmp_path)
+    for i in range(30):
+        s.add_chat(ChatLine("ann", f"line {i}", True, float(i)), keep=10)
+    s = reopen(s)
+    assert [c.text for c in s.last_chat(100)] == [f"line {i}" for i in range(20, 30)]
+    assert s.last_chat(2)[-1] == ChatLine("ann", "line 29", True, 29.0)
+
+
+def test_a_damaged_file_is_kept_aside_and_a_new_store_starts(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "people.sqlite"
+    path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    s = SqlitePeopleStore(path)
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("people.corrupt-")]
+    assert len(kept) == 1 and kept[0].read_bytes().startswith(b"SQLite format 3\x00\xff")
+    assert "people.corrupt-" in s.problem and "people.corrupt-" in caplog.text
+    s.set_note("x", "y")
+    assert reopen(s).note("x") == "y"
+
+
+def test_another_programs_database_is_kept_aside_too(tmp_path: Path) -> None:
+    path = tmp_path / "people.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE accounts (id INTEGER)")
+    s = SqlitePeopleStore(path)
+    assert "not a canasta server's people database (it holds the tables accounts)" in s.problem
+
+
+def test_a_newer_programs_file_stops_the_server_and_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "people.sqlite"
+    store(tmp_path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match=r"newer than this program knows \(1\): update canasta"):
+        SqlitePeopleStore(path)
+    assert [p.name for p in tmp_path.iterdir() if "corrupt" in p.name] == []
+
+
+def test_the_reservations_of_names_json_are_read_in_once(tmp_path: Path) -> None:
+    """A server from before the store kept its names in names.json: they come in once (the file
+    is renamed names.json.imported), and from then on live in the store."""
+    legacy = tmp_path / "names.json"
+    legacy.write_text(json.dumps({"version": 1, "names": [
+        {"name": "alice", "fingerprint": "SHA256:alice", "since": 100, "seen": 2000},
+        {"name": "bob", "fingerprint": "SHA256:bob", "since": 200, "seen": 2000}]}))
+    s = store(tmp_path)
+    book = names.NameBook(legacy, now=lambda: 3000.0, store=s)
+    assert book.owner("аlice") is not None and book.owner("alice").fingerprint == "SHA256:alice"  # type: ignore[union-attr]
+    assert not legacy.exists() and (tmp_path / "names.json.imported").exists()
+    with pytest.raises(names.NameRefused, match="reserved by another person's key"):
+        book.check("alice", "SHA256:mallory")
+    book.take("carol", "SHA256:carol")                  # no loop: written at once
+    s = reopen(s)
+    # A names.json that turns up again is not read a second time.
+    legacy.write_text(json.dumps({"names": [{"name": "dave", "fingerprint": "SHA256:dave"}]}))
+    again = names.NameBook(legacy, now=lambda: 4000.0, store=s)
+    assert sorted(r.name for r in again.names.values()) == ["alice", "bob", "carol"]
+    assert again.owner("carol").since == 3000.0          # type: ignore[union-attr]
+
+
+def test_an_unreadable_names_json_is_reported_kept_and_read_again_next_time(tmp_path: Path) -> None:
+    legacy = tmp_path / "names.json"
+    legacy.write_text('{"names": [')
+    s = store(tmp_path)
+    book = names.NameBook(legacy, store=s)
+    assert "could not be read" in book.problem and legacy.read_text() == '{"names": ['
+    legacy.write_text(json.dumps({"names": [{"name": "alice", "fingerprint": "SHA256:alice"}]}))
+    assert names.NameBook(legacy, store=s).owner("alice") is not None
+
+
+def test_the_book_in_the_store_is_bounded_as_the_file_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(names, "MAX_NAMES", 2)
+    now = [0.0]
+    s = store(tmp_path)
+    book = names.NameBook(None, now=lambda: now[0], store=s)
+    book.take("ann", "SHA256:a")
+    book.take("bea", "SHA256:b")
+    now[0] += names.EVICT_UNUSED + 1
+    book.take("cy", "SHA256:c")
+    assert sorted(r.name for r in s.names()) == ["bea", "cy"]
+
+
+def test_the_rating_text_fits_a_leaderboard_screen_and_says_how_it_moves() -> None:
+    from canasta_tui.server.people import RATING_TEXT
+
+    lines = RATING_TEXT.splitlines()
+    assert len(lines) <= 8 and max(len(line) for line in lines) <= 78
+    for words in ("openskill", "rated", "three times its uncertainty", "starts at 0", "Winning raises it"):
+        assert words in RATING_TEXT.replace("\n", " ")

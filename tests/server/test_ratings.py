@@ -1,0 +1,102 @@
+"""Ratings over real SSH: four people, each with their own key, play a match at a rated table;
+their four ratings move exactly as the rating library (openskill) computes them, and their
+histories show the match.  A table not created as rated moves nobody's rating."""
+
+from __future__ import annotations
+
+import asyncio
+
+from openskill.models import PlackettLuce
+
+from canasta_tui.server.auth import Identity
+from canasta_tui.server.people import MODEL, shown_points
+from canasta_tui.server.tables import OVER
+
+from .helpers import Term, create_table, fingerprint_of, run, serving
+
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+async def play_out(srv: object, rated: bool) -> tuple[int, list[int]]:
+    """The four sit at table 1 (rated or not), start it and leave it: computers finish the
+    one-hand match for them (their seats stay theirs) while alice watches.  (winner, scores)"""
+    registry = srv.registry  # type: ignore[attr-defined]
+    port = srv.port          # type: ignore[attr-defined]
+    terms = [await Term.connect(port, n) for n in NAMES]
+    await terms[0].wait_for("No tables yet")
+    await create_table(terms[0], level_steps=-1)             # beginner computers
+    st = registry.tables[1]
+    st.rated = rated                                          # (the lobby's form to set it is another's work)
+    st.rules = st.rules.replace(target_score=1)               # one hand is the match
+    for t, seat in zip(terms[1:], "234", strict=True):
+        await t.press(seat, f"{seat}  {NAMES[int(seat) - 1]}✓ (you)")
+    await terms[0].press("s", "hand 1")
+    for t in terms:
+        await t.wait_for("Your hand (11 cards)")
+        await t.press("q", "Leave the table?")
+        await t.press("y", "Tables")
+    await terms[0].press("w", "hand 1")                      # somebody watches: the computers play on
+    for _ in range(6000):
+        if st.state == OVER:
+            break
+        await asyncio.sleep(0.02)
+    assert st.state == OVER
+    assert st.table is not None
+    assert [s.key for s in st.table.seats] == [f"key:{fingerprint_of(n)}" for n in NAMES]
+    for f in list(registry.results):
+        await asyncio.wrap_future(f)
+    winner, scores = st.table.match.winner, list(st.table.match.scores)
+    for t in terms:
+        await t.close()
+    assert winner is not None
+    return winner, scores
+
+
+def test_a_rated_match_between_four_people_moves_four_ratings_as_openskill_computes_them() -> None:
+    async def main() -> None:
+        async with serving(takeover=0) as srv:
+            winner, scores = await play_out(srv, rated=True)
+            people = srv.registry.people
+            keys = [f"key:{fingerprint_of(n)}" for n in NAMES]
+            # What the library says: two teams of two (Players 1 & 3, 2 & 4), everybody new, the winner first.
+            model = PlackettLuce()
+            teams = [[model.rating(), model.rating()], [model.rating(), model.rating()]]
+            expected = model.rate(teams, ranks=[0.0, 1.0] if winner == 0 else [1.0, 0.0])
+            for seat, key in enumerate(keys):
+                got = people.rating(key)
+                want = expected[seat % 2][seat // 2]
+                assert (got.mu, got.sigma, got.matches) == (want.mu, want.sigma, 1), NAMES[seat]
+                assert got.name == NAMES[seat]
+            assert (people.rating(keys[winner]).mu > MODEL.mu) and (people.rating(keys[1 - winner]).mu < MODEL.mu)
+            # The leaderboard: the two winners first, with one match each.
+            board = people.leaderboard(10)
+            assert sorted(s.name for s in board[:2]) == sorted([NAMES[winner], NAMES[winner + 2]])
+            assert all(s.matches == 1 for s in board)
+            # alice's history: partner carol, opponents bob and dave, the scores, the rating change.
+            (row,) = people.matches_of(keys[0])
+            assert row.partners == ("carol",) and row.opponents == ("bob", "dave")
+            assert (row.our_score, row.their_score, row.won) == (scores[0], scores[1], winner == 0)
+            before = shown_points(MODEL.mu, MODEL.sigma)
+            assert row.change == shown_points(expected[0][0].mu, expected[0][0].sigma) - before
+            assert row.rated and row.rules == "classic" and row.record.endswith("tables/1.json")
+            assert people.wins_by_partner(keys[0])[0][:3] == ("carol", int(winner == 0), 1)
+            assert people.high_scores(keys[0])
+            # What a statistics screen asks for, in one call, by the person's key.
+            record = srv.registry.record_of(Identity("alice", fingerprint_of("alice")))
+            assert record is not None and record.rating.matches == 1 and record.matches == (row,)
+            assert record.by_rules[0][:3] == ("classic", int(winner == 0), 1)
+            assert srv.registry.leaderboard(10) == board
+    run(main(), timeout=240)
+
+
+def test_a_table_not_created_as_rated_moves_no_rating_but_is_in_the_history() -> None:
+    async def main() -> None:
+        async with serving(takeover=0) as srv:
+            await play_out(srv, rated=False)
+            people = srv.registry.people
+            key = f"key:{fingerprint_of('bob')}"
+            assert people.rating(key).matches == 0
+            assert people.leaderboard() == []
+            (row,) = people.matches_of(key)
+            assert not row.rated and row.change is None
+    run(main(), timeout=240)
