@@ -45,8 +45,8 @@ def test_a_persons_kept_options_follow_their_key_to_the_table() -> None:
             assert any(s in hand_rows(screen_b) for s in SUITS)
             apps = {s.identity.name: s.app for s in srv.sessions}
             ctl_a, ctl_b = apps["alice"].screen, apps["bob"].screen          # type: ignore[union-attr]
-            assert (ctl_a.sort, ctl_a.bells) == ("suit", {"turn"})           # type: ignore[union-attr]
-            assert (ctl_b.sort, ctl_b.bells) == ("rank", set())              # type: ignore[union-attr]
+            assert (ctl_a.client.sort, ctl_a.client.bells) == ("suit", {"turn"})  # type: ignore[union-attr]
+            assert (ctl_b.client.sort, ctl_b.client.bells) == ("rank", set())   # type: ignore[union-attr]
             # A guest keeps no options.
             assert reg.set_person_options(Identity("gus", guest="x"), PersonOptions()) is not None
             for t in (a, b):
