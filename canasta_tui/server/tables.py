@@ -32,8 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from ..engine import Phase, Rules, team_name
 from ..persistence.integrate import StatsRecording
@@ -42,6 +41,7 @@ from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
+from ..ui.lobbyview import Destination, LobbyLine, SeatInfo, SeatState, TableState
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .config import ServerConfig
 from .names import NameBook, NameRefused, skeleton
@@ -49,14 +49,6 @@ from .store import StoredTable, TableStore
 
 log = logging.getLogger("canasta.server")
 
-
-
-class TableState(StrEnum):
-    """Where a table is in its life: people claim seats, the game is played, a side has won."""
-
-    FORMING = "forming"
-    PLAYING = "playing"
-    OVER = "over"
 
 
 FORMING, PLAYING, OVER = TableState.FORMING, TableState.PLAYING, TableState.OVER
@@ -69,13 +61,6 @@ LOBBY_CHAT_KEEP = 100
 VERIFIED = "✓"
 #: Lines of catch-up a returning player is shown at most (the newest).
 CATCH_UP_LINES = 14
-
-
-class Destination(NamedTuple):
-    """Where a client goes from the lobby: a table's seat, or (seat None) watching it."""
-
-    table: int
-    seat: int | None
 
 
 class Client(Protocol):
@@ -103,26 +88,6 @@ class Client(Protocol):
         """A guest typed a seat's code: they are that seat's guest now (why not, or None)."""
 
 
-class SeatState(StrEnum):
-    """Who is in a seat, as the lobby shows it."""
-
-    FREE = "free"              # nobody has claimed it (the table is forming)
-    HUMAN = "human"            # claimed, or played by its person, who is there
-    AWAY = "away"              # its person left or dropped: it waits for them, or a computer takes over soon
-    COMPUTER = "computer"      # a computer plays it (for a person who is away, when it has a name)
-    CLAIMED = "claimed"        # a computer plays it until the deal, when the person who claimed it sits down
-
-
-class SeatInfo(NamedTuple):
-    """One seat as the lobby shows it."""
-
-    state: SeatState
-    name: str = ""
-    mine: bool = False
-    note: str = ""
-    verified: bool = False      # its person is known by their SSH key
-
-
 @dataclass
 class Claim:
     """A human's claim of a seat before the table starts (or of a computer's seat, until the deal)."""
@@ -133,12 +98,6 @@ class Claim:
 
 class TableRefused(ValueError):
     """A table that cannot be created now; the message says why, and what to do."""
-
-
-class LobbyLine(NamedTuple):
-    who: str
-    text: str
-    verified: bool = False
 
 
 @dataclass
@@ -459,12 +418,15 @@ class ServerTable:
         a table everybody left waits for them, it is not played out by computers alone."""
         if self.table is None:
             return
+        was = "nobody" in self.table.holds
         if self.links or self.watchers or self.pending:
             self.table.release("nobody")
-        elif "nobody" not in self.table.holds:
+        elif not was:
             # The last one left: the save says when (a table left alone for long is set aside).
             self.table.hold("nobody")
             self.registry.store.save(self.id, self.table.match, self.meta())
+        if was != ("nobody" in self.table.holds):
+            self.registry.changed()        # (the lobbies say whether anybody is there)
 
     def present(self) -> bool:
         return bool(self.links or self.watchers)

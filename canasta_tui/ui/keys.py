@@ -7,6 +7,7 @@ The manual page (``man/canasta.6``) must list the same keys; a test compares the
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 
@@ -83,3 +84,18 @@ def keys_for(command: str) -> tuple[str, ...]:
         if k.command == command:
             return k.keys
     raise KeyError(command)
+
+
+def checked_keys(keys: Sequence[KeyHelp], commands: Collection[str], what: str) -> dict[str, str]:
+    """Which command each key runs, for a screen whose keys are the list ``keys`` and whose
+    handlers are ``commands``: raises ImportError (the screen's module cannot be imported) when
+    a key's command has no handler, a handler no key, or one key is given two commands."""
+    wanted = {k.command for k in keys}
+    if set(commands) != wanted:
+        raise ImportError(f"{what}: the keys and the commands disagree: {sorted(set(commands) ^ wanted)}")
+    by_key: dict[str, str] = {}
+    for k in keys:
+        for name in k.keys:
+            if by_key.setdefault(name, k.command) != k.command:
+                raise ImportError(f"{what}: the key {name!r} is given to {by_key[name]!r} and to {k.command!r}")
+    return by_key

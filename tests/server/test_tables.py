@@ -150,8 +150,9 @@ def test_a_finished_match_is_recorded_for_each_player_who_played_it(tmp_path: Pa
 
 
 def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) -> None:
-    from canasta_tui.server.lobby import LobbyScreen
+    from canasta_tui.server.lobby import RegistryLobby
     from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS
+    from canasta_tui.ui.lobby import LobbyScreen
 
     async def main() -> tuple[str, str, str, str]:
         async with registry(tmp_path) as reg:
@@ -170,7 +171,7 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
             reg.sit(long_name, forming.id, 3)
             for i in range(12):
                 reg.say_lobby(people[i % 4], f"line {i} " + "word " * (i * 3))
-            lobby = LobbyScreen(reg, ann)
+            lobby = LobbyScreen(RegistryLobby(reg, ann))
             text = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
             lobby.key("down")
             second = lobby.paint(80, 24, ASCII_OPTIONS).text()
@@ -198,8 +199,9 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
 def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp_path: Path) -> None:
     """The lobby's keys are one checked table (as the table's are): the help box lists each one,
     and each key reaches its command (a key the table does not list does nothing)."""
-    from canasta_tui.server.lobby import COMMANDS, LOBBY_KEYS, LobbyScreen, Mode
+    from canasta_tui.server.lobby import RegistryLobby
     from canasta_tui.ui.canvas import DEFAULT_OPTIONS
+    from canasta_tui.ui.lobby import COMMANDS, LOBBY_KEYS, ChatLine, LeaveServer, LobbyHelp, LobbyScreen, NewTableForm
 
     assert set(COMMANDS) == {k.command for k in LOBBY_KEYS}
 
@@ -207,26 +209,26 @@ def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp
         async with registry(tmp_path) as reg:
             ann = Person("ann")
             reg.connect(ann)
-            lobby = LobbyScreen(reg, ann)
+            lobby = LobbyScreen(RegistryLobby(reg, ann))
             lobby.key("?")
-            assert lobby.mode == Mode.HELP
+            assert isinstance(lobby.child, LobbyHelp)
             text = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
             for k in LOBBY_KEYS:
                 if k.label:
                     assert f"{k.label} " in text and k.description in text, k
             lobby.key("x")                                # any key closes the help
-            assert lobby.mode == Mode.TABLES
+            assert lobby.child is None
             lobby.key("n")
-            assert lobby.mode == Mode.NEW
+            assert isinstance(lobby.child, NewTableForm)
             lobby.key("escape")
             lobby.key("c")
-            assert lobby.mode == Mode.CHAT
+            assert isinstance(lobby.child, ChatLine)
             lobby.key("escape")
             lobby.key("r")                                # ann has a key: no code to type
-            assert lobby.mode == Mode.TABLES and "Your key is who you are here" in lobby.note
+            assert lobby.child is None and "Your key is who you are here" in lobby.message
             lobby.key("Z")                                # not a lobby key: nothing happens
-            assert lobby.mode == Mode.TABLES
+            assert lobby.child is None
             lobby.key("q")
-            assert lobby.mode == Mode.QUIT
+            assert isinstance(lobby.child, LeaveServer)
             lobby.close()
     run(main())
