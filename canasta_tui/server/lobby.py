@@ -66,12 +66,12 @@ class RegistryLobby:
 def table_row(st: ServerTable, viewer: str) -> TableRow:
     """``st`` as the person whose identity is ``viewer`` sees it in the lobby."""
     r = st.rules
-    state = st.state
-    row = TableRow(st.id, r.name, st.level, r.target_score, state, tuple(st.seats(viewer)), "",
+    stage = st.state
+    row = TableRow(st.id, r.name, st.level, r.target_score, stage, tuple(st.seats(viewer)), "",
                    st.creator == viewer, st.seat_of(viewer))
-    if state == FORMING:
+    if stage == FORMING:
         return row._replace(creator=st.creator_name())
-    if state == OVER:
+    if stage == OVER:
         return row._replace(winner=st.winner_text())
     return row._replace(hand=st.hand_number(), score=st.score_text(), paused=st.held())
 

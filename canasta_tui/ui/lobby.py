@@ -356,7 +356,7 @@ class LobbyScreen(Page):
             self.message = why
         elif where is not None:
             self.go(where)
-        elif st.state == TableState.FORMING:
+        elif st.stage == TableState.FORMING:
             self.message = f"You sit as Player {seat + 1} at table {st.id}: " + (
                 "press s to start" if st.created_by_me else f"{printable(st.creator)} starts the table")
 
@@ -365,7 +365,7 @@ class LobbyScreen(Page):
         if st is None:
             self.message = "There is no table yet: press n to create one"
             return
-        if st.state == TableState.FORMING:
+        if st.stage == TableState.FORMING:
             if st.my_seat is not None:
                 self.message = ("Press s to start the table" if st.created_by_me
                                 else f"Waiting for {printable(st.creator)} to start the table")
@@ -375,7 +375,7 @@ class LobbyScreen(Page):
                 self.message = "Every seat is taken"
                 return
             self._sit(free)
-        elif st.my_seat is not None and st.state == TableState.PLAYING:
+        elif st.my_seat is not None and st.stage == TableState.PLAYING:
             self._sit(st.my_seat)
         else:
             self._watch()
@@ -384,7 +384,7 @@ class LobbyScreen(Page):
         st = self.current()
         if st is None:
             self.message = "There is no table yet: press n to create one"
-        elif st.state == TableState.FORMING:
+        elif st.stage == TableState.FORMING:
             self.message = "This table has not started yet: there is nothing to watch"
         else:
             self.go(Destination(st.id, None))
@@ -464,11 +464,11 @@ class LobbyScreen(Page):
 
     def _bar(self, cv: Canvas, y: int) -> None:
         st = self.current()
-        forming = st is not None and st.state == TableState.FORMING
+        forming = st is not None and st.stage == TableState.FORMING
         items = [
             ("[N]ew", True),
-            (f"[1-{st.players if st is not None else 4}] sit", st is not None and st.state != TableState.OVER),
-            ("[W]atch", st is not None and st.state != TableState.FORMING),
+            (f"[1-{st.players if st is not None else 4}] sit", st is not None and st.stage != TableState.OVER),
+            ("[W]atch", st is not None and st.stage != TableState.FORMING),
             ("[S]tart", forming and st is not None and st.created_by_me),
             ("[U]p", forming and st is not None and st.my_seat is not None),
             ("[C]hat", True),
@@ -490,7 +490,7 @@ class LobbyScreen(Page):
 
 def _default(view: LobbyView) -> int | None:
     """The table chosen at first: the person's own table if any, else the first one."""
-    mine = [t for t in view.tables if t.my_seat is not None and t.state != TableState.OVER]
+    mine = [t for t in view.tables if t.my_seat is not None and t.stage != TableState.OVER]
     pick = mine[0] if mine else (view.tables[0] if view.tables else None)
     return pick.id if pick is not None else None
 
@@ -501,9 +501,9 @@ def _row(st: TableRow, width: int) -> str:
 
 
 def _state(st: TableRow) -> str:
-    if st.state == TableState.FORMING:
+    if st.stage == TableState.FORMING:
         return f"forming: {st.seated} of {st.players} seated, {printable(st.creator)} starts it"
-    if st.state == TableState.OVER:
+    if st.stage == TableState.OVER:
         return f"over: {st.winner}"
     paused = ", paused: nobody there" if st.paused else ""
     return f"hand {st.hand}  {st.score}{paused}"
@@ -518,7 +518,7 @@ def _seat_line(r: Region, row: int, seat: int, info: SeatInfo, verified: str) ->
         SeatState.AWAY: (f"{name}{you}: away, {info.note}", "frozen"),
         SeatState.COMPUTER: (f"computer{' for ' + name if name else ''}{you}", ""),
         SeatState.CLAIMED: (f"computer; {name}{you} {info.note}", ""),
-    }[info.state]
+    }[info.occupant]
     r.put(row, 2, f"{seat + 1}", "count")
     r.put(row, 5, text, style)
 

@@ -38,7 +38,7 @@ class SeatState(StrEnum):
 class SeatInfo(NamedTuple):
     """One seat as the lobby shows it."""
 
-    state: SeatState
+    occupant: SeatState         # who is in it
     name: str = ""
     mine: bool = False
     note: str = ""
@@ -67,7 +67,7 @@ class TableRow(NamedTuple):
     rules: str                  # the rules' name (a preset's)
     level: str                  # the computers' level
     target: int                 # the score to play to
-    state: TableState
+    stage: TableState           # forming, playing or over
     seats: tuple[SeatInfo, ...]
     creator: str                # the name of whoever starts it
     created_by_me: bool         # the viewer created it (and starts it)
@@ -84,12 +84,12 @@ class TableRow(NamedTuple):
     @property
     def seated(self) -> int:
         """Seats somebody claimed (a forming table)."""
-        return sum(1 for s in self.seats if s.state != SeatState.FREE)
+        return sum(1 for s in self.seats if s.occupant != SeatState.FREE)
 
     @property
     def free_seat(self) -> int | None:
         """The first seat nobody claimed (a forming table), or None."""
-        return next((i for i, s in enumerate(self.seats) if s.state == SeatState.FREE), None)
+        return next((i for i, s in enumerate(self.seats) if s.occupant == SeatState.FREE), None)
 
 
 class LobbyView(NamedTuple):
