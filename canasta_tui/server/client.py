@@ -1,8 +1,9 @@
 """What one connection runs: the lobby, then a table, then the lobby again.
 
-The app is the game's own :class:`~canasta_tui.ui.app.ScreenApp`; its flow shows the
-lobby (:mod:`.lobby`) and the table's client (:class:`~canasta_tui.ui.controller.Controller`
-with ``remote=True``: quitting leaves the table, Ctrl-Z does nothing).  A connection only
+The app is the game's own :class:`~canasta_tui.ui.app.ScreenApp`; its flow shows the lobby
+(:mod:`canasta_tui.ui.lobby`, acting through :class:`.lobby.RegistryLobby`) and the table's
+client (:class:`~canasta_tui.ui.controller.Controller` with ``remote=True``: quitting leaves
+the table, Ctrl-Z does nothing).  A connection only
 ever receives a :class:`~canasta_tui.table.Link` for its own seat, or a spectator's.
 
 Nothing here knows about SSH: the app takes prompt-toolkit's input and output, so tests
