@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..engine import Rules
 from ..ui.lobby import CODE_MAX
 from ..ui.lobbyview import Destination, LobbyView, TableRow
-from .tables import FORMING, OVER, Client, Registry, ServerTable, TableRefused
+from .tables import Client, LobbyRow, Registry, TableRefused
 
 
 class RegistryLobby:
@@ -26,7 +26,7 @@ class RegistryLobby:
     def view(self) -> LobbyView:
         me = self.client.identity
         return LobbyView(me.label, me.verified, self.client.guest_code, self.registry.online(),
-                         tuple(table_row(st, me.key) for st in self.registry.tables.values()),
+                         tuple(table_row(shared, me.key) for shared in self.registry.lobby_rows()),
                          tuple(self.registry.chat))
 
     def subscribe(self, listener: Callable[[], None]) -> None:
@@ -63,17 +63,18 @@ class RegistryLobby:
         return self.registry.home(self.client)
 
 
-def table_row(st: ServerTable, viewer: str) -> TableRow:
-    """``st`` as the person whose identity is ``viewer`` sees it in the lobby."""
-    r = st.rules
-    stage = st.state
-    row = TableRow(st.id, r.name, st.level, r.target_score, stage, tuple(st.seats(viewer)), "",
-                   st.creator == viewer, st.seat_of(viewer))
-    if stage == FORMING:
-        return row._replace(creator=st.creator_name())
-    if stage == OVER:
-        return row._replace(winner=st.winner_text())
-    return row._replace(hand=st.hand_number(), score=st.score_text(), paused=st.held())
+def table_row(shared: LobbyRow, viewer: str) -> TableRow:
+    """A table as the person whose identity is ``viewer`` sees it: their seat marked as theirs."""
+    row = shared.row
+    created = shared.creator == viewer
+    my_seat = shared.keys.index(viewer) if viewer in shared.keys else None
+    seats = row.seats
+    if viewer in shared.owners:
+        seats = tuple(s._replace(mine=True) if owner == viewer else s
+                      for s, owner in zip(seats, shared.owners, strict=True))
+    if created or my_seat is not None or seats is not row.seats:
+        return row._replace(seats=seats, created_by_me=created, my_seat=my_seat)
+    return row
 
 
 __all__ = ["CODE_MAX", "RegistryLobby", "table_row"]

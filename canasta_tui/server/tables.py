@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..engine import Phase, Rules, team_name
 from ..persistence.integrate import StatsRecording
@@ -41,7 +41,7 @@ from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
-from ..ui.lobbyview import Destination, LobbyLine, SeatInfo, SeatState, TableState
+from ..ui.lobbyview import Destination, LobbyLine, SeatInfo, SeatState, TableRow, TableState
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .config import ServerConfig
 from .names import NameBook, NameRefused, skeleton
@@ -98,6 +98,16 @@ class Claim:
 
 class TableRefused(ValueError):
     """A table that cannot be created now; the message says why, and what to do."""
+
+
+class LobbyRow(NamedTuple):
+    """A table as the lobby shows it to anybody (:meth:`Registry.lobby_rows`), and whose each seat
+    is, so that one person's view can mark theirs (``server.lobby.RegistryLobby``)."""
+
+    row: TableRow                 # as nobody in particular sees it: no seat is anybody's
+    creator: str                  # the identity who starts it
+    owners: tuple[str, ...]       # per seat: the identity it is "mine" for (SeatInfo.mine), or ""
+    keys: tuple[str, ...]         # per seat: the identity that owns it (:meth:`ServerTable.seat_of`), or ""
 
 
 @dataclass
@@ -171,6 +181,25 @@ class ServerTable:
 
     def seats(self, viewer: str = "") -> list[SeatInfo]:
         return [self.seat(i, viewer) for i in range(self.players)]
+
+    def lobby_row(self) -> LobbyRow:
+        """This table for the lobby, as anybody sees it (see :class:`LobbyRow`)."""
+        stage = self.state
+        seats = tuple(self.seats())
+        if self.table is None:
+            keys = tuple(c.identity if c is not None else "" for c in self.claims)
+            owners = keys
+        else:
+            keys = tuple(s.key for s in self.table.seats)
+            owners = tuple(self.pending[i][1].identity if i in self.pending else k for i, k in enumerate(keys))
+        row = TableRow(self.id, self.rules.name, self.level, self.rules.target_score, stage, seats, "", False, None)
+        if stage == FORMING:
+            row = row._replace(creator=self.creator_name())
+        elif stage == OVER:
+            row = row._replace(winner=self.winner_text())
+        else:
+            row = row._replace(hand=self.hand_number(), score=self.score_text(), paused=self.held())
+        return LobbyRow(row, self.creator, owners, keys)
 
     def score_text(self) -> str:
         if self.table is None:
@@ -489,6 +518,9 @@ class Registry:
         self.codes = GuessThrottle()
         self.next_id = 1
         self._listeners: list[Callable[[], None]] = []
+        #: Changes told to the listeners so far; the lobby's rows as of one of them.
+        self.generation = 0
+        self._rows: tuple[int, list[LobbyRow]] = (-1, [])
 
     # ------------------------------------------------------------------ listeners (lobby screens)
     def subscribe(self, fn: Callable[[], None]) -> None:
@@ -499,6 +531,7 @@ class Registry:
             self._listeners.remove(fn)
 
     def changed(self) -> None:
+        self.generation += 1
         for fn in list(self._listeners):
             fn()
 
@@ -654,6 +687,15 @@ class Registry:
 
     def online(self) -> int:
         return len(self.clients)
+
+    def lobby_rows(self) -> list[LobbyRow]:
+        """Every table as the lobby shows it, built once after each change for every lobby (each
+        marks its person's seats on them): everything a lobby shows changes with a :meth:`changed`."""
+        at, rows = self._rows
+        if at != self.generation:
+            rows = [st.lobby_row() for st in self.tables.values()]
+            self._rows = (self.generation, rows)
+        return rows
 
     def home(self, client: Client) -> Destination | None:
         """Where a connecting player belongs: the seat that waits for them, else one a computer keeps."""
@@ -946,6 +988,6 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Client", "Destination", "LobbyLine",
+__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Client", "Destination", "LobbyLine", "LobbyRow",
            "Registry", "SeatInfo", "SeatState", "ServerTable", "TableRefused", "TableState", "seen_index", "seen_position",
            "span"]

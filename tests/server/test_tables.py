@@ -232,3 +232,42 @@ def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp
             assert isinstance(lobby.child, LeaveServer)
             lobby.close()
     run(main())
+
+
+def test_each_person_s_lobby_marks_their_own_seats_on_the_rows_shared_by_everybody(tmp_path: Path) -> None:
+    """The lobby's rows are built once per change for every lobby; each person's view marks their
+    seats, the table they created and where they sit exactly as asking each table for them does."""
+    from canasta_tui.server.lobby import RegistryLobby
+
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            people = [Person(n) for n in ("ann", "bob", "carol", "dave", "eve", "fay")]
+            for p in people:
+                reg.connect(p)
+            ann, bob, carol, dave, eve, fay = people
+            playing = reg.create(ann, load_rules("classic"), "expert")
+            reg.sit(bob, playing.id, 2)
+            reg.start(ann, playing.id)
+            playing.enter(ann, 0)
+            playing.enter(bob, 2)
+            playing.leave(bob, 2, dropped=True)                 # bob is away
+            assert reg.sit(carol, playing.id, 1)[0] is None     # carol takes a computer's seat at the deal
+            forming = reg.create(dave, load_rules("windows"), "beginner")
+            reg.sit(eve, forming.id, 3)
+            before = reg.generation
+            views = {p.identity.name: RegistryLobby(reg, p).view() for p in people}
+            assert reg.generation == before
+            for p in people:
+                key = p.identity.key
+                rows = views[p.identity.name].tables
+                assert [r.id for r in rows] == list(reg.tables)
+                for row, st in zip(rows, reg.tables.values(), strict=True):
+                    assert row.seats == tuple(st.seats(key)), (p.identity.name, st.id)
+                    assert row.my_seat == st.seat_of(key) and row.created_by_me == (st.creator == key)
+            assert views["carol"].tables[0].seats[1].mine and not views["ann"].tables[0].seats[1].mine
+            assert views["ann"].tables[0].my_seat == 0 and views["fay"].tables[0].my_seat is None
+            # A change anybody makes is in the next view of everybody.
+            reg.stand(eve, forming.id)
+            assert reg.generation > before
+            assert RegistryLobby(reg, fay).view().tables[1].seated == 1
+    run(main())
