@@ -62,6 +62,13 @@ LEGEND = ("{verified} after a name: a person known by their SSH key",
           "~ before a name: a guest, who came without a key")
 
 
+def help_lines(keys: Sequence[KeyHelp] = LOBBY_KEYS) -> list[str]:
+    """The help box's key lines (as the lobby's help shows them)."""
+    shown = [k for k in keys if k.label]
+    width = max(len(k.label) for k in shown) + 2
+    return [f"{k.label:<{width}}{k.description}" for k in shown]
+
+
 # ---------------------------------------------------------------------- the boxes over the lobby
 
 
@@ -542,13 +549,6 @@ COMMANDS: dict[str, Callable[[LobbyScreen, str], None]] = {
     "quit": lambda lobby, key: lobby.open(LeaveServer()),
 }
 _BY_KEY = checked_keys(LOBBY_KEYS, COMMANDS, "the lobby")
-
-
-def help_lines(keys: Sequence[KeyHelp] = LOBBY_KEYS) -> list[str]:
-    """The help box's key lines (as the lobby's help shows them)."""
-    shown = [k for k in keys if k.label]
-    width = max(len(k.label) for k in shown) + 2
-    return [f"{k.label:<{width}}{k.description}" for k in shown]
 
 
 __all__ = ["CODE_MAX", "COMMANDS", "LOBBY_KEYS", "TARGETS", "ChatLine", "CodeLine", "LeaveServer", "LobbyHelp", "LobbyScreen",
