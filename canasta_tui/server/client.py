@@ -3,8 +3,8 @@
 The app is the game's own :class:`~canasta_tui.ui.app.ScreenApp`; its flow shows the lobby
 (:mod:`canasta_tui.ui.lobby`, acting through :class:`.lobby.RegistryLobby`) and the table's
 client (:class:`~canasta_tui.ui.controller.Controller` with ``remote=True``: quitting leaves
-the table, Ctrl-Z does nothing).  A connection only
-ever receives a :class:`~canasta_tui.table.Link` for its own seat, or a spectator's.
+the table, Ctrl-Z does nothing).  A connection only ever receives a
+:class:`~canasta_tui.table.Link` for its own seat, or a spectator's.
 
 Nothing here knows about SSH: the app takes prompt-toolkit's input and output, so tests
 and benchmarks can run it on a pipe as well.
