@@ -5,7 +5,8 @@
 * :mod:`.tables`: the tables of the server (forming, playing, over), their seats and the
   lobby's chat: the lobby's model;
 * :mod:`.store`: every table autosaved (off the event loop) and brought back at start;
-* :mod:`.lobby`: the lobby screen; :mod:`.client`: the app one connection runs;
+* :mod:`.lobby`: what one person's lobby asks of the tables (the screen is
+  :mod:`canasta_tui.ui.lobby`); :mod:`.client`: the app one connection runs;
 * :mod:`.ssh`: the asyncssh glue (sessions, limits); :mod:`.server`: :class:`Server`.
 """
 

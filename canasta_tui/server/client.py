@@ -1,9 +1,10 @@
 """What one connection runs: the lobby, then a table, then the lobby again.
 
-The app is the game's own :class:`~canasta_tui.ui.app.ScreenApp`; its flow shows the
-lobby (:mod:`.lobby`) and the table's client (:class:`~canasta_tui.ui.controller.Controller`
-with ``remote=True``: quitting leaves the table, Ctrl-Z does nothing).  A connection only
-ever receives a :class:`~canasta_tui.table.Link` for its own seat, or a spectator's.
+The app is the game's own :class:`~canasta_tui.ui.app.ScreenApp`; its flow shows the lobby
+(:mod:`canasta_tui.ui.lobby`, acting through :class:`.lobby.RegistryLobby`) and the table's
+client (:class:`~canasta_tui.ui.controller.Controller` with ``remote=True``: quitting leaves
+the table, Ctrl-Z does nothing).  A connection only ever receives a
+:class:`~canasta_tui.table.Link` for its own seat, or a spectator's.
 
 Nothing here knows about SSH: the app takes prompt-toolkit's input and output, so tests
 and benchmarks can run it on a pipe as well.
@@ -12,23 +13,24 @@ and benchmarks can run it on a pipe as well.
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from ..table import Link
 from ..text import printable
 from ..ui.app import ScreenApp
 from ..ui.controller import Controller
+from ..ui.lobby import LobbyScreen
 from .auth import Identity, code_text
-from .lobby import LobbyScreen
+from .lobby import RegistryLobby
 from .tables import Destination, Registry
 
 log = logging.getLogger("canasta.server")
 
 
-@runtime_checkable
 class ServerScreen(Protocol):
     """A screen the server can reach while it is shown (the lobby, a table's client): it moves its
-    person (their table started, a claimed seat is theirs at the deal) and shows them a line."""
+    person (their table started, a claimed seat is theirs at the deal) and shows them a line.
+    The connection's flow knows which one it shows (:attr:`ServerApp.shown`)."""
 
     def go(self, where: Destination) -> None: ...
 
@@ -70,6 +72,8 @@ class ServerApp(ScreenApp):
         self.returning = returning
         self.reason = ""                 # why the server closed this connection (told to the player)
         self.kicked = False
+        #: The lobby or the table's client this connection shows now (None between them).
+        self.shown: ServerScreen | None = None
 
     # ------------------------------------------------------------------ a client of the tables
     @property
@@ -105,9 +109,8 @@ class ServerApp(ScreenApp):
         return "Not let in: no seat has that code. Connect with your name alone to come in as a new guest"
 
     def moved(self, where: Destination) -> None:
-        screen = self.screen
-        if isinstance(screen, ServerScreen):
-            screen.go(where)
+        if self.shown is not None:
+            self.shown.go(where)
 
     def kick(self, reason: str) -> None:
         """Close this connection: the app ends (the SSH layer tells ``reason`` and hangs up)."""
@@ -119,9 +122,8 @@ class ServerApp(ScreenApp):
 
     def notify(self, text: str) -> None:
         """A line for the player, on whichever screen is shown (the idle warning)."""
-        screen = self.screen
-        if isinstance(screen, ServerScreen):
-            screen.notify(text)
+        if self.shown is not None:
+            self.shown.notify(text)
 
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
@@ -140,9 +142,9 @@ class ServerApp(ScreenApp):
             note = ""
             while True:
                 if where is None:
-                    lobby = LobbyScreen(registry, self, note)
+                    lobby = LobbyScreen(RegistryLobby(registry, self), note)
                     try:
-                        await self.show(lobby)
+                        await self._show(lobby)
                     finally:
                         lobby.close()
                     where = lobby.destination
@@ -163,7 +165,7 @@ class ServerApp(ScreenApp):
             ctl = SeatClient(link)
             self.registry.seat_options(self._identity, ctl.client)      # the person's kept hand order and sounds
             try:
-                await self.show(ctl)
+                await self._show(ctl)
             finally:
                 link.unsubscribe(ctl)
                 st.unwatch(self)
@@ -183,7 +185,7 @@ class ServerApp(ScreenApp):
                            f"as {self._identity.name}+{plain} (or press r in the lobby and type the code)"]
         left = False
         try:
-            await self.show(ctl)
+            await self._show(ctl)
             left = True
         finally:
             link.unsubscribe(ctl)
@@ -191,6 +193,14 @@ class ServerApp(ScreenApp):
             st.leave(self, seat, dropped=not left)
             self.registry.drop_if_over(st)
         return ctl.next, ""
+
+    async def _show(self, screen: LobbyScreen | SeatClient) -> None:
+        """Show ``screen`` until it finishes; the server reaches it meanwhile (:meth:`moved`, :meth:`notify`)."""
+        self.shown = screen
+        try:
+            await self.show(screen)
+        finally:
+            self.shown = None
 
     async def run_session(self) -> str:
         """Run until the player leaves or the server closes the connection; why it was closed."""

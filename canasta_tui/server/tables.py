@@ -34,7 +34,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from ..engine import Phase, Rules, team_name
@@ -45,6 +44,7 @@ from ..table.events import Event, recap
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
 from ..ui.canvas import Options
+from ..ui.lobbyview import Destination, LobbyLine, SeatInfo, SeatState, TableRow, TableState
 from ..ui.style import ASCII
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .config import ConfigError, ServerConfig
@@ -70,14 +70,6 @@ log = logging.getLogger("canasta.server")
 
 
 
-class TableState(StrEnum):
-    """Where a table is in its life: people claim seats, the game is played, a side has won."""
-
-    FORMING = "forming"
-    PLAYING = "playing"
-    OVER = "over"
-
-
 FORMING, PLAYING, OVER = TableState.FORMING, TableState.PLAYING, TableState.OVER
 #: Computer levels a table can be created with.
 LEVELS = ("beginner", "advanced", "expert")
@@ -88,13 +80,6 @@ LOBBY_CHAT_KEEP = 100
 VERIFIED = "✓"
 #: Lines of catch-up a returning player is shown at most (the newest).
 CATCH_UP_LINES = 14
-
-
-class Destination(NamedTuple):
-    """Where a client goes from the lobby: a table's seat, or (seat None) watching it."""
-
-    table: int
-    seat: int | None
 
 
 class Client(Protocol):
@@ -129,26 +114,6 @@ class Seated(Protocol):
     bells: set[str]
 
 
-class SeatState(StrEnum):
-    """Who is in a seat, as the lobby shows it."""
-
-    FREE = "free"              # nobody has claimed it (the table is forming)
-    HUMAN = "human"            # claimed, or played by its person, who is there
-    AWAY = "away"              # its person left or dropped: it waits for them, or a computer takes over soon
-    COMPUTER = "computer"      # a computer plays it (for a person who is away, when it has a name)
-    CLAIMED = "claimed"        # a computer plays it until the deal, when the person who claimed it sits down
-
-
-class SeatInfo(NamedTuple):
-    """One seat as the lobby shows it."""
-
-    state: SeatState
-    name: str = ""
-    mine: bool = False
-    note: str = ""
-    verified: bool = False      # its person is known by their SSH key
-
-
 @dataclass
 class Claim:
     """A human's claim of a seat before the table starts (or of a computer's seat, until the deal)."""
@@ -161,10 +126,14 @@ class TableRefused(ValueError):
     """A table that cannot be created now; the message says why, and what to do."""
 
 
-class LobbyLine(NamedTuple):
-    who: str
-    text: str
-    verified: bool = False
+class LobbyRow(NamedTuple):
+    """A table as the lobby shows it to anybody (:meth:`Registry.lobby_rows`), and whose each seat
+    is, so that one person's view can mark theirs (``server.lobby.RegistryLobby``)."""
+
+    row: TableRow                 # as nobody in particular sees it: no seat is anybody's
+    creator: str                  # the identity who starts it
+    owners: tuple[str, ...]       # per seat: the identity it is "mine" for (SeatInfo.mine), or ""
+    keys: tuple[str, ...]         # per seat: the identity that owns it (:meth:`ServerTable.seat_of`), or ""
 
 
 @dataclass
@@ -240,6 +209,25 @@ class ServerTable:
 
     def seats(self, viewer: str = "") -> list[SeatInfo]:
         return [self.seat(i, viewer) for i in range(self.players)]
+
+    def lobby_row(self) -> LobbyRow:
+        """This table for the lobby, as anybody sees it (see :class:`LobbyRow`)."""
+        stage = self.state
+        seats = tuple(self.seats())
+        if self.table is None:
+            keys = tuple(c.identity if c is not None else "" for c in self.claims)
+            owners = keys
+        else:
+            keys = tuple(s.key for s in self.table.seats)
+            owners = tuple(self.pending[i][1].identity if i in self.pending else k for i, k in enumerate(keys))
+        row = TableRow(self.id, self.rules.name, self.level, self.rules.target_score, stage, seats, "", False, None)
+        if stage == FORMING:
+            row = row._replace(creator=self.creator_name())
+        elif stage == OVER:
+            row = row._replace(winner=self.winner_text())
+        else:
+            row = row._replace(hand=self.hand_number(), score=self.score_text(), paused=self.held())
+        return LobbyRow(row, self.creator, owners, keys)
 
     def score_text(self) -> str:
         if self.table is None:
@@ -490,12 +478,15 @@ class ServerTable:
         a table everybody left waits for them, it is not played out by computers alone."""
         if self.table is None:
             return
+        was = "nobody" in self.table.holds
         if self.links or self.watchers or self.pending:
             self.table.release("nobody")
-        elif "nobody" not in self.table.holds:
+        elif not was:
             # The last one left: the save says when (a table left alone for long is set aside).
             self.table.hold("nobody")
             self.registry.store.save(self.id, self.table.match, self.meta())
+        if was != ("nobody" in self.table.holds):
+            self.registry.changed()        # (the lobbies say whether anybody is there)
 
     def present(self) -> bool:
         return bool(self.links or self.watchers)
@@ -569,6 +560,9 @@ class Registry:
         self.codes = GuessThrottle()
         self.next_id = 1
         self._listeners: list[Callable[[], None]] = []
+        #: Changes told to the listeners so far; the lobby's rows as of one of them.
+        self.generation = 0
+        self._rows: tuple[int, list[LobbyRow]] = (-1, [])
 
     # ------------------------------------------------------------------ listeners (lobby screens)
     def subscribe(self, fn: Callable[[], None]) -> None:
@@ -579,6 +573,7 @@ class Registry:
             self._listeners.remove(fn)
 
     def changed(self) -> None:
+        self.generation += 1
         for fn in list(self._listeners):
             fn()
 
@@ -743,6 +738,15 @@ class Registry:
 
     def online(self) -> int:
         return len(self.clients)
+
+    def lobby_rows(self) -> list[LobbyRow]:
+        """Every table as the lobby shows it, built once after each change for every lobby (each
+        marks its person's seats on them): everything a lobby shows changes with a :meth:`changed`."""
+        at, rows = self._rows
+        if at != self.generation:
+            rows = [st.lobby_row() for st in self.tables.values()]
+            self._rows = (self.generation, rows)
+        return rows
 
     def home(self, client: Client) -> Destination | None:
         """Where a connecting player belongs: the seat that waits for them, else one a computer keeps."""
@@ -1226,6 +1230,6 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Client", "Destination", "LobbyLine",
+__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Client", "Destination", "LobbyLine", "LobbyRow",
            "Registry", "SeatInfo", "SeatState", "ServerTable", "TableRefused", "TableState", "seen_index", "seen_position",
            "span"]

@@ -7,7 +7,7 @@ The manual page (``man/canasta.6``) must list the same keys; a test compares the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 
@@ -79,14 +79,23 @@ BAR: list[tuple[str, str]] = [
 ]
 
 
-def check_commands(commands: Mapping[str, object], keys: Sequence[KeyHelp] | None = None,
-                   whose: str = "the table's") -> None:
-    """Every key of a screen's list (the table's :data:`KEYS` unless given; a dialog's own keys
-    left out) names a command, and every command has a key: a screen's commands module calls this
-    when it is imported, so a mismatch stops the program at once, naming what is missing."""
-    wanted = {k.command for k in (KEYS if keys is None else keys) if k.section != "Dialogs"}
+def check_commands(commands: Collection[str], keys: Sequence[KeyHelp] | None = None,
+                   whose: str = "the table's") -> dict[str, str]:
+    """Which command each key runs, for a screen whose keys are ``keys`` (the table's :data:`KEYS`
+    unless given; a dialog's own keys left out) and whose commands are ``commands``.  A screen's
+    commands module calls this when it is imported, so a key with no command, a command with no
+    key, or one key given two commands stops the program at once (ImportError), naming them."""
+    listed = [k for k in (KEYS if keys is None else keys) if k.section != "Dialogs"]
+    wanted = {k.command for k in listed}
     if set(commands) != wanted:
         raise ImportError(f"ui.keys and {whose} commands disagree: {sorted(set(commands) ^ wanted)}")
+    by_key: dict[str, str] = {}
+    if keys is not None:           # (the table's list gives some keys twice: the first one wins)
+        for k in listed:
+            for name in k.keys:
+                if by_key.setdefault(name, k.command) != k.command:
+                    raise ImportError(f"{whose} keys: {name!r} is given to {by_key[name]!r} and to {k.command!r}")
+    return by_key
 
 
 def keymap() -> dict[str, str]:
@@ -104,3 +113,4 @@ def keys_for(command: str) -> tuple[str, ...]:
         if k.command == command:
             return k.keys
     raise KeyError(command)
+

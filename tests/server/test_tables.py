@@ -150,8 +150,9 @@ def test_a_finished_match_is_recorded_for_each_player_who_played_it(tmp_path: Pa
 
 
 def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) -> None:
-    from canasta_tui.server.lobby import LobbyScreen
+    from canasta_tui.server.lobby import RegistryLobby
     from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS
+    from canasta_tui.ui.lobby import LobbyScreen
 
     async def main() -> tuple[str, str, str, str]:
         async with registry(tmp_path) as reg:
@@ -170,7 +171,7 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
             reg.sit(long_name, forming.id, 3)
             for i in range(12):
                 reg.say_lobby(people[i % 4], f"line {i} " + "word " * (i * 3))
-            lobby = LobbyScreen(reg, ann)
+            lobby = LobbyScreen(RegistryLobby(reg, ann))
             text = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
             lobby.key("down")
             second = lobby.paint(80, 24, ASCII_OPTIONS).text()
@@ -198,8 +199,9 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
 def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp_path: Path) -> None:
     """The lobby's keys are one checked table (as the table's are): the help box lists each one,
     and each key reaches its command (a key the table does not list does nothing)."""
-    from canasta_tui.server.lobby import COMMANDS, LOBBY_KEYS, LobbyScreen, Mode
+    from canasta_tui.server.lobby import RegistryLobby
     from canasta_tui.ui.canvas import DEFAULT_OPTIONS
+    from canasta_tui.ui.lobby import COMMANDS, LOBBY_KEYS, ChatLine, LeaveServer, LobbyHelp, LobbyScreen, NewTableForm
 
     assert set(COMMANDS) == {k.command for k in LOBBY_KEYS}
 
@@ -207,26 +209,65 @@ def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp
         async with registry(tmp_path) as reg:
             ann = Person("ann")
             reg.connect(ann)
-            lobby = LobbyScreen(reg, ann)
+            lobby = LobbyScreen(RegistryLobby(reg, ann))
             lobby.key("?")
-            assert lobby.mode == Mode.HELP
+            assert isinstance(lobby.child, LobbyHelp)
             text = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
             for k in LOBBY_KEYS:
                 if k.label:
                     assert f"{k.label} " in text and k.description in text, k
             lobby.key("x")                                # any key closes the help
-            assert lobby.mode == Mode.TABLES
+            assert lobby.child is None
             lobby.key("n")
-            assert lobby.mode == Mode.NEW
+            assert isinstance(lobby.child, NewTableForm)
             lobby.key("escape")
             lobby.key("c")
-            assert lobby.mode == Mode.CHAT
+            assert isinstance(lobby.child, ChatLine)
             lobby.key("escape")
             lobby.key("r")                                # ann has a key: no code to type
-            assert lobby.mode == Mode.TABLES and "Your key is who you are here" in lobby.note
+            assert lobby.child is None and "Your key is who you are here" in lobby.message
             lobby.key("Z")                                # not a lobby key: nothing happens
-            assert lobby.mode == Mode.TABLES
+            assert lobby.child is None
             lobby.key("q")
-            assert lobby.mode == Mode.QUIT
+            assert isinstance(lobby.child, LeaveServer)
             lobby.close()
+    run(main())
+
+
+def test_each_person_s_lobby_marks_their_own_seats_on_the_rows_shared_by_everybody(tmp_path: Path) -> None:
+    """The lobby's rows are built once per change for every lobby; each person's view marks their
+    seats, the table they created and where they sit exactly as asking each table for them does."""
+    from canasta_tui.server.lobby import RegistryLobby
+
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            people = [Person(n) for n in ("ann", "bob", "carol", "dave", "eve", "fay")]
+            for p in people:
+                reg.connect(p)
+            ann, bob, carol, dave, eve, fay = people
+            playing = reg.create(ann, load_rules("classic"), "expert")
+            reg.sit(bob, playing.id, 2)
+            reg.start(ann, playing.id)
+            playing.enter(ann, 0)
+            playing.enter(bob, 2)
+            playing.leave(bob, 2, dropped=True)                 # bob is away
+            assert reg.sit(carol, playing.id, 1)[0] is None     # carol takes a computer's seat at the deal
+            forming = reg.create(dave, load_rules("windows"), "beginner")
+            reg.sit(eve, forming.id, 3)
+            before = reg.generation
+            views = {p.identity.name: RegistryLobby(reg, p).view() for p in people}
+            assert reg.generation == before
+            for p in people:
+                key = p.identity.key
+                rows = views[p.identity.name].tables
+                assert [r.id for r in rows] == list(reg.tables)
+                for row, st in zip(rows, reg.tables.values(), strict=True):
+                    assert row.seats == tuple(st.seats(key)), (p.identity.name, st.id)
+                    assert row.my_seat == st.seat_of(key) and row.created_by_me == (st.creator == key)
+            assert views["carol"].tables[0].seats[1].mine and not views["ann"].tables[0].seats[1].mine
+            assert views["ann"].tables[0].my_seat == 0 and views["fay"].tables[0].my_seat is None
+            # A change anybody makes is in the next view of everybody.
+            reg.stand(eve, forming.id)
+            assert reg.generation > before
+            assert RegistryLobby(reg, fay).view().tables[1].seated == 1
     run(main())
