@@ -371,6 +371,39 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
         pass
 
 
+@main.command("replay")
+@click.argument("file", metavar="FILE")
+@click.option("--ascii", "ascii_", is_flag=True, help="Suits as letters (c d h s), ASCII lines (automatic without UTF-8).")
+@click.option("--four-color", is_flag=True, help="Four-colour deck: clubs green, diamonds blue.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colours (auto: unless NO_COLOR is set).")
+@click.option("--sort", type=click.Choice(["rank", "suit"]), default="rank", show_default=True,
+              help="The order of the hands shown.")
+def replay_command(file: str, ascii_: bool, four_color: bool, color: str, sort: str) -> None:
+    """Step through a saved or finished game move by move, every hand shown.
+
+    Right/Left step a move, n/p go to the next or previous hand, Tab (or 1-4) shows the table
+    from another seat, a shows every hand at once, Esc or q leaves.  A game that is not over
+    is shown too (it is your own file): every hand is in it.
+    """
+    from .persistence.saves import SaveError, load_file
+    from .ui.canvas import Options
+    from .ui.replay import replay_source, run_replay
+    from .ui.style import ASCII, UNICODE, wants_ascii
+
+    _check_terminal()
+    try:
+        game = load_file(file)
+    except SaveError as exc:
+        raise click.ClickException(f"cannot replay {printable(str(exc.path))}: {printable(exc.reason)}") from None
+    if not has_terminal():
+        raise click.ClickException(NO_TERMINAL)
+    title = game.path.name + ("" if game.match.winner is not None else " (not finished)")
+    glyphs = ASCII if ascii_ or wants_ascii() else UNICODE
+    run_replay(replay_source(game.match, game.meta, title), options=Options(glyphs, four_color, False), color=color,
+               sort=sort)
+
+
 #: ``canasta serve``'s options that set a ServerConfig field of another name.
 _SERVE_FIELDS = {"use_password": "password", "open_": "open", "delay": "delay_ms", "set_aside_days": "set_aside_after"}
 

@@ -22,6 +22,8 @@ from ..ui.controller import Controller
 from ..ui.lobby import LobbyScreen
 from .auth import Identity, code_text
 from .lobby import RegistryLobby
+from .people import PersonOptions
+from .records import PersonRecords, TableHost, screen_options
 from .tables import Destination, Registry
 
 log = logging.getLogger("canasta.server")
@@ -74,6 +76,12 @@ class ServerApp(ScreenApp):
         self.kicked = False
         #: The lobby or the table's client this connection shows now (None between them).
         self.shown: ServerScreen | None = None
+        #: What the terminal can show (``options`` as given); the person's options go on top.
+        self.terminal_options = self.options
+        #: The person's options (kept by their key; a guest's for this visit), applied at once.
+        self.kept = registry.person_options(identity) or PersonOptions()
+        self.options = screen_options(self.terminal_options, self.kept)
+        self.records = PersonRecords(self)
 
     # ------------------------------------------------------------------ a client of the tables
     @property
@@ -107,6 +115,27 @@ class ServerApp(ScreenApp):
             return None
         self.registry.guess_failed(self)
         return "Not let in: no seat has that code. Connect with your name alone to come in as a new guest"
+
+    def apply_options(self, kept: PersonOptions) -> None:
+        """The person changed their options: the screen takes them at once, and so does the table
+        they are at (hand order, sounds) and every table after it."""
+        self.kept = kept
+        self.options = screen_options(self.terminal_options, kept)
+        if isinstance(self.shown, SeatClient):
+            self._seat_options(self.shown)
+        self._changed()
+
+    def _seat_options(self, ctl: SeatClient) -> None:
+        ctl.client.sort = self.kept.sort
+        ctl.client.bells = self.kept.bells
+
+    def _table_client(self, link: Link) -> SeatClient:
+        """The table's client of this person: their hand order and sounds, their record and options
+        behind i and o."""
+        ctl = SeatClient(link)
+        self._seat_options(ctl)
+        ctl.client.host = TableHost(self.records, link.rules)
+        return ctl
 
     def moved(self, where: Destination) -> None:
         if self.shown is not None:
@@ -142,7 +171,7 @@ class ServerApp(ScreenApp):
             note = ""
             while True:
                 if where is None:
-                    lobby = LobbyScreen(RegistryLobby(registry, self), note)
+                    lobby = LobbyScreen(RegistryLobby(registry, self), note, records=self.records)
                     try:
                         await self._show(lobby)
                     finally:
@@ -162,8 +191,7 @@ class ServerApp(ScreenApp):
             return None, "That table is gone"
         if where.seat is None:
             link = st.watch(self)
-            ctl = SeatClient(link)
-            self.registry.seat_options(self._identity, ctl.client)      # the person's kept hand order and sounds
+            ctl = self._table_client(link)
             try:
                 await self._show(ctl)
             finally:
@@ -175,8 +203,7 @@ class ServerApp(ScreenApp):
         if st.table.seats[seat].key != self._identity.key:
             return None, "That seat is not yours"
         link, since = st.enter(self, seat)
-        ctl = SeatClient(link)
-        self.registry.seat_options(self._identity, ctl.client)
+        ctl = self._table_client(link)
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

@@ -509,8 +509,8 @@ class GameSession(PromptToolkitSSHSession):
         """Suit symbols, unless the locale ssh sent (OpenSSH sends LANG and LC_*) says the player's
         terminal is not UTF-8."""
         assert self._chan is not None
-        base = Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
-        return self.server.registry.screen_options(self.identity, base)     # the person's kept options
+        # (the person's kept options go on top of these in the app: ServerApp.apply_options)
+        return Options(ASCII) if not utf8_locale(dict(self._chan.get_environment())) else DEFAULT_OPTIONS
 
     async def _play(self, _session: PromptToolkitSSHSession) -> None:
         """Not used: :meth:`_interact` runs the app itself."""

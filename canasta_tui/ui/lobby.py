@@ -30,6 +30,8 @@ from .lineedit import LineEdit, list_move
 from .lobbyview import Destination, LobbyService, LobbyView, SeatInfo, SeatState, TableRow, TableState
 from .menu import Info
 from .pages import Page
+from .records import LeaderboardPage, PersonOptionsPage, RecordPage, RecordService
+from .replay import ReplayPage
 
 #: The longest seat code a guest can type (``K7PX-M2QA`` and some slack).
 CODE_MAX = 16
@@ -52,6 +54,9 @@ LOBBY_KEYS: list[KeyHelp] = [
     KeyHelp("stand", ("u",), "u", "stand up from your seat at a table that has not started"),
     KeyHelp("chat", ("c",), "c", "chat with everybody in the lobby"),
     KeyHelp("code", ("r",), "r", "a guest types the code of their seat to get it back"),
+    # A person's own record (ui/records.py): statistics and history, leaderboard, options, replays.
+    KeyHelp("record", ("i", "l", "o"), "i, l, o", "your record and matches, the leaderboard, your options"),
+    KeyHelp("replay", ("v",), "v", "the replay of the chosen table's match, once it is over"),
     KeyHelp("redraw", (), "Ctrl-L", "redraw the screen"),
     KeyHelp("help", ("?", "f1"), "?, F1", "these keys"),
     KeyHelp("quit", ("q", "c-c"), "q", "leave the server (asks first)"),
@@ -223,9 +228,10 @@ class LobbyScreen(Page):
 
     title: ClassVar[str] = "tables on this server"
 
-    def __init__(self, service: LobbyService, note: str = "") -> None:
+    def __init__(self, service: LobbyService, note: str = "", records: RecordService | None = None) -> None:
         super().__init__()
         self.service = service
+        self.records = records               # the person's own record (i, l, o, v); None: not at this server
         self.selected: int | None = None     # the chosen table's id
         self.message = note                  # one line of feedback
         self.destination: Destination | None = None
@@ -405,6 +411,28 @@ class LobbyScreen(Page):
         if why:
             self.message = why
 
+    # ------------------------------------------------------------------ a person's own record (i, l, o, v)
+    def cmd_record(self, key: str) -> None:
+        records = self.records
+        if records is None:
+            self.message = "This server keeps no records"
+        elif key == "i":
+            self.open(RecordPage(records))
+        elif key == "l":
+            self.open(LeaderboardPage(records))
+        elif key == "o":
+            self.open(PersonOptionsPage(records))
+        else:
+            st = self.current()
+            if st is None:
+                self.message = "There is no table yet: a replay opens on a table whose match is over"
+                return
+            got = records.table_replay(st.id)
+            if isinstance(got, str):
+                self.message = got
+            else:
+                self.open(ReplayPage(got))
+
     # ------------------------------------------------------------------ painting
     def paint(self, width: int, height: int, opts: Options) -> Canvas:
         if not too_small(width, height):
@@ -482,6 +510,8 @@ class LobbyScreen(Page):
             ("[?]Help", True),
             ("[Q]uit", True),
         ]
+        if self.records is not None:           # a person's own record and options (i, o)
+            items[-2:-2] = [("[I]nfo", True), ("[O]ptions", True)]
         x = 0
         for label, on in items:
             if on:
@@ -544,6 +574,8 @@ COMMANDS: dict[str, Callable[[LobbyScreen, str], None]] = {
     "stand": lambda lobby, key: lobby.cmd_stand(),
     "chat": lambda lobby, key: lobby.open(ChatLine()),
     "code": lambda lobby, key: lobby.cmd_code(),
+    "record": lambda lobby, key: lobby.cmd_record(key),
+    "replay": lambda lobby, key: lobby.cmd_record(key),
     "redraw": lambda lobby, key: None,          # (the app itself repaints every cell at Ctrl-L)
     "help": lambda lobby, key: lobby.open(LobbyHelp()),
     "quit": lambda lobby, key: lobby.open(LeaveServer()),

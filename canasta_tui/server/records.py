@@ -1,0 +1,164 @@
+"""A person's own record over SSH: the server's side of :mod:`canasta_tui.ui.records`.
+
+:class:`PersonRecords` is the :class:`~canasta_tui.ui.records.RecordService` of one
+connection: the person's record and the leaderboard from the people store, their options
+(kept by their key; a guest's last for the visit), and replays.  A replay opens only a match
+that is over: the record of a table still being played is refused (its hands are hidden to
+somebody while it runs), whoever asks.  :class:`TableHost` gives the table's client over SSH
+the same pages (``i``, ``o``) as the lobby.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Rules
+from ..persistence.saves import SaveError, read_record
+from ..presets import rules_label
+from ..text import printable
+from ..ui.canvas import Options
+from ..ui.helppages import HelpPage
+from ..ui.pages import Page
+from ..ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
+from ..ui.replay import ReplaySource, replay_source
+from ..ui.style import ASCII
+from .people import RATING_TEXT, PersonOptions
+from .tables import OVER
+
+if TYPE_CHECKING:
+    from .client import ServerApp
+
+log = logging.getLogger("canasta.server")
+
+#: How many of a person's matches the record screen lists (and replays open from).
+HISTORY_ROWS = 50
+LEADERBOARD_ROWS = 50
+
+STILL_PLAYED = "That match is still being played: its replay opens when it is over"
+
+
+def screen_options(base: Options, kept: PersonOptions) -> Options:
+    """The screen's options of a connection: what its terminal can show (``base``) with the
+    person's four-colour deck, mouse and card faces (ASCII where asked; Unicode only where the
+    terminal takes it)."""
+    glyphs = ASCII if kept.deck == "ascii" else base.glyphs
+    return dataclasses.replace(base, glyphs=glyphs, four_color=kept.four_color, mouse=kept.mouse)
+
+
+class PersonRecords:
+    """The record screens' service for the person of one connection (``app``)."""
+
+    def __init__(self, app: ServerApp) -> None:
+        self.app = app
+        self.registry = app.registry
+
+    @property
+    def label(self) -> str:
+        return self.app.identity.label
+
+    @property
+    def entry(self) -> str:
+        ident = self.app.identity
+        return ident.key if ident.verified else ""
+
+    @property
+    def rating_text(self) -> str:
+        return RATING_TEXT
+
+    def record(self) -> RecordView | None:
+        return self.registry.record_of(self.app.identity, HISTORY_ROWS)
+
+    def leaderboard(self) -> Sequence[StandingLine]:
+        return self.registry.leaderboard(LEADERBOARD_ROWS)
+
+    # ------------------------------------------------------------------ options
+    def option_values(self) -> Mapping[str, Any]:
+        return dataclasses.asdict(self.app.kept)
+
+    def set_option(self, key: str, value: Any) -> str | None:
+        if key not in {f.name for f in dataclasses.fields(PersonOptions)}:
+            return f"{printable(key)[:20]} is not an option a server keeps"
+        try:
+            new = dataclasses.replace(self.app.kept, **{key: value})
+        except (TypeError, ValueError) as exc:
+            return f"Not changed: {exc}"
+        why = None
+        if self.app.identity.verified:
+            why = self.registry.set_person_options(self.app.identity, new)
+        self.app.apply_options(new)          # at once (and for this visit, even when it could not be kept)
+        return why
+
+    def options_kept(self) -> str:
+        if self.app.identity.verified:
+            return "kept for your key on this server"
+        return "a guest's options last until you leave"
+
+    # ------------------------------------------------------------------ replays
+    def replay(self, match_id: int) -> ReplaySource | str:
+        view = self.registry.record_of(self.app.identity, HISTORY_ROWS)
+        if view is None:
+            return "Your matches cannot be read now (the server's store failed): try again later"
+        row = next((m for m in view.matches if m.match_id == match_id), None)
+        if row is None:
+            return "That match is not in your history"
+        return open_record(self.app, row.record, f"{row.rules}, {row.date}")
+
+    def table_replay(self, table_id: int) -> ReplaySource | str:
+        """The match of a table in the lobby: only once it is over."""
+        st = self.registry.tables.get(table_id)
+        if st is None or st.table is None:
+            return "That table is gone: its match is in the history of those who played it"
+        if st.state != OVER:
+            return f"Table {table_id} is still being played: its replay opens when the match is over"
+        return _source(st.table.match, st.meta(), f"table {table_id}")
+
+
+def _source(match: Any, meta: dict[str, Any], title: str) -> ReplaySource | str:
+    if match.winner is None:
+        return STILL_PLAYED
+    return replay_source(match, meta, title)
+
+
+def open_record(app: ServerApp, path: str, title: str) -> ReplaySource | str:
+    """The replay of the match recorded at ``path`` (a table's file), or why not: a table still
+    played (its hands are hidden while it runs) is refused; a finished table still in the
+    lobby is read as it is held, any other from its file."""
+    registry = app.registry
+    for st in registry.tables.values():
+        if str(registry.store.path(st.id)) == path and st.table is not None:
+            if st.state != OVER:
+                return STILL_PLAYED
+            return _source(st.table.match, st.meta(), title)
+    try:
+        game = read_record(Path(path))
+    except SaveError as exc:
+        log.warning("the replay of %s could not be read: %s", printable(path), printable(exc.reason))
+        return "The record of that match cannot be read (the server's log says why)"
+    return _source(game.match, game.meta, title)
+
+
+class TableHost:
+    """The pages a table's client over SSH opens (``i``, ``o``, ``?``): the person's record and
+    options, and the game's help; a server's table offers nothing after the match."""
+
+    def __init__(self, records: PersonRecords, rules: Rules, sort: str = "rank") -> None:
+        self.records = records
+        self.rules = rules
+        self.sort = sort
+
+    def page(self, name: str) -> Page:
+        if name == "statistics":
+            return RecordPage(self.records, self.records.app.kept.sort)
+        if name == "options":
+            return PersonOptionsPage(self.records)
+        return HelpPage(self.rules, rules_label(self.rules))
+
+    def offers(self) -> frozenset[str]:
+        return frozenset()
+
+
+__all__ = ["STILL_PLAYED", "PersonRecords", "TableHost", "open_record", "screen_options"]

@@ -1,0 +1,379 @@
+"""A person's own record at a server: their rating and matches, statistics, the leaderboard,
+their options, and the replays of their finished matches.
+
+``i`` (in the lobby and at the table over SSH) opens :class:`RecordPage`: the person's rating,
+their last matches (Enter replays one), ``s`` their wins by partner and by rules preset and
+their high scores as the local statistics screen draws them (:class:`ServerStatisticsPage`,
+the same page), ``l`` the leaderboard (:class:`LeaderboardPage`, with what a rating means).
+``o`` opens :class:`PersonOptionsPage`: the local options screen with the options a person
+keeps on the server.  Everything comes through a :class:`RecordService`, which the server
+implements (``canasta_tui.server.records``) and a test can implement without SSH; nothing
+here imports the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple, Protocol
+
+from ..text import printable
+from .canvas import Canvas, Options, wrap
+from .options import ITEMS, OptionsPage
+from .pages import Hint, Page, scroll_window
+from .replay import ReplayPage, ReplaySource
+from .statistics import StatisticsPage
+
+
+# ---------------------------------------------------------------------- what the server says
+class RatingLine(Protocol):
+    @property
+    def points(self) -> int: ...
+    @property
+    def matches(self) -> int: ...
+
+
+class HistoryLine(Protocol):
+    """One of the person's finished matches (``people.HistoryRow``)."""
+
+    @property
+    def match_id(self) -> int: ...
+    @property
+    def date(self) -> str: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def rated(self) -> bool: ...
+    @property
+    def partners(self) -> tuple[str, ...]: ...
+    @property
+    def opponents(self) -> tuple[str, ...]: ...
+    @property
+    def our_score(self) -> int: ...
+    @property
+    def their_score(self) -> int: ...
+    @property
+    def won(self) -> bool: ...
+    @property
+    def change(self) -> int | None: ...
+
+
+class TallyLine(Protocol):
+    @property
+    def what(self) -> str: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def matches(self) -> int: ...
+
+
+class HighLine(Protocol):
+    @property
+    def difference(self) -> int: ...
+    @property
+    def hand(self) -> int: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def finished(self) -> float: ...
+
+
+class RecordView(Protocol):
+    """Everything the record screens show of one person (``people.PersonRecord``)."""
+
+    @property
+    def rating(self) -> RatingLine: ...
+    @property
+    def matches(self) -> Sequence[HistoryLine]: ...
+    @property
+    def by_partner(self) -> Sequence[TallyLine]: ...
+    @property
+    def by_rules(self) -> Sequence[TallyLine]: ...
+    @property
+    def high_scores(self) -> Sequence[HighLine]: ...
+
+
+class StandingLine(Protocol):
+    """One line of the leaderboard (``people.Standing``)."""
+
+    @property
+    def place(self) -> int: ...
+    @property
+    def entry(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def matches(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+
+
+class RecordService(Protocol):
+    """What the record screens ask of the server, for one person."""
+
+    @property
+    def label(self) -> str: ...                 # the person's name as shown
+    @property
+    def entry(self) -> str: ...                 # their rating entry (their key; "" for a guest)
+    @property
+    def rating_text(self) -> str: ...           # what a rating means and how it moves
+
+    def record(self) -> RecordView | None:
+        """The person's record (None: the server cannot say now)."""
+
+    def leaderboard(self) -> Sequence[StandingLine]: ...
+
+    def option_values(self) -> Mapping[str, Any]:
+        """The person's options now (hand order, four-colour deck, card faces, mouse, sounds)."""
+
+    def set_option(self, key: str, value: Any) -> str | None:
+        """Set one option, applied at once and at every table: why not (nothing changed), or None."""
+
+    def options_kept(self) -> str:
+        """Where the options are kept, in a few words (a guest's: for this visit only)."""
+
+    def replay(self, match_id: int) -> ReplaySource | str:
+        """One of the person's finished matches to replay, or why not."""
+
+    def table_replay(self, table_id: int) -> ReplaySource | str:
+        """The match of a table in the lobby to replay (only once it is over), or why not."""
+
+
+# ---------------------------------------------------------------------- the record
+class RecordPage(Page):
+    """The person's rating and last matches: Up/Down choose, Enter replays, s statistics, l leaderboard."""
+
+    title: ClassVar[str] = "Your record"
+
+    def __init__(self, service: RecordService, sort: str = "rank") -> None:
+        super().__init__()
+        self.service = service
+        self.sort = sort
+        self.current = 0
+        self.top = 0
+        self.view = service.record()
+        if self.view is None:
+            self.say("Your record cannot be read now (the server's store failed): try again later", error=True)
+
+    @property
+    def matches(self) -> Sequence[HistoryLine]:
+        return self.view.matches if self.view is not None else ()
+
+    def on_key(self, name: str) -> None:
+        n = len(self.matches)
+        if name in ("escape", "q"):
+            self.done = True
+        elif name in ("down", "j") and n:
+            self.current = min(n - 1, self.current + 1)
+        elif name in ("up", "k") and n:
+            self.current = max(0, self.current - 1)
+        elif name in ("enter", "v"):
+            self.open_replay()
+        elif name == "s":
+            if self.view is not None:
+                self.open(ServerStatisticsPage(self.service.label, self.view))
+        elif name == "l":
+            self.open(LeaderboardPage(self.service))
+
+    def open_replay(self) -> None:
+        if not self.matches:
+            self.say("No finished match yet: every match you play to its end is kept here")
+            return
+        got = self.service.replay(self.matches[self.current].match_id)
+        if isinstance(got, str):
+            self.say(got, error=True)
+        else:
+            self.open(ReplayPage(got, self.sort))
+
+    def header_right(self) -> str:
+        return printable(self.service.label)
+
+    def hints(self) -> Sequence[Hint]:
+        return [Hint("Up/Down", "match"), Hint("Enter", "replay"), Hint("s", "statistics"), Hint("l", "leaderboard"),
+                Hint("Esc/q", "back")]
+
+    def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
+        g = opts.glyphs
+        y = top
+        v = self.view
+        if v is None:
+            return
+        r = v.rating
+        cv.put(y, 0, (f"{g.hline} Rating " + g.hline * cv.width)[: cv.width], "heading")
+        y += 1
+        if r.matches:
+            line = f"{r.points} points after {r.matches} rated match{'es' if r.matches != 1 else ''}"
+        else:
+            line = "No rated match yet: you start at 0 points"
+        cv.put(y, 2, line + "   (l: the leaderboard, and what a rating means)", "name")
+        y += 2
+        cv.put(y, 0, (f"{g.hline} Your matches, newest first " + g.hline * cv.width)[: cv.width], "heading")
+        y += 1
+        ms = self.matches
+        if not ms:
+            cv.put(y, 2, "No finished match yet: every match you play to its end is kept here.", "dim")
+            return
+        cv.put(y, 2, f"  {'finished':<16} {'rules':<10} {'partner':<10} {'opponents':<14} {'score':<15} rating", "dim")
+        y += 1
+        room = top + rows - y - 1
+        self.top = scroll_window(len(ms), self.current, room, self.top)
+        for i in range(self.top, min(len(ms), self.top + room)):
+            m = ms[i]
+            on = i == self.current
+            partner = ", ".join(printable(p) for p in m.partners) or "-"
+            opponents = ", ".join(printable(p) for p in m.opponents)
+            score = f"{'won' if m.won else 'lost'} {m.our_score}-{m.their_score}"
+            change = "" if m.change is None else f"{m.change:+d}"
+            text = (f"{'>' if on else ' '} {m.date:<16} {printable(m.rules)[:10]:<10} {partner[:10]:<10} "
+                    f"{opponents[:14]:<14} {score:<15} {change}")
+            cv.put(y, 2, text[: cv.width - 3], "cursor" if on else "")
+            y += 1
+        if len(ms) > room:
+            cv.put(top + rows - 1, 4, f"({self.top + 1}-{min(len(ms), self.top + room)} of {len(ms)} matches)", "dim")
+
+
+# ---------------------------------------------------------------------- statistics, as at home
+class _Ratio(NamedTuple):
+    player: str
+    level: str
+    wins: int
+    losses: int
+    ratio: float
+
+
+class _High(NamedTuple):
+    player: str
+    difference: int
+    hand: int
+    date: str
+
+
+class _Stats(NamedTuple):
+    ratios: Sequence[_Ratio]
+    high: Mapping[str, Sequence[_High]]
+    problem: str | None
+
+
+class _RecordStats:
+    """A person's record as the local statistics screen reads its file: wins with each partner
+    and at each rules preset as win ratios, high scores by rules preset."""
+
+    def __init__(self, who: str, view: RecordView) -> None:
+        import time
+
+        ratios = [_Ratio(t.what, "as your partner", t.wins, t.matches - t.wins, 100 * t.wins / t.matches)
+                  for t in view.by_partner if t.matches]
+        ratios += [_Ratio(who, f"{t.what} rules", t.wins, t.matches - t.wins, 100 * t.wins / t.matches)
+                   for t in view.by_rules if t.matches]
+        high: dict[str, list[_High]] = {}
+        for h in view.high_scores:
+            high.setdefault(h.rules, []).append(
+                _High(who, h.difference, h.hand, time.strftime("%Y-%m-%d", time.localtime(h.finished))))
+        self.stats = _Stats(ratios, high, None)
+
+    def read(self) -> _Stats:
+        return self.stats
+
+    def reset(self, player: str | None) -> str:
+        return "Not reset: the server keeps every person's record"
+
+
+class ServerStatisticsPage(StatisticsPage):
+    """The local statistics screen, drawing a person's record at the server (no reset there)."""
+
+    def __init__(self, who: str, view: RecordView) -> None:
+        super().__init__(_RecordStats(printable(who), view))
+
+    def on_key(self, name: str) -> None:
+        if name != "r":
+            super().on_key(name)
+
+    def hints(self) -> Sequence[Hint]:
+        return [Hint("Up/Down", "line"), Hint("Left/Right", "rules"), Hint("Esc/q", "back")]
+
+
+# ---------------------------------------------------------------------- the leaderboard
+class LeaderboardPage(Page):
+    """The server's best by rating, the person's own line marked, and what a rating means."""
+
+    title: ClassVar[str] = "Leaderboard"
+
+    def __init__(self, service: RecordService) -> None:
+        super().__init__()
+        self.service = service
+        self.board = list(service.leaderboard())
+        self.top = 0
+
+    def on_key(self, name: str) -> None:
+        if name in ("escape", "q"):
+            self.done = True
+        elif name in ("down", "j"):
+            self.top = min(max(0, len(self.board) - 1), self.top + 1)
+        elif name in ("up", "k"):
+            self.top = max(0, self.top - 1)
+
+    def hints(self) -> Sequence[Hint]:
+        return [Hint("Up/Down", "scroll"), Hint("Esc/q", "back")]
+
+    def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
+        g = opts.glyphs
+        about = [w for line in self.service.rating_text.splitlines() for w in wrap(line, cv.width - 4)]
+        list_rows = max(3, rows - len(about) - 3)
+        y = top
+        cv.put(y, 0, (f"{g.hline} Rated players " + g.hline * cv.width)[: cv.width], "heading")
+        y += 1
+        if not self.board:
+            cv.put(y, 2, "Nobody is rated yet: matches at tables created as rated count.", "dim")
+        else:
+            cv.put(y, 2, f"  {'#':>3}  {'name':<24}{'rating':>8}{'matches':>9}{'wins':>6}", "dim")
+            y += 1
+            mine = self.service.entry
+            for s in self.board[self.top:self.top + list_rows - 1]:
+                me = bool(mine) and s.entry == mine
+                text = f"{'>' if me else ' '} {s.place:>3}  {printable(s.name)[:24]:<24}{s.points:>8}{s.matches:>9}{s.wins:>6}"
+                cv.put(y, 2, text + ("  (you)" if me else ""), "cursor" if me else "")
+                y += 1
+        y = top + list_rows + 1
+        cv.put(y, 0, (f"{g.hline} What a rating means " + g.hline * cv.width)[: cv.width], "heading")
+        for i, line in enumerate(about):
+            if y + 1 + i < top + rows:
+                cv.put(y + 1 + i, 2, line, "")
+
+
+# ---------------------------------------------------------------------- options
+#: The options a person keeps at a server (``people.PersonOptions``' fields), in the local screen's order.
+PERSON_OPTIONS = ("four_color", "deck", "sort", "mouse", "bell_turn", "bell_question", "bell_hand_over")
+
+
+class _PersonSettings:
+    """The local options screen's settings store, over the person's options at the server."""
+
+    def __init__(self, service: RecordService) -> None:
+        self.service = service
+
+    def values(self) -> Mapping[str, Any]:
+        return self.service.option_values()
+
+    def save(self, key: str, value: Any) -> str | None:
+        return self.service.set_option(key, value)
+
+    def where(self) -> str:
+        return self.service.options_kept()
+
+
+class PersonOptionsPage(OptionsPage):
+    """The local Options screen with what a person keeps at the server: hand order, four-colour
+    deck, card faces, mouse and sounds, applied at once and at every table."""
+
+    def __init__(self, service: RecordService) -> None:
+        super().__init__(_PersonSettings(service))
+        self.items = [i for i in ITEMS if i.key in PERSON_OPTIONS]
+        self.service = service
+
+    def header_right(self) -> str:
+        return self.service.options_kept()
+
+
+__all__ = ["PERSON_OPTIONS", "HistoryLine", "LeaderboardPage", "PersonOptionsPage", "RecordPage", "RecordService",
+           "RecordView", "ServerStatisticsPage", "StandingLine"]

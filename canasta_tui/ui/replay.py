@@ -1,0 +1,346 @@
+"""The replay viewer: a finished match stepped through move by move, every hand shown.
+
+A :class:`ReplaySource` is a match (the engine's :class:`~canasta_tui.engine.Match`, from a
+save file's record), the seats' names and a title.  :class:`ReplayGame` rebuilds each hand's
+positions from its deck and action log as the loader replays them (lazily, a hand at a time),
+and :class:`ReplayPage` shows them: the table as one seat saw it (drawn by the table's own
+:func:`~.render.render` from a snapshot), or every hand at once.  Right/Left step a move,
+n/p go to the next or previous hand, Tab (or 1-4) changes whose point of view, a shows every
+hand.  ``canasta replay FILE`` opens it on a local save; over SSH the history opens it on a
+finished match of the server (a match that is still played is refused before it gets here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, NamedTuple
+
+from ..engine import Action, GameState, Match, Phase, PlayerView, deal, team, view_for
+from ..engine.state import next_seat
+from ..table.events import Event, action_events, coalesced, deal_events, describe
+from ..text import printable
+from .canvas import Canvas, Options, card_label, card_style, glyph_text, too_small, wrap
+from .dialogs import TableFacts
+from .pages import Hint, Page, draw_hints
+from .render import render, short_team
+from .snapshot import TableSnapshot
+from .texts import meld_line, sort_hand
+
+
+class ReplaySource(NamedTuple):
+    """What a replay shows: the match, each seat's name, whether a person played it, a title."""
+
+    match: Match
+    names: tuple[str, ...]
+    humans: tuple[bool, ...]
+    title: str
+
+
+class Step(NamedTuple):
+    """One position of a hand: after the deal (``action`` None) or after one move."""
+
+    state: GameState
+    action: Action | None
+    actor: int                      # who made the move (-1: the deal)
+    events: int                     # how many of the hand's events had happened
+
+
+class HandSteps(NamedTuple):
+    steps: tuple[Step, ...]
+    events: tuple[Event, ...]
+    scores: tuple[int, ...]          # the match score before the hand
+    after: tuple[int, ...] | None    # ... and after it, once it was scored
+
+
+class ReplayGame:
+    """The positions of every hand of ``match``, rebuilt a hand at a time when first shown."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.rules = match.rules
+        self._hands: dict[int, HandSteps] = {}
+
+    @property
+    def hands(self) -> int:
+        return len(self.match.decks)
+
+    def hand(self, h: int) -> HandSteps:
+        """Hand ``h`` (from 0): the deal, then the position after each of its moves."""
+        got = self._hands.get(h)
+        if got is not None:
+            return got
+        m = self.match
+        sheet = m.sheet
+        scores = sheet[h - 1].totals if h else (0,) * self.rules.teams
+        dealer = m.first_dealer if h == 0 else next_seat(sheet[h - 1].dealer, self.rules.players)
+        state = deal(self.rules, m.decks[h], dealer, scores)
+        events = deal_events(state, h + 1)
+        steps = [Step(state, None, -1, len(events))]
+        from ..engine.match import replay_steps
+
+        for before, a, after in replay_steps(state, m.log[h] if h < len(m.log) else (), earlier_rules=True):
+            events += action_events(before, a, after, h + 1)
+            steps.append(Step(after, a, before.actor, len(events)))
+        numbered = tuple(e._replace(seq=i + 1) for i, e in enumerate(events))
+        got = HandSteps(tuple(steps), numbered, tuple(scores), sheet[h].totals if h < len(sheet) else None)
+        self._hands[h] = got
+        return got
+
+
+class _NoClicks:
+    """Mouse clicks of the drawn table go nowhere: a replay is looked at, not played."""
+
+    def click_card(self, index: int) -> None:
+        return None
+
+    def click_meld(self, side: int, rank: int) -> None:
+        return None
+
+    def command(self, cmd: str) -> None:
+        return None
+
+
+_DARK = {k: False for k in ("draw", "pile", "meld", "discard", "score", "query", "quit", "undo", "help", "end",
+                            "unpile")}
+
+
+class ReplayPage(Page):
+    """A finished match, move by move, from any seat's point of view, every hand shown."""
+
+    title: ClassVar[str] = "Replay"
+
+    def __init__(self, source: ReplaySource, sort: str = "rank") -> None:
+        super().__init__()
+        self.source = source
+        self.game = ReplayGame(source.match)
+        self.sort = sort
+        self.h = 0
+        self.i = 0
+        self.seat = 0
+        self.every_hand = False
+        players = self.game.rules.players
+        self.names = tuple(printable(n) or f"Player {s + 1}" for s, n in
+                           zip(range(players), (*source.names, *[""] * players), strict=False))
+
+    # ------------------------------------------------------------------ where we are
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.game.hand(self.h).steps
+
+    def step(self) -> Step:
+        return self.steps[self.i]
+
+    def forward(self) -> None:
+        if self.i + 1 < len(self.steps):
+            self.i += 1
+        elif self.h + 1 < self.game.hands:
+            self.h, self.i = self.h + 1, 0
+        else:
+            self.say("The end of the match: Left goes back, p to the previous hand")
+
+    def back(self) -> None:
+        if self.i > 0:
+            self.i -= 1
+        elif self.h > 0:
+            self.h -= 1
+            self.i = len(self.steps) - 1
+        else:
+            self.say("The deal of the first hand: the start of the match")
+
+    def to_hand(self, h: int) -> None:
+        if not 0 <= h < self.game.hands:
+            self.say("That was the last hand" if h > 0 else "This is the first hand")
+            return
+        self.h, self.i = h, 0
+
+    # ------------------------------------------------------------------ keys
+    def on_key(self, name: str) -> None:
+        players = self.game.rules.players
+        if name in ("escape", "q"):
+            self.done = True
+        elif name in ("right", "l", "space", "enter"):
+            self.forward()
+        elif name in ("left", "h", "backspace", "c-h"):
+            self.back()
+        elif name in ("n", "pagedown", "down"):
+            self.to_hand(self.h + 1)
+        elif name in ("p", "pageup", "up"):
+            self.to_hand(self.h - 1)
+        elif name == "home":
+            self.i = 0
+        elif name == "end":
+            self.i = len(self.steps) - 1
+        elif name == "tab":
+            self.seat = (self.seat + 1) % players
+        elif name == "s-tab":
+            self.seat = (self.seat - 1) % players
+        elif name.isdigit() and 1 <= int(name) <= players:
+            self.seat = int(name) - 1
+        elif name == "a":
+            self.every_hand = not self.every_hand
+        elif len(name) == 1 or name in ("f1", "?"):
+            self.say("Right/Left: a move   n/p: next or previous hand   Tab or 1-4: whose view   a: every hand")
+
+    # ------------------------------------------------------------------ what is shown
+    def scores(self) -> tuple[int, ...]:
+        hs = self.game.hand(self.h)
+        st = self.step().state
+        return hs.after if st.phase == Phase.HAND_OVER and hs.after is not None else hs.scores
+
+    def move_text(self) -> str:
+        """The last move, as the table's log told it (the deal at a hand's start)."""
+        hs = self.game.hand(self.h)
+        st = self.step()
+        before = self.steps[self.i - 1].events if self.i else 0
+        done = hs.events[before:st.events] if self.i else hs.events[:st.events]
+        said = [describe(e, self.names.__getitem__) for e in coalesced(done)]
+        text = "; ".join(said) if said else (str(st.action) if st.action is not None else "")
+        return text
+
+    def snapshot(self) -> TableSnapshot:
+        st = self.step().state
+        v: PlayerView = view_for(st, self.seat)
+        players = self.game.rules.players
+        hs = self.game.hand(self.h)
+        shown = hs.events[:self.step().events]
+        log = tuple((-1 if e.kind == "dealt" else e.seat, describe(e, self.names.__getitem__))
+                    for e in coalesced(shown))
+        return TableSnapshot(
+            view=v, viewer=self.seat, seats=(), hand=tuple(sort_hand(v.hand, self.sort)), new=(False,) * len(v.hand),
+            cursor=-1, selected=frozenset(), dealing=None, shown=tuple(len(h) for h in st.hands),
+            names=self.names, humans=tuple((*self.source.humans, *[False] * players)[:players]),
+            verified=(False,) * players, scores=self.scores(), hand_number=self.h + 1, events=shown, log=log,
+            status="", lit=_DARK, message=(), dialog=None, quit_question="",
+            table=_NO_FACTS, clicks=_NoClicks())
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        if too_small(cv.width, cv.height):
+            return
+        if self.every_hand:
+            self.draw_hands(cv, opts)
+        else:
+            table = render(self.snapshot(), cv.width, cv.height, opts)
+            for y in range(cv.height - 2):
+                cv.chars[y][:] = table.chars[y]
+                cv.styles[y][:] = table.styles[y]
+        self.draw_header(cv, opts)
+        self.draw_status(cv, opts)
+
+    def draw_header(self, cv: Canvas, opts: Options) -> None:
+        g = opts.glyphs
+        rules = self.game.rules
+        scores = self.scores()
+        right = "   ".join(f"{short_team(t, rules)}: {scores[t]}" for t in range(rules.teams)) + " "
+        cv.fill(0, 0, cv.width, 1, "header")
+        cv.put(0, max(0, cv.width - len(right)), right, "header")
+        left = (f" REPLAY {g.dash} {printable(self.source.title)} {g.dash} hand {self.h + 1} of {self.game.hands}, "
+                f"move {self.i} of {len(self.steps) - 1}")
+        cv.put(0, 0, left[: max(0, cv.width - len(right) - 1)], "header")
+
+    def draw_status(self, cv: Canvas, opts: Options) -> None:
+        g = opts.glyphs
+        y = cv.height - 2
+        cv.fill(y, 0, cv.width, 1)
+        if self.message:
+            cv.put(y, 1, glyph_text(self.message, g)[: cv.width - 2], "error" if self.error else "message")
+        else:
+            who = "" if self.every_hand else f"[{self.names[self.seat]}'s view] "
+            text = glyph_text(who + (self.move_text() or "the deal"), g)
+            cv.put(y, 1, text[: cv.width - 2], "hint")
+        draw_hints(cv, cv.height - 1, self.hints())
+
+    def hints(self) -> Sequence[Hint]:
+        return [Hint("Left/Right", "move"), Hint("n/p", "hand"), Hint("Tab", "view"),
+                Hint("a", "table" if self.every_hand else "all hands"), Hint("Esc/q", "back")]
+
+    def draw_hands(self, cv: Canvas, opts: Options) -> None:
+        """Every hand in full, the melds of each side, the pile and the stock."""
+        g = opts.glyphs
+        st = self.step().state
+        rules = self.game.rules
+        y = 1
+        bottom = cv.height - 3
+        for seat in range(rules.players):
+            if y > bottom:
+                break
+            on = seat == st.turn and st.phase != Phase.HAND_OVER
+            cards = sort_hand(st.hands[seat], self.sort)
+            head = f"{'>' if on else ' '} {seat + 1} {self.names[seat][:14]:<14} ({short_team(team(seat, rules), rules)}) "
+            cv.put(y, 0, head, "name.active" if on else "name")
+            x = len(head)
+            if not cards:
+                cv.put(y, x, "no cards", "dim")
+            for c in cards:
+                label = card_label(c, g)
+                if x + len(label) > cv.width - 1:
+                    y += 1
+                    x = len(head)
+                    if y > bottom:
+                        break
+                x = cv.put(y, x, label, card_style(c, opts)) + 1
+            y += 1
+        y += 1
+        width = min(24, max(12, (cv.width - 4) // 3))
+        for t in range(rules.teams):
+            if y > bottom:
+                break
+            melds = [m for m in st.melds[t] if m is not None]
+            threes = " ".join(card_label(c, g) for s in range(rules.players) if team(s, rules) == t
+                              for c in st.red_threes[s])
+            label = f"{short_team(t, rules)} melds:" + (f" (red threes {threes})" if threes else "")
+            cv.put(y, 0, label, "heading")
+            y += 1
+            if not melds:
+                cv.put(y, 2, "none", "dim")
+                y += 1
+            cols = max(1, (cv.width - 2) // (width + 2))
+            for k, m in enumerate(melds):
+                if y > bottom:
+                    break
+                text, style = meld_line(m, width, g)
+                cv.put(y, 2 + (k % cols) * (width + 2), text, style)
+                if k % cols == cols - 1 or k == len(melds) - 1:
+                    y += 1
+        if y <= bottom:
+            top = card_label(st.pile[-1], g) if st.pile else "empty"
+            frozen = ", frozen" if st.frozen else ""
+            for line in wrap(f"Pile: {len(st.pile)} cards, top {top}{frozen}   Stock: {st.stock_size} cards", cv.width - 2):
+                if y <= bottom:
+                    cv.put(y, 0, line)
+                    y += 1
+
+
+class _NoFacts:
+    """Nothing for a dialog to read: a replay's table has no dialog."""
+
+
+_NO_FACTS: TableFacts = _NoFacts()  # type: ignore[assignment]
+
+
+def replay_source(match: Match, meta: dict[str, object], title: str) -> ReplaySource:
+    """A save's match with the names and seats its meta records (``table_meta``'s)."""
+    players = match.rules.players
+    names = meta.get("names")
+    seats = meta.get("seats")
+    name_list = [str(n) if isinstance(n, str) else "" for n in names] if isinstance(names, list) else []
+    humans = [s == "human" for s in seats] if isinstance(seats, list) else []
+    names_t = tuple((name_list + [""] * players)[:players])
+    humans_t = tuple((humans + [False] * players)[:players])
+    return ReplaySource(match, tuple(n or f"Player {i + 1}" for i, n in enumerate(names_t)), humans_t, title)
+
+
+
+
+def run_replay(source: ReplaySource, *, options: Options, color: bool | str = "auto", sort: str = "rank") -> None:
+    """``canasta replay FILE``: the viewer alone, full screen, until Esc or q."""
+    from .app import ScreenApp
+
+    class ReplayApp(ScreenApp):
+        async def flow(self) -> None:
+            await self.show(ReplayPage(source, sort))
+
+    ReplayApp(options=options, color=color).run()
+
+
+__all__ = ["HandSteps", "ReplayGame", "ReplayPage", "ReplaySource", "Step", "replay_source", "run_replay"]
