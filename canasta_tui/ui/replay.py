@@ -22,7 +22,7 @@ from ..text import printable
 from .canvas import Canvas, Options, card_label, card_style, glyph_text, too_small, wrap
 from .dialogs import TableFacts
 from .pages import Hint, Page, draw_hints
-from .render import render, short_team
+from .render import render, short_team, table_layout
 from .snapshot import TableSnapshot
 from .texts import meld_line, sort_hand
 
@@ -148,8 +148,12 @@ class ReplayPage(Page):
             self.say("The deal of the first hand: the start of the match")
 
     def to_hand(self, h: int) -> None:
-        if not 0 <= h < self.game.hands:
-            self.say("That was the last hand" if h > 0 else "This is the first hand")
+        if h < 0:
+            self.i = 0
+            self.say("This is the first hand: its deal")
+            return
+        if h >= self.game.hands:
+            self.say("This is the last hand: End goes to its last move")
             return
         self.h, self.i = h, 0
 
@@ -224,6 +228,9 @@ class ReplayPage(Page):
             for y in range(cv.height - 2):
                 cv.chars[y][:] = table.chars[y]
                 cv.styles[y][:] = table.styles[y]
+            # (the table's "g: log" hint: the replay's status line tells each move instead)
+            row = table_layout(cv.width, cv.height, self.game.rules.players).log_row
+            cv.put(row, cv.width - 8, " " * 8)
         self.draw_header(cv, opts)
         self.draw_status(cv, opts)
 
