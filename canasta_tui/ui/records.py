@@ -206,7 +206,7 @@ class RecordPage(Page):
             line = f"{r.points} points after {r.matches} rated match{'es' if r.matches != 1 else ''}"
         else:
             line = "No rated match yet: you start at 0 points"
-        cv.put(y, 2, line + "   (l: the leaderboard, and what a rating means)", "name")
+        cv.put(y, 2, (line + "   (l: the leaderboard)")[: cv.width - 3], "name")
         y += 2
         cv.put(y, 0, (f"{g.hline} Your matches, newest first " + g.hline * cv.width)[: cv.width], "heading")
         y += 1
