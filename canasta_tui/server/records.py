@@ -14,7 +14,7 @@ import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..engine import Rules
 from ..persistence.saves import SaveError, read_record
@@ -26,11 +26,21 @@ from ..ui.pages import Page
 from ..ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
 from ..ui.replay import ReplaySource, replay_source
 from ..ui.style import ASCII
+from .auth import Identity
 from .people import RATING_TEXT, PersonOptions
-from .tables import OVER
+from .tables import OVER, Registry
 
-if TYPE_CHECKING:
-    from .client import ServerApp
+
+class ServerApp(Protocol):
+    """What the record screens need of a connection (``client.ServerApp``)."""
+
+    registry: Registry
+    kept: PersonOptions
+
+    @property
+    def identity(self) -> Identity: ...
+
+    def apply_options(self, kept: PersonOptions) -> None: ...
 
 log = logging.getLogger("canasta.server")
 
