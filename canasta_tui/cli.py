@@ -387,8 +387,9 @@ def replay_command(file: str, ascii_: bool, four_color: bool, color: str, sort: 
     is shown too (it is your own file): every hand is in it.
     """
     from .persistence.saves import SaveError, load_file
+    from .table.replay import replay_source
     from .ui.canvas import Options
-    from .ui.replay import replay_source, run_replay
+    from .ui.replay import run_replay
     from .ui.style import ASCII, UNICODE, wants_ascii
 
     _check_terminal()

@@ -16,15 +16,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..engine import Rules
+from ..engine import Match, Rules
 from ..persistence.saves import SaveError, read_record
 from ..presets import rules_label
+from ..table.replay import ReplaySource, replay_source
 from ..text import printable
 from ..ui.canvas import Options
 from ..ui.helppages import HelpPage
 from ..ui.pages import Page
 from ..ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
-from ..ui.replay import ReplaySource, replay_source
 from ..ui.style import ASCII
 from .auth import Identity
 from .people import RATING_TEXT, PersonOptions
@@ -127,7 +127,7 @@ class PersonRecords:
         return _source(st.table.match, st.meta(), f"table {table_id}")
 
 
-def _source(match: Any, meta: dict[str, Any], title: str) -> ReplaySource | str:
+def _source(match: Match, meta: dict[str, Any], title: str) -> ReplaySource | str:
     if match.winner is None:
         return STILL_PLAYED
     return replay_source(match, meta, title)

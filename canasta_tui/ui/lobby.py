@@ -424,10 +424,7 @@ class LobbyScreen(Page):
             self.open(PersonOptionsPage(records))
         else:
             st = self.current()
-            if st is None:
-                self.message = "There is no table yet: a replay opens on a table whose match is over"
-                return
-            got = records.table_replay(st.id)
+            got = records.table_replay(st.id) if st is not None else "There is no table yet: nothing to replay"
             if isinstance(got, str):
                 self.message = got
             else:

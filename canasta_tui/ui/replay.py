@@ -1,9 +1,9 @@
 """The replay viewer: a finished match stepped through move by move, every hand shown.
 
-A :class:`ReplaySource` is a match (the engine's :class:`~canasta_tui.engine.Match`, from a
-save file's record), the seats' names and a title.  :class:`ReplayGame` rebuilds each hand's
-positions from its deck and action log as the loader replays them (lazily, a hand at a time),
-and :class:`ReplayPage` shows them: the table as one seat saw it (drawn by the table's own
+A :class:`~canasta_tui.table.replay.ReplaySource` is a match's frames (each position as every
+seat's view, rebuilt beside the table by :class:`~canasta_tui.table.replay.MatchReplay`: the
+viewer is a client and never holds the whole game), the seats' names and a title.
+:class:`ReplayPage` shows them: the table as one seat saw it (drawn by the table's own
 :func:`~.render.render` from a snapshot), or every hand at once.  Right/Left step a move,
 n/p go to the next or previous hand, Tab (or 1-4) changes whose point of view, a shows every
 hand.  ``canasta replay FILE`` opens it on a local save; over SSH the history opens it on a
@@ -13,11 +13,11 @@ finished match of the server (a match that is still played is refused before it 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
-from ..engine import Action, GameState, Match, Phase, PlayerView, deal, team, view_for
-from ..engine.state import next_seat
-from ..table.events import Event, action_events, coalesced, deal_events, describe
+from ..engine import Phase, PlayerView, team
+from ..table.events import coalesced, describe
+from ..table.replay import Frame, ReplayHand, ReplaySource, replay_source
 from ..text import printable
 from .canvas import Canvas, Options, card_label, card_style, glyph_text, too_small, wrap
 from .dialogs import TableFacts
@@ -25,66 +25,6 @@ from .pages import Hint, Page, draw_hints
 from .render import render, short_team, table_layout
 from .snapshot import TableSnapshot
 from .texts import meld_line, sort_hand
-
-
-class ReplaySource(NamedTuple):
-    """What a replay shows: the match, each seat's name, whether a person played it, a title."""
-
-    match: Match
-    names: tuple[str, ...]
-    humans: tuple[bool, ...]
-    title: str
-
-
-class Step(NamedTuple):
-    """One position of a hand: after the deal (``action`` None) or after one move."""
-
-    state: GameState
-    action: Action | None
-    actor: int                      # who made the move (-1: the deal)
-    events: int                     # how many of the hand's events had happened
-
-
-class HandSteps(NamedTuple):
-    steps: tuple[Step, ...]
-    events: tuple[Event, ...]
-    scores: tuple[int, ...]          # the match score before the hand
-    after: tuple[int, ...] | None    # ... and after it, once it was scored
-
-
-class ReplayGame:
-    """The positions of every hand of ``match``, rebuilt a hand at a time when first shown."""
-
-    def __init__(self, match: Match) -> None:
-        self.match = match
-        self.rules = match.rules
-        self._hands: dict[int, HandSteps] = {}
-
-    @property
-    def hands(self) -> int:
-        return len(self.match.decks)
-
-    def hand(self, h: int) -> HandSteps:
-        """Hand ``h`` (from 0): the deal, then the position after each of its moves."""
-        got = self._hands.get(h)
-        if got is not None:
-            return got
-        m = self.match
-        sheet = m.sheet
-        scores = sheet[h - 1].totals if h else (0,) * self.rules.teams
-        dealer = m.first_dealer if h == 0 else next_seat(sheet[h - 1].dealer, self.rules.players)
-        state = deal(self.rules, m.decks[h], dealer, scores)
-        events = deal_events(state, h + 1)
-        steps = [Step(state, None, -1, len(events))]
-        from ..engine.match import replay_steps
-
-        for before, a, after in replay_steps(state, m.log[h] if h < len(m.log) else (), earlier_rules=True):
-            events += action_events(before, a, after, h + 1)
-            steps.append(Step(after, a, before.actor, len(events)))
-        numbered = tuple(e._replace(seq=i + 1) for i, e in enumerate(events))
-        got = HandSteps(tuple(steps), numbered, tuple(scores), sheet[h].totals if h < len(sheet) else None)
-        self._hands[h] = got
-        return got
 
 
 class _NoClicks:
@@ -112,7 +52,7 @@ class ReplayPage(Page):
     def __init__(self, source: ReplaySource, sort: str = "rank") -> None:
         super().__init__()
         self.source = source
-        self.game = ReplayGame(source.match)
+        self.game = source.game
         self.sort = sort
         self.h = 0
         self.i = 0
@@ -124,16 +64,16 @@ class ReplayPage(Page):
 
     # ------------------------------------------------------------------ where we are
     @property
-    def steps(self) -> tuple[Step, ...]:
-        return self.game.hand(self.h).steps
+    def steps(self) -> tuple[Frame, ...]:
+        return self.game.hand(self.h).frames
 
-    def step(self) -> Step:
+    def step(self) -> Frame:
         return self.steps[self.i]
 
     def forward(self) -> None:
         if self.i + 1 < len(self.steps):
             self.i += 1
-        elif self.h + 1 < self.game.hands:
+        elif self.h + 1 < self.game.hand_count:
             self.h, self.i = self.h + 1, 0
         else:
             self.say("The end of the match: Left goes back, p to the previous hand")
@@ -152,7 +92,7 @@ class ReplayPage(Page):
             self.i = 0
             self.say("This is the first hand: its deal")
             return
-        if h >= self.game.hands:
+        if h >= self.game.hand_count:
             self.say("This is the last hand: End goes to its last move")
             return
         self.h, self.i = h, 0
@@ -187,9 +127,8 @@ class ReplayPage(Page):
 
     # ------------------------------------------------------------------ what is shown
     def scores(self) -> tuple[int, ...]:
-        hs = self.game.hand(self.h)
-        st = self.step().state
-        return hs.after if st.phase == Phase.HAND_OVER and hs.after is not None else hs.scores
+        hs: ReplayHand = self.game.hand(self.h)
+        return hs.after if self.step().over and hs.after is not None else hs.before
 
     def move_text(self) -> str:
         """The last move, as the table's log told it (the deal at a hand's start)."""
@@ -198,12 +137,11 @@ class ReplayPage(Page):
         before = self.steps[self.i - 1].events if self.i else 0
         done = hs.events[before:st.events] if self.i else hs.events[:st.events]
         said = [describe(e, self.names.__getitem__) for e in coalesced(done)]
-        text = "; ".join(said) if said else (str(st.action) if st.action is not None else "")
-        return text
+        return "; ".join(said) if said else st.move
 
     def snapshot(self) -> TableSnapshot:
-        st = self.step().state
-        v: PlayerView = view_for(st, self.seat)
+        frame = self.step()
+        v: PlayerView = frame.views[self.seat]
         players = self.game.rules.players
         hs = self.game.hand(self.h)
         shown = hs.events[:self.step().events]
@@ -211,7 +149,7 @@ class ReplayPage(Page):
                     for e in coalesced(shown))
         return TableSnapshot(
             view=v, viewer=self.seat, seats=(), hand=tuple(sort_hand(v.hand, self.sort)), new=(False,) * len(v.hand),
-            cursor=-1, selected=frozenset(), dealing=None, shown=tuple(len(h) for h in st.hands),
+            cursor=-1, selected=frozenset(), dealing=None, shown=tuple(v.hand_sizes),
             names=self.names, humans=tuple((*self.source.humans, *[False] * players)[:players]),
             verified=(False,) * players, scores=self.scores(), hand_number=self.h + 1, events=shown, log=log,
             status="", lit=_DARK, message=(), dialog=None, quit_question="",
@@ -241,7 +179,7 @@ class ReplayPage(Page):
         right = "   ".join(f"{short_team(t, rules)}: {scores[t]}" for t in range(rules.teams)) + " "
         cv.fill(0, 0, cv.width, 1, "header")
         cv.put(0, max(0, cv.width - len(right)), right, "header")
-        left = (f" REPLAY {g.dash} {printable(self.source.title)} {g.dash} hand {self.h + 1} of {self.game.hands}, "
+        left = (f" REPLAY {g.dash} {printable(self.source.title)} {g.dash} hand {self.h + 1} of {self.game.hand_count}, "
                 f"move {self.i} of {len(self.steps) - 1}")
         cv.put(0, 0, left[: max(0, cv.width - len(right) - 1)], "header")
 
@@ -264,7 +202,8 @@ class ReplayPage(Page):
     def draw_hands(self, cv: Canvas, opts: Options) -> None:
         """Every hand in full, the melds of each side, the pile and the stock."""
         g = opts.glyphs
-        st = self.step().state
+        views = self.step().views
+        st = views[0]
         rules = self.game.rules
         y = 1
         bottom = cv.height - 3
@@ -272,7 +211,7 @@ class ReplayPage(Page):
             if y > bottom:
                 break
             on = seat == st.turn and st.phase != Phase.HAND_OVER
-            cards = sort_hand(st.hands[seat], self.sort)
+            cards = sort_hand(views[seat].hand, self.sort)
             head = f"{'>' if on else ' '} {seat + 1} {self.names[seat][:14]:<14} ({short_team(team(seat, rules), rules)}) "
             cv.put(y, 0, head, "name.active" if on else "name")
             x = len(head)
@@ -325,20 +264,6 @@ class _NoFacts:
 _NO_FACTS: TableFacts = _NoFacts()  # type: ignore[assignment]
 
 
-def replay_source(match: Match, meta: dict[str, object], title: str) -> ReplaySource:
-    """A save's match with the names and seats its meta records (``table_meta``'s)."""
-    players = match.rules.players
-    names = meta.get("names")
-    seats = meta.get("seats")
-    name_list = [str(n) if isinstance(n, str) else "" for n in names] if isinstance(names, list) else []
-    humans = [s == "human" for s in seats] if isinstance(seats, list) else []
-    names_t = tuple((name_list + [""] * players)[:players])
-    humans_t = tuple((humans + [False] * players)[:players])
-    return ReplaySource(match, tuple(n or f"Player {i + 1}" for i, n in enumerate(names_t)), humans_t, title)
-
-
-
-
 def run_replay(source: ReplaySource, *, options: Options, color: bool | str = "auto", sort: str = "rank") -> None:
     """``canasta replay FILE``: the viewer alone, full screen, until Esc or q."""
     from .app import ScreenApp
@@ -350,4 +275,4 @@ def run_replay(source: ReplaySource, *, options: Options, color: bool | str = "a
     ReplayApp(options=options, color=color).run()
 
 
-__all__ = ["HandSteps", "ReplayGame", "ReplayPage", "ReplaySource", "Step", "replay_source", "run_replay"]
+__all__ = ["ReplayPage", "ReplaySource", "replay_source", "run_replay"]

@@ -12,11 +12,12 @@ from typing import Any, NamedTuple
 from click.testing import CliRunner
 
 from canasta_tui.cli import main
-from canasta_tui.engine import Match, deal, replay
+from canasta_tui.engine import Match, deal, replay, view_for
 from canasta_tui.persistence.saves import write_save
+from canasta_tui.table.replay import MatchReplay, ReplaySource, replay_source
 from canasta_tui.ui.canvas import card_label
 from canasta_tui.ui.records import LeaderboardPage, PersonOptionsPage, RecordPage
-from canasta_tui.ui.replay import ReplayPage, ReplaySource, replay_source
+from canasta_tui.ui.replay import ReplayPage
 from canasta_tui.ui.statistics import StatisticsPage
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import sort_hand
@@ -34,7 +35,7 @@ def two_hands() -> Match:
 
 
 def page_of(m: Match) -> ReplayPage:
-    return ReplayPage(ReplaySource(m, ("Ann", "Cy", "Bob", "Di"), (True, False, True, False), "test"))
+    return ReplayPage(ReplaySource(MatchReplay(m), ("Ann", "Cy", "Bob", "Di"), (True, False, True, False), "test"))
 
 
 def test_the_replay_steps_forward_back_and_to_the_next_hand() -> None:
@@ -51,7 +52,8 @@ def test_the_replay_steps_forward_back_and_to_the_next_hand() -> None:
     typ(p, "left")                                  # back over the hand's start: the end of the hand before
     assert (p.h, p.i) == (0, moves)
     # Every position is the engine's own replay of the log.
-    assert p.step().state == replay(m.rules, m.decks[:1], m.log[:1], m.first_dealer).state
+    end = replay(m.rules, m.decks[:1], m.log[:1], m.first_dealer).state
+    assert p.step().views == tuple(view_for(end, s) for s in range(4))
     typ(p, "p")
     assert (p.h, p.i) == (0, 0) and "This is the first hand" in screen(p)
 
@@ -197,7 +199,7 @@ class FakeRecords:
         self.asked.append(match_id)
         if match_id == 2:
             return "That match is still being played: its replay opens when it is over"
-        return ReplaySource(two_hands(), ("ann", "cy", "bob", "di"), (True,) * 4, "classic")
+        return ReplaySource(MatchReplay(two_hands()), ("ann", "cy", "bob", "di"), (True,) * 4, "classic")
 
     def table_replay(self, table_id: int) -> ReplaySource | str:
         return "no"
