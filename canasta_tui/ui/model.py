@@ -216,6 +216,7 @@ class Client:
             "draw": A.DRAW in kinds, "pile": A.PILE in kinds, "meld": bool(kinds & {A.MELD, A.ADD}),
             "discard": A.DISCARD in kinds, "score": True, "query": A.ASK in kinds, "quit": True,
             "undo": A.UNDO in kinds, "help": True, "end": A.END in kinds, "unpile": A.UNPILE in kinds,
+            "join": A.JOIN in kinds,
         }
 
     def log_lines(self) -> Sequence[tuple[int, str]]:

@@ -113,31 +113,61 @@ def meld_cards(m: Meld, g: Glyphs) -> str:
     return " ".join(card_label(c, g) for c in (*m.naturals, *m.wilds))
 
 
-def canasta_tag(m: Meld, g: Glyphs, short: bool = False) -> str:
+def canasta_kind(m: Meld, rules: Rules | None = None) -> str:
+    """A canasta's kind as the players of these rules say it: ``natural``, ``mixed``, ``wild``,
+    and in Samba and Bolivia ``samba`` or ``escalera`` (a sequence of seven) and ``bolivia``
+    (seven wild cards); "" for a meld short of a canasta."""
     if not m.is_canasta:
         return ""
-    kind = "wild" if m.is_wild_meld else "sequence" if m.is_sequence else ("natural" if m.is_natural else "mixed")
+    if m.is_wild_meld:
+        name = rules.wild_canasta_name if rules is not None else "wild canasta"
+        return "wild" if name == "wild canasta" else name
+    if m.is_sequence:
+        return rules.sequence_canasta_name if rules is not None else "sequence"
+    return "natural" if m.is_natural else "mixed"
+
+
+def canasta_tag(m: Meld, g: Glyphs, short: bool = False, rules: Rules | None = None) -> str:
+    """The mark of a canasta: ``★natural`` (``★nat`` short), ``★samba``, ``★bolivia``."""
+    kind = canasta_kind(m, rules)
+    if not kind:
+        return ""
     return g.star + (kind[:3] if short else kind)
 
 
-def meld_line(m: Meld, width: int, g: Glyphs) -> tuple[str, str]:
+def ordered_slots(row: Sequence[Meld | None]) -> list[tuple[int, Meld]]:
+    """A side's melds in the table's order (:func:`~canasta_tui.engine.melds.ordered_melds`), each
+    with its slot in the row: a rank's slot (0-14), or 15 and up for a sequence or a further meld
+    of a rank (Samba, Bolivia).  The slot is what a click on the meld addresses."""
+    slots = {id(m): i for i, m in enumerate(row) if m is not None}
+    return [(slots[id(m)], m) for m in ordered_melds(row)]
+
+
+def meld_name(m: Meld, g: Glyphs) -> str:
+    """A meld's short name: its rank (``K``, ``W`` for wild cards), or a sequence's run ``7♥-10♥``."""
+    from ..engine.cards import RANK_NAMES
+
+    if m.is_sequence:
+        return f"{card_label(m.naturals[0], g)}-{card_label(m.naturals[-1], g)}"
+    return "W" if m.is_wild_meld else RANK_NAMES[m.rank]
+
+
+def meld_line(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> tuple[str, str]:
     """One meld, compact: rank, how many naturals, the wild cards, the canasta kind.
 
     The widest form that fits ``width`` is used (``K ×5 +2 JK  ★mixed``, then shorter
     spellings), so a partnership's melds read the same at every size.
     """
-    from ..engine.cards import RANK_NAMES, RANK_OF
+    from ..engine.cards import RANK_OF
 
-    name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
-    if m.is_sequence:  # Samba, Bolivia: "7♥-9♥ ×3"
-        name = f"{card_label(m.naturals[0], g)}-{card_label(m.naturals[-1], g)}"
+    name = meld_name(m, g)  # Samba, Bolivia: a sequence is "7♥-9♥ ×3"
     times = "×" if g is UNICODE else "x"
     wild_names = ["JK" if RANK_OF[w] == 14 else "2" for w in m.wilds]
     style = ""
     if m.is_canasta:
         style = "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"
     candidates = []
-    for tag in (canasta_tag(m, g), canasta_tag(m, g, short=True)):
+    for tag in (canasta_tag(m, g, rules=rules), canasta_tag(m, g, short=True, rules=rules)):
         for wild in (" +" + " ".join(wild_names), " +" + ",".join(wild_names), f" +{len(wild_names)}w"):
             left = f"{name:>2} {times}{len(m.naturals)}" + (wild if wild_names else "")
             candidates.append((left, tag))
@@ -238,15 +268,18 @@ def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int]
     return out
 
 
-def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: Glyphs) -> list[str]:
+def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: Glyphs,
+                   rules: Rules | None = None) -> list[str]:
     """A side's combined melds in the summary's left column: as cards on a big terminal when
     they fit, else a line each, else two narrow columns ("K×5+2w" and a star for a canasta)."""
     from ..engine.cards import RANK_NAMES
 
-    if big and len(melds) <= half and all(len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= left_w for m in melds):
-        left = [meld_cards(m, g).ljust(left_w - len(canasta_tag(m, g))) + canasta_tag(m, g) for m in melds]
+    def tag(m: Meld) -> str:
+        return canasta_tag(m, g, rules=rules)
+    if big and len(melds) <= half and all(len(meld_cards(m, g)) + 1 + len(tag(m)) <= left_w for m in melds):
+        left = [meld_cards(m, g).ljust(left_w - len(tag(m))) + tag(m) for m in melds]
     else:
-        left = [meld_line(m, left_w, g)[0] for m in melds]
+        left = [meld_line(m, left_w, g, rules)[0] for m in melds]
     left = left or ["no melds"]
     if len(left) > half:
         short = [f"{'W' if m.is_wild_meld else card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
@@ -280,7 +313,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         title = f"{g.hline} {side_name(t, rules, names)} "
         out.append((title + g.hline * width)[:width])
         melds = ordered_melds(v.melds[t])  # sequences and further melds too (Samba, Bolivia)
-        left = _summary_melds(melds, left_w, half, width >= 120, g)
+        left = _summary_melds(melds, left_w, half, width >= 120, g, rules)
         mid: list[str] = []
         seats = (t, t + 2) if rules.partnerships else (t,)
         for p in seats:
@@ -310,6 +343,6 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     return out
 
 
-__all__ = ["MELD_ORDER", "MOUSE_HELP", "canasta_tag", "help_lines", "load_lines", "meld_cards", "meld_line",
-           "mouse_lines", "pile_option_text",
-           "score_lines", "sheet_lines", "side_name", "sort_hand", "summary_table"]
+__all__ = ["MELD_ORDER", "MOUSE_HELP", "canasta_kind", "canasta_tag", "help_lines", "load_lines", "meld_cards",
+           "meld_line", "meld_name", "mouse_lines", "ordered_slots", "pile_option_text", "score_lines", "sheet_lines",
+           "side_name", "sort_hand", "summary_table"]
