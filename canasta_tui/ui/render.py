@@ -323,7 +323,8 @@ def meld_cell(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> str
     name = meld_name(m, g)
     tag = canasta_tag(m, g, short=True, rules=rules)
     if m.is_sequence:
-        for text in (f"{name} {tag}", f"{name}{tag}", f"{name}{tag[:2]}", f"{name}{tag[:1]}"):
+        for text in (f"{name} {tag}", f"{name}{tag}", f"{name} {tag[:3]}", f"{name}{tag[:3]}", f"{name}{tag[:2]}",
+                     f"{name}{tag[:1]}"):
             if len(text) <= width:
                 return text.rstrip()
         return name[:width]

@@ -3,11 +3,12 @@ summary of a finished hand, the help, the F3 list.  Pure functions, tested as te
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine import Action, HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
 from ..engine import team as _team
 from ..engine.melds import Meld, ordered_melds
+from ..engine.scoring import TeamScore
 from .canvas import card_label, wrap
 from .files import SavedGame
 from .keys import KEYS
@@ -71,7 +72,8 @@ def help_lines(width: int = 200) -> list[str]:
 MOUSE_HELP: list[tuple[str, str]] = [
     ("A card", "of your hand: move the cursor to it and select it (a second click unselects it)"),
     ("A meld", "of your side: put the selected cards on it (the cursor card if none is selected): "
-               "wild cards and cards of its rank"),
+               "wild cards and cards of its rank; on a sequence (Samba, Bolivia), the cards that "
+               "continue it at either end"),
     ("Stock", "in the centre: draw from the stock, as d"),
     ("Pile, Upcard", "in the centre: take the pile, as p"),
     ("A command", "of the bar at the bottom: does what its key does"),
@@ -223,15 +225,20 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
     def canastas(t: int) -> str:
         ts = scores[t]
         parts = [f"{ts.natural_canastas} nat"] if ts.natural_canastas else []
-        parts += [f"{ts.mixed_canastas + ts.wild_canastas} mix"] if ts.mixed_canastas + ts.wild_canastas else []
+        # Samba, Bolivia: sambas (escaleras) and bolivias have rows of their own (see below).
+        mixed = ts.mixed_canastas + (0 if rules.sequences else ts.wild_canastas)
+        parts += [f"{mixed} mix"] if mixed else []
         return ", ".join(parts) or "none"
 
     out = [row("", heads), row("Match score", [totals[t] for t in teams]),
            row("Initial meld", ["melded" if has_melded(v, t) else f"needs {v.requirements[t]}" for t in teams]),
-           row("Canastas", [canastas(t) for t in teams]), "", "If the hand ended now:",
-           row("  Melded cards", [scores[t].melds for t in teams]),
-           row("  Canasta bonuses", [scores[t].canasta_bonus for t in teams]),
-           row("  Red threes", [scores[t].red_three_points for t in teams])]
+           row("Canastas", [canastas(t) for t in teams])]
+    kinds = special_canastas(rules)
+    out += [row(name.capitalize() + "s", [count(scores[t]) for t in teams]) for name, _, count in kinds]
+    out += ["", "If the hand ended now:", row("  Melded cards", [scores[t].melds for t in teams]),
+            row("  Canasta bonuses", [scores[t].canasta_bonus for t in teams])]
+    out += [row(f"    {name}s {bonus}", [count(scores[t]) * bonus for t in teams]) for name, bonus, count in kinds]
+    out.append(row("  Red threes", [scores[t].red_three_points for t in teams]))
     if any(scores[t].penalties for t in teams):
         out.append(row("  Penalties", [-scores[t].penalties for t in teams]))
     mine = _team(v.seat, rules) if v.seat >= 0 else -1
@@ -241,7 +248,34 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
     out.append(row("  Cards not seen", [unseen[t] or "" for t in teams]))
     out.append(f"{hands_played} hand{'s' if hands_played != 1 else ''} played; the match is played to "
                f"{rules.target_score}.")
+    if rules.black_three_hand_penalty:
+        out.append(f"A black three left in a hand at the end costs {rules.black_three_hand_penalty}.")
     return out
+
+
+def special_canastas(rules: Rules) -> list[tuple[str, int, Callable[[TeamScore], int]]]:
+    """Samba's and Bolivia's canastas with bonuses of their own, as (name, bonus, how many a side
+    has): the samba (escalera), a sequence of seven, and Bolivia's bolivia, seven wild cards
+    (none in the other rules: their wild canastas count with the mixed ones)."""
+    if not rules.sequences:
+        return []
+    out: list[tuple[str, int, Callable[[TeamScore], int]]] = [
+        (rules.sequence_canasta_name, rules.sequence_bonus, lambda ts: ts.sequence_canastas)]
+    if rules.wild_melds_allowed:
+        out.append((rules.wild_canasta_name, rules.wild_canasta_bonus, lambda ts: ts.wild_canastas))
+    return out
+
+
+def bonus_legend(rules: Rules) -> str:
+    """What the score sheet's bonus column holds, naming Samba's and Bolivia's own bonuses and
+    Bolivia's black-three penalty ("" for the other rules: their sheet is as it always was)."""
+    if not rules.sequences:
+        return ""
+    kinds = ", ".join(f"{name} {bonus}" for name, bonus, _ in special_canastas(rules))
+    text = f"bonus: canastas ({kinds}), red threes, going out; net: melded cards less cards in hand and penalties"
+    if rules.black_three_hand_penalty:
+        text += f" (a black three left in hand {rules.black_three_hand_penalty})"
+    return text
 
 
 def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int], room: int,
@@ -265,6 +299,9 @@ def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int]
         out.append(f"{rec.number:<5}{player_name(rec.dealer):<8}" + cells)
     out.append(f"{'Totals':<13}" + "".join(f"{t:>{col}}" for t in totals))
     out.append(f"{'Next needs':<13}" + "".join(f"{rules.requirement(t):>{col}}" for t in totals))
+    legend = bonus_legend(rules)
+    if legend:
+        out += wrap(legend, max(40, 13 + col * rules.teams))
     return out
 
 
@@ -325,7 +362,12 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         minus = "\u2212" if g is UNICODE else "-"
         for reason, points in ts.penalty_items:
             mid += wrap(f"{minus}{points} {reason}", mid_w)
-        right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in ts.lines()]
+        items = ts.lines()
+        # Samba, Bolivia: the sambas' (escaleras') and bolivias' bonuses under the canasta bonuses.
+        for name, bonus, count in reversed(special_canastas(rules)):
+            if count(ts):
+                items.insert(2, (f" {count(ts)} {name}{'s' if count(ts) != 1 else ''}", count(ts) * bonus))
+        right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in items]
         right.insert(-1, " " * (right_w - 6) + "-" * 6)
         rows = max(len(left), len(mid), len(right))
         rows = min(rows, half)
@@ -343,6 +385,6 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     return out
 
 
-__all__ = ["MELD_ORDER", "MOUSE_HELP", "canasta_kind", "canasta_tag", "help_lines", "load_lines", "meld_cards",
+__all__ = ["MELD_ORDER", "MOUSE_HELP", "bonus_legend", "canasta_kind", "canasta_tag", "help_lines", "load_lines", "meld_cards",
            "meld_line", "meld_name", "mouse_lines", "ordered_slots", "pile_option_text", "score_lines", "sheet_lines",
-           "side_name", "sort_hand", "summary_table"]
+           "side_name", "sort_hand", "special_canastas", "summary_table"]
