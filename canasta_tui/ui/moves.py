@@ -206,7 +206,9 @@ def wilds_until_canasta(v: PlayerView, hand: Sequence[int], rank: int) -> list[A
     """The wild cards to add to the side's meld of ``rank`` so that it is a canasta (Windows 2.41's
     shift-click), or why that cannot be done.  Deuces go before jokers: a joker left in the hand
     is what costs most at the end."""
-    m = v.melds[team(v.turn, v.rules)][rank]
+    row = v.melds[team(v.turn, v.rules)]
+    # Samba, Bolivia: wild cards go onto the side's meld of the rank short of a canasta.
+    m = row[group_slot(row, rank, v.rules)] if row[rank] is not None else None
     name = plural(rank) if rank != 2 else "wild cards"
     if m is None:
         return f"Your side has no meld of {name}"

@@ -355,3 +355,31 @@ def test_the_help_names_the_new_bonuses_keys_and_melds() -> None:
     how = " ".join(line.text.strip() for line in how_to_play_lines(200))
     assert "press m to meld a sequence" in how and "J joins the two" in how
     assert "J           Join: Samba, Bolivia" in "\n".join(line.text for line in how_to_play_lines(200))
+
+
+def test_the_rules_lists_offer_samba_and_bolivia_and_a_game_starts_with_them() -> None:
+    """Issue 19: "samba and bolivia in rules/, in canasta rules, the start menu's rules, the Rules
+    dialog and the server's new-table dialog": each reads the presets of ``rules/``."""
+    from canasta_tui.server.lobby import NewTable
+    from canasta_tui.ui.helppages import rules_text
+    from canasta_tui.ui.options import PresetSource
+
+    for name in ("samba", "bolivia"):
+        assert name in PresetSource().presets() and name in NewTable().presets
+        assert not isinstance(PresetSource().load(name), str)
+        ctl = Controller(local_link(session(seed=4, rules=name)))
+        assert f"{name} rules" in render(ctl, 80, 24).text()
+        assert len(ctl.client.hand()) >= 15
+    assert "## Samba and Bolivia" in rules_text()
+
+
+def test_W_counts_the_wild_cards_the_open_meld_of_a_rank_needs() -> None:
+    """Samba: wild cards for a rank go onto its meld short of a canasta (the engine's ``add 2 to
+    K``), so W counts what that one needs, not the finished canasta."""
+    from canasta_tui.ui.moves import wilds_until_canasta
+
+    v = samba_controller().client.view()
+    two_kings = v.melds[0]                       # Kings: a mixed canasta, and K K K beside it
+    assert wilds_until_canasta(v._replace(turn=0), cards("2c JK 2d"), 13) == (
+        "Your meld of Kings needs 4 more cards to be a canasta; you hold 3 wild cards")
+    assert two_kings[13] is not None and two_kings[13].is_canasta
