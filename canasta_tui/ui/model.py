@@ -247,6 +247,8 @@ class Client:
             return f"You took the pile: b puts it back ({v.rules.undo_pile_penalty}-point penalty); or meld and discard"
         if v.problem:
             return v.problem
+        if any(a.kind == A.JOIN for a in v.legal):
+            return "Space selects, m melds, J joins your two melds of a rank, c discards"
         return "Space selects, m melds, w adds a wild card, c discards the cursor card"
 
     def quit_question(self) -> str:

@@ -204,6 +204,7 @@ def test_J_joins_a_sides_two_melds_of_a_rank() -> None:
     assert [len(m.naturals) for m in row[15:] if m is not None] == [3]
     assert ctl.client.lit()["join"] and ("join", "[J]oin", True) in bar_items(ctl.client.lit())
     assert "[J]oin" in render(ctl, 80, 24).text()
+    assert ctl.client.status() == "Space selects, m melds, J joins your two melds of a rank, c discards"
     ctl.key("J")
     row = ctl.client.view().melds[0]
     assert row[13] is not None and len(row[13].naturals) == 10
