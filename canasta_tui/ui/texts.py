@@ -232,7 +232,7 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
 
     out = [row("", heads), row("Match score", [totals[t] for t in teams]),
            row("Initial meld", ["melded" if has_melded(v, t) else f"needs {v.requirements[t]}" for t in teams]),
-           row("Canastas", [canastas(t) for t in teams])]
+           row("Canastas of a rank" if rules.sequences else "Canastas", [canastas(t) for t in teams])]
     kinds = special_canastas(rules)
     out += [row(name.capitalize() + "s", [count(scores[t]) for t in teams]) for name, _, count in kinds]
     out += ["", "If the hand ended now:", row("  Melded cards", [scores[t].melds for t in teams]),
@@ -319,11 +319,16 @@ def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: 
         left = [meld_line(m, left_w, g, rules)[0] for m in melds]
     left = left or ["no melds"]
     if len(left) > half:
-        short = [f"{'W' if m.is_wild_meld else card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
-                 f"×{len(m.naturals)}"
-                 .replace("×", "×" if g is UNICODE else "x")
-                 + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else "")
-                 for m in melds]
+        times = "×" if g is UNICODE else "x"
+
+        def cell(m: Meld) -> str:
+            if rules is not None and rules.sequences and m.is_canasta and (m.is_sequence or m.is_wild_meld):
+                # Samba, Bolivia: a samba (escalera) or a bolivia is named: "4♥×7★sam", "W×7★bol".
+                first = "W" if m.is_wild_meld else card_label(m.naturals[0], g)
+                return f"{first:>2}{times}{m.size}{canasta_tag(m, g, short=True, rules=rules)}"
+            return (f"{'W' if m.is_wild_meld else card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
+                    f"{times}{len(m.naturals)}" + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else ""))
+        short = [cell(m) for m in melds]
         per = (len(short) + 1) // 2
         left = [f"{short[i]:<11}" + (short[i + per] if i + per < len(short) else "") for i in range(per)]
     return left
@@ -363,10 +368,14 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         for reason, points in ts.penalty_items:
             mid += wrap(f"{minus}{points} {reason}", mid_w)
         items = ts.lines()
-        # Samba, Bolivia: the sambas' (escaleras') and bolivias' bonuses under the canasta bonuses.
-        for name, bonus, count in reversed(special_canastas(rules)):
-            if count(ts):
-                items.insert(2, (f" {count(ts)} {name}{'s' if count(ts) != 1 else ''}", count(ts) * bonus))
+        # Samba, Bolivia: the sambas' (escaleras') and bolivias' bonuses under the canasta bonuses,
+        # or, where the column has no room for them, in the middle with the penalties.
+        special = [(f" {count(ts)} {name}{'s' if count(ts) != 1 else ''}", count(ts) * bonus)
+                   for name, bonus, count in special_canastas(rules) if count(ts)]
+        if len(items) + 1 + len(special) <= half:
+            items[2:2] = special
+        else:
+            mid += [line for label, points in special for line in wrap(f"+{points}{label}", mid_w)]
         right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in items]
         right.insert(-1, " " * (right_w - 6) + "-" * 6)
         rows = max(len(left), len(mid), len(right))
