@@ -329,6 +329,11 @@ def meld_cell(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> str
                 return text.rstrip()
         return name[:width]
     times = "×" if g is UNICODE else "x"
+    if m.is_wild_meld:          # Bolivia: "W×4", "W×7★bol"
+        for text in (f"{name:>2}{times}{len(m.wilds)} {tag}", f"{name}{times}{len(m.wilds)}{tag}"):
+            if len(text) <= width:
+                return text.rstrip()
+        return f"{name}{times}{len(m.wilds)}{tag}"[:width]
     wilds = f"+{len(m.wilds)}" if m.wilds else ""
     # The widest spelling that fits: a 24-column quadrant (80x24) has cells of 9.
     forms = [f"{name:>2}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),

@@ -170,6 +170,10 @@ def meld_line(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> tup
         style = "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"
     candidates = []
     for tag in (canasta_tag(m, g, rules=rules), canasta_tag(m, g, short=True, rules=rules)):
+        if m.is_wild_meld:      # Bolivia: a meld of wild cards only, "W ×4 2 2 JK JK"
+            for wild in (" " + " ".join(wild_names), " " + ",".join(wild_names), ""):
+                candidates.append((f"{name:>2} {times}{len(m.wilds)}{wild}", tag))
+            continue
         for wild in (" +" + " ".join(wild_names), " +" + ",".join(wild_names), f" +{len(wild_names)}w"):
             left = f"{name:>2} {times}{len(m.naturals)}" + (wild if wild_names else "")
             candidates.append((left, tag))
@@ -326,7 +330,9 @@ def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: 
                 # Samba, Bolivia: a samba (escalera) or a bolivia is named: "4♥×7★sam", "W×7★bol".
                 first = "W" if m.is_wild_meld else card_label(m.naturals[0], g)
                 return f"{first:>2}{times}{m.size}{canasta_tag(m, g, short=True, rules=rules)}"
-            return (f"{'W' if m.is_wild_meld else card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
+            if m.is_wild_meld:
+                return f" W{times}{len(m.wilds)}" + (g.star if m.is_canasta else "")
+            return (f"{card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
                     f"{times}{len(m.naturals)}" + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else ""))
         short = [cell(m) for m in melds]
         per = (len(short) + 1) // 2

@@ -89,6 +89,14 @@ def test_a_samba_table_with_sequences(size: tuple[int, int]) -> None:
     assert all(len(line) == size[0] for line in cv.lines())
 
 
+def test_a_bolivia_table_at_80x24() -> None:
+    """Bolivia: the escalera and the bolivia (seven wild cards, "W ×7") named in the quadrant."""
+    cv = render(samba_controller("bolivia"), 80, 24)
+    check_golden("bolivia_80x24.txt", cv.text())
+    theirs = "\n".join(line[:24] for line in cv.lines()[2:8])
+    assert " W ×7" in theirs and "★bolivia" in theirs and "★escalera" in theirs
+
+
 def test_a_samba_table_with_sequences_ascii() -> None:
     text = render(samba_controller(), 80, 24, ASCII_OPTIONS).text()
     check_golden("samba_80x24_ascii.txt", text)
