@@ -159,7 +159,8 @@ def test_m_melds_the_selected_cards_as_a_sequence_and_extends_it() -> None:
     assert seq is not None and len(seq.naturals) == 5 and seq.low == 10
     text = render(ctl, 80, 24).text()
     assert "10♥ J♥ Q♥ K♥ A♥" in text            # drawn as its cards while the quadrant has room
-    assert "melded J♥ Q♥ K♥ A♥" in text
+    # The log reads the sequence in order, whichever end the card went on.
+    assert ctl.client.log_lines()[-1][1] == "Player 1 melded 10♥ J♥ Q♥ K♥ A♥"
 
 
 def test_a_click_on_a_sequence_puts_the_selected_card_on_it() -> None:
