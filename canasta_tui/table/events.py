@@ -17,7 +17,7 @@ from typing import NamedTuple
 from ..engine import Action, GameState, Phase, Rules, deal, end_text, player_name
 from ..engine.actions import ActionKind as AK
 from ..engine.actions import target_span
-from ..engine.cards import DEUCE, RANK_OF, SUIT_OF, THREE, card_text, plural
+from ..engine.cards import DEUCE, IS_WILD, RANK_OF, SUIT_OF, THREE, card_text, plural, sequence_position
 from ..engine.match import replay_steps
 from ..engine.moves import sequence_slot
 
@@ -176,7 +176,11 @@ def merged(prev: Event, e: Event) -> Event | None:
     by the same player ("melded K♣ K♠ K♥" + "added K♦ to the Kings" = "melded K♣ K♠ K♥ K♦")."""
     if e.kind == ADDED and prev.kind in (MELDED, ADDED) and prev.seat == e.seat and prev.rank == e.rank \
             and prev.hand == e.hand:
-        return prev._replace(cards=prev.cards + e.cards, seq=e.seq)
+        cards = prev.cards + e.cards
+        if e.rank >= 15 and not any(IS_WILD[c] for c in cards):
+            # A sequence (Samba, Bolivia) reads in order, whichever end the cards went on: "9♥ 10♥ J♥".
+            cards = tuple(sorted(cards, key=lambda c: sequence_position(RANK_OF[c])))
+        return prev._replace(cards=cards, seq=e.seq)
     return None
 
 

@@ -20,7 +20,7 @@ from .dialogs import NAME_MAX, ChatInput, Confirm, LoadList, Log, PileChoice, Qu
 from .helppages import HelpPage
 from .keys import check_commands
 from .model import Client
-from .moves import WILD_RANKS, compose_meld
+from .moves import WILD_RANKS, compose_meld, compose_sequence
 from .pages import PageDialog
 
 #: A command: what a key does to the client.
@@ -105,7 +105,7 @@ def meld(client: Client) -> None:
         add_wild(client)
         return
     row = v.melds[team(v.turn, v.rules)]
-    plan = compose_meld(cards, row, v.rules.wild_melds_allowed)
+    plan = compose_meld(cards, row, v.rules.wild_melds_allowed, v.rules)
     if isinstance(plan, str):
         client.message = [plan]
         return
@@ -146,6 +146,28 @@ def meld_three(client: Client) -> None:
         client.play([A.meld(r, r, wild)])
         return
     client.message = [f"Meld three needs three {plural(r)} (or two and a wild card); you hold {n}"]
+
+
+@command("join")
+def join(client: Client) -> None:
+    """Samba, Bolivia: a side "may combine its melds in the same rank at any time": the further
+    meld of the cursor card's rank joins the first (with one join allowed, that one)."""
+    if not _need_turn(client):
+        return
+    v = client.mine()
+    joins = [a for a in v.legal if a.kind == A.JOIN]
+    hand = client.hand()
+    r = RANK_OF[hand[client.cursor]] if hand else 0
+    rank = 2 if r in WILD_RANKS else r
+    if A.join(rank) in joins:
+        client.play([A.join(rank)])
+    elif len(joins) == 1:
+        client.play(joins)
+    elif joins:
+        names = " or ".join("wild cards" if a.ranks[0] == 2 else plural(a.ranks[0]) for a in joins)
+        client.message = [f"Put the cursor on a card of the rank to join: you may join your {names}"]
+    else:
+        client.play([A.join(rank or 13)])     # refused: the table says why
 
 
 @command("add_wild")
@@ -465,17 +487,33 @@ def load(client: Client) -> None:
 # ---------------------------------------------------------------------- the mouse and scripts
 
 
-def add_to_meld(client: Client, side: int, rank: int) -> None:
-    """A click on a side's meld: the wild cards and natural cards of its rank under the cursor (or
-    selected) go onto it (not a key's command: the mouse's, see ``Controller.click_meld``)."""
+def add_to_meld(client: Client, side: int, slot: int) -> None:
+    """A click on a side's meld (``slot``: its place in the side's row, 15 and up for a sequence
+    or a further meld of a rank): the wild cards and natural cards of its rank under the cursor
+    (or selected) go onto it; onto a sequence, the selected cards that continue it (not a key's
+    command: the mouse's, see ``Controller.click_meld``)."""
     if not _need_turn(client):
         return
     v = client.mine()
     if team(v.turn, v.rules) != side:
         client.message = ["You may never play on an opponent's meld"]
         return
+    row = v.melds[side]
+    m = row[slot] if 0 <= slot < len(row) else None
+    if m is None:
+        return
     hand = client.hand()
     chosen = [hand[i] for i in sorted(client.selected)] if client.selected else hand[client.cursor:client.cursor + 1]
+    if m.is_sequence:
+        plan = compose_sequence(chosen, [*row[:15], m], v.rules)
+        if not isinstance(plan, list) or any(a.kind != A.ADD for a in plan):
+            run = f"{card_text(m.naturals[0], symbols=True)}-{card_text(m.naturals[-1], symbols=True)}"
+            client.message = [f"Select cards that continue the sequence {run} at either end"
+                              + (" (a sequence holds no wild card)" if any(IS_WILD[c] for c in chosen) else "")]
+            return
+        client.play(plan)
+        return
+    rank = m.rank
     wilds = [c for c in chosen if IS_WILD[c]]
     naturals = [c for c in chosen if not IS_WILD[c] and RANK_OF[c] == rank]
     if not wilds and not naturals:

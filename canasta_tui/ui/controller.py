@@ -142,13 +142,14 @@ class Controller(ScreenBase):
         COMMANDS["select"](self.client)
         self.on_change()
 
-    def click_meld(self, side: int, rank: int) -> None:
+    def click_meld(self, side: int, slot: int) -> None:
         """A mouse click on a meld in a quadrant: the wild card under the cursor (or selected)
         goes onto it, as the DOS game's "move the cursor to the left column of the selected
-        melded rank and click"; selected natural cards of its rank go onto it too."""
+        melded rank and click"; selected natural cards of its rank go onto it too (``slot``: the
+        meld's place in the side's row, 15 and up for a sequence or a further meld of a rank)."""
         if self._busy():
             return
-        add_to_meld(self.client, side, rank)
+        add_to_meld(self.client, side, slot)
         self.on_change()
 
     def command(self, cmd: str) -> None:

@@ -146,7 +146,11 @@ def how_to_play_lines(width: int) -> list[Line]:
              "(select cards with Space, then m; or 1 and 3 for one or three of the cursor card's rank; "
              "w puts a wild card on a meld); then discard (c).  The command bar lights the commands the "
              "rules allow now; a refused move says why and nothing is lost.  Every key:")
-    out = [*_para(intro, width), Line("")]
+    samba = ("In Samba and Bolivia, select three or more cards of one suit in order (4 low, Ace high) "
+             "and press m to meld a sequence; selected cards that continue one of your sequences at "
+             "either end go onto it (or click it).  Once your meld of a rank is a canasta, m with three "
+             "more of that rank starts a second one; J joins the two (the bar shows Join when you may).")
+    out = [*_para(intro, width), Line(""), *_para(samba, width), Line("")]
     for text in [*help_lines(width), "", *mouse_lines(width)]:
         out.append(Line(text, "heading" if text.endswith(":") and not text.startswith(" ") else ""))
     return out
@@ -170,14 +174,21 @@ def scoring_lines(rules: Rules, width: int) -> list[Line]:
             Line(""), Line("Bonuses", "heading"),
             row("natural canasta (no wild card)", r.natural_canasta_bonus),
             row("mixed canasta", r.mixed_canasta_bonus)]
+    if r.sequences:
+        out.append(row(f"{r.sequence_canasta_name} (seven in sequence)", r.sequence_bonus))
     if r.wild_melds_allowed:
-        out.append(row("canasta of wild cards", r.wild_canasta_bonus))
-    out += [row("each red three", r.red_three_bonus), row("all four red threes", r.red_three_all_four_bonus),
+        wild = "canasta of wild cards" if r.wild_canasta_name == "wild canasta" else \
+            f"{r.wild_canasta_name} (seven wild cards)"
+        out.append(row(wild, r.wild_canasta_bonus))
+    every = "all six red threes" if r.packs == 3 else "all four red threes"
+    out += [row("each red three", r.red_three_bonus), row(every, r.red_three_all_four_bonus),
             row("going out", r.going_out_bonus), row("going out concealed, in addition", r.concealed_bonus),
             Line(""), Line("Penalties", "heading"),
             row("each red three of a side with no meld", -r.red_three_penalty),
             row("all four, with no meld", -r.red_three_all_four_penalty),
             row("a red three left in a hand", -200)]
+    if r.black_three_hand_penalty:
+        out.append(row("a black three left in a hand", -r.black_three_hand_penalty))
     if r.permission_allowed:
         out.append(row('not going out after a "yes"', -r.permission_penalty))
     if r.undo_pile_allowed:

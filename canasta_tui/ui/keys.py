@@ -23,9 +23,13 @@ KEYS: list[KeyHelp] = [
     KeyHelp("draw", ("d", "f6"), "d, F6", "Draw from the stock"),
     KeyHelp("pile", ("p", "f7"), "p, F7", "Take the pile (asks how to meld the upcard when there is a choice)"),
     KeyHelp("meld", ("m", "f8"), "m, F8",
-            "Meld the selected cards; with nothing selected, meld all of the cursor card's rank"),
+            "Meld the selected cards; with nothing selected, meld all of the cursor card's rank. "
+            "Samba, Bolivia: cards of one suit in order make a sequence, or go onto the end of one"),
     KeyHelp("meld_one", ("1",), "1", "Meld one: put the cursor card on your side's meld of its rank"),
     KeyHelp("meld_three", ("3",), "3", "Meld three: a new meld of three cards of the cursor card's rank"),
+    KeyHelp("join", ("J",), "J",
+            "Join: Samba, Bolivia: your side's second meld of the cursor card's rank joins the first "
+            "(lit in the bar when a join is allowed)"),
     KeyHelp("add_wild", ("w", "f9"), "w, F9", "Add the wild card under the cursor to a meld (then press the meld's rank)"),
     KeyHelp("wilds_to_canasta", ("W",), "W", "Add wild cards onto a meld until it is a canasta (then press its rank)"),
     KeyHelp("discard", ("c", "f10"), "c, F10", "Discard the card under the cursor (or the one selected card)"),

@@ -216,6 +216,7 @@ class Client:
             "draw": A.DRAW in kinds, "pile": A.PILE in kinds, "meld": bool(kinds & {A.MELD, A.ADD}),
             "discard": A.DISCARD in kinds, "score": True, "query": A.ASK in kinds, "quit": True,
             "undo": A.UNDO in kinds, "help": True, "end": A.END in kinds, "unpile": A.UNPILE in kinds,
+            "join": A.JOIN in kinds,
         }
 
     def log_lines(self) -> Sequence[tuple[int, str]]:
@@ -246,6 +247,8 @@ class Client:
             return f"You took the pile: b puts it back ({v.rules.undo_pile_penalty}-point penalty); or meld and discard"
         if v.problem:
             return v.problem
+        if any(a.kind == A.JOIN for a in v.legal):
+            return "Space selects, m melds, J joins your two melds of a rank, c discards"
         return "Space selects, m melds, w adds a wild card, c discards the cursor card"
 
     def quit_question(self) -> str:

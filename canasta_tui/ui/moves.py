@@ -10,21 +10,127 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..engine import Action, PlayerView, team
+from ..engine import Action, PlayerView, Rules, team
 from ..engine import actions as A
-from ..engine.cards import IS_WILD, RANK_OF, RANK_WORDS, plural
+from ..engine.cards import IS_WILD, RANK_OF, RANK_WORDS, SUIT_OF, THREE, card_text, plural, sequence_position, sequence_rank
+from ..engine.melds import SEQUENCE_MAX, Meld
+from ..engine.moves import group_slot, may_start_group
 
 #: The ranks of wild cards (deuces and jokers).
 WILD_RANKS = (2, 14)
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
-def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds: bool) -> list[Action] | str:
+def _run_text(cards: Sequence[int]) -> str:
+    return " ".join(card_text(c, symbols=True) for c in cards)
+
+
+def _extend_sequence(cards: Sequence[int], pos: Sequence[int], suit: int,
+                     row: Sequence[Meld | None]) -> list[Action] | None:
+    """The adds that put ``cards`` (one suit, positions ``pos`` ascending) at the ends of one of
+    the side's sequences of that suit, so that it stays one run of at most seven; None if none."""
+    for m in row[15:]:
+        if m is None or m.suit != suit or m.is_closed:
+            continue
+        low, high = m.low, m.high
+        if set(pos) & set(range(low, high + 1)) or len(pos) + high - low + 1 > SEQUENCE_MAX:
+            continue
+        below = [p for p in pos if p < low]
+        above = [p for p in pos if p > high]
+        if below != list(range(low - len(below), low)) or above != list(range(high + 1, high + 1 + len(above))):
+            continue
+        out: list[Action] = []
+        for p in above:           # upwards from the top, then downwards from the bottom
+            out.append(A.add_to_sequence(sequence_rank(p) * 4 + suit, low, high))
+            high = p
+        for p in reversed(below):
+            out.append(A.add_to_sequence(sequence_rank(p) * 4 + suit, low, high))
+            low = p
+        return out
+    return None
+
+
+def compose_sequence(cards: Sequence[int], row: Sequence[Meld | None], rules: Rules) -> list[Action] | str | None:
+    """A selection meant as a sequence (Samba, Bolivia: "Three or more cards of the same suit in
+    sequence (ace high, four low)", no wild card, "Cards may be added until there are seven"):
+    natural cards of one suit, no two of a rank.  The cards that continue a sequence of the side at
+    either end go onto it; three or more in order make a new sequence; else why not.  None: the
+    selection is not a sequence (a meld of one rank, wild cards, or these rules have none)."""
+    if not rules.sequences or not cards or any(RANK_OF[c] == THREE for c in cards):
+        return None
+    if any(IS_WILD[c] for c in cards):
+        plain = [c for c in cards if not IS_WILD[c]]
+        if len(plain) >= 2 and len({SUIT_OF[c] for c in plain}) == 1 and len({RANK_OF[c] for c in plain}) == len(plain):
+            return "A sequence holds no wild card: select its natural cards only"
+        return None
+    suits = {SUIT_OF[c] for c in cards}
+    pos = sorted(sequence_position(RANK_OF[c]) for c in cards)
+    if len(suits) != 1 or len(set(pos)) != len(pos):
+        return None
+    suit = suits.pop()
+    run = [sequence_rank(p) * 4 + suit for p in pos]
+    onto = _extend_sequence(cards, pos, suit, row)
+    if onto is not None:
+        return onto
+    if len(cards) == 1:
+        return None
+    name = rules.sequence_canasta_name
+    if pos != list(range(pos[0], pos[0] + len(pos))):
+        missing = [sequence_rank(p) * 4 + suit for p in range(pos[0], pos[-1] + 1) if p not in pos]
+        return (f"A sequence is three or more cards of one suit in order, 4 low and Ace high: "
+                f"{_run_text(run)} lacks {_run_text(missing)}")
+    if len(cards) < 3:
+        return f"A new sequence needs three cards of one suit in order: you selected {_run_text(run)}"
+    if len(cards) > SEQUENCE_MAX:
+        return f"A sequence holds at most seven cards (seven make {'an' if name[0] in 'aeiou' else 'a'} {name})"
+    out = [A.meld_sequence(*run[:3])]
+    for i in range(3, len(run)):
+        out.append(A.add_to_sequence(run[i], pos[0], pos[i - 1]))
+    return out
+
+
+def compose_meld(cards: Sequence[int], row: Sequence[Meld | None], wild_melds: bool,
+                 rules: Rules | None = None) -> list[Action] | str:
     """Turn a selection of hand cards into the engine's atomic actions (or say why not).
 
     A new meld is always three cards, so a bigger selection is ``meld`` then ``add``s;
-    wild cards go onto the selected rank.
+    wild cards go onto the selected rank.  With ``rules`` of Samba or Bolivia: natural cards of
+    one suit in order make or extend a sequence (:func:`compose_sequence`); cards of a rank whose
+    melds are all canastas start a further meld of it (Samba: "A side may have two canastas in
+    the same rank"), and wild cards start a further wild meld once the bolivia is complete.
     """
+    seq = compose_sequence(cards, row, rules) if rules is not None else None
+    if isinstance(seq, list):
+        return seq
+    plan = _compose_groups(cards, row, wild_melds, rules)
+    # Not a sequence: the cards may still go onto the side's melds of their ranks.
+    return seq if seq is not None and isinstance(plan, str) else plan
+
+
+def _compose_wilds(wilds: Sequence[int], row: Sequence[Meld | None], wild_melds: bool,
+                   rules: Rules | None) -> list[Action] | str:
+    """Wild cards alone (``wilds``: their ranks, deuces first): a wild meld where the rules allow
+    one (Bolivia: "wild cards may be melded alone"), onto the side's wild meld, or a new one of
+    three once its bolivia is complete (several melds of a rank: Samba, Bolivia)."""
+    closed = False
+    if rules is not None and rules.several_groups and row[2] is not None:
+        m2 = row[group_slot(row, 2, rules)]
+        closed = m2 is not None and m2.size >= 7
+    if wild_melds and (len(wilds) >= 3 or row[2] is not None):
+        out: list[Action] = []
+        rest = wilds
+        if row[2] is None or (closed and len(wilds) >= 3):
+            out.append(A.meld(*wilds[:3]))
+            rest = wilds[3:]
+        out.extend(A.add(w, 2) for w in rest)
+        return out
+    return "Select the rank to put a wild card on: press w, then the meld's rank"
+
+
+def _compose_groups(cards: Sequence[int], row: Sequence[Meld | None], wild_melds: bool,
+                    rules: Rules | None) -> list[Action] | str:
+    """:func:`compose_meld` for melds of one rank and of wild cards."""
+    several = rules is not None and rules.several_groups
     naturals: dict[int, int] = {}
     wilds: list[int] = []
     for c in cards:
@@ -35,18 +141,13 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
             naturals[r] = naturals.get(r, 0) + 1
     wilds.sort(key=lambda r: (r == 14, r))  # deuces before jokers
     if not naturals:
-        if wild_melds and (len(wilds) >= 3 or row[2] is not None):
-            out: list[Action] = []
-            rest = wilds
-            if row[2] is None:
-                out.append(A.meld(*wilds[:3]))
-                rest = wilds[3:]
-            out.extend(A.add(w, 2) for w in rest)
-            return out
-        return "Select the rank to put a wild card on: press w, then the meld's rank"
+        return _compose_wilds(wilds, row, wild_melds, rules)
     if wilds and len(naturals) > 1:
         return "Select wild cards together with one rank only, so it is clear which meld they join"
-    short = [r for r, n in naturals.items() if row[r] is None and n < 3 and not (n == 2 and wilds)]
+    # A rank's cards start a meld when the side has none, or (Samba) when its melds are canastas.
+    fresh = {r for r, n in naturals.items() if row[r] is None or (
+        several and rules is not None and may_start_group(row, r, rules) and (n >= 3 or (n == 2 and bool(wilds))))}
+    short = [r for r, n in naturals.items() if r in fresh and n < 3 and not (n == 2 and wilds)]
 
     def some(r: int, n: int) -> str:
         return f"{_NUMBER_WORDS.get(n, str(n))} {plural(r) if n != 1 else RANK_WORDS[r]}"
@@ -57,9 +158,9 @@ def compose_meld(cards: Sequence[int], row: Sequence[object | None], wild_melds:
         # Name the whole selection, not just the first rank that falls short.
         lacking = " and ".join(plural(r) for r in sorted(short))
         return f"A new meld needs three cards: you selected {said} (not enough {lacking})"
-    out = []
+    out: list[Action] = []
     for r, n in sorted(naturals.items()):
-        if row[r] is not None:
+        if r not in fresh:
             out.extend(A.add(r) for _ in range(n))
             out.extend(A.add(w, r) for w in wilds)
             continue
@@ -105,7 +206,9 @@ def wilds_until_canasta(v: PlayerView, hand: Sequence[int], rank: int) -> list[A
     """The wild cards to add to the side's meld of ``rank`` so that it is a canasta (Windows 2.41's
     shift-click), or why that cannot be done.  Deuces go before jokers: a joker left in the hand
     is what costs most at the end."""
-    m = v.melds[team(v.turn, v.rules)][rank]
+    row = v.melds[team(v.turn, v.rules)]
+    # Samba, Bolivia: wild cards go onto the side's meld of the rank short of a canasta.
+    m = row[group_slot(row, rank, v.rules)] if row[rank] is not None else None
     name = plural(rank) if rank != 2 else "wild cards"
     if m is None:
         return f"Your side has no meld of {name}"
@@ -121,4 +224,4 @@ def wilds_until_canasta(v: PlayerView, hand: Sequence[int], rank: int) -> list[A
     return [A.add(RANK_OF[w], rank) for w in wilds[:need]]
 
 
-__all__ = ["WILD_RANKS", "arrange", "compose_meld", "wilds_until_canasta"]
+__all__ = ["WILD_RANKS", "arrange", "compose_meld", "compose_sequence", "wilds_until_canasta"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine import Phase, PlayerView, Rules, team
-from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_NAMES
+from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD
 from ..engine.melds import Meld
 from ..presets import rules_label
 from ..table.events import meld_starters
@@ -47,7 +47,7 @@ from .dialogs import Quit
 from .keys import BAR
 from .snapshot import Clicks, TableSnapshot
 from .style import UNICODE, Glyphs
-from .texts import MELD_ORDER, canasta_tag, has_melded, meld_cards, meld_line
+from .texts import canasta_tag, has_melded, meld_cards, meld_line, meld_name, ordered_slots
 
 if TYPE_CHECKING:
     from prompt_toolkit.mouse_events import MouseEvent
@@ -310,17 +310,31 @@ def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, star
     inner.put(0, 0, kind[: inner.w - (len(threes) + 1 if threes else 0)], "dim")
     if threes:
         inner.put(0, inner.w - len(threes), threes, "suit.red")
-    melds = [m for rk in MELD_ORDER if (m := v.melds[t][rk]) is not None
-             and starters.get((t, rk), min(s for s in range(rules.players) if team(s, rules) == t)) == seat]
-    draw_melds(Region(r.cv, inner.x, inner.y + 1, inner.w, inner.h - 1), snap.clicks, t, melds, opts)
+    first = min(s for s in range(rules.players) if team(s, rules) == t)
+    # Each meld by its slot: a sequence's events name its slot, a further meld of a rank its rank.
+    melds = [(slot, m) for slot, m in ordered_slots(v.melds[t])
+             if starters.get((t, slot if slot < 15 or m.is_sequence else m.rank), first) == seat]
+    draw_melds(Region(r.cv, inner.x, inner.y + 1, inner.w, inner.h - 1), snap.clicks, t, melds, opts, rules)
 
 
-def meld_cell(m: Meld, width: int, g: Glyphs) -> str:
-    """A meld in a narrow cell: ``K×5+2 ★mix`` (rank, natural cards, wild cards, canasta kind)."""
-    name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
+def meld_cell(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> str:
+    """A meld in a narrow cell: ``K×5+2 ★mix`` (rank, natural cards, wild cards, canasta kind);
+    a sequence by its run, ``7♥-10♥``, ``8♥-A♥★sa`` for a samba (Samba, Bolivia)."""
+    name = meld_name(m, g)
+    tag = canasta_tag(m, g, short=True, rules=rules)
+    if m.is_sequence:
+        for text in (f"{name} {tag}", f"{name}{tag}", f"{name} {tag[:3]}", f"{name}{tag[:3]}", f"{name}{tag[:2]}",
+                     f"{name}{tag[:1]}"):
+            if len(text) <= width:
+                return text.rstrip()
+        return name[:width]
     times = "×" if g is UNICODE else "x"
+    if m.is_wild_meld:          # Bolivia: "W×4", "W×7★bol"
+        for text in (f"{name:>2}{times}{len(m.wilds)} {tag}", f"{name}{times}{len(m.wilds)}{tag}"):
+            if len(text) <= width:
+                return text.rstrip()
+        return f"{name}{times}{len(m.wilds)}{tag}"[:width]
     wilds = f"+{len(m.wilds)}" if m.wilds else ""
-    tag = canasta_tag(m, g, short=True)
     # The widest spelling that fits: a 24-column quadrant (80x24) has cells of 9.
     forms = [f"{name:>2}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),
              f"{name}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),
@@ -338,28 +352,31 @@ def _meld_style(m: Meld) -> str:
     return "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"
 
 
-def draw_melds(r: Region, clicks: Clicks, t: int, melds: list[Meld], opts: Options) -> None:
-    """The melds of one player's quadrant: as cards when each fits a line, else one compact line
-    each, else two columns (a side's eight melds always fit at 80x24)."""
+def draw_melds(r: Region, clicks: Clicks, t: int, slotted: list[tuple[int, Meld]], opts: Options,
+               rules: Rules | None = None) -> None:
+    """The melds of one player's quadrant, each with its slot in the side's row (what a click on
+    it addresses): as cards when each fits a line, else one compact line each, else two columns
+    (a side's ten melds fit at 80x24; beyond that the last cell says how many more)."""
     g = opts.glyphs
     if r.h <= 0:
         return
-    if not melds:
+    if not slotted:
         r.put(0, 0, "no melds", "dim")
         return
-    handlers = [(_meld_handler(clicks, t, m.rank) if opts.mouse else None) for m in melds]
+    melds = [m for _, m in slotted]
+    handlers = [(_meld_handler(clicks, t, slot) if opts.mouse else None) for slot, _ in slotted]
     if len(melds) <= r.h:
-        show_cards = all(len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= r.w for m in melds)
+        tags = [canasta_tag(m, g, rules=rules) for m in melds]
+        show_cards = all(len(meld_cards(m, g)) + 1 + len(tag) <= r.w for m, tag in zip(melds, tags, strict=True))
         for i, m in enumerate(melds):
             if show_cards:
                 x = 0
                 for c in (*m.naturals, *m.wilds):
                     x = r.put(i, x, card_label(c, g), card_style(c, opts), handlers[i]) + 1
-                tag = canasta_tag(m, g)
-                if tag:
-                    r.put(i, r.w - len(tag), tag, _meld_style(m), handlers[i])
+                if tags[i]:
+                    r.put(i, r.w - len(tags[i]), tags[i], _meld_style(m), handlers[i])
             else:
-                text, style = meld_line(m, r.w, g)
+                text, style = meld_line(m, r.w, g, rules)
                 r.put(i, 0, text, style, handlers[i])
         return
     cols = 2
@@ -369,7 +386,7 @@ def draw_melds(r: Region, clicks: Clicks, t: int, melds: list[Meld], opts: Optio
     shown = melds if len(melds) <= room else melds[: room - 1]
     for i, m in enumerate(shown):
         row, col = i % per, i // per
-        r.put(row, col * (cell + 1), meld_cell(m, cell, g).ljust(cell), _meld_style(m), handlers[i])
+        r.put(row, col * (cell + 1), meld_cell(m, cell, g, rules).ljust(cell), _meld_style(m), handlers[i])
     if len(shown) < len(melds):
         r.put(per - 1, cell + 1, f"{g.ellipsis}{len(melds) - len(shown)} more", "dim")
 
@@ -561,6 +578,8 @@ def bar_items(lit: Mapping[str, bool]) -> list[tuple[str, str, bool]]:
         items.insert(4, ("end", "[E]nd", True))
     if lit["unpile"]:
         items.insert(4, ("unpile", "[B]ack", True))
+    if lit.get("join"):
+        items.insert(3, ("join", "[J]oin", True))
     return items
 
 
@@ -587,12 +606,12 @@ def draw_bar(cv: Canvas, snap: TableSnapshot, y: int, opts: Options) -> None:
         x += gap
 
 
-def _meld_handler(clicks: Clicks, t: int, rank: int) -> Handler:
+def _meld_handler(clicks: Clicks, t: int, slot: int) -> Handler:
     from prompt_toolkit.mouse_events import MouseEventType
 
     def handler(ev: MouseEvent) -> object:
         if ev.event_type == MouseEventType.MOUSE_UP:
-            clicks.click_meld(t, rank)
+            clicks.click_meld(t, slot)
             return None
         return NotImplemented
     return handler

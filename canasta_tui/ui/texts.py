@@ -3,11 +3,12 @@ summary of a finished hand, the help, the F3 list.  Pure functions, tested as te
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine import Action, HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
 from ..engine import team as _team
 from ..engine.melds import Meld, ordered_melds
+from ..engine.scoring import TeamScore
 from .canvas import card_label, wrap
 from .files import SavedGame
 from .keys import KEYS
@@ -71,7 +72,8 @@ def help_lines(width: int = 200) -> list[str]:
 MOUSE_HELP: list[tuple[str, str]] = [
     ("A card", "of your hand: move the cursor to it and select it (a second click unselects it)"),
     ("A meld", "of your side: put the selected cards on it (the cursor card if none is selected): "
-               "wild cards and cards of its rank"),
+               "wild cards and cards of its rank; on a sequence (Samba, Bolivia), the cards that "
+               "continue it at either end"),
     ("Stock", "in the centre: draw from the stock, as d"),
     ("Pile, Upcard", "in the centre: take the pile, as p"),
     ("A command", "of the bar at the bottom: does what its key does"),
@@ -113,31 +115,65 @@ def meld_cards(m: Meld, g: Glyphs) -> str:
     return " ".join(card_label(c, g) for c in (*m.naturals, *m.wilds))
 
 
-def canasta_tag(m: Meld, g: Glyphs, short: bool = False) -> str:
+def canasta_kind(m: Meld, rules: Rules | None = None) -> str:
+    """A canasta's kind as the players of these rules say it: ``natural``, ``mixed``, ``wild``,
+    and in Samba and Bolivia ``samba`` or ``escalera`` (a sequence of seven) and ``bolivia``
+    (seven wild cards); "" for a meld short of a canasta."""
     if not m.is_canasta:
         return ""
-    kind = "wild" if m.is_wild_meld else "sequence" if m.is_sequence else ("natural" if m.is_natural else "mixed")
+    if m.is_wild_meld:
+        name = rules.wild_canasta_name if rules is not None else "wild canasta"
+        return "wild" if name == "wild canasta" else name
+    if m.is_sequence:
+        return rules.sequence_canasta_name if rules is not None else "sequence"
+    return "natural" if m.is_natural else "mixed"
+
+
+def canasta_tag(m: Meld, g: Glyphs, short: bool = False, rules: Rules | None = None) -> str:
+    """The mark of a canasta: ``★natural`` (``★nat`` short), ``★samba``, ``★bolivia``."""
+    kind = canasta_kind(m, rules)
+    if not kind:
+        return ""
     return g.star + (kind[:3] if short else kind)
 
 
-def meld_line(m: Meld, width: int, g: Glyphs) -> tuple[str, str]:
+def ordered_slots(row: Sequence[Meld | None]) -> list[tuple[int, Meld]]:
+    """A side's melds in the table's order (:func:`~canasta_tui.engine.melds.ordered_melds`), each
+    with its slot in the row: a rank's slot (0-14), or 15 and up for a sequence or a further meld
+    of a rank (Samba, Bolivia).  The slot is what a click on the meld addresses."""
+    slots = {id(m): i for i, m in enumerate(row) if m is not None}
+    return [(slots[id(m)], m) for m in ordered_melds(row)]
+
+
+def meld_name(m: Meld, g: Glyphs) -> str:
+    """A meld's short name: its rank (``K``, ``W`` for wild cards), or a sequence's run ``7♥-10♥``."""
+    from ..engine.cards import RANK_NAMES
+
+    if m.is_sequence:
+        return f"{card_label(m.naturals[0], g)}-{card_label(m.naturals[-1], g)}"
+    return "W" if m.is_wild_meld else RANK_NAMES[m.rank]
+
+
+def meld_line(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> tuple[str, str]:
     """One meld, compact: rank, how many naturals, the wild cards, the canasta kind.
 
     The widest form that fits ``width`` is used (``K ×5 +2 JK  ★mixed``, then shorter
     spellings), so a partnership's melds read the same at every size.
     """
-    from ..engine.cards import RANK_NAMES, RANK_OF
+    from ..engine.cards import RANK_OF
 
-    name = "W" if m.is_wild_meld else RANK_NAMES[m.rank]
-    if m.is_sequence:  # Samba, Bolivia: "7♥-9♥ ×3"
-        name = f"{card_label(m.naturals[0], g)}-{card_label(m.naturals[-1], g)}"
+    name = meld_name(m, g)  # Samba, Bolivia: a sequence is "7♥-9♥ ×3"
     times = "×" if g is UNICODE else "x"
     wild_names = ["JK" if RANK_OF[w] == 14 else "2" for w in m.wilds]
     style = ""
     if m.is_canasta:
         style = "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"
     candidates = []
-    for tag in (canasta_tag(m, g), canasta_tag(m, g, short=True)):
+    for tag in (canasta_tag(m, g, rules=rules), canasta_tag(m, g, short=True, rules=rules)):
+        if m.is_wild_meld:      # Bolivia: a meld of wild cards only, "W ×4 2 2 JK JK"
+            for wild in (" " + " ".join(wild_names), " " + ",".join(wild_names), ""):
+                candidates.append((f"{name:>2} {times}{len(m.wilds)}{wild}", tag))
+            continue
         for wild in (" +" + " ".join(wild_names), " +" + ",".join(wild_names), f" +{len(wild_names)}w"):
             left = f"{name:>2} {times}{len(m.naturals)}" + (wild if wild_names else "")
             candidates.append((left, tag))
@@ -193,15 +229,20 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
     def canastas(t: int) -> str:
         ts = scores[t]
         parts = [f"{ts.natural_canastas} nat"] if ts.natural_canastas else []
-        parts += [f"{ts.mixed_canastas + ts.wild_canastas} mix"] if ts.mixed_canastas + ts.wild_canastas else []
+        # Samba, Bolivia: sambas (escaleras) and bolivias have rows of their own (see below).
+        mixed = ts.mixed_canastas + (0 if rules.sequences else ts.wild_canastas)
+        parts += [f"{mixed} mix"] if mixed else []
         return ", ".join(parts) or "none"
 
     out = [row("", heads), row("Match score", [totals[t] for t in teams]),
            row("Initial meld", ["melded" if has_melded(v, t) else f"needs {v.requirements[t]}" for t in teams]),
-           row("Canastas", [canastas(t) for t in teams]), "", "If the hand ended now:",
-           row("  Melded cards", [scores[t].melds for t in teams]),
-           row("  Canasta bonuses", [scores[t].canasta_bonus for t in teams]),
-           row("  Red threes", [scores[t].red_three_points for t in teams])]
+           row("Canastas of a rank" if rules.sequences else "Canastas", [canastas(t) for t in teams])]
+    kinds = special_canastas(rules)
+    out += [row(name.capitalize() + "s", [count(scores[t]) for t in teams]) for name, _, count in kinds]
+    out += ["", "If the hand ended now:", row("  Melded cards", [scores[t].melds for t in teams]),
+            row("  Canasta bonuses", [scores[t].canasta_bonus for t in teams])]
+    out += [row(f"    {name}s {bonus}", [count(scores[t]) * bonus for t in teams]) for name, bonus, count in kinds]
+    out.append(row("  Red threes", [scores[t].red_three_points for t in teams]))
     if any(scores[t].penalties for t in teams):
         out.append(row("  Penalties", [-scores[t].penalties for t in teams]))
     mine = _team(v.seat, rules) if v.seat >= 0 else -1
@@ -211,7 +252,34 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
     out.append(row("  Cards not seen", [unseen[t] or "" for t in teams]))
     out.append(f"{hands_played} hand{'s' if hands_played != 1 else ''} played; the match is played to "
                f"{rules.target_score}.")
+    if rules.black_three_hand_penalty:
+        out.append(f"A black three left in a hand at the end costs {rules.black_three_hand_penalty}.")
     return out
+
+
+def special_canastas(rules: Rules) -> list[tuple[str, int, Callable[[TeamScore], int]]]:
+    """Samba's and Bolivia's canastas with bonuses of their own, as (name, bonus, how many a side
+    has): the samba (escalera), a sequence of seven, and Bolivia's bolivia, seven wild cards
+    (none in the other rules: their wild canastas count with the mixed ones)."""
+    if not rules.sequences:
+        return []
+    out: list[tuple[str, int, Callable[[TeamScore], int]]] = [
+        (rules.sequence_canasta_name, rules.sequence_bonus, lambda ts: ts.sequence_canastas)]
+    if rules.wild_melds_allowed:
+        out.append((rules.wild_canasta_name, rules.wild_canasta_bonus, lambda ts: ts.wild_canastas))
+    return out
+
+
+def bonus_legend(rules: Rules) -> str:
+    """What the score sheet's bonus column holds, naming Samba's and Bolivia's own bonuses and
+    Bolivia's black-three penalty ("" for the other rules: their sheet is as it always was)."""
+    if not rules.sequences:
+        return ""
+    kinds = ", ".join(f"{name} {bonus}" for name, bonus, _ in special_canastas(rules))
+    text = f"bonus: canastas ({kinds}), red threes, going out; net: melded cards less cards in hand and penalties"
+    if rules.black_three_hand_penalty:
+        text += f" (a black three left in hand {rules.black_three_hand_penalty})"
+    return text
 
 
 def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int], room: int,
@@ -235,25 +303,38 @@ def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int]
         out.append(f"{rec.number:<5}{player_name(rec.dealer):<8}" + cells)
     out.append(f"{'Totals':<13}" + "".join(f"{t:>{col}}" for t in totals))
     out.append(f"{'Next needs':<13}" + "".join(f"{rules.requirement(t):>{col}}" for t in totals))
+    legend = bonus_legend(rules)
+    if legend:
+        out += wrap(legend, max(40, 13 + col * rules.teams))
     return out
 
 
-def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: Glyphs) -> list[str]:
+def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: Glyphs,
+                   rules: Rules | None = None) -> list[str]:
     """A side's combined melds in the summary's left column: as cards on a big terminal when
     they fit, else a line each, else two narrow columns ("K×5+2w" and a star for a canasta)."""
     from ..engine.cards import RANK_NAMES
 
-    if big and len(melds) <= half and all(len(meld_cards(m, g)) + 1 + len(canasta_tag(m, g)) <= left_w for m in melds):
-        left = [meld_cards(m, g).ljust(left_w - len(canasta_tag(m, g))) + canasta_tag(m, g) for m in melds]
+    def tag(m: Meld) -> str:
+        return canasta_tag(m, g, rules=rules)
+    if big and len(melds) <= half and all(len(meld_cards(m, g)) + 1 + len(tag(m)) <= left_w for m in melds):
+        left = [meld_cards(m, g).ljust(left_w - len(tag(m))) + tag(m) for m in melds]
     else:
-        left = [meld_line(m, left_w, g)[0] for m in melds]
+        left = [meld_line(m, left_w, g, rules)[0] for m in melds]
     left = left or ["no melds"]
     if len(left) > half:
-        short = [f"{'W' if m.is_wild_meld else card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
-                 f"×{len(m.naturals)}"
-                 .replace("×", "×" if g is UNICODE else "x")
-                 + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else "")
-                 for m in melds]
+        times = "×" if g is UNICODE else "x"
+
+        def cell(m: Meld) -> str:
+            if rules is not None and rules.sequences and m.is_canasta and (m.is_sequence or m.is_wild_meld):
+                # Samba, Bolivia: a samba (escalera) or a bolivia is named: "4♥×7★sam", "W×7★bol".
+                first = "W" if m.is_wild_meld else card_label(m.naturals[0], g)
+                return f"{first:>2}{times}{m.size}{canasta_tag(m, g, short=True, rules=rules)}"
+            if m.is_wild_meld:
+                return f" W{times}{len(m.wilds)}" + (g.star if m.is_canasta else "")
+            return (f"{card_label(m.naturals[0], g) if m.is_sequence else RANK_NAMES[m.rank]:>2}"
+                    f"{times}{len(m.naturals)}" + (f"+{len(m.wilds)}w" if m.wilds else "") + (g.star if m.is_canasta else ""))
+        short = [cell(m) for m in melds]
         per = (len(short) + 1) // 2
         left = [f"{short[i]:<11}" + (short[i + per] if i + per < len(short) else "") for i in range(per)]
     return left
@@ -280,7 +361,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         title = f"{g.hline} {side_name(t, rules, names)} "
         out.append((title + g.hline * width)[:width])
         melds = ordered_melds(v.melds[t])  # sequences and further melds too (Samba, Bolivia)
-        left = _summary_melds(melds, left_w, half, width >= 120, g)
+        left = _summary_melds(melds, left_w, half, width >= 120, g, rules)
         mid: list[str] = []
         seats = (t, t + 2) if rules.partnerships else (t,)
         for p in seats:
@@ -292,7 +373,16 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         minus = "\u2212" if g is UNICODE else "-"
         for reason, points in ts.penalty_items:
             mid += wrap(f"{minus}{points} {reason}", mid_w)
-        right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in ts.lines()]
+        items = ts.lines()
+        # Samba, Bolivia: the sambas' (escaleras') and bolivias' bonuses under the canasta bonuses,
+        # or, where the column has no room for them, in the middle with the penalties.
+        special = [(f" {count(ts)} {name}{'s' if count(ts) != 1 else ''}", count(ts) * bonus)
+                   for name, bonus, count in special_canastas(rules) if count(ts)]
+        if len(items) + 1 + len(special) <= half:
+            items[2:2] = special
+        else:
+            mid += [line for label, points in special for line in wrap(f"+{points}{label}", mid_w)]
+        right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in items]
         right.insert(-1, " " * (right_w - 6) + "-" * 6)
         rows = max(len(left), len(mid), len(right))
         rows = min(rows, half)
@@ -310,6 +400,6 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     return out
 
 
-__all__ = ["MELD_ORDER", "MOUSE_HELP", "canasta_tag", "help_lines", "load_lines", "meld_cards", "meld_line",
-           "mouse_lines", "pile_option_text",
-           "score_lines", "sheet_lines", "side_name", "sort_hand", "summary_table"]
+__all__ = ["MELD_ORDER", "MOUSE_HELP", "bonus_legend", "canasta_kind", "canasta_tag", "help_lines", "load_lines", "meld_cards",
+           "meld_line", "meld_name", "mouse_lines", "ordered_slots", "pile_option_text", "score_lines", "sheet_lines",
+           "side_name", "sort_hand", "special_canastas", "summary_table"]

@@ -97,3 +97,43 @@ def check_golden(name: str, text: str) -> None:
         path.write_text(text + "\n", encoding="utf-8")
     assert path.exists(), f"no golden screen {path}: run with UPDATE_GOLDEN=1 and review it"
     assert text + "\n" == path.read_text(encoding="utf-8")
+
+
+def stacked(rules: str, mine: str, seed: int = 3) -> Table:
+    """A table of ``rules`` whose first hand deals Player 1 (the person, seat 0) the cards
+    ``mine`` (``"Jh Qh Kh"``), the rest shuffled with ``seed``; Player 4 deals, Player 1 plays first."""
+    import random
+
+    from canasta_tui.engine.cards import parse_card
+    from canasta_tui.engine.match import new_match
+    from canasta_tui.engine.moves import _SORTED_DECKS
+
+    r = load_rules(rules)
+    rest = list(_SORTED_DECKS[r.packs])
+    random.Random(seed).shuffle(rest)
+    want = [int(parse_card(c)) for c in mine.split()]
+    for c in want:
+        rest.remove(c)
+    fixed = {i * r.players: c for i, c in enumerate(want)}     # the deal goes round from Player 1
+    left = iter(rest)
+    deck = [fixed[p] if p in fixed else next(left) for p in range(len(rest) + len(want))]
+    return Table(r, seats_for(1, "beginner")[: r.players], seed,
+                 match=new_match(r, deck, first_dealer=r.players - 1))
+
+
+def select_cards(ctl: Controller, text: str) -> None:
+    """Select the cards ``text`` (``"Jh Qh"``) of the hand by keys, as a person does: Home, then
+    Right to each card and Space (a card named twice: two cards of it)."""
+    from canasta_tui.engine.cards import parse_card
+
+    ctl.key("n")
+    taken: list[int] = []
+    for word in text.split():
+        c = int(parse_card(word))
+        i = next(i for i, x in enumerate(ctl.client.hand()) if x == c and i not in taken)
+        taken.append(i)
+        ctl.key("home")
+        for _ in range(i):
+            ctl.key("right")
+        ctl.key("space")
+    assert ctl.client.selected == set(taken)
