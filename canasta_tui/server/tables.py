@@ -305,7 +305,7 @@ class ServerTable:
             return None
         if self.access == Access.INVITE:
             return f"Table {self.id} is private: its players invite whom they want"
-        return f"Table {self.id} is private: press j and type its code (its creator has it)"
+        return f"Table {self.id} is private: press g and type its code (its creator has it)"
 
     def may_watch(self, identity: str) -> str | None:
         """Why ``identity`` may not watch this table, or None (its people always may)."""
