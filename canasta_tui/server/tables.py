@@ -981,7 +981,7 @@ class Registry:
             return None, Destination(st.id, seat)
         if s.kind == REMOTE:
             here = seat in st.links
-            return (f"That is {s.name}'s seat" if here else f"That is {s.name}'s seat: it waits for them"), None
+            return (f"That is {s.name}'s seat" if here else f"{s.name}'s seat waits for them"), None
         if s.key:
             return f"That is {s.name}'s seat: a computer plays it until they come back", None
         if seat in st.pending:

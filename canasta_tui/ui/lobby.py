@@ -436,43 +436,25 @@ class LeaveServer(Page):
 # ---------------------------------------------------------------------- the lobby
 
 
-class LobbyScreen(Page):
-    """The lobby of one connection (a :class:`~.app.Screen`): it ends when the person goes to a
-    table (:attr:`destination`) or leaves the server (:attr:`destination` None)."""
+class LobbyPeople(Page):
+    """The lobby's part about people (issue 18): invitations (a box that opens by itself), the
+    online list and inviting from it, a private table's code, asking somebody to leave, and the
+    admins' actions.  :class:`LobbyScreen` is the rest: tables, seats, chat, painting."""
 
-    title: ClassVar[str] = "tables on this server"
-
-    def __init__(self, service: LobbyService, note: str = "") -> None:
-        super().__init__()
-        self.service = service
-        self.selected: int | None = None     # the chosen table's id
-        self.message = note                  # one line of feedback
-        self.destination: Destination | None = None
-        self._view: LobbyView | None = None
-        #: Invitations shown in a box already (Esc leaves them for later: v).
-        self._shown_invitations: set[int] = set()
-        service.subscribe(self._changed)
-        self._offer_invitation()
-
-    # ------------------------------------------------------------------ what the server tells
-    def close(self) -> None:
-        self.service.unsubscribe(self._changed)
+    service: LobbyService
+    selected: int | None
+    _view: LobbyView | None
+    _shown_invitations: set[int]
 
     @property
     def view(self) -> LobbyView:
-        """What the lobby shows: asked of the server again after each change it tells (whoever made
-        it: this person's commands too) and each line it sends.  A chosen table that went gives way
-        to the person's own table."""
-        if self._view is None:
-            self._view = view = self.service.view()
-            if view.table(self.selected) is None:
-                self.selected = _default(view)
-        return self._view
+        raise NotImplementedError
 
-    def _changed(self) -> None:
-        self._view = None
-        self._offer_invitation()
-        self.on_change()
+    def current(self) -> TableRow | None:
+        raise NotImplementedError
+
+    def go(self, where: Destination) -> None:
+        raise NotImplementedError
 
     def _offer_invitation(self, again: bool = False) -> bool:
         """An invitation not yet shown opens in a box, unless a box is open (it opens when that
@@ -485,109 +467,6 @@ class LobbyScreen(Page):
                 self.open(InvitationBox(inv))
                 return True
         return False
-
-    def go(self, where: Destination) -> None:
-        """The server seats this player (their table started): the lobby gives way to the table."""
-        self.destination = where
-        self.done = True
-        self.on_change()
-
-    def notify(self, text: str) -> None:
-        self.message = text
-        self._view = None
-        self.on_change()
-
-    # ------------------------------------------------------------------ what is chosen
-    def current(self) -> TableRow | None:
-        return self.view.table(self.selected)
-
-    def _move(self, step: int) -> None:
-        ids = [t.id for t in self.view.tables]
-        if not ids:
-            return
-        i = ids.index(self.selected) if self.selected in ids else 0
-        self.selected = ids[max(0, min(len(ids) - 1, i + step))]
-
-    # ------------------------------------------------------------------ keys
-    def handle(self, name: str) -> None:
-        """Ctrl-C anywhere, and q on a screen too small to show more, ask "Leave the server?";
-        other keys go to the open box, else to :data:`COMMANDS` through :data:`LOBBY_KEYS`."""
-        child = self.child
-        if not isinstance(child, LeaveServer) and (name == "c-c" or self.too_small):
-            if name in ("q", "c-c"):
-                self.open(LeaveServer())
-            return
-        if child is not None:
-            child.handle(name)
-            if child.done and self.child is child:
-                self.child = None
-                self.child_done(child)
-                self._offer_invitation()
-            return
-        command = _BY_KEY.get(name)
-        if command is not None and (command not in ADMIN_COMMANDS or self.view.admin):
-            self.message = ""
-            COMMANDS[command](self, name)
-
-    def child_done(self, child: Page) -> None:
-        if isinstance(child, LeaveServer):
-            if child.leave:
-                self.destination = None
-                self.done = True
-        elif isinstance(child, NewTableForm):
-            if child.create:
-                self._create(child.form)
-        elif isinstance(child, ChatLine):
-            if child.entered is not None:
-                self.message = self.service.say(child.entered) or ""
-        elif isinstance(child, CodeLine):
-            if child.entered is not None:
-                self._reclaim(child.entered)
-        elif isinstance(child, JoinLine):
-            if child.entered is not None and child.entered.strip():
-                self._arrive(*self.service.join(child.entered), "You sit at that table")
-        elif isinstance(child, OnlineList):
-            if child.invite is not None:
-                self._invite(child.invite)
-        elif isinstance(child, InvitationBox):
-            if child.accept is not None:
-                inv = child.invitation
-                why, where = self.service.answer(inv.id, child.accept)
-                if not child.accept:
-                    self.message = why or f"You declined {printable(inv.who)}'s invitation"
-                else:
-                    self.selected = inv.table
-                    self._arrive(why, where, f"You sit at table {inv.table}: its creator starts it")
-        elif isinstance(child, SeatQuestion):
-            if child.seat is not None:
-                self.message = (self.service.dismiss(child.table.id, child.seat)
-                                or f"You asked the person in seat {child.seat + 1} to leave")
-        elif isinstance(child, AdminMenu):
-            if child.act is not None:
-                st = self.current()
-                self.open(AdminLine(child.act, f"{st.id} " if child.act == AdminAct.CLOSE and st else ""))
-        elif isinstance(child, AdminLine):
-            if child.entered is not None and child.entered.strip():
-                self._admin_ask(child)
-        elif isinstance(child, Confirm):
-            if child.yes:
-                child.then()
-            else:
-                self.message = "Nothing was done"
-
-    # ------------------------------------------------------------------ the commands of LOBBY_KEYS
-    def cmd_new(self) -> None:
-        why = self.service.may_create()
-        if why:
-            self.message = why          # (before the form: it could not be used)
-        else:
-            self.open(NewTableForm())
-
-    def cmd_code(self) -> None:
-        if self.view.verified:
-            self.message = "Your key is who you are here: your seats come back to you by themselves"
-        else:
-            self.open(CodeLine())
 
     def _arrive(self, why: str | None, where: Destination | None, seated: str) -> None:
         """After a join or an accepted invitation: the reason it failed, the table, or a seat claimed."""
@@ -644,6 +523,156 @@ class LobbyScreen(Page):
         def do() -> None:
             self.message = self.service.admin(act, target, text)
         self.open(Confirm(question, do))
+
+    def people_child_done(self, child: Page) -> bool:
+        """A box of this part closed: act on its answer (whether it was one of this part's)."""
+        if isinstance(child, JoinLine):
+            if child.entered is not None and child.entered.strip():
+                self._arrive(*self.service.join(child.entered), "You sit at that table")
+        elif isinstance(child, OnlineList):
+            if child.invite is not None:
+                self._invite(child.invite)
+        elif isinstance(child, InvitationBox):
+            if child.accept is not None:
+                inv = child.invitation
+                why, where = self.service.answer(inv.id, child.accept)
+                if not child.accept:
+                    self.message = why or f"You declined {printable(inv.who)}'s invitation"
+                else:
+                    self.selected = inv.table
+                    self._arrive(why, where, f"You sit at table {inv.table}: its creator starts it")
+        elif isinstance(child, SeatQuestion):
+            if child.seat is not None:
+                self.message = (self.service.dismiss(child.table.id, child.seat)
+                                or f"You asked the person in seat {child.seat + 1} to leave")
+        elif isinstance(child, AdminMenu):
+            if child.act is not None:
+                st = self.current()
+                self.open(AdminLine(child.act, f"{st.id} " if child.act == AdminAct.CLOSE and st else ""))
+        elif isinstance(child, AdminLine):
+            if child.entered is not None and child.entered.strip():
+                self._admin_ask(child)
+        elif isinstance(child, Confirm):
+            if child.yes:
+                child.then()
+            else:
+                self.message = "Nothing was done"
+        else:
+            return False
+        return True
+
+
+class LobbyScreen(LobbyPeople):
+    """The lobby of one connection (a :class:`~.app.Screen`): it ends when the person goes to a
+    table (:attr:`destination`) or leaves the server (:attr:`destination` None)."""
+
+    title: ClassVar[str] = "tables on this server"
+
+    def __init__(self, service: LobbyService, note: str = "") -> None:
+        super().__init__()
+        self.service = service
+        self.selected: int | None = None     # the chosen table's id
+        self.message = note                  # one line of feedback
+        self.destination: Destination | None = None
+        self._view: LobbyView | None = None
+        #: Invitations shown in a box already (Esc leaves them for later: v).
+        self._shown_invitations: set[int] = set()
+        service.subscribe(self._changed)
+        self._offer_invitation()
+
+    # ------------------------------------------------------------------ what the server tells
+    def close(self) -> None:
+        self.service.unsubscribe(self._changed)
+
+    @property
+    def view(self) -> LobbyView:
+        """What the lobby shows: asked of the server again after each change it tells (whoever made
+        it: this person's commands too) and each line it sends.  A chosen table that went gives way
+        to the person's own table."""
+        if self._view is None:
+            self._view = view = self.service.view()
+            if view.table(self.selected) is None:
+                self.selected = _default(view)
+        return self._view
+
+    def _changed(self) -> None:
+        self._view = None
+        self._offer_invitation()
+        self.on_change()
+
+    def go(self, where: Destination) -> None:
+        """The server seats this player (their table started): the lobby gives way to the table."""
+        self.destination = where
+        self.done = True
+        self.on_change()
+
+    def notify(self, text: str) -> None:
+        self.message = text
+        self._view = None
+        self.on_change()
+
+    # ------------------------------------------------------------------ what is chosen
+    def current(self) -> TableRow | None:
+        return self.view.table(self.selected)
+
+    def _move(self, step: int) -> None:
+        ids = [t.id for t in self.view.tables]
+        if not ids:
+            return
+        i = ids.index(self.selected) if self.selected in ids else 0
+        self.selected = ids[max(0, min(len(ids) - 1, i + step))]
+
+    # ------------------------------------------------------------------ keys
+    def handle(self, name: str) -> None:
+        """Ctrl-C anywhere, and q on a screen too small to show more, ask "Leave the server?";
+        other keys go to the open box, else to :data:`COMMANDS` through :data:`LOBBY_KEYS`."""
+        child = self.child
+        if not isinstance(child, LeaveServer) and (name == "c-c" or self.too_small):
+            if name in ("q", "c-c"):
+                self.open(LeaveServer())
+            return
+        if child is not None:
+            child.handle(name)
+            if child.done and self.child is child:
+                self.child = None
+                self.child_done(child)
+                self._offer_invitation()
+            return
+        command = _BY_KEY.get(name)
+        if command is not None and (command not in ADMIN_COMMANDS or self.view.admin):
+            self.message = ""
+            COMMANDS[command](self, name)
+
+    def child_done(self, child: Page) -> None:
+        if self.people_child_done(child):
+            return
+        if isinstance(child, LeaveServer):
+            if child.leave:
+                self.destination = None
+                self.done = True
+        elif isinstance(child, NewTableForm):
+            if child.create:
+                self._create(child.form)
+        elif isinstance(child, ChatLine):
+            if child.entered is not None:
+                self.message = self.service.say(child.entered) or ""
+        elif isinstance(child, CodeLine):
+            if child.entered is not None:
+                self._reclaim(child.entered)
+
+    # ------------------------------------------------------------------ the commands of LOBBY_KEYS
+    def cmd_new(self) -> None:
+        why = self.service.may_create()
+        if why:
+            self.message = why          # (before the form: it could not be used)
+        else:
+            self.open(NewTableForm())
+
+    def cmd_code(self) -> None:
+        if self.view.verified:
+            self.message = "Your key is who you are here: your seats come back to you by themselves"
+        else:
+            self.open(CodeLine())
 
     def cmd_stand(self) -> None:
         st = self.current()
@@ -761,7 +790,7 @@ class LobbyScreen(Page):
         cv.put(0, 0, f" CANASTA {g.dash} {self.title}"[: max(0, cv.width - len(right) - 1)], "header")
         if self.message and not isinstance(self.child, TextLine):
             cv.put(cv.height - 2, 0, self.message[: cv.width], "message")
-        self._bar(cv, cv.height - 1)
+        _bar(self, cv, cv.height - 1)
 
     def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
         g = opts.glyphs
@@ -808,32 +837,34 @@ class LobbyScreen(Page):
         for i, text in enumerate(lines):
             full.put(chat_top + 1 + i, 1, text)
 
-    def _bar(self, cv: Canvas, y: int) -> None:
-        st = self.current()
-        forming = st is not None and st.stage == TableState.FORMING
-        items = [
-            ("[N]ew", True),
-            (f"[1-{st.players if st is not None else 4}] sit", st is not None and st.stage != TableState.OVER),
-            ("[W]atch", st is not None and st.stage != TableState.FORMING),
-            ("[S]tart", forming and st is not None and st.created_by_me),
-            ("[U]p", forming and st is not None and st.my_seat is not None),
-            ("[C]hat", True),
-            ("[P]eople", True),
-            *([("[A]dmin", True)] if self.view.admin else []),
-            ("[?]Help", True),
-            ("[Q]uit", True),
-        ]
-        x = 0
-        for label, on in items:
-            if on:
-                a, rest = label.split("[", 1)
-                key, b = rest.split("]", 1)
-                x = cv.put(y, x, a, "bar.on")
-                x = cv.put(y, x, "[" + key + "]", "bar.key")
-                x = cv.put(y, x, b, "bar.on")
-            else:
-                x = cv.put(y, x, " " + label.replace("[", "").replace("]", "") + " ", "bar.off")
-            x += 1
+
+def _bar(lobby: LobbyScreen, cv: Canvas, y: int) -> None:
+    """The lobby's command bar: the keys that act on the chosen table lit, the others dim."""
+    st = lobby.current()
+    forming = st is not None and st.stage == TableState.FORMING
+    items = [
+        ("[N]ew", True),
+        (f"[1-{st.players if st is not None else 4}] sit", st is not None and st.stage != TableState.OVER),
+        ("[W]atch", st is not None and st.stage != TableState.FORMING),
+        ("[S]tart", forming and st is not None and st.created_by_me),
+        ("[U]p", forming and st is not None and st.my_seat is not None),
+        ("[C]hat", True),
+        ("[P]eople", True),
+        *([("[A]dmin", True)] if lobby.view.admin else []),
+        ("[?]Help", True),
+        ("[Q]uit", True),
+    ]
+    x = 0
+    for label, on in items:
+        if on:
+            a, rest = label.split("[", 1)
+            key, b = rest.split("]", 1)
+            x = cv.put(y, x, a, "bar.on")
+            x = cv.put(y, x, "[" + key + "]", "bar.key")
+            x = cv.put(y, x, b, "bar.on")
+        else:
+            x = cv.put(y, x, " " + label.replace("[", "").replace("]", "") + " ", "bar.off")
+        x += 1
 
 
 def _default(view: LobbyView) -> int | None:
@@ -909,5 +940,5 @@ _BY_KEY = check_commands(COMMANDS, LOBBY_KEYS, "the lobby's")
 
 
 __all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY_KEYS", "TARGETS", "AdminLine", "AdminMenu", "ChatLine",
-           "CodeLine", "Confirm", "InvitationBox", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyScreen", "NewTable",
-           "NewTableForm", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]
+           "CodeLine", "Confirm", "InvitationBox", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
+           "NewTable", "NewTableForm", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]
