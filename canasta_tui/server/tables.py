@@ -403,7 +403,9 @@ class ServerTable:
             "game_id": self.game_id,
             "server": {"table": self.id, "level": self.level, "creator": self.creator, "rated": self.rated,
                        "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
-                       "visited": round(time.time() if self.present() else self.visited)},
+                       "visited": round(time.time() if self.present() else self.visited),
+                       "access": self.access.value, "code": self.code, "listed": self.listed,
+                       "watchable": self.watchable, "allowed": sorted(self.allowed)},
         }
 
     def seen_positions(self) -> dict[str, list[int]]:
@@ -713,6 +715,13 @@ class Registry:
         seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
         st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed,
                          rated=server.get("rated") is True)
+        access = _text(server.get("access"))
+        st.access = Access(access) if access in set(Access) else Access.OPEN      # (saved before issue 18: open)
+        st.code = code_key(_text(server.get("code")))[:CODE_LENGTH] if st.access == Access.CODE else ""
+        st.listed = server.get("listed") is not False
+        st.watchable = server.get("watchable") is not False
+        allowed = server.get("allowed")
+        st.allowed = {a for a in allowed if isinstance(a, str)} if isinstance(allowed, list) else set()
         gid = meta.get("game_id")
         st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
         table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,

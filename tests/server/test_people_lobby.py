@@ -173,3 +173,25 @@ def test_the_admins_lobby_actions_ask_the_admin_and_are_logged(tmp_path: Path,
                      "banned address:10.1.2.3"):
             assert line in logged, line
     run(main())
+
+
+def test_a_private_table_stays_private_after_a_restart(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            ann, bob = Person("ann"), Person("bob")
+            for p in (ann, bob):
+                reg.connect(p)
+            st = reg.create(ann, load_rules("classic"), "beginner",
+                            settings=TableSettings(Access.CODE, listed=False, watchable=False, rated=True))
+            code = st.code
+            reg.join(bob, code)
+            reg.start(ann, st.id)
+            reg.store.flush()
+        async with registry(tmp_path) as reg:
+            reg.restore(*reg.store.load())
+            back = reg.tables[st.id]
+            assert (back.access, back.code, back.listed, back.watchable, back.rated) == \
+                (Access.CODE, code, False, False, True)
+            assert back.allowed == {"key:SHA256:bob"}
+            assert back.may_watch("key:SHA256:cy") == "Table 1 is not watched: its creator chose so"
+    run(main())
