@@ -13,16 +13,19 @@ and benchmarks can run it on a pipe as well.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..table import Link
 from ..text import printable
 from ..ui.app import ScreenApp
 from ..ui.controller import Controller
+from ..ui.dialogs import Invited
 from ..ui.lobby import LobbyScreen
+from .admin import Admin
 from .auth import Identity, code_text
 from .lobby import RegistryLobby
-from .people import PersonOptions
+from .people import Invitation, PersonOptions
 from .records import PersonRecords, TableHost, screen_options
 from .tables import Destination, Registry
 
@@ -43,13 +46,23 @@ class SeatClient(Controller):
     """The table's client at a server: it finishes when the player leaves, or when the server
     moves them (a spectator whose claimed seat is theirs at the deal)."""
 
-    def __init__(self, link: Link) -> None:
+    def __init__(self, link: Link, table: int | None = None, watching: bool = False) -> None:
         super().__init__(link, None, remote=True)
         self.next: Destination | None = None
+        #: The server's table it shows, and whether as a spectator (who may answer an invitation here).
+        self.table = table
+        self.watching = watching
+        #: Leave for the lobby, with this line there (an invitation accepted to a forming table).
+        self.lobby_note: str | None = None
 
     @property
     def finished(self) -> bool:
-        return self.quitting or self.next is not None
+        return self.quitting or self.next is not None or self.lobby_note is not None
+
+    def ask(self, text: str, answer: Callable[[bool], None]) -> None:
+        """A question over the table (an invitation): y or n answers it."""
+        self.client.open(Invited(text=text, answer=answer))
+        self.on_change()
 
     def go(self, where: Destination) -> None:
         self.next = where
@@ -64,9 +77,11 @@ class ServerApp(ScreenApp):
     """The app of one connection: lobby and tables in turn, until the player leaves the server."""
 
     def __init__(self, registry: Registry, identity: Identity, guest_code: str = "", returning: bool = False,
-                 **kw: Any) -> None:
+                 admin: Admin | None = None, **kw: Any) -> None:
         super().__init__(remote=True, **kw)
         self.registry = registry
+        #: The admins' actions (the lobby offers them to an admin).
+        self.admin = admin
         self._identity = identity
         #: A guest's code (their seat comes back to whoever types it); "" for a person with a key.
         self.guest_code = guest_code
@@ -129,10 +144,10 @@ class ServerApp(ScreenApp):
         ctl.client.sort = self.kept.sort
         ctl.client.bells = self.kept.bells
 
-    def _table_client(self, link: Link) -> SeatClient:
+    def _table_client(self, link: Link, table: int, watching: bool = False) -> SeatClient:
         """The table's client of this person: their hand order and sounds, their record and options
         behind i and o."""
-        ctl = SeatClient(link)
+        ctl = SeatClient(link, table, watching=watching)
         self._seat_options(ctl)
         ctl.client.host = TableHost(self.records, link.rules)
         return ctl
@@ -154,6 +169,34 @@ class ServerApp(ScreenApp):
         if self.shown is not None:
             self.shown.notify(text)
 
+    def invited(self, invitation: Invitation) -> None:
+        """Somebody invites this person: the lobby lists it in a box (its view has it); a spectator
+        is asked over the table; a player at their seat is told to answer in the lobby."""
+        text = f"{invitation.from_name} invites you to table {invitation.table_id}"
+        shown = self.shown
+        if isinstance(shown, SeatClient):
+            if shown.watching:
+                shown.ask(text, lambda accept: self._answer(shown, invitation, accept))
+            else:
+                shown.notify(f"{text}: answer in the lobby when you leave this table")
+        elif shown is not None:
+            shown.notify(text)
+
+    def _answer(self, ctl: SeatClient, invitation: Invitation, accept: bool) -> None:
+        """A spectator answered an invitation over the table they watch."""
+        why, where = self.registry.answer(self, invitation.id, accept)
+        if why:
+            ctl.notify(why)
+        elif not accept:
+            ctl.notify(f"You declined the invitation to table {invitation.table_id}")
+        elif where is None:                  # a seat at a forming table: wait for its start in the lobby
+            ctl.lobby_note = f"You sit at table {invitation.table_id}: it starts when its creator starts it"
+            ctl.on_change()
+        elif where.seat is None and where.table == ctl.table:
+            ctl.notify("You sit down at this table at the next deal: until then you watch")
+        else:
+            ctl.go(where)
+
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
         if self.kicked:
@@ -171,7 +214,7 @@ class ServerApp(ScreenApp):
             note = ""
             while True:
                 if where is None:
-                    lobby = LobbyScreen(RegistryLobby(registry, self), note, records=self.records)
+                    lobby = LobbyScreen(RegistryLobby(registry, self, self.admin), note, records=self.records)
                     try:
                         await self._show(lobby)
                     finally:
@@ -190,20 +233,27 @@ class ServerApp(ScreenApp):
         if st is None or st.table is None:
             return None, "That table is gone"
         if where.seat is None:
+            refused = st.may_watch(self._identity.key)
+            if refused:
+                return None, refused
             link = st.watch(self)
-            ctl = self._table_client(link)
+            ctl = self._table_client(link, st.id, watching=True)
+            claimed = [seat for seat, (who, _) in st.pending.items() if who is self]
+            if claimed:
+                ctl.message = [f"You sit down as Player {claimed[0] + 1} at the next deal: until then you watch "
+                               "(your claim holds while you watch)"]
             try:
                 await self._show(ctl)
             finally:
                 link.unsubscribe(ctl)
                 st.unwatch(self)
                 self.registry.drop_if_over(st)
-            return ctl.next, ""
+            return ctl.next, ctl.lobby_note or ""
         seat = where.seat
         if st.table.seats[seat].key != self._identity.key:
             return None, "That seat is not yours"
         link, since = st.enter(self, seat)
-        ctl = self._table_client(link)
+        ctl = self._table_client(link, st.id)
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

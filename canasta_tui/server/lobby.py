@@ -3,31 +3,56 @@
 The lobby screen itself is :mod:`canasta_tui.ui.lobby`, with the other screens; it draws a
 :class:`~canasta_tui.ui.lobbyview.LobbyView` and acts through a
 :class:`~canasta_tui.ui.lobbyview.LobbyService`.  :class:`RegistryLobby` is that service for
-one client of the server's :class:`~.tables.Registry`.
+one client of the server's :class:`~.tables.Registry` (and, for an admin, of :class:`~.admin.Admin`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from ..engine import Rules
+from ..text import printable
 from ..ui.lobby import CODE_MAX
-from ..ui.lobbyview import Destination, LobbyView, TableRow
+from ..ui.lobbyview import (
+    OPEN_TABLE,
+    Access,
+    AdminAct,
+    Destination,
+    InvitationRow,
+    LobbyView,
+    PersonRow,
+    TableRow,
+    TableSettings,
+)
+from .admin import Admin, AdminRefused, when
+from .auth import Identity
 from .tables import Client, LobbyRow, Registry, TableRefused
 
 
 class RegistryLobby:
     """The lobby of ``client`` at ``registry``'s tables (a :class:`~canasta_tui.ui.lobbyview.LobbyService`)."""
 
-    def __init__(self, registry: Registry, client: Client) -> None:
+    def __init__(self, registry: Registry, client: Client, admin: Admin | None = None) -> None:
         self.registry = registry
         self.client = client
+        self._admin = admin
 
     def view(self) -> LobbyView:
         me = self.client.identity
-        return LobbyView(me.label, me.verified, self.client.guest_code, self.registry.online(),
-                         tuple(table_row(shared, me.key) for shared in self.registry.lobby_rows()),
-                         tuple(self.registry.chat))
+        reg = self.registry
+        invitations = reg.open_invitations(me.key)
+        invited = {i.table_id for i in invitations}
+        rows = tuple(table_row(shared, me.key) for shared in reg.lobby_rows()
+                     if shared.row.listed or me.key in shared.allowed or me.key in shared.keys
+                     or me.key in shared.owners or shared.row.id in invited)
+        people = tuple(p._replace(me=True) if p.key == me.key else p for p in reg.online_rows())
+        people = tuple(sorted(people, key=lambda p: not p.me))      # (a stable sort: you first, then as listed)
+        about = {r.id: f"{r.rules}, {r.seated} of {r.players} seated" if r.stage.value == "forming"
+                 else f"{r.rules}, hand {r.hand}" for r in rows}
+        inv_rows = tuple(InvitationRow(i.id, i.from_name, i.table_id, about.get(i.table_id, "")) for i in invitations)
+        return LobbyView(me.label, me.verified, self.client.guest_code, reg.online(), rows, tuple(reg.chat),
+                         people, inv_rows, reg.config.motd, self._admin is not None and self._admin.is_admin(me))
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         self.registry.subscribe(listener)
@@ -38,9 +63,9 @@ class RegistryLobby:
     def may_create(self) -> str | None:
         return self.registry.may_create(self.client)
 
-    def create(self, rules: Rules, level: str) -> int | str:
+    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE) -> int | str:
         try:
-            return self.registry.create(self.client, rules, level).id
+            return self.registry.create(self.client, rules, level, settings=settings).id
         except TableRefused as exc:
             return str(exc)
 
@@ -62,9 +87,79 @@ class RegistryLobby:
     def home(self) -> Destination | None:
         return self.registry.home(self.client)
 
+    def invite(self, person: str, table: int) -> str | None:
+        return self.registry.invite(self.client, person, table)
+
+    def answer(self, invitation: int, accept: bool) -> tuple[str | None, Destination | None]:
+        return self.registry.answer(self.client, invitation, accept)
+
+    def join(self, code: str) -> tuple[str | None, Destination | None]:
+        return self.registry.join(self.client, code)
+
+    def dismiss(self, table: int, seat: int) -> str | None:
+        return self.registry.dismiss(self.client, table, seat)
+
+    def admin(self, act: AdminAct, target: str, text: str) -> str:
+        admin = self._admin
+        me = self.client.identity
+        if admin is None or not admin.is_admin(me):
+            return "Only the server's admins can do that"
+        try:
+            return admin_act(admin, self.registry, me, act, target.strip(), text.strip())
+        except AdminRefused as exc:
+            return str(exc)
+
+
+def admin_act(admin: Admin, registry: Registry, me: Identity, act: AdminAct, target: str, text: str) -> str:
+    """An admin's action as the lobby asks it (``me``: the admin's identity): what was done.
+    AdminRefused says why not."""
+    if act == AdminAct.ANNOUNCE:
+        n = admin.announce(me, text)
+        return f"Announced to {n} {'person' if n == 1 else 'people'}"
+    if act == AdminAct.CLOSE:
+        try:
+            table = int(target.removeprefix("table").strip())
+        except ValueError:
+            raise AdminRefused(f"{printable(target)[:20]!r} is not a table's number") from None
+        admin.close_table(me, table, text)
+        return f"Table {table} was closed"
+    person = find_person(registry, target)
+    if act == AdminAct.REMOVE:
+        if person is None:
+            raise AdminRefused(f"Nobody called {printable(target)[:40]} is here")
+        if person.identity.key == me.key:
+            raise AdminRefused("You cannot remove yourself")
+        admin.remove(me, person.identity.key, text)
+        return f"{person.identity.label} was removed"
+    words = text.split(None, 1)
+    try:
+        hours = float(words[0]) if words else math.nan
+    except ValueError:
+        hours = math.nan
+    if not math.isfinite(hours):
+        raise AdminRefused("Say for how many hours, then why: e.g. 24 spam in the chat")
+    who = target
+    if person is not None:
+        if not person.identity.verified:
+            raise AdminRefused(f"{person.identity.label} is a guest, without a key: ban their address")
+        who = person.identity.fingerprint
+    ban = admin.ban(me, who, hours * 3600, words[1] if len(words) > 1 else "")
+    return f"{printable(target)} is banned until {when(ban.until)}"
+
+
+def find_person(registry: Registry, name: str) -> Client | None:
+    """The person connected under ``name`` (as shown, or without a guest's mark), if any."""
+    wanted = name.casefold().strip()
+    for c in registry.clients.values():
+        label = c.identity.label.casefold()
+        if wanted in (label, label.lstrip("~"), c.identity.name.casefold()):
+            return c
+    return None
+
 
 def table_row(shared: LobbyRow, viewer: str) -> TableRow:
-    """A table as the person whose identity is ``viewer`` sees it: their seat marked as theirs."""
+    """A table as the person whose identity is ``viewer`` sees it: their seat marked as theirs,
+    and its code if they created it."""
     row = shared.row
     created = shared.creator == viewer
     my_seat = shared.keys.index(viewer) if viewer in shared.keys else None
@@ -73,8 +168,9 @@ def table_row(shared: LobbyRow, viewer: str) -> TableRow:
         seats = tuple(s._replace(mine=True) if owner == viewer else s
                       for s, owner in zip(seats, shared.owners, strict=True))
     if created or my_seat is not None or seats is not row.seats:
-        return row._replace(seats=seats, created_by_me=created, my_seat=my_seat)
+        return row._replace(seats=seats, created_by_me=created, my_seat=my_seat,
+                            code=shared.code if created else "")
     return row
 
 
-__all__ = ["CODE_MAX", "RegistryLobby", "table_row"]
+__all__ = ["CODE_MAX", "Access", "PersonRow", "RegistryLobby", "admin_act", "find_person", "table_row"]

@@ -30,6 +30,7 @@ import concurrent.futures
 import dataclasses
 import logging
 import math
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -44,7 +45,17 @@ from ..table.events import Event, recap
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
 from ..ui.canvas import Options
-from ..ui.lobbyview import Destination, LobbyLine, SeatInfo, SeatState, TableRow, TableState
+from ..ui.lobbyview import (
+    Access,
+    Destination,
+    LobbyLine,
+    PersonRow,
+    SeatInfo,
+    SeatState,
+    TableRow,
+    TableSettings,
+    TableState,
+)
 from ..ui.style import ASCII
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .config import ConfigError, ServerConfig
@@ -80,6 +91,21 @@ LOBBY_CHAT_KEEP = 100
 VERIFIED = "✓"
 #: Lines of catch-up a returning player is shown at most (the newest).
 CATCH_UP_LINES = 14
+#: A private table's code: letters and digits nobody mistakes for each other, read over the phone.
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: How long a person's shown rating is kept in memory for the online list (seconds).
+RATING_CACHE = 60.0
+
+
+def table_code() -> str:
+    """A new private table's code (about 10^9 of them: not guessed in the time a table forms)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def code_key(text: str) -> str:
+    """A typed code as compared: spaces and dashes dropped, upper case."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
 class Client(Protocol):
@@ -105,6 +131,10 @@ class Client(Protocol):
 
     def reclaim(self, code: str) -> str | None:
         """A guest typed a seat's code: they are that seat's guest now (why not, or None)."""
+
+    def invited(self, invitation: Invitation) -> None:
+        """Somebody invites this person to a table: shown wherever they are (the lobby, a table
+        they watch), to accept or decline with one key."""
 
 
 class Seated(Protocol):
@@ -134,6 +164,8 @@ class LobbyRow(NamedTuple):
     creator: str                  # the identity who starts it
     owners: tuple[str, ...]       # per seat: the identity it is "mine" for (SeatInfo.mine), or ""
     keys: tuple[str, ...]         # per seat: the identity that owns it (:meth:`ServerTable.seat_of`), or ""
+    code: str = ""                # a table joined with a code: its code (only its creator is shown it)
+    allowed: frozenset[str] = frozenset()   # a private table: who may sit (invited, or gave the code)
 
 
 @dataclass
@@ -167,6 +199,15 @@ class ServerTable:
     #: When a person was last at it, playing or watching (seconds since the epoch, kept in the
     #: save): a table left alone for long is set aside.
     visited: float = field(default_factory=time.time)
+    #: Who may sit: anybody, those invited, or those who gave the code (:attr:`code`).
+    access: Access = Access.OPEN
+    code: str = ""
+    #: Shown in everybody's lobby (else to its people and those invited only).
+    listed: bool = True
+    #: People who are not at it may watch it.
+    watchable: bool = True
+    #: A private table: the people let in (invited, or who gave its code), besides its creator.
+    allowed: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ what the lobby shows
     @property
@@ -185,7 +226,10 @@ class ServerTable:
             names = [c.name for c in self.claims if c is not None and c.identity == self.creator]
         else:
             names = [s.name for s in self.table.seats if s.key == self.creator]
-        return names[0] if names else "its creator"
+        if names:
+            return names[0]
+        who = self.registry.clients.get(self.creator)     # (a creator who stood up: a table of computers)
+        return who.identity.label if who is not None else "its creator"
 
     def seat(self, seat: int, viewer: str = "") -> SeatInfo:
         """Who is in ``seat``, for the lobby (``viewer``: the identity looking)."""
@@ -220,14 +264,15 @@ class ServerTable:
         else:
             keys = tuple(s.key for s in self.table.seats)
             owners = tuple(self.pending[i][1].identity if i in self.pending else k for i, k in enumerate(keys))
-        row = TableRow(self.id, self.rules.name, self.level, self.rules.target_score, stage, seats, "", False, None)
+        row = TableRow(self.id, self.rules.name, self.level, self.rules.target_score, stage, seats, "", False, None,
+                       access=self.access, watchable=self.watchable, rated=self.rated, listed=self.listed)
         if stage == FORMING:
             row = row._replace(creator=self.creator_name())
         elif stage == OVER:
             row = row._replace(winner=self.winner_text())
         else:
             row = row._replace(hand=self.hand_number(), score=self.score_text(), paused=self.held())
-        return LobbyRow(row, self.creator, owners, keys)
+        return LobbyRow(row, self.creator, owners, keys, self.code, frozenset(self.allowed | {self.creator}))
 
     def score_text(self) -> str:
         if self.table is None:
@@ -252,6 +297,43 @@ class ServerTable:
             return next((i for i, c in enumerate(self.claims) if c is not None and c.identity == identity), None)
         return next((i for i, s in enumerate(self.table.seats) if s.key == identity), None)
 
+    def may_sit(self, identity: str) -> str | None:
+        """Why ``identity`` may not take a seat here (a private table), or None."""
+        if self.access == Access.OPEN or identity == self.creator or identity in self.allowed:
+            return None
+        if self.seat_of(identity) is not None:
+            return None
+        if self.access == Access.INVITE:
+            return f"Table {self.id} is private: its players invite whom they want"
+        return f"Table {self.id} is private: press g and type its code (its creator has it)"
+
+    def may_watch(self, identity: str) -> str | None:
+        """Why ``identity`` may not watch this table, or None (its people always may)."""
+        if self.watchable or identity == self.creator or identity in self.allowed:
+            return None
+        if self.seat_of(identity) is not None or any(c.identity == identity for _, c in self.pending.values()):
+            return None
+        return f"Table {self.id} is not watched: its creator chose so"
+
+    def dismiss(self, identity: str, seat: int) -> tuple[str | None, Claim | None]:
+        """The creator (``identity``) asks the person in ``seat`` of this forming table to leave:
+        (why not; the claim that went)."""
+        if identity != self.creator:
+            return f"Only {self.creator_name()}, who created table {self.id}, may ask somebody to leave it", None
+        if self.table is not None:
+            return "The table has started: everybody keeps their seat", None
+        if not 0 <= seat < self.players:
+            return f"This table has seats 1 to {self.players}", None
+        c = self.claims[seat]
+        if c is None:
+            return f"Nobody sits in seat {seat + 1}", None
+        if c.identity == identity:
+            return "That is your own seat: press u to stand up", None
+        self.claims[seat] = None
+        self.allowed.discard(c.identity)
+        self.touched = time.monotonic()
+        return None, c
+
     # ------------------------------------------------------------------ forming
     def claim(self, client: Client, seat: int) -> str | None:
         ident = client.identity
@@ -266,13 +348,15 @@ class ServerTable:
         self.touched = time.monotonic()
         return None
 
-    def stand(self, identity: str) -> bool:
+    def stand(self, identity: str, keep_creator: bool = False) -> bool:
+        """``identity`` gives up their claim.  The creator standing up on purpose
+        (``keep_creator``) still starts the table: a table of computers only, to watch."""
         seat = self.seat_of(identity)
         if seat is None or self.table is not None:
             return False
         self.claims[seat] = None
         self.touched = time.monotonic()
-        if identity == self.creator:
+        if identity == self.creator and not keep_creator:
             # Whoever sits next in line may start the table now.
             nxt = next((c for c in self.claims if c is not None), None)
             if nxt is not None:
@@ -319,7 +403,9 @@ class ServerTable:
             "game_id": self.game_id,
             "server": {"table": self.id, "level": self.level, "creator": self.creator, "rated": self.rated,
                        "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
-                       "visited": round(time.time() if self.present() else self.visited)},
+                       "visited": round(time.time() if self.present() else self.visited),
+                       "access": self.access.value, "code": self.code, "listed": self.listed,
+                       "watchable": self.watchable, "allowed": sorted(self.allowed)},
         }
 
     def seen_positions(self) -> dict[str, list[int]]:
@@ -460,6 +546,7 @@ class ServerTable:
         self.watchers[client] = link
         self.visited = time.time()
         self.update_hold()
+        self.registry.changed()            # (the online list says who watches what)
         return link
 
     def unwatch(self, client: Client) -> None:
@@ -470,8 +557,8 @@ class ServerTable:
         for seat, (who, _) in list(self.pending.items()):
             if who is client:
                 del self.pending[seat]
-                self.registry.changed()
         self.update_hold()
+        self.registry.changed()            # (the online list says who watches what)
 
     def update_hold(self) -> None:
         """The computers play only while somebody is at the table (a player, a spectator, a claim):
@@ -563,6 +650,10 @@ class Registry:
         #: Changes told to the listeners so far; the lobby's rows as of one of them.
         self.generation = 0
         self._rows: tuple[int, list[LobbyRow]] = (-1, [])
+        self._online: tuple[int, list[PersonRow]] = (-1, [])
+        self._invitations: tuple[int, dict[str, list[Invitation]]] = (-1, {})
+        #: Shown ratings read for the online list: key -> (points, when read).
+        self._ratings: dict[str, tuple[int, float]] = {}
 
     # ------------------------------------------------------------------ listeners (lobby screens)
     def subscribe(self, fn: Callable[[], None]) -> None:
@@ -624,6 +715,13 @@ class Registry:
         seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
         st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed,
                          rated=server.get("rated") is True)
+        access = _text(server.get("access"))
+        st.access = Access(access) if access in set(Access) else Access.OPEN      # (saved before issue 18: open)
+        st.code = code_key(_text(server.get("code")))[:CODE_LENGTH] if st.access == Access.CODE else ""
+        st.listed = server.get("listed") is not False
+        st.watchable = server.get("watchable") is not False
+        allowed = server.get("allowed")
+        st.allowed = {a for a in allowed if isinstance(a, str)} if isinstance(allowed, list) else set()
         gid = meta.get("game_id")
         st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
         table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
@@ -732,12 +830,71 @@ class Registry:
         if self.clients.get(key) is client:
             del self.clients[key]
             for st in list(self.tables.values()):
-                if st.state == FORMING and st.stand(key):
+                if st.state == FORMING:
+                    st.stand(key)
+                    if st.creator == key:        # (a creator who had stood up: the next in line starts it)
+                        nxt = next((c for c in st.claims if c is not None), None)
+                        if nxt is not None:
+                            st.creator = nxt.identity
                     self._drop_if_empty(st)
         self.changed()
 
     def online(self) -> int:
         return len(self.clients)
+
+    def online_rows(self) -> list[PersonRow]:
+        """Everybody connected, where they are and their rating, built once after each change for
+        every lobby (each marks its own person).  Sorted by where they are (the lobby first, then
+        by table), then by name."""
+        at, rows = self._online
+        if at == self.generation:
+            return rows
+        where: dict[str, tuple[int, bool]] = {}
+        for st in self.tables.values():
+            for who in st.watchers:
+                where[who.identity.key] = (st.id, True)
+            for who, _ in st.links.values():
+                where[who.identity.key] = (st.id, False)
+        rows = []
+        for key, c in self.clients.items():
+            ident = c.identity
+            table, watching = where.get(key, (None, False))
+            rows.append(PersonRow(key, ident.label, ident.verified, table, watching,
+                                  self.shown_rating(key) if ident.verified else None))
+        rows.sort(key=lambda r: (r.table is not None, r.table or 0, r.watching, r.name.casefold()))
+        self._online = (self.generation, rows)
+        return rows
+
+    def shown_rating(self, key: str) -> int | None:
+        """A person's shown rating (:func:`.people.shown_points`), kept a minute in memory; None
+        if the store cannot say (logged)."""
+        now = time.monotonic()
+        got = self._ratings.get(key)
+        if got is not None and now - got[1] < RATING_CACHE:
+            return got[0]
+        try:
+            r = self.people.rating(key)
+        except StoreError as exc:
+            log.warning("a rating could not be read: %s", exc)
+            return None
+        points = shown_points(r.mu, r.sigma)
+        self._ratings[key] = (points, now)
+        return points
+
+    def open_invitations(self, key: str) -> list[Invitation]:
+        """``key``'s open invitations to tables that are here, read once after each change for
+        every lobby ([] if the store cannot say, logged)."""
+        at, by_key = self._invitations
+        if at != self.generation:
+            by_key = {}
+            try:
+                for inv in self.people.invitations():
+                    if inv.table_id in self.tables:
+                        by_key.setdefault(inv.to_key, []).append(inv)
+            except StoreError as exc:
+                log.warning("the invitations could not be read: %s", exc)
+            self._invitations = (self.generation, by_key)
+        return by_key.get(key, [])
 
     def lobby_rows(self) -> list[LobbyRow]:
         """Every table as the lobby shows it, built once after each change for every lobby (each
@@ -778,23 +935,32 @@ class Registry:
             return f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over"
         return None
 
-    def create(self, client: Client, rules: Rules, level: str, rated: bool = False) -> ServerTable:
+    def create(self, client: Client, rules: Rules, level: str, rated: bool = False,
+               settings: TableSettings | None = None) -> ServerTable:
         """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`).
-        ``rated``: its finished match moves its players' ratings."""
+        ``rated``: its finished match moves its players' ratings; ``settings`` (who may sit, listed,
+        watched, rated) take the place of ``rated`` when given."""
         why = self.may_create(client)
         if why is not None:
             raise TableRefused(why)
+        settings = settings or TableSettings(rated=rated)
         seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
-        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=rated)
+        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=settings.rated,
+                         access=settings.access, listed=settings.listed or settings.access == Access.OPEN,
+                         watchable=settings.watchable)
+        if st.access == Access.CODE:
+            codes = {t.code for t in self.tables.values()}
+            while not st.code or st.code in codes:
+                st.code = table_code()
         st.claims = [None] * rules.players
         self.next_id += 1
         self.tables[st.id] = st
-        for other in list(self.tables.values()):     # a person claims one seat at a time
-            if other is not st and other.state == FORMING and other.stand(client.identity.key):
-                self._drop_if_empty(other)
+        self._leave_forming(client.identity.key, st)     # a person claims one seat at a time
         st.claim(client, 0)
-        log.info("%s created table %d (%s rules, %s computers, to %d%s)", client.identity.log_text(), st.id,
-                 rules.name, level, rules.target_score, ", rated" if rated else "")
+        private = "" if st.access == Access.OPEN else f", {st.access.value}{'' if st.listed else ', unlisted'}"
+        log.info("%s created table %d (%s rules, %s computers, to %d%s%s%s)", client.identity.log_text(), st.id,
+                 rules.name, level, rules.target_score, ", rated" if st.rated else "", private,
+                 "" if st.watchable else ", not watched")
         self.changed()
         return st
 
@@ -807,9 +973,13 @@ class Registry:
             return f"This table has seats 1 to {st.players}", None
         key = client.identity.key
         if st.state == FORMING:
-            for other in list(self.tables.values()):
-                if other is not st and other.state == FORMING and other.stand(key):
-                    self._drop_if_empty(other)
+            c = st.claims[seat]
+            if c is not None and c.identity != key:
+                return f"{c.name} sits there", None
+            why = st.may_sit(key)
+            if why:
+                return why, None
+            self._leave_forming(key, st)
             why = st.claim(client, seat)
             self.changed()
             return why, None
@@ -819,23 +989,80 @@ class Registry:
         if s.key == key:
             return None, Destination(st.id, seat)
         if s.kind == REMOTE:
-            return f"{s.name}'s seat waits for them", None
+            here = seat in st.links
+            return (f"That is {s.name}'s seat" if here else f"{s.name}'s seat waits for them"), None
+        if s.key:
+            return f"That is {s.name}'s seat: a computer plays it until they come back", None
         if seat in st.pending:
             return f"{st.pending[seat][1].name} takes that seat at the next deal", None
         mine = st.seat_of(key)
         if mine is not None:
             return f"You play Player {mine + 1} at this table", None
+        why = st.may_sit(key)
+        if why:
+            return why, None
         st.pending[seat] = (client, Claim(key, client.identity.label))
         self.changed()
         return None, Destination(st.id, None)
 
+    def _leave_forming(self, key: str, st: ServerTable) -> None:
+        """``key`` sits at ``st``: they give up a seat claimed at another forming table (one that
+        is left empty goes)."""
+        for other in list(self.tables.values()):
+            if other is not st and other.state == FORMING and other.stand(key) and other.empty():
+                self.tables.pop(other.id, None)
+                self._forget_invitations(other.id)
+
     def stand(self, client: Client, table_id: int) -> str | None:
+        """``client`` stands up at a forming table.  Its creator still starts it (a table of
+        computers only, to watch); the table goes when it is empty and its creator is gone."""
         st = self.tables.get(table_id)
-        if st is None or st.state != FORMING or not st.stand(client.identity.key):
+        if st is None or st.state != FORMING or not st.stand(client.identity.key, keep_creator=True):
             return "You have no seat to leave at this table"
         self._drop_if_empty(st)
         self.changed()
         return None
+
+    def dismiss(self, client: Client, table_id: int, seat: int) -> str | None:
+        """The creator of a forming table asks the person in ``seat`` to leave (they are told)."""
+        st = self.tables.get(table_id)
+        if st is None:
+            return "That table is gone"
+        why, gone = st.dismiss(client.identity.key, seat)
+        if why or gone is None:
+            return why
+        who = self.clients.get(gone.identity)
+        if who is not None:
+            who.notify(f"{client.identity.label} asked you to leave table {st.id}")
+        log.info("%s asked %s to leave table %d", client.identity.log_text(), printable(gone.name), st.id)
+        self.changed()
+        return None
+
+    def join(self, client: Client, code: str) -> tuple[str | None, Destination | None]:
+        """``client`` typed a table's code: they may sit there, and take its free seat.  Wrong codes
+        cost time (as a guest's seat codes do)."""
+        key = skeleton(client.identity.name) + "/table"
+        wait = self.codes.wait(key)
+        if wait is None:
+            return "Too many wrong codes: try again in a quarter of an hour", None
+        if wait > 0:
+            return f"Wrong codes cost time: try again in {max(1, round(wait))} s", None
+        typed = code_key(code)
+        st = next((t for t in self.tables.values() if t.code and t.code == typed), None) if typed else None
+        if st is None:
+            self.codes.failed(key)
+            log.warning("a wrong table code typed by %s", client.identity.log_text())
+            return "No table has that code", None
+        st.allowed.add(client.identity.key)
+        mine = st.seat_of(client.identity.key)
+        if mine is not None:
+            self.changed()
+            return (None, Destination(st.id, mine)) if st.state == PLAYING else (None, None)
+        seat = self.free_seat(st)
+        if seat is None:
+            self.changed()
+            return f"Table {st.id} has no free seat (you may watch it)", None
+        return self.sit(client, st.id, seat)
 
     def start(self, client: Client, table_id: int) -> str | None:
         st = self.tables.get(table_id)
@@ -847,11 +1074,13 @@ class Registry:
             return f"{st.creator_name()} starts this table (they created it)"
         seated = [(i, c) for i, c in enumerate(st.claims) if c is not None]
         st.start(self.executor)
-        log.info("table %d starts: %s", st.id, ", ".join(printable(c.name) for _, c in seated))
+        log.info("table %d starts: %s", st.id, ", ".join(printable(c.name) for _, c in seated) or "computers only")
         for seat, c in seated:
             who = self.clients.get(c.identity)
             if who is not None:
                 who.moved(Destination(st.id, seat))
+        if not any(c.identity == st.creator for _, c in seated):
+            client.moved(Destination(st.id, None))          # a table of computers: its creator watches it
         st.wait_for_all(catch_up=False)     # until each of them has sat down (at once, unless they dropped)
         self.changed()
         return None
@@ -865,7 +1094,8 @@ class Registry:
         now, wall = time.monotonic(), time.time()
         for st in list(self.tables.values()):
             if st.state == FORMING:
-                if not any(c is not None and c.identity in self.clients for c in st.claims):
+                if st.creator not in self.clients and not any(c is not None and c.identity in self.clients
+                                                              for c in st.claims):
                     self.clear(st, "")
                 elif config.forming_timeout and now - st.touched >= config.forming_timeout:
                     self.clear(st, f"Table {st.id} was cleared: it had not started "
@@ -900,7 +1130,8 @@ class Registry:
         self.changed()
 
     def _drop_if_empty(self, st: ServerTable) -> None:
-        if st.state == FORMING and st.empty():
+        """A forming table nobody sits at goes, unless its creator is here (a table of computers)."""
+        if st.state == FORMING and st.empty() and st.creator not in self.clients:
             self.tables.pop(st.id, None)
             self._forget_invitations(st.id)
 
@@ -965,7 +1196,7 @@ class Registry:
         st = self.tables.get(table_id)
         if st is None:
             return "That table is gone"
-        if st.seat_of(ident.key) is None:
+        if st.seat_of(ident.key) is None and st.creator != ident.key:
             return "Sit at a table to invite somebody to it"
         if to_key == ident.key:
             return "You are at this table already"
@@ -976,14 +1207,16 @@ class Registry:
             return f"{guest.identity.label} has a seat at this table already"
         if self.free_seat(st) is None:
             return "This table has no free seat"
+        if any(i.table_id == table_id for i in self.invitations_for(to_key)):
+            return f"{guest.identity.label} has your invitation to this table already"
         try:
-            self.people.invite(ident.key, ident.label, to_key, table_id, time.time())
+            inv = self.people.invite(ident.key, ident.label, to_key, table_id, time.time())
         except StoreError as exc:
             log.warning("an invitation could not be kept: %s", exc)
             return "The invitation could not be kept (the server's store failed): try again"
-        guest.notify(f"{ident.label} invites you to table {table_id}")
-        log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
         self.changed()
+        guest.invited(inv)
+        log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
         return None
 
     def invitations_for(self, key: str) -> list[Invitation]:
@@ -1016,7 +1249,9 @@ class Registry:
         seat = self.free_seat(st) if st is not None else None
         if st is None or seat is None:
             return "That table has no free seat any more", None
+        st.allowed.add(key)                  # an invitation opens a private table to its guest
         why, where = self.sit(client, st.id, seat)
+        self.changed()
         if why is None and inviter is not None:
             inviter.notify(f"{label} accepted your invitation to table {inv.table_id}")
         return why, where

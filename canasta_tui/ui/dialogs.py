@@ -14,7 +14,7 @@ both); nothing here imports the client or the screen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Generic, Protocol, TypeVar
 
@@ -413,6 +413,28 @@ class WildTarget(TableDialog):
                 "", "any other key: cancel"]
 
 
+def _no_answer(accept: bool) -> None:
+    return None
+
+
+@dataclass
+class Invited(TableDialog):
+    """Somebody invites the person watching this table to a table (over SSH): y or Enter accepts,
+    n or Esc declines; ``answer`` takes it to the server."""
+
+    title: ClassVar[str] = "Invitation"
+    text: str = ""
+    answer: Callable[[bool], None] = _no_answer
+
+    def key(self, host: TableHost, name: str) -> None:
+        if name in ("y", "enter", "n", "escape"):
+            host.close()
+            self.answer(name in ("y", "enter"))
+
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        return [self.text, "", "y: accept    n: decline"]
+
+
 @dataclass
 class Confirm(TableDialog):
     """A question before a move whose cost the player should know."""
@@ -506,6 +528,6 @@ class LoadList(TableDialog):
         draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
 
 
-__all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "ChatInput", "Confirm", "Dialog", "DialogHost", "LeaveTable",
+__all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "ChatInput", "Confirm", "Dialog", "DialogHost", "Invited", "LeaveTable",
            "LoadList", "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd",
            "Summary", "TableDialog", "TableFacts", "TableHost", "TableReader", "Waiting", "WildTarget"]

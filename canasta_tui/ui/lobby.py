@@ -27,7 +27,20 @@ from .canvas import Canvas, Options, Region, draw_box, draw_too_small, too_small
 from .dialogs import CHAT_MAX
 from .keys import KeyHelp, check_commands
 from .lineedit import LineEdit, list_move
-from .lobbyview import Destination, LobbyService, LobbyView, SeatInfo, SeatState, TableRow, TableState
+from .lobbyview import (
+    Access,
+    AdminAct,
+    Destination,
+    InvitationRow,
+    LobbyService,
+    LobbyView,
+    PersonRow,
+    SeatInfo,
+    SeatState,
+    TableRow,
+    TableSettings,
+    TableState,
+)
 from .menu import Info
 from .pages import Page
 from .records import LeaderboardPage, PersonOptionsPage, RecordPage, RecordService
@@ -53,6 +66,11 @@ LOBBY_KEYS: list[KeyHelp] = [
     KeyHelp("start", ("s",), "s", "start the table you created: computers take the free seats"),
     KeyHelp("stand", ("u",), "u", "stand up from your seat at a table that has not started"),
     KeyHelp("chat", ("c",), "c", "chat with everybody in the lobby"),
+    KeyHelp("people", ("p",), "p", "who is online, where, their rating (Enter invites)"),
+    KeyHelp("answer", ("y",), "y", "answer an invitation to a table you put off"),
+    KeyHelp("join", ("g",), "g", "sit at a private table with its code"),
+    KeyHelp("dismiss", ("x",), "x", "ask someone to leave the table you created"),
+    KeyHelp("admin", ("a",), "a", "admins: announce, close a table, remove, ban"),
     KeyHelp("code", ("r",), "r", "a guest types the code of their seat to get it back"),
     # A person's own record (ui/records.py): statistics and history, leaderboard, options, replays.
     KeyHelp("record", ("i", "l", "o"), "i, l, o", "your record and matches, the leaderboard, your options"),
@@ -63,13 +81,18 @@ LOBBY_KEYS: list[KeyHelp] = [
 ]
 
 #: The help box's lines below the keys: the marks of the lobby's names.
-LEGEND = ("{verified} after a name: a person known by their SSH key",
-          "~ before a name: a guest, who came without a key")
+LEGEND = ("{verified} after a name: known by their SSH key; ~ before it: a guest",)
 
 
-def help_lines(keys: Sequence[KeyHelp] = LOBBY_KEYS) -> list[str]:
-    """The help box's key lines (as the lobby's help shows them)."""
-    shown = [k for k in keys if k.label]
+#: Commands only an admin has (the others neither see them in the help nor can use them).
+ADMIN_COMMANDS = frozenset({"admin"})
+#: Lines of the online list shown at once at 80x24 (it scrolls).
+PEOPLE_ROWS = 12
+
+
+def help_lines(keys: Sequence[KeyHelp] = LOBBY_KEYS, admin: bool = False) -> list[str]:
+    """The help box's key lines (as the lobby's help shows them); the admins' keys to admins only."""
+    shown = [k for k in keys if k.label and (admin or k.command not in ADMIN_COMMANDS)]
     width = max(len(k.label) for k in shown) + 2
     return [f"{k.label:<{width}}{k.description}" for k in shown]
 
@@ -86,8 +109,12 @@ class NewTable:
     level: int = 1
     target: int = 5000
     row: int = 0
+    access: Access = Access.OPEN
+    listed: bool = True
+    watchable: bool = True
+    rated: bool = False
 
-    ROWS: ClassVar[int] = 3
+    ROWS: ClassVar[int] = 7
 
     def __post_init__(self) -> None:
         if "classic" in self.presets:
@@ -101,13 +128,29 @@ class NewTable:
             self.preset = (self.preset + step) % len(self.presets)
         elif self.row == 1:
             self.level = (self.level + step) % len(LEVELS)
-        else:
+        elif self.row == 2:
             ts = self.targets()
             self.target = ts[(ts.index(self.target) + step) % len(ts)]
+        elif self.row == 3:
+            kinds = list(Access)
+            self.access = kinds[(kinds.index(self.access) + step) % len(kinds)]
+        elif self.row == 4:
+            self.listed = not self.listed
+        elif self.row == 5:
+            self.watchable = not self.watchable
+        else:
+            self.rated = not self.rated
+
+    def settings(self) -> TableSettings:
+        return TableSettings(self.access, self.listed or self.access == Access.OPEN, self.watchable, self.rated)
 
     def lines(self) -> list[str]:
+        listed = ("yes (an open table)" if self.access == Access.OPEN
+                  else "yes, as private" if self.listed else "no: only to its people")
         fields = [("Rules", self.presets[self.preset]), ("Computers", LEVELS[self.level]),
-                  ("Play to", str(self.target))]
+                  ("Play to", str(self.target)), ("Who sits", self.access.value), ("Listed", listed),
+                  ("Watchers", "welcome" if self.watchable else "not allowed"),
+                  ("Rated", "yes: the match moves ratings" if self.rated else "no")]
         out = []
         for i, (label, value) in enumerate(fields):
             mark = ">" if i == self.row else " "
@@ -190,14 +233,190 @@ class CodeLine(TextLine):
     limit: ClassVar[int] = CODE_MAX
 
 
-class LobbyHelp(Info):
-    """The lobby's keys (:data:`LOBBY_KEYS`) and the marks of its names; any key closes it."""
+class JoinLine(TextLine):
+    """The code of a private table, to sit at it."""
+
+    prompt: ClassVar[str] = "The table's code (Enter: sit there, Esc: cancel): "
+    limit: ClassVar[int] = CODE_MAX
+
+
+class AdminLine(TextLine):
+    """What an admin's action needs (its :attr:`act` says which), typed on the message line."""
+
+    PROMPTS: ClassVar[dict[AdminAct, str]] = {
+        AdminAct.ANNOUNCE: "Announce to everybody: ",
+        AdminAct.CLOSE: "Close table (number, then why): ",
+        AdminAct.REMOVE: "Remove (a name online, then why): ",
+        AdminAct.BAN: "Ban (a name online, SHA256:... or an address; hours; why): ",
+    }
+
+    def __init__(self, act: AdminAct, text: str = "") -> None:
+        super().__init__()
+        self.act = act
+        self.edit.text = text
+
+    def shown(self, width: int) -> str:
+        prompt = self.PROMPTS[self.act]
+        return prompt + (self.edit.text + "_")[-max(8, width - len(prompt) - 1):]
+
+    def parts(self) -> tuple[str, str]:
+        """(target, text): the announcement is all text; the others' first word is the target."""
+        text = (self.entered or "").strip()
+        if self.act == AdminAct.ANNOUNCE:
+            return "", text
+        words = text.split(None, 1)
+        return (words[0] if words else ""), (words[1] if len(words) > 1 else "")
+
+
+class AdminMenu(Page):
+    """The admins' actions: a digit picks one (:attr:`act`), any other key cancels."""
+
+    overlay: ClassVar[bool] = True
+    ACTS: ClassVar[tuple[AdminAct, ...]] = (AdminAct.ANNOUNCE, AdminAct.CLOSE, AdminAct.REMOVE, AdminAct.BAN)
 
     def __init__(self) -> None:
-        super().__init__("Lobby keys", [])
+        super().__init__()
+        self.act: AdminAct | None = None
+
+    def handle(self, name: str) -> None:
+        if name in ("1", "2", "3", "4"):
+            self.act = self.ACTS[int(name) - 1]
+        self.done = True
 
     def draw(self, cv: Canvas, opts: Options) -> None:
-        self.lines = [*help_lines(), "", *(line.format(verified=opts.glyphs.verified) for line in LEGEND)]
+        draw_box(cv, "Admin", ["1  announce a line to everybody", "2  close a table (its game is kept)",
+                               "3  remove a person from the server", "4  ban a key or an address for a time", "",
+                               "Each asks before it is done, and is logged.", "Any other key: cancel"])
+
+
+class Confirm(Page):
+    """A yes/no question in a box: y or Enter is yes (:attr:`yes`), any other key no."""
+
+    overlay: ClassVar[bool] = True
+
+    def __init__(self, question: str, then: Callable[[], None]) -> None:
+        super().__init__()
+        self.question = question
+        self.then = then
+        self.yes = False
+
+    def handle(self, name: str) -> None:
+        self.yes = name in ("y", "enter")
+        self.done = True
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        draw_box(cv, "Are you sure?", [*wrap(printable(self.question), cv.width - 12), "", "y: do it    n: cancel"])
+
+
+class SeatQuestion(Page):
+    """Which seat's person the creator asks to leave: a digit (:attr:`seat`), any other key cancels."""
+
+    overlay: ClassVar[bool] = True
+
+    def __init__(self, table: TableRow) -> None:
+        super().__init__()
+        self.table = table
+        self.seat: int | None = None
+
+    def handle(self, name: str) -> None:
+        if name.isdigit() and 1 <= int(name) <= self.table.players:
+            self.seat = int(name) - 1
+        self.done = True
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        lines = [f"{i + 1}  {printable(s.name)}" for i, s in enumerate(self.table.seats)
+                 if s.occupant != SeatState.FREE and not s.mine]
+        draw_box(cv, f"Table {self.table.id}", ["Ask the person in which seat to leave?", "", *lines, "",
+                                                "A digit: that seat    any other key: cancel"])
+
+
+class InvitationBox(Page):
+    """An invitation, over whatever the lobby shows: y accepts, n declines (:attr:`accept`); Esc
+    answers later (y in the lobby)."""
+
+    overlay: ClassVar[bool] = True
+
+    def __init__(self, invitation: InvitationRow) -> None:
+        super().__init__()
+        self.invitation = invitation
+        self.accept: bool | None = None
+
+    def handle(self, name: str) -> None:
+        if name in ("y", "enter"):
+            self.accept, self.done = True, True
+        elif name == "n":
+            self.accept, self.done = False, True
+        elif name in ("escape", "q"):
+            self.done = True
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        inv = self.invitation
+        about = f" ({printable(inv.about)})" if inv.about else ""
+        draw_box(cv, "Invitation", [f"{printable(inv.who)} invites you to table {inv.table}{about}.", "",
+                                    "y: accept    n: decline    Esc: later (y answers)"])
+
+
+class OnlineList(Page):
+    """Who is online (:attr:`LobbyView.people`): you first, then the lobby, then by table; their
+    place and rating.  Up/Down and Page Up/Down scroll; Enter invites the chosen person to your
+    table (:attr:`invite`); Esc, q or p closes it."""
+
+    overlay: ClassVar[bool] = True
+
+    def __init__(self, people: Callable[[], Sequence[PersonRow]]) -> None:
+        super().__init__()
+        self.people = people
+        self.at = 0
+        self.top = 0
+        self.invite: PersonRow | None = None
+
+    def handle(self, name: str) -> None:
+        rows = self.people()
+        n = len(rows)
+        step = {"up": -1, "k": -1, "down": 1, "j": 1, "pageup": -PEOPLE_ROWS, "pagedown": PEOPLE_ROWS,
+                "home": -n, "end": n}.get(name)
+        if step is not None:
+            self.at = max(0, min(n - 1, self.at + step))
+        elif name in ("enter", "i") and rows:
+            self.invite = rows[min(self.at, n - 1)]
+            self.done = True
+        elif name in ("escape", "q", "p"):
+            self.done = True
+
+    def lines(self, verified: str, room: int, width: int) -> list[str]:
+        rows = self.people()
+        n = len(rows)
+        self.at = max(0, min(self.at, n - 1))
+        room = max(3, min(PEOPLE_ROWS, room))
+        if self.at < self.top:
+            self.top = self.at
+        elif self.at >= self.top + room:
+            self.top = self.at - room + 1
+        self.top = max(0, min(self.top, max(0, n - room)))
+        name_w = max(12, min(24, width - 36))
+        out = [f"  {'Name':<{name_w}} {'Where':<12} {'Rating':>6}"]
+        for i, p in enumerate(rows[self.top:self.top + room], self.top):
+            name = (printable(p.name) + (verified if p.verified else "") + (" (you)" if p.me else ""))[:name_w]
+            rating = "guest" if p.rating is None else str(p.rating)
+            out.append(f"{'>' if i == self.at else ' '} {name:<{name_w}} {p.where:<12} {rating:>6}")
+        more = f"{self.top + 1}-{min(n, self.top + room)} of {n}" if n > room else f"{n} online"
+        return [*out, "", more, "Enter: invite to your table   Up/Down: choose   Esc: close"]
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        draw_box(cv, "Online", self.lines(opts.glyphs.verified, cv.height - 10, cv.width))
+
+
+class LobbyHelp(Info):
+    """The lobby's keys (:data:`LOBBY_KEYS`) and the marks of its names; any key closes it.  An
+    admin's keys show to admins only."""
+
+    def __init__(self, admin: bool = False) -> None:
+        super().__init__("Lobby keys", [])
+        self.admin = admin
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        self.lines = [*help_lines(admin=self.admin), "",
+                      *(line.format(verified=opts.glyphs.verified) for line in LEGEND)]
         super().draw(cv, opts)
 
 
@@ -222,7 +441,133 @@ class LeaveServer(Page):
 # ---------------------------------------------------------------------- the lobby
 
 
-class LobbyScreen(Page):
+class LobbyPeople(Page):
+    """The lobby's part about people (issue 18): invitations (a box that opens by itself), the
+    online list and inviting from it, a private table's code, asking somebody to leave, and the
+    admins' actions.  :class:`LobbyScreen` is the rest: tables, seats, chat, painting."""
+
+    service: LobbyService
+    selected: int | None
+    _view: LobbyView | None
+    _shown_invitations: set[int]
+
+    @property
+    def view(self) -> LobbyView:
+        raise NotImplementedError
+
+    def current(self) -> TableRow | None:
+        raise NotImplementedError
+
+    def go(self, where: Destination) -> None:
+        raise NotImplementedError
+
+    def _offer_invitation(self, again: bool = False) -> bool:
+        """An invitation not yet shown opens in a box, unless a box is open (it opens when that
+        closes); ``again``: the first open one, shown or not (v).  Whether one opened."""
+        if self.child is not None or self.done:
+            return False
+        for inv in self.view.invitations:
+            if again or inv.id not in self._shown_invitations:
+                self._shown_invitations.add(inv.id)
+                self.open(InvitationBox(inv))
+                return True
+        return False
+
+    def _arrive(self, why: str | None, where: Destination | None, seated: str) -> None:
+        """After a join or an accepted invitation: the reason it failed, the table, or a seat claimed."""
+        if why:
+            self.message = why
+        elif where is not None:
+            self.go(where)
+        else:
+            self._view = None
+            self.message = seated
+
+    def my_table(self) -> TableRow | None:
+        """The table this person invites people to: the chosen one if they sit there (or created
+        it), else the first where they sit."""
+        st = self.current()
+        if st is not None and st.stage != TableState.OVER and (st.my_seat is not None or st.created_by_me):
+            return st
+        return next((t for t in self.view.tables if t.stage != TableState.OVER
+                     and (t.my_seat is not None or t.created_by_me)), None)
+
+    def _invite(self, person: PersonRow) -> None:
+        st = self.my_table()
+        if person.me:
+            self.message = "That is you: choose somebody else to invite"
+        elif st is None:
+            self.message = "Sit at a table first (or create one with n): then invite people to it"
+        else:
+            self.message = (self.service.invite(person.key, st.id)
+                            or f"{printable(person.name)} is invited to table {st.id}: you are told their answer")
+
+    def cmd_answer(self) -> None:
+        if not self._offer_invitation(again=True):
+            self.message = "Nobody has invited you to a table"
+
+    def cmd_dismiss(self) -> None:
+        st = self.current()
+        if st is None or st.stage != TableState.FORMING or not st.created_by_me:
+            self.message = "Only the creator of a table not started may ask somebody to leave it"
+        elif all(s.occupant == SeatState.FREE or s.mine for s in st.seats):
+            self.message = "Nobody else sits at this table"
+        else:
+            self.open(SeatQuestion(st))
+
+    def _admin_ask(self, line: AdminLine) -> None:
+        target, text = line.parts()
+        act = line.act
+        question = {
+            AdminAct.ANNOUNCE: f"Announce to everybody: {text}?",
+            AdminAct.CLOSE: f"Close table {target}? Everybody at it goes back to the lobby; its game is kept.",
+            AdminAct.REMOVE: f"Remove {target} from the server?",
+            AdminAct.BAN: f"Ban {target} for {text.split(None, 1)[0] if text else '?'} hours?",
+        }[act]
+
+        def do() -> None:
+            self.message = self.service.admin(act, target, text)
+        self.open(Confirm(question, do))
+
+    def people_child_done(self, child: Page) -> bool:
+        """A box of this part closed: act on its answer (whether it was one of this part's)."""
+        if isinstance(child, JoinLine):
+            if child.entered is not None and child.entered.strip():
+                self._arrive(*self.service.join(child.entered), "You sit at that table")
+        elif isinstance(child, OnlineList):
+            if child.invite is not None:
+                self._invite(child.invite)
+        elif isinstance(child, InvitationBox):
+            if child.accept is not None:
+                inv = child.invitation
+                why, where = self.service.answer(inv.id, child.accept)
+                if not child.accept:
+                    self.message = why or f"You declined {printable(inv.who)}'s invitation"
+                else:
+                    self.selected = inv.table
+                    self._arrive(why, where, f"You sit at table {inv.table}: its creator starts it")
+        elif isinstance(child, SeatQuestion):
+            if child.seat is not None:
+                self.message = (self.service.dismiss(child.table.id, child.seat)
+                                or f"You asked the person in seat {child.seat + 1} to leave")
+        elif isinstance(child, AdminMenu):
+            if child.act is not None:
+                st = self.current()
+                self.open(AdminLine(child.act, f"{st.id} " if child.act == AdminAct.CLOSE and st else ""))
+        elif isinstance(child, AdminLine):
+            if child.entered is not None and child.entered.strip():
+                self._admin_ask(child)
+        elif isinstance(child, Confirm):
+            if child.yes:
+                child.then()
+            else:
+                self.message = "Nothing was done"
+        else:
+            return False
+        return True
+
+
+class LobbyScreen(LobbyPeople):
     """The lobby of one connection (a :class:`~.app.Screen`): it ends when the person goes to a
     table (:attr:`destination`) or leaves the server (:attr:`destination` None)."""
 
@@ -236,7 +581,10 @@ class LobbyScreen(Page):
         self.message = note                  # one line of feedback
         self.destination: Destination | None = None
         self._view: LobbyView | None = None
+        #: Invitations shown in a box already (Esc leaves them for later: y).
+        self._shown_invitations: set[int] = set()
         service.subscribe(self._changed)
+        self._offer_invitation()
 
     # ------------------------------------------------------------------ what the server tells
     def close(self) -> None:
@@ -255,6 +603,7 @@ class LobbyScreen(Page):
 
     def _changed(self) -> None:
         self._view = None
+        self._offer_invitation()
         self.on_change()
 
     def go(self, where: Destination) -> None:
@@ -293,13 +642,16 @@ class LobbyScreen(Page):
             if child.done and self.child is child:
                 self.child = None
                 self.child_done(child)
+                self._offer_invitation()
             return
         command = _BY_KEY.get(name)
-        if command is not None:
+        if command is not None and (command not in ADMIN_COMMANDS or self.view.admin):
             self.message = ""
             COMMANDS[command](self, name)
 
     def child_done(self, child: Page) -> None:
+        if self.people_child_done(child):
+            return
         if isinstance(child, LeaveServer):
             if child.leave:
                 self.destination = None
@@ -339,12 +691,20 @@ class LobbyScreen(Page):
         except RulesError as exc:
             self.message = f"The table was not created: {printable(str(exc))}"
             return
-        got = self.service.create(rules, LEVELS[f.level])
+        settings = f.settings()
+        got = self.service.create(rules, LEVELS[f.level], settings)
         if isinstance(got, str):         # (somebody else's table took the last place meanwhile)
             self.message = got
             return
         self.selected = got
-        self.message = f"Table {got} is yours: you sit as Player 1; press s to start when everybody is seated"
+        self._view = None
+        row = self.view.table(got)
+        if settings.access == Access.CODE and row is not None and row.code:
+            self.message = f"Table {got} is yours; its code is {row.code}: give it to whom you want to play with"
+        elif settings.access == Access.INVITE:
+            self.message = f"Table {got} is yours: press p to invite people; s starts it"
+        else:
+            self.message = f"Table {got} is yours: you sit as Player 1; press s to start when everybody is seated"
 
     def _reclaim(self, code: str) -> None:
         why = self.service.reclaim(code)
@@ -399,6 +759,8 @@ class LobbyScreen(Page):
             self.message = "There is no table yet: press n to create one"
         elif st.stage == TableState.FORMING:
             self.message = "This table has not started yet: there is nothing to watch"
+        elif not st.watchable and st.my_seat is None and not st.created_by_me:
+            self.message = f"Table {st.id} is not watched: its creator chose so"
         else:
             self.go(Destination(st.id, None))
 
@@ -453,7 +815,7 @@ class LobbyScreen(Page):
         cv.put(0, 0, f" CANASTA {g.dash} {self.title}"[: max(0, cv.width - len(right) - 1)], "header")
         if self.message and not isinstance(self.child, TextLine):
             cv.put(cv.height - 2, 0, self.message[: cv.width], "message")
-        self._bar(cv, cv.height - 1)
+        _bar(self, cv, cv.height - 1)
 
     def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
         g = opts.glyphs
@@ -461,7 +823,12 @@ class LobbyScreen(Page):
         v = self.view
         tables = v.tables
         list_rows = max(3, height - 17)
-        full = Region(cv, 0, 1, width, height - 1)
+        top = 0
+        if v.motd:
+            list_rows = max(2, list_rows - 1)
+            cv.put(1, 0, f" {printable(v.motd)}"[:width], "title")
+            top = 1
+        full = Region(cv, 0, 1 + top, width, height - 1 - top)
         full.heading(0, "Tables", f"{len(tables)} table{'s' if len(tables) != 1 else ''}")
         if not tables:
             full.put(1, 2, "No tables yet: press n to create one.", "dim")
@@ -474,7 +841,8 @@ class LobbyScreen(Page):
         y = 1 + list_rows
         shown = self.current()
         if shown is not None:
-            full.heading(y, f"Table {shown.id}", _state(shown))
+            code = f" {g.dash} code {shown.code}" if shown.code else ""
+            full.heading(y, f"Table {shown.id}{code}", _state(shown))
             for i, info in enumerate(shown.seats):
                 _seat_line(full, y + 1 + i, i, info, g.verified)
             y += 1 + max(4, shown.players)
@@ -483,7 +851,7 @@ class LobbyScreen(Page):
             y += 5
         chat_top = y
         full.heading(chat_top, "Lobby chat")
-        room = height - 1 - chat_top - 3
+        room = height - 1 - top - chat_top - 3
         lines: list[str] = []
         for line in reversed(v.chat):
             mark = g.verified if line.verified else ""
@@ -494,32 +862,44 @@ class LobbyScreen(Page):
         for i, text in enumerate(lines):
             full.put(chat_top + 1 + i, 1, text)
 
-    def _bar(self, cv: Canvas, y: int) -> None:
-        st = self.current()
-        forming = st is not None and st.stage == TableState.FORMING
-        items = [
-            ("[N]ew", True),
-            (f"[1-{st.players if st is not None else 4}] sit", st is not None and st.stage != TableState.OVER),
-            ("[W]atch", st is not None and st.stage != TableState.FORMING),
-            ("[S]tart", forming and st is not None and st.created_by_me),
-            ("[U]p", forming and st is not None and st.my_seat is not None),
-            ("[C]hat", True),
-            ("[?]Help", True),
-            ("[Q]uit", True),
-        ]
-        if self.records is not None:           # a person's own record and options (i, o)
-            items[-2:-2] = [("[I]nfo", True), ("[O]ptions", True)]
-        x = 0
-        for label, on in items:
-            if on:
-                a, rest = label.split("[", 1)
-                key, b = rest.split("]", 1)
-                x = cv.put(y, x, a, "bar.on")
-                x = cv.put(y, x, "[" + key + "]", "bar.key")
-                x = cv.put(y, x, b, "bar.on")
-            else:
-                x = cv.put(y, x, " " + label.replace("[", "").replace("]", "") + " ", "bar.off")
-            x += 1
+
+def _bar(lobby: LobbyScreen, cv: Canvas, y: int) -> None:
+    """The lobby's command bar: the keys that act on the chosen table lit, the others dim."""
+    st = lobby.current()
+    forming = st is not None and st.stage == TableState.FORMING
+    items = [
+        ("[N]ew", True),
+        (f"[1-{st.players if st is not None else 4}] sit", st is not None and st.stage != TableState.OVER),
+        ("[W]atch", st is not None and st.stage != TableState.FORMING),
+        ("[S]tart", forming and st is not None and st.created_by_me),
+        ("[U]p", forming and st is not None and st.my_seat is not None),
+        ("[C]hat", True),
+        ("[P]eople", True),
+        *([("[I]nfo", True), ("[O]ptions", True)] if lobby.records is not None else []),
+        *([("[A]dmin", True)] if lobby.view.admin else []),
+        ("[?]Help", True),
+        ("[Q]uit", True),
+    ]
+    # At 80 columns not every key fits: the dim ones go first, then Info and Options (in the help).
+    def width() -> int:
+        return sum(len(label.replace("[", "").replace("]", "")) + (1 if on else 3) for label, on in items)
+    for label, on in [*items]:
+        if width() > cv.width and not on:
+            items.remove((label, on))
+    for optional in ("[O]ptions", "[I]nfo", "[P]eople"):
+        if width() > cv.width and (optional, True) in items:
+            items.remove((optional, True))
+    x = 0
+    for label, on in items:
+        if on:
+            a, rest = label.split("[", 1)
+            key, b = rest.split("]", 1)
+            x = cv.put(y, x, a, "bar.on")
+            x = cv.put(y, x, "[" + key + "]", "bar.key")
+            x = cv.put(y, x, b, "bar.on")
+        else:
+            x = cv.put(y, x, " " + label.replace("[", "").replace("]", "") + " ", "bar.off")
+        x += 1
 
 
 def _default(view: LobbyView) -> int | None:
@@ -535,6 +915,17 @@ def _row(st: TableRow, width: int) -> str:
 
 
 def _state(st: TableRow) -> str:
+    return _stage(st) + _kind(st)
+
+
+def _kind(st: TableRow) -> str:
+    """A table's kind in a few words, where it is not the usual (open, watched, unrated)."""
+    words = [*(["private"] if st.access != Access.OPEN else []), *(["not watched"] if not st.watchable else []),
+             *(["rated"] if st.rated else [])]
+    return f" ({', '.join(words)})" if words else ""
+
+
+def _stage(st: TableRow) -> str:
     if st.stage == TableState.FORMING:
         return f"forming: {st.seated} of {st.players} seated, {printable(st.creator)} starts it"
     if st.stage == TableState.OVER:
@@ -570,15 +961,21 @@ COMMANDS: dict[str, Callable[[LobbyScreen, str], None]] = {
     "start": lambda lobby, key: lobby._start(),
     "stand": lambda lobby, key: lobby.cmd_stand(),
     "chat": lambda lobby, key: lobby.open(ChatLine()),
+    "people": lambda lobby, key: lobby.open(OnlineList(lambda: lobby.view.people)),
+    "answer": lambda lobby, key: lobby.cmd_answer(),
+    "join": lambda lobby, key: lobby.open(JoinLine()),
+    "dismiss": lambda lobby, key: lobby.cmd_dismiss(),
+    "admin": lambda lobby, key: lobby.open(AdminMenu()),
     "code": lambda lobby, key: lobby.cmd_code(),
     "record": lambda lobby, key: lobby.cmd_record(key),
     "replay": lambda lobby, key: lobby.cmd_record(key),
     "redraw": lambda lobby, key: None,          # (the app itself repaints every cell at Ctrl-L)
-    "help": lambda lobby, key: lobby.open(LobbyHelp()),
+    "help": lambda lobby, key: lobby.open(LobbyHelp(lobby.view.admin)),
     "quit": lambda lobby, key: lobby.open(LeaveServer()),
 }
 _BY_KEY = check_commands(COMMANDS, LOBBY_KEYS, "the lobby's")
 
 
-__all__ = ["CODE_MAX", "COMMANDS", "LOBBY_KEYS", "TARGETS", "ChatLine", "CodeLine", "LeaveServer", "LobbyHelp", "LobbyScreen",
-           "NewTable", "NewTableForm", "TextLine", "help_lines"]
+__all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY_KEYS", "TARGETS", "AdminLine", "AdminMenu", "ChatLine",
+           "CodeLine", "Confirm", "InvitationBox", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
+           "NewTable", "NewTableForm", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]

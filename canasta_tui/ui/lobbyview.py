@@ -35,6 +35,38 @@ class SeatState(StrEnum):
     CLAIMED = "claimed"        # a computer plays it until the deal, when the person who claimed it sits down
 
 
+class Access(StrEnum):
+    """Who may sit at a table: anybody, the people its players invite, or whoever has its code."""
+
+    OPEN = "open"
+    INVITE = "invitation only"
+    CODE = "with a code"
+
+
+class AdminAct(StrEnum):
+    """What an admin may do from the lobby (``server/admin.py`` does it and logs it)."""
+
+    ANNOUNCE = "announce"
+    CLOSE = "close a table"
+    REMOVE = "remove a person"
+    BAN = "ban"
+
+
+class TableSettings(NamedTuple):
+    """How a new table is made, besides its rules: who may sit, whether it is listed to everybody
+    (a private table, unlisted, shows only to its people and those invited), whether it may be
+    watched, and whether its match moves ratings."""
+
+    access: Access = Access.OPEN
+    listed: bool = True
+    watchable: bool = True
+    rated: bool = False
+
+
+#: The usual new table: open to anybody, listed, watched, not rated.
+OPEN_TABLE = TableSettings()
+
+
 class SeatInfo(NamedTuple):
     """One seat as the lobby shows it."""
 
@@ -76,6 +108,11 @@ class TableRow(NamedTuple):
     score: str = ""             # each side's score, in a few words (a started table)
     winner: str = ""            # who won ("Players 1 & 3 won"; a table that is over)
     paused: bool = False        # nobody is there: the computers wait
+    access: Access = Access.OPEN  # who may sit here
+    watchable: bool = True      # people may watch it
+    rated: bool = False         # its match moves ratings
+    code: str = ""              # its code (shown to its creator only, a table joined with a code)
+    listed: bool = True         # everybody sees it in the lobby (else its people and those invited)
 
     @property
     def players(self) -> int:
@@ -92,8 +129,37 @@ class TableRow(NamedTuple):
         return next((i for i, s in enumerate(self.seats) if s.occupant == SeatState.FREE), None)
 
 
+class PersonRow(NamedTuple):
+    """One person online as the lobby lists them: where they are and their rating."""
+
+    key: str                    # who they are to the server (what an invitation names)
+    name: str                   # as shown ("~gus" for a guest)
+    verified: bool              # known by their SSH key
+    table: int | None = None    # the table they are at (playing, or watching), or None: in the lobby
+    watching: bool = False      # at ``table`` as a spectator
+    rating: int | None = None   # their shown rating (None: a guest, who is never rated)
+    me: bool = False            # the person whose lobby it is
+
+    @property
+    def where(self) -> str:
+        if self.table is None:
+            return "lobby"
+        return f"watching {self.table}" if self.watching else f"table {self.table}"
+
+
+class InvitationRow(NamedTuple):
+    """An open invitation to this person: who invites them, to which table."""
+
+    id: int
+    who: str
+    table: int
+    about: str = ""             # the table in a few words (rules, how many seated)
+
+
 class LobbyView(NamedTuple):
-    """Everything the lobby shows one person: who they are, the tables, the chat."""
+    """Everything the lobby shows one person: who they are, the tables, the chat, who else is
+    online, their open invitations, the server's message of the day; and whether they are an
+    admin (the admin keys show only to admins)."""
 
     label: str                  # the person's name as shown ("~gus" for a guest)
     verified: bool              # known by their SSH key
@@ -101,6 +167,10 @@ class LobbyView(NamedTuple):
     online: int                 # people connected to the server
     tables: tuple[TableRow, ...]
     chat: tuple[LobbyLine, ...]
+    people: tuple[PersonRow, ...] = ()
+    invitations: tuple[InvitationRow, ...] = ()
+    motd: str = ""
+    admin: bool = False
 
     def table(self, table_id: int | None) -> TableRow | None:
         return next((t for t in self.tables if t.id == table_id), None)
@@ -121,7 +191,7 @@ class LobbyService(Protocol):
     def may_create(self) -> str | None:
         """Why this person cannot create a table now (None: they can)."""
 
-    def create(self, rules: Rules, level: str) -> int | str:
+    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE) -> int | str:
         """A new table with this person in seat 1: its id, or why not."""
 
     def sit(self, table: int, seat: int) -> tuple[str | None, Destination | None]:
@@ -142,5 +212,22 @@ class LobbyService(Protocol):
     def home(self) -> Destination | None:
         """The seat that waits for this person at a started table, if any."""
 
+    def invite(self, person: str, table: int) -> str | None:
+        """Invite ``person`` (a :attr:`PersonRow.key`) to a free seat of ``table`` (where this person sits)."""
 
-__all__ = ["Destination", "LobbyLine", "LobbyService", "LobbyView", "SeatInfo", "SeatState", "TableRow", "TableState"]
+    def answer(self, invitation: int, accept: bool) -> tuple[str | None, Destination | None]:
+        """Accept (and sit, as :meth:`sit`) or decline an invitation; the inviter is told."""
+
+    def join(self, code: str) -> tuple[str | None, Destination | None]:
+        """Sit at the table whose code this is, as :meth:`sit`."""
+
+    def dismiss(self, table: int, seat: int) -> str | None:
+        """The creator of a forming table asks the person in ``seat`` to leave it."""
+
+    def admin(self, act: AdminAct, target: str, text: str) -> str:
+        """An admin's action (``target``: a table's number, a person's name, a key or an address;
+        ``text``: the announcement, or a ban's hours and reason): what was done, or why not."""
+
+
+__all__ = ["OPEN_TABLE", "Access", "AdminAct", "Destination", "InvitationRow", "LobbyLine", "LobbyService",
+           "LobbyView", "PersonRow", "SeatInfo", "SeatState", "TableRow", "TableSettings", "TableState"]

@@ -66,7 +66,8 @@ def test_an_invitation_goes_with_its_table_and_outlasts_a_restart_while_it_is_th
                 reg.connect(p)
             st = reg.create(ann, load_rules("classic"), "beginner")
             assert reg.invite(ann, bob.identity.key, st.id) is None
-            reg.stand(ann, st.id)                             # the table empties: it goes, and its invitation
+            reg.disconnect(ann)                               # the table empties: it goes, and its invitation
+            reg.connect(ann)
             assert reg.invitations_for(bob.identity.key) == []
             assert reg.people.invitations() == []
             st = reg.create(ann, load_rules("classic"), "beginner")

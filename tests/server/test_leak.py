@@ -23,7 +23,7 @@ from canasta_tui.table import Table
 from canasta_tui.table.events import describe
 from canasta_tui.ui.render import table_layout
 
-from .helpers import Term, create_table, drive, run, serving
+from .helpers import ESC, Term, create_table, drive, fingerprint_of, run, serving
 
 CARD = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])|\bJK\b")
 
@@ -144,11 +144,25 @@ def test_no_byte_of_a_hidden_hand_reaches_another_client() -> None:
             watcher.table = st.table
             await bob.wait_for("hand 1")
             await carol.press("w", "(no hand shown)")
+            # Issue 18: the online list and invitations are screens too.  dave, in the lobby, gets an
+            # invitation to the running table (a box) and keeps the online list open; carol, watching,
+            # gets one over the table she watches.  Every byte they are sent is checked as the others'.
+            dave = await Term.connect(srv.port, "dave")
+            await dave.wait_for("hand 1")
+            inviter = srv.registry.clients[f"key:{fingerprint_of('alice')}"]
+            assert srv.registry.invite(inviter, f"key:{fingerprint_of('dave')}", 1) is None
+            await dave.wait_for("alice invites you to table 1")
+            await dave.press(ESC, lambda s: "Invitation" not in s)
+            await dave.press("p", "table 1")
+            assert srv.registry.invite(inviter, f"key:{fingerprint_of('carol')}", 1) is None
+            await carol.wait_for("alice invites you to table 1")
+            checked = watcher.checked
 
             def over(screen: str) -> bool:
                 return " is over " in screen or "hand 2" in screen.split("\n")[0]
             await asyncio.gather(drive(alice, over), drive(bob, over))
-            for t in (alice, bob, carol):
+            assert "carol" in watcher.screens and "dave" in watcher.screens and watcher.checked > checked
+            for t in (alice, bob, carol, dave):
                 await t.close()
     run(main(), timeout=180)
     assert watcher.over, "the hand never ended"

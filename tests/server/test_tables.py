@@ -11,6 +11,7 @@ from pathlib import Path
 from canasta_tui.persistence import stats
 from canasta_tui.presets import load_rules
 from canasta_tui.server.auth import Identity
+from canasta_tui.server.people import Invitation
 from canasta_tui.server.store import TableStore
 from canasta_tui.server.tables import FORMING, OVER, ChatLimit, Destination, Registry
 
@@ -34,6 +35,9 @@ class Person:
 
     def notify(self, text: str) -> None:
         self.notes.append(text)
+
+    def invited(self, invitation: Invitation) -> None:
+        self.notes.append(f"{invitation.from_name} invites you to table {invitation.table_id}")
 
     guest_code = ""
 
@@ -75,12 +79,21 @@ def test_seats_before_the_start_and_who_starts(tmp_path: Path) -> None:
             assert reg.sit(bob, st.id, 0)[0] == "ann sits there"
             assert reg.sit(bob, st.id, 2) == (None, None)
             assert reg.start(bob, st.id) == "ann starts this table (they created it)"
-            # The creator stands up: the next one seated may start it; the last one up, it goes.
+            # The creator stands up: they still start it (issue 18: a table of computers is theirs to make
+            # and watch); starting it seats the others and sends its creator to watch.
             assert reg.stand(ann, st.id) is None
-            assert st.creator == "key:SHA256:bob"
-            assert reg.start(bob, st.id) is None
+            assert st.creator == "key:SHA256:ann"
+            assert reg.start(bob, st.id) == "ann starts this table (they created it)"
+            assert reg.start(ann, st.id) is None
             assert bob.moves == [Destination(st.id, 2)]
+            assert ann.moves == [Destination(st.id, None)]
             assert st.table is not None and [s.kind for s in st.table.seats] == ["computer"] * 2 + ["remote", "computer"]
+            # A creator who leaves the server: the next one seated starts it; the last one gone, it goes.
+            third = reg.create(ann, load_rules("classic"), "beginner")
+            assert reg.sit(bob, third.id, 1) == (None, None)
+            reg.disconnect(ann)
+            assert third.creator == "key:SHA256:bob" and third.id in reg.tables
+            reg.connect(ann)
             other = reg.create(ann, load_rules("classic"), "beginner")
             reg.disconnect(ann)
             assert other.id not in reg.tables
@@ -201,7 +214,16 @@ def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp
     and each key reaches its command (a key the table does not list does nothing)."""
     from canasta_tui.server.lobby import RegistryLobby
     from canasta_tui.ui.canvas import DEFAULT_OPTIONS
-    from canasta_tui.ui.lobby import COMMANDS, LOBBY_KEYS, ChatLine, LeaveServer, LobbyHelp, LobbyScreen, NewTableForm
+    from canasta_tui.ui.lobby import (
+        ADMIN_COMMANDS,
+        COMMANDS,
+        LOBBY_KEYS,
+        ChatLine,
+        LeaveServer,
+        LobbyHelp,
+        LobbyScreen,
+        NewTableForm,
+    )
 
     assert set(COMMANDS) == {k.command for k in LOBBY_KEYS}
 
@@ -214,8 +236,9 @@ def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp
             assert isinstance(lobby.child, LobbyHelp)
             text = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
             for k in LOBBY_KEYS:
-                if k.label:
+                if k.label and k.command not in ADMIN_COMMANDS:
                     assert f"{k.label} " in text and k.description in text, k
+            assert "admins:" not in text                   # ann is no admin: the admins' keys are not hers
             lobby.key("x")                                # any key closes the help
             assert lobby.child is None
             lobby.key("n")

@@ -16,23 +16,34 @@ import canasta_tui.ui
 from canasta_tui.engine import Rules
 from canasta_tui.ui.keys import KeyHelp, check_commands
 from canasta_tui.ui.lobby import (
+    ADMIN_COMMANDS,
     COMMANDS,
     LOBBY_KEYS,
+    AdminLine,
     ChatLine,
     CodeLine,
+    Confirm,
+    InvitationBox,
     LeaveServer,
     LobbyHelp,
     LobbyScreen,
     NewTableForm,
+    SeatQuestion,
 )
 from canasta_tui.ui.lobbyview import (
+    OPEN_TABLE,
+    Access,
+    AdminAct,
     Destination,
+    InvitationRow,
     LobbyLine,
     LobbyService,
     LobbyView,
+    PersonRow,
     SeatInfo,
     SeatState,
     TableRow,
+    TableSettings,
     TableState,
 )
 
@@ -65,9 +76,14 @@ class FakeLobby:
         self.listeners: list[Callable[[], None]] = []
         self.refuse = ""
         self.where: Destination | None = None
+        self.people: tuple[PersonRow, ...] = ()
+        self.invitations: tuple[InvitationRow, ...] = ()
+        self.motd = ""
+        self.admin_ = False
 
     def view(self) -> LobbyView:
-        return LobbyView("ann", self.verified, "" if self.verified else "K7PX-M2QA", 7, self.tables, tuple(self.chat))
+        return LobbyView("ann", self.verified, "" if self.verified else "K7PX-M2QA", 7, self.tables, tuple(self.chat),
+                         self.people, self.invitations, self.motd, self.admin_)
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         self.listeners.append(listener)
@@ -82,8 +98,13 @@ class FakeLobby:
     def may_create(self) -> str | None:
         return self.refuse or None
 
-    def create(self, rules: Rules, level: str) -> int | str:
-        self.asked.append(f"create {rules.name} {level} {rules.target_score}")
+    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE) -> int | str:
+        extra = "" if settings == OPEN_TABLE else f" {settings.access.value}, listed {settings.listed}, " \
+            f"watched {settings.watchable}, rated {settings.rated}"
+        self.asked.append(f"create {rules.name} {level} {rules.target_score}{extra}")
+        if settings.access == Access.CODE:
+            self.tables = (*self.tables, FORMING._replace(id=4, created_by_me=True, my_seat=0, code="K3M9QX",
+                                                          access=Access.CODE))
         return 4
 
     def sit(self, table: int, seat: int) -> tuple[str | None, Destination | None]:
@@ -108,6 +129,27 @@ class FakeLobby:
 
     def home(self) -> Destination | None:
         return self.where
+
+    def invite(self, person: str, table: int) -> str | None:
+        self.asked.append(f"invite {person} {table}")
+        return None
+
+    def answer(self, invitation: int, accept: bool) -> tuple[str | None, Destination | None]:
+        self.asked.append(f"answer {invitation} {accept}")
+        self.invitations = tuple(i for i in self.invitations if i.id != invitation)
+        return None, None
+
+    def join(self, code: str) -> tuple[str | None, Destination | None]:
+        self.asked.append(f"join {code}")
+        return ("No table has that code", None) if code != "K3M9QX" else (None, None)
+
+    def dismiss(self, table: int, seat: int) -> str | None:
+        self.asked.append(f"dismiss {table} {seat}")
+        return None
+
+    def admin(self, act: AdminAct, target: str, text: str) -> str:
+        self.asked.append(f"admin {act.value} {target!r} {text!r}")
+        return "done"
 
 
 def lobby(service: LobbyService | None = None) -> LobbyScreen:
@@ -153,9 +195,10 @@ def test_every_lobby_key_is_in_its_help() -> None:
     assert isinstance(page.child, LobbyHelp)
     text = screen(page)
     for k in LOBBY_KEYS:
-        if k.label:
+        if k.label and k.command not in ADMIN_COMMANDS:
             assert f"{k.label} " in text and k.description in text, k
-    assert "✓ after a name: a person known by their SSH key" in text
+    assert "admins:" not in text                          # the admins' keys show to admins only
+    assert "✓ after a name: known by their SSH key; ~ before it: a guest" in text
     assert "+ after a name" in screen(page, ascii=True)
     typ(page, "q")                                   # any key closes the help, q too
     assert page.child is None and not page.done
@@ -173,7 +216,7 @@ def test_the_lobby_draws_its_view_at_every_size() -> None:
     assert "  1  ann✓ (you)" in text and "  3  bob✓: away, a computer takes over soon" in text
     assert "  4  computer; dave✓ sits down at the next deal" in text
     assert "carol✓: anyone for a game?" in text and "~gus: me" in text
-    assert text.split("\n")[-1].startswith("[N]ew [1-4] sit [W]atch  Start   Up  [C]hat [?]Help [Q]uit")
+    assert text.split("\n")[-1].startswith("[N]ew [1-4] sit [W]atch  Start   Up  [C]hat [P]eople [?]Help [Q]uit")
 
 
 def test_the_new_table_form_is_a_box_and_enter_creates_the_table() -> None:
@@ -269,3 +312,139 @@ def test_ctrl_c_anywhere_and_q_asks_before_leaving_the_server() -> None:
     assert "Leave the server? y: leave, n: stay" in screen(small, 60, 20)
     typ(small, "enter")
     assert small.done and small.destination is None
+
+
+# ---------------------------------------------------------------------- people in the lobby (issue 18)
+
+PEOPLE = tuple(PersonRow(f"key:SHA256:p{i:02}", f"player{i:02}", i % 3 != 0, None if i < 8 else 1 + i % 2,
+                         i % 5 == 0, None if i % 3 == 0 else 100 + i) for i in range(1, 30))
+ME = PersonRow("key:SHA256:ann", "ann", True, 1, False, 250, True)
+
+
+def test_the_online_list_shows_where_and_rating_and_scrolls_at_80x24() -> None:
+    fake = FakeLobby()
+    fake.people = (ME, *PEOPLE)
+    page = lobby(fake)
+    typ(page, "p")
+    text = screen(page)
+    rows = [line for line in text.split("\n") if "player" in line or "ann✓ (you)" in line]
+    assert "ann✓ (you)" in rows[0] and "table 1" in rows[0] and "250" in rows[0]    # you first
+    assert any("player01✓" in r and "lobby" in r and "101" in r for r in rows)
+    assert any("player03 " in r and "guest" in r for r in rows)                       # a guest has no rating
+    assert "1-12 of 30" in text and "player29" not in text
+    typ(page, "end")
+    text = screen(page)
+    assert "19-30 of 30" in text and "player29" in text and "watching 2" not in text.split("player29")[1][:0]
+    assert "> player29" in text
+    typ(page, "pageup", "enter")            # invite player17 (29 - 12) to my table (1, where I sit)
+    assert page.child is None
+    assert fake.asked == ["invite key:SHA256:p17 1"]
+    assert page.message == "player17 is invited to table 1: you are told their answer"
+    typ(page, "p", "enter")                 # the first row is me
+    assert page.message == "That is you: choose somebody else to invite"
+
+
+def test_an_invitation_opens_in_a_box_and_one_key_answers_it() -> None:
+    fake = FakeLobby()
+    page = lobby(fake)
+    fake.invitations = (InvitationRow(7, "carol", 2, "windows, 2 of 4 seated"),)
+    fake.changed()
+    assert isinstance(page.child, InvitationBox)
+    text = screen(page)
+    assert "carol invites you to table 2 (windows, 2 of 4 seated)." in text
+    assert "y: accept    n: decline" in text
+    typ(page, "escape")                     # later: y brings it back
+    assert page.child is None and fake.asked == []
+    typ(page, "y")
+    assert isinstance(page.child, InvitationBox)
+    typ(page, "y")
+    assert fake.asked == ["answer 7 True"] and page.selected == 2
+    assert page.message == "You sit at table 2: its creator starts it"
+    typ(page, "y")
+    assert page.message == "Nobody has invited you to a table"
+    # An invitation that arrives while a line is being typed waits for it.
+    typ(page, "c", "h")
+    fake.invitations = (InvitationRow(8, "bob", 1),)
+    fake.changed()
+    assert isinstance(page.child, ChatLine)
+    typ(page, "i", "enter")
+    assert isinstance(page.child, InvitationBox)
+    typ(page, "n")
+    assert fake.asked[-2:] == ["say hi", "answer 8 False"] and page.message == "You declined bob's invitation"
+
+
+def test_a_private_table_is_made_in_the_form_and_its_code_is_shown_to_its_creator() -> None:
+    fake = FakeLobby()
+    page = lobby(fake)
+    typ(page, "n", "down", "down", "down", "right", "right")       # Who sits: with a code
+    assert "> Who sits:  < with a code >" in screen(page)
+    typ(page, "down", "right", "down", "right", "down", "right")    # unlisted, not watched, rated
+    text = screen(page)
+    assert "Listed:    < no: only to its people >" in text and "Watchers:  < not allowed >" in text
+    assert "Rated:     < yes: the match moves ratings >" in text
+    typ(page, "enter")
+    assert fake.asked == ["create classic advanced 5000 with a code, listed False, watched False, rated True"]
+    assert page.message == "Table 4 is yours; its code is K3M9QX: give it to whom you want to play with"
+    assert "Table 4 — code K3M9QX" in screen(page)
+    # Somebody else joins with the code; a wrong one is refused with the reason.
+    typ(page, "g", *"nope", "enter")
+    assert page.message == "No table has that code"
+    typ(page, "g", *"K3M9QX", "enter")
+    assert fake.asked[-1] == "join K3M9QX" and page.message == "You sit at that table"
+
+
+def test_a_private_or_unwatched_table_says_so_and_is_not_watched_from_the_lobby() -> None:
+    playing = PLAYING._replace(my_seat=None, created_by_me=False, access=Access.INVITE, watchable=False,
+                               seats=tuple(s._replace(mine=False) for s in PLAYING.seats))
+    page = lobby(FakeLobby((playing,)))
+    assert "hand 3  1&3: 1250  2&4: 980 (private, not watched)" in screen(page)
+    typ(page, "w")
+    assert page.message == "Table 1 is not watched: its creator chose so" and not page.done
+
+
+def test_the_creator_asks_a_person_to_leave_a_forming_table() -> None:
+    mine = FORMING._replace(created_by_me=True, my_seat=0,
+                            seats=(FORMING.seats[0]._replace(mine=True), *FORMING.seats[1:]))
+    fake = FakeLobby((mine,))
+    page = lobby(fake)
+    typ(page, "x")
+    assert isinstance(page.child, SeatQuestion)
+    text = screen(page)
+    assert "│ 4  ~gus" in text and "│ 1  carol" not in text      # not yourself
+    typ(page, "4")
+    assert fake.asked == ["dismiss 2 3"] and page.message == "You asked the person in seat 4 to leave"
+    page = lobby(FakeLobby((FORMING,)))
+    typ(page, "x")
+    assert page.child is None
+    assert page.message == "Only the creator of a table not started may ask somebody to leave it"
+
+
+def test_admin_keys_ask_first_and_only_admins_have_them() -> None:
+    fake = FakeLobby()
+    page = lobby(fake)
+    typ(page, "a")                                   # not an admin: nothing happens
+    assert page.child is None and "[A]dmin" not in screen(page)
+    fake.admin_ = True
+    fake.changed()
+    assert "[A]dmin" in screen(page)
+    typ(page, "?")
+    assert "admins: announce, close a table, remove, ban" in screen(page)
+    typ(page, "q", "a", "4")
+    assert isinstance(page.child, AdminLine)
+    typ(page, *"bob 24 spam", "enter")
+    assert isinstance(page.child, Confirm) and "Ban bob for 24 hours?" in screen(page)
+    typ(page, "n")
+    assert fake.asked == [] and page.message == "Nothing was done"
+    typ(page, "a", "2")                               # close: the chosen table is offered
+    typ(page, *"late", "enter", "y")
+    assert fake.asked == ["admin close a table '1' 'late'"] and page.message == "done"
+    typ(page, "a", "1", *"Club night at 8", "enter", "y")
+    assert fake.asked[-1] == "admin announce '' 'Club night at 8'"
+
+
+def test_the_message_of_the_day_shows_in_the_lobby() -> None:
+    fake = FakeLobby()
+    fake.motd = "Club night is Thursday: rated tables from 8 pm"
+    text = screen(lobby(fake))
+    assert text.split("\n")[1].strip() == "Club night is Thursday: rated tables from 8 pm"
+    assert "carol✓: anyone for a game?" in text
