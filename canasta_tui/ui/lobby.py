@@ -882,7 +882,7 @@ def _bar(lobby: LobbyScreen, cv: Canvas, y: int) -> None:
     ]
     # At 80 columns not every key fits: the dim ones go first, then Info and Options (in the help).
     def width() -> int:
-        return sum(len(label.replace("[", "").replace("]", "")) + (1 if on else 3) for label, on in items)
+        return sum(len(label) + 1 if on else len(label.replace("[", "").replace("]", "")) + 3 for label, on in items) - 1
     for label, on in [*items]:
         if width() > cv.width and not on:
             items.remove((label, on))

@@ -448,3 +448,20 @@ def test_the_message_of_the_day_shows_in_the_lobby() -> None:
     text = screen(lobby(fake))
     assert text.split("\n")[1].strip() == "Club night is Thursday: rated tables from 8 pm"
     assert "carol✓: anyone for a game?" in text
+
+
+@pytest.mark.parametrize("admin", [False, True])
+def test_the_lobby_bar_fits_80_columns_with_every_key_a_person_may_have(admin: bool) -> None:
+    """Over SSH the lobby has records (i, o) and, for an admin, a; at 80 columns the dim keys
+    and then Info and Options leave the bar (they stay in the help), never Help or Quit."""
+    from .test_replay import FakeRecords
+
+    fake = FakeLobby()
+    fake.admin_ = admin
+    fake.changed()
+    page = LobbyScreen(fake, records=FakeRecords())   # type: ignore[arg-type]
+    bar = screen(page, 80, 24).splitlines()[-1]
+    assert bar.rstrip().endswith("[Q]uit") and "[?]Help" in bar, bar
+    assert ("[A]dmin" in bar) == admin
+    wide = screen(page, 132, 43).splitlines()[-1]
+    assert "[I]nfo" in wide and "[O]ptions" in wide
