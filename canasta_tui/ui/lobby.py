@@ -49,7 +49,7 @@ from .replay import ReplayPage
 #: The longest seat code a guest can type (``K7PX-M2QA`` and some slack).
 CODE_MAX = 16
 #: Scores a new table can play to (the preset's own is added if it is not among them).
-TARGETS = (1500, 3000, 5000, 7500, 10000)
+TARGETS = (1500, 3000, 5000, 7500, 10000, 15000)
 
 
 #: The lobby's keys at the list of tables, as the table's are (``ui/keys.py``): one list, which
@@ -126,6 +126,10 @@ class NewTable:
     def change(self, step: int) -> None:
         if self.row == 0:
             self.preset = (self.preset + step) % len(self.presets)
+            try:       # each preset plays to its own score (Samba 10,000, Bolivia 15,000)
+                self.target = load_rules(self.presets[self.preset]).target_score
+            except RulesError:
+                pass   # (a preset file that cannot be read is refused with its reason on Enter)
         elif self.row == 1:
             self.level = (self.level + step) % len(LEVELS)
         elif self.row == 2:

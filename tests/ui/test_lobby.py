@@ -465,3 +465,17 @@ def test_the_lobby_bar_fits_80_columns_with_every_key_a_person_may_have(admin: b
     assert ("[A]dmin" in bar) == admin
     wide = screen(page, 132, 43).splitlines()[-1]
     assert "[I]nfo" in wide and "[O]ptions" in wide
+
+
+def test_a_new_tables_score_to_play_to_follows_its_rules_preset() -> None:
+    """Samba is played to 10,000 and Bolivia to 15,000 (rules/samba.toml, rules/bolivia.toml):
+    choosing the preset in the form sets its score; the player may change it after."""
+    from canasta_tui.presets import load_rules
+    from canasta_tui.ui.lobby import NewTable
+
+    form = NewTable()
+    for name in ("samba", "bolivia", "classic"):
+        while form.presets[form.preset] != name:
+            form.change(1)
+        assert form.target == load_rules(name).target_score
+    assert NewTable().target == 5000 and load_rules("bolivia").target_score == 15000
