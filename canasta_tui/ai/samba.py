@@ -84,6 +84,32 @@ def hand_runs(hand: tuple[int, ...], ranks: list[int]) -> list[list[int]]:
     return runs
 
 
+def extensions(row: tuple[Meld | None, ...], hand: tuple[int, ...], ranks: list[int]) -> list[tuple[Action, int]]:
+    """The adds that extend the side's sequences from the hand's cards of ``ranks``, one card
+    at a time at either end until seven (each with the card it adds)."""
+    allowed = set(ranks)
+    held = _positions(tuple(c for c in hand if RANK_OF[c] in allowed))
+    out: list[tuple[Action, int]] = []
+    for m in row:
+        if m is None or not m.is_sequence:
+            continue
+        low, high, h = m.low, m.high, held[m.suit]
+        while high - low + 1 < SEQUENCE_MAX:
+            if high < 14 and high + 1 in h:
+                c = sequence_rank(high + 1) * 4 + m.suit
+                out.append((A.add_to_sequence(c, low, high), c))
+                h.discard(high + 1)
+                high += 1
+            elif low > 4 and low - 1 in h:
+                c = sequence_rank(low - 1) * 4 + m.suit
+                out.append((A.add_to_sequence(c, low, high), c))
+                h.discard(low - 1)
+                low -= 1
+            else:
+                break
+    return out
+
+
 def sequence_actions(run: list[int]) -> list[Action]:
     """The actions that meld ``run`` (cards of one suit in order, lowest first): a meld of the
     first three, then one card at a time at the high end."""
