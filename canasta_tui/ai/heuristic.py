@@ -721,6 +721,11 @@ def discard_scores(v: PlayerView, style: Style, discards: list[Action]) -> list[
     rules = v.rules
     runs = S.run_strength(v, tm)
     run_keep = (0.0, 10.0, 30.0, 50.0) if style.advanced else (0.0, 5.0, 15.0, 30.0)
+
+    def onto(row: tuple[Meld | None, ...], q: int) -> bool:
+        # Samba: the upcard goes only "to a meld that is less than a canasta" (beside a
+        # canasta a natural pair takes it: the danger of a pair, below).
+        return S.takes_onto(row, q, rules)
     out: list[tuple[float, Action]] = []
     for a in discards:
         c = a.card
@@ -756,9 +761,9 @@ def discard_scores(v: PlayerView, style: Style, discards: list[Action]) -> list[
             unseen = max(0, K.copies(rules) - seen[q])
             if q in (JOKER, DEUCE):
                 pass
-            elif opp_rows and opp_rows[0][q] is not None and not v.frozen and opp_open[0]:
+            elif opp_rows and onto(opp_rows[0], q) and not v.frozen and opp_open[0]:
                 danger = 150.0 + 12.0 * pile_n
-            elif any(row[q] is not None for row in opp_rows) and not v.frozen:
+            elif any(onto(row, q) for row in opp_rows) and not v.frozen:
                 danger = 60.0 + 6.0 * pile_n
             else:
                 kn = nxt_known[q]
@@ -773,7 +778,7 @@ def discard_scores(v: PlayerView, style: Style, discards: list[Action]) -> list[
                     danger *= 0.8
             keep += VALUE[c] * 0.3  # high cards make melds count
         else:
-            if any(row[q] is not None for row in opp_rows) and not v.frozen:
+            if any(onto(row, q) for row in opp_rows) and not v.frozen:
                 danger = 40.0
             keep -= VALUE[c] * 0.2  # beginners throw the expensive singletons
         out.append((keep + danger, a))

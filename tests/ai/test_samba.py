@@ -96,6 +96,18 @@ def test_does_not_join_a_meld_short_of_a_canasta_onto_the_canasta() -> None:
         assert choice(s, style) != "join K"
 
 
+# --------------------------------------------------------------------------- the pile
+
+def test_a_card_of_the_opponents_canasta_is_a_safer_discard_than_one_of_their_short_meld() -> None:
+    """Samba: the upcard is taken "when it is not frozen, [by adding it] to a meld that is less
+    than a canasta"; beside a canasta only a natural pair takes it.  So a King (their canasta)
+    is a safer discard than a 9 (their meld of three)."""
+    s = variant_position({0: "Kd 9d 5c 6h 10s"}, rules=SAMBA, pile="4c 8d",
+                         melds={0: ["Ac Ad As"], 1: ["Kc Kd Ks Kh Kc Kd Ks", "9c 9h 9s"]})
+    assert choice(s) == "discard Kd"
+    assert choice(s, EXPERT) == "discard Kd"
+
+
 # --------------------------------------------------------------------------- Bolivia's wild melds
 
 def test_bolivia_melds_wild_cards_together_toward_a_bolivia() -> None:
@@ -217,3 +229,21 @@ def test_expert_plays_a_bolivia_hand_legally() -> None:
     players = [make_player("expert" if i % 2 == 0 else "advanced", i, budget=0.01) for i in range(4)]
     s, _log = play_hand(players, 3, BOLIVIA)
     assert s.is_over
+
+
+# --------------------------------------------------------------------------- "May I go out?"
+
+def test_bolivia_partner_says_no_without_an_escalera_in_reach() -> None:
+    """Bolivia: going out needs an escalera; a partner whose side has none and no sequence to
+    finish knows the asker cannot go out, and never says yes."""
+    from canasta_tui.ai.heuristic import could_go_out
+
+    groups = variant_position({0: "9c 9d 9s 5h"}, rules=BOLIVIA,
+                              melds={0: ["Ac Ad As Ac Ad As Ac", "Kc Kd Ks Kc Kd Ks Kh"]})
+    assert not could_go_out(view_for(groups, 0))
+    near = variant_position({0: "9c 9d 9s 5h"}, rules=BOLIVIA,
+                            melds={0: ["Ac Ad As Ac Ad As Ac", "seq 4s 5s 6s 7s 8s"]})
+    assert could_go_out(view_for(near, 0))
+    samba = variant_position({0: "9c 9d 9s 5h"}, rules=SAMBA,
+                             melds={0: ["Ac Ad As Ac Ad As Ac", "Kc Kd Ks Kc Kd Ks Kh"]})
+    assert could_go_out(view_for(samba, 0))  # Samba: any two canastas
