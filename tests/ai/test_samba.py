@@ -247,3 +247,39 @@ def test_bolivia_partner_says_no_without_an_escalera_in_reach() -> None:
     samba = variant_position({0: "9c 9d 9s 5h"}, rules=SAMBA,
                              melds={0: ["Ac Ad As Ac Ad As Ac", "Kc Kd Ks Kc Kd Ks Kh"]})
     assert could_go_out(view_for(samba, 0))  # Samba: any two canastas
+
+
+# --------------------------------------------------------------------------- seeing only the view
+
+@pytest.mark.parametrize("rules_name", ["samba", "bolivia"])
+def test_permuting_hidden_cards_never_changes_a_variant_decision(rules_name: str) -> None:
+    """The search for a way out plays the engine on a position dealt from the view: the cards a
+    seat cannot see (other hands, the stock) never change what it does."""
+    import random
+
+    from canasta_tui.ai.expert import ExpertPlayer
+    from canasta_tui.engine import deal
+
+    from .helpers import shuffled
+    from .test_fair_and_robust import permute_hidden
+
+    rules = load_rules(rules_name)
+    checked = 0
+    for seed in range(3):
+        s = deal(rules, shuffled(seed, rules.packs), seed % 4)
+        ps = [make_player("beginner", seed + i) for i in range(4)]
+        for step in range(120):
+            if s.phase == Phase.HAND_OVER:
+                break
+            if step in (9, 41, 87, 119):
+                seat = s.actor
+                other = permute_hidden(s, seat, random.Random(seed * 100 + step))
+                v1, v2 = view_for(s, seat), view_for(other, seat)
+                assert v1 == v2
+                for p1, p2 in ((make_player("beginner", 5), make_player("beginner", 5)),
+                               (make_player("advanced", 5), make_player("advanced", 5)),
+                               (ExpertPlayer(5, samples=2, deadline=False), ExpertPlayer(5, samples=2, deadline=False))):
+                    assert p1.choose(v1) == p2.choose(v2)
+                    checked += 1
+            s = apply(s, ps[s.actor].choose(view_for(s, s.actor)))
+    assert checked >= 12
