@@ -169,7 +169,9 @@ def run_strength(v: PlayerView, tm: int) -> dict[int, int]:
 def takes_onto(row: tuple[Meld | None, ...], rank: int, rules: Rules) -> bool:
     """Could a side take the pile by adding an upcard of ``rank`` to its meld of that rank
     (Samba: only "to a meld that is less than a canasta")?"""
-    m = row[group_slot(row, rank, rules)] if rules.several_groups else row[rank]
+    if not rules.several_groups:
+        return row[rank] is not None  # other rules: as the players have always judged it
+    m = row[group_slot(row, rank, rules)]
     return m is not None and (m.size < 7 or rules.pile_onto_completed_canasta)
 
 
