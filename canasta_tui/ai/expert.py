@@ -31,7 +31,6 @@ from dataclasses import replace
 
 from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, score_hand, view_for
 from ..engine import actions as A
-from ..engine.cards import VALUE
 from ..engine.moves import apply_legal
 from ..engine.scoring import canasta_bonus, red_three_points
 from ..engine.state import team
@@ -47,6 +46,7 @@ from .heuristic import (
     go_out_plan,
     safe_fallback,
 )
+from .samba import canasta_progress, hand_card_cost
 
 #: Sampled deals per second of budget for each candidate (calibrated on the 2-core bench
 #: machine; the deadline keeps latency within budget when the machine is slower).
@@ -258,21 +258,16 @@ def evaluate(s: GameState, me: int) -> float:
                 continue
             opened = True
             total += m.points
-            size = m.size
-            if size >= 7:
+            if m.size >= 7:
                 total += canasta_bonus(m, rules)
-            elif size == 6:
-                total += 150
-            elif size == 5:
-                total += 70
-            elif size == 4:
-                total += 25
+            else:
+                total += canasta_progress(m, rules)  # a samba on the way is worth more
         threes = sum(len(s.red_threes[p]) for p in range(rules.players) if team(p, rules) == tm)
         total += red_three_points(threes, opened, rules)
         for p in range(rules.players):
             if team(p, rules) == tm:
                 hand = s.hands[p]
-                total += CARD_OPTION * len(hand) - 0.4 * sum(VALUE[c] for c in hand)
+                total += CARD_OPTION * len(hand) - 0.4 * sum(hand_card_cost(c, rules) for c in hand)
         total -= s.penalties[tm]
         vals.append(total)
     return vals[me] - max(x for i, x in enumerate(vals) if i != me)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, legal_actions, unseen_cards
 from ..engine import actions as A
@@ -30,9 +31,10 @@ from ..engine.cards import (
     VALUE,
 )
 from ..engine.melds import Meld
-from ..engine.moves import add_target
+from ..engine.moves import add_target, canastas_missing
 from ..engine.state import team
 from . import knowledge as K
+from . import samba as S
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,18 @@ ADVANCED_AGGRESSIVE = Style(advanced=True, aggressive=True, keep_cards=3, pair_w
 #: go out whenever they can, but do not spend wild cards on small piles (that loses).
 EXPERT = replace(ADVANCED, keep_cards=3, wild_from=5)
 EXPERT_AGGRESSIVE = replace(EXPERT, keep_cards=2, go_out=1)
+
+
+@lru_cache(maxsize=16)
+def variant_style(style: Style, wild_melds: bool) -> Style:
+    """Samba and Bolivia: hands are short races to two canastas (Samba) or long piles of
+    canastas (Bolivia), and fifteen cards leave plenty to catch the pile with: an Advanced
+    hand keeps at most three cards back.  In Samba it melds a natural pair with a wild card;
+    in Bolivia it does not (``wild_melds``: its wild cards go together toward a bolivia).
+    Both found by duplicate benches against Beginner (100 deal pairs, seed 7: Samba about
+    +200 a hand for three cards and the pair with a wild card; Bolivia about +180 for keeping
+    wild cards off pairs)."""
+    return replace(style, keep_cards=min(style.keep_cards, 3), pair_wild_melds=not wild_melds)
 
 
 @dataclass
@@ -89,6 +103,8 @@ def decide(v: PlayerView, style: Style, mem: TurnMemory) -> Action:
     if len(legal) == 1:
         return legal[0]
     mem.start(v)
+    if style.advanced and S.is_variant(v.rules):
+        style = variant_style(style, v.rules.wild_melds_allowed)
     if mem.steps > 60:
         # Something keeps going round in circles: end the turn as simply as possible.
         return safe_fallback(v, mem)
@@ -129,6 +145,8 @@ def choose_draw(v: PlayerView, style: Style) -> Action:
     # pile of one or two cards is not worth it.
     if pile_preference(best) >= 2 and size < 3 and not style.aggressive:
         return A.A_DRAW
+    if v.rules.wild_melds_allowed and pile_preference(best) >= 2 and size < 6:
+        return A.A_DRAW  # Bolivia: a wild card is worth more toward a bolivia than a small pile
     return best
 
 
@@ -172,6 +190,8 @@ def could_go_out(v: PlayerView) -> bool:
     rules = v.rules
     tm = team(v.turn, rules)
     missing = rules.canastas_to_go_out - K.canastas(v, tm)
+    if S.is_variant(rules):
+        return _could_go_out_variant(v, tm)
     if missing <= 0:
         return True
     row = v.melds[tm]
@@ -184,6 +204,25 @@ def could_go_out(v: PlayerView) -> bool:
     if any(pool[r] + wilds >= 7 for r in NATURAL_RANKS):
         short += [7] * missing  # new melds of seven from the hand
     short.sort()
+    return len(short) >= missing and sum(short[:missing]) <= v.hand_sizes[v.turn]
+
+
+def _could_go_out_variant(v: PlayerView, tm: int) -> bool:
+    """Samba, Bolivia: the side's missing canastas (Bolivia: one an escalera) must come from
+    its melds short of seven, the cheapest first, within the asker's hand."""
+    rules = v.rules
+    row = v.melds[tm]
+    missing = canastas_missing(row, rules)
+    if missing <= 0:
+        return True
+    short = sorted(7 - m.size for m in row if m is not None and not m.is_canasta and m.rank != THREE)
+    if rules.going_out_needs_sequence and not any(m is not None and m.is_sequence and m.is_canasta for m in row):
+        seqs = sorted(7 - m.size for m in row if m is not None and m.is_sequence)
+        if not seqs:
+            return False
+        first = seqs[0]
+        short.remove(first)
+        return first + sum(short[:missing - 1]) <= v.hand_sizes[v.turn] and len(short) >= missing - 1
     return len(short) >= missing and sum(short[:missing]) <= v.hand_sizes[v.turn]
 
 
@@ -309,12 +348,15 @@ def finish_turn_plan(v: PlayerView, limit: int = 2000) -> list[Action] | None:
 class OutPlan:
     """Cards of the hand that can all be melded now (maybe bar one to discard)."""
 
-    __slots__ = ("leftover", "new_melds", "wild_targets")
+    __slots__ = ("leftover", "new_melds", "path", "wild_targets")
 
-    def __init__(self, leftover: list[int], new_melds: list[int], wild_targets: list[int]) -> None:
+    def __init__(self, leftover: list[int], new_melds: list[int], wild_targets: list[int],
+                 path: list[Action] | None = None) -> None:
         self.leftover = leftover
         self.new_melds = new_melds
         self.wild_targets = wild_targets
+        #: Samba, Bolivia: the engine's legal actions that go out, in order (see samba.out_path).
+        self.path = path
 
 
 def go_out_plan(v: PlayerView, tm: int) -> OutPlan | None:
@@ -323,6 +365,10 @@ def go_out_plan(v: PlayerView, tm: int) -> OutPlan | None:
     rules = v.rules
     if v.meld_needed > 0 and v.meld_needed > v.meld_count:
         return None  # going out concealed is left to chance
+    if S.is_variant(rules):
+        # Sequences, joins and wild melds: ask the engine's legal actions for a way out.
+        path = S.out_path(v)
+        return None if path is None else OutPlan([], [], [], path)
     hand = v.hand
     cnt = K.counts(hand)
     r = v.melds[tm]
@@ -387,6 +433,11 @@ def next_going_out_action(v: PlayerView, plan: OutPlan) -> Action | None:
     """The next step of melding out: new melds, naturals, wild cards (canastas first), black
     threes last, then the final discard."""
     legal = v.legal
+    if plan.path is not None:
+        if plan.path:
+            return plan.path[0] if plan.path[0] in legal else None
+        discards = [a for a in legal if a.kind == A.DISCARD]
+        return discards[0] if discards and len(v.hand) == 1 else None
     by_kind: dict[str, list[Action]] = {}
     for a in legal:
         by_kind.setdefault(a.kind, []).append(a)
@@ -447,8 +498,8 @@ def should_ask(v: PlayerView) -> bool:
     partner = K.partner_seat(v, v.turn)
     if partner is None or v.hand_sizes[partner] <= 2 or v.stock_size < 4:
         return False
-    need = v.rules.canastas_to_go_out
-    return not any(v.hand_sizes[p] <= 2 and K.canastas(v, team(p, v.rules)) >= need for p in K.opponents(v, v.turn))
+    return not any(v.hand_sizes[p] <= 2 and canastas_missing(v.melds[team(p, v.rules)], v.rules) <= 0
+                   for p in K.opponents(v, v.turn))
 
 
 # --------------------------------------------------------------------------- opening
@@ -469,7 +520,17 @@ def _own_avail(v: PlayerView) -> list[int] | None:
 
 def opening_plan(v: PlayerView, style: Style) -> list[Action]:
     """Melds that reach the initial meld requirement, naturals before wild cards, keeping
-    at least two cards; empty when the requirement cannot be reached."""
+    at least two cards; empty when the requirement cannot be reached.  In Samba and Bolivia
+    sequences count too: after the sets of a rank, or before them when that reaches the
+    requirement and the other order does not (10h-Ah and three Kings make 90; four Kings and
+    10h-Qh only 70)."""
+    plan = _opening_plan(v, style, sequences_first=False)
+    if not plan and v.rules.sequences:
+        plan = _opening_plan(v, style, sequences_first=True)
+    return plan
+
+
+def _opening_plan(v: PlayerView, style: Style, sequences_first: bool) -> list[Action]:
     need = v.meld_needed - v.meld_count
     tm = K.turn_team(v)
     r = v.melds[tm]
@@ -488,6 +549,29 @@ def opening_plan(v: PlayerView, style: Style) -> list[Action]:
     left = len(hand)
     total = 0
     rules = v.rules
+
+    def sequences() -> None:
+        # Samba, Bolivia: sequences "count toward the initial meld at their cards' values"; from
+        # ranks the plan has not touched (so the engine cannot take their cards for a set).
+        nonlocal total, left
+        untouched = K.counts(hand)
+        for a, c in S.extensions(r, hand, [q for q in NATURAL_RANKS if cnt[q] == untouched[q]]):
+            if total >= need or left - 1 < 2:
+                break
+            total += pts(RANK_OF[c], 1)
+            cnt[RANK_OF[c]] -= 1
+            left -= 1
+            plan.append(a)
+        for seq in S.hand_runs(hand, [q for q in NATURAL_RANKS if cnt[q] == untouched[q]]):
+            if total >= need or left - 3 < 2:
+                break
+            seq = seq[:max(3, min(len(seq), left - 2))]
+            for c in seq:
+                total += pts(RANK_OF[c], 1)
+                cnt[RANK_OF[c]] -= 1
+            left -= len(seq)
+            plan.extend(S.sequence_actions(seq))
+
     # Naturals onto melds made this turn (after taking the pile), then natural sets.
     for q in NATURAL_RANKS:
         if r[q] is not None and cnt[q] and total < need and left - cnt[q] >= 2:
@@ -495,6 +579,8 @@ def opening_plan(v: PlayerView, style: Style) -> list[Action]:
             left -= cnt[q]
             plan.extend([A.add(q)] * cnt[q])
             cnt[q] = 0
+    if sequences_first:
+        sequences()
     for q in sorted((q for q in NATURAL_RANKS if cnt[q] >= 3 and r[q] is None), key=lambda q: -VALUE[q * 4]):
         if total >= need:
             break
@@ -508,6 +594,8 @@ def opening_plan(v: PlayerView, style: Style) -> list[Action]:
         plan.append(A.meld(q, q, q))
         plan.extend([A.add(q)] * (n - 3))
         cnt[q] -= n
+    if total < need and rules.sequences and not sequences_first:
+        sequences()
     wild_ranks = sorted([DEUCE] * cnt[DEUCE] + [JOKER] * cnt[JOKER], key=lambda w: VALUE[w * 4 if w != JOKER else 56])
     if total < need and rules.wilds_allowed(2) >= 1:
         for q in sorted((q for q in NATURAL_RANKS if cnt[q] == 2 and r[q] is None), key=lambda q: -VALUE[q * 4]):
@@ -552,16 +640,22 @@ def optional_meld(v: PlayerView, style: Style, tm: int) -> Action | None:
     if style.advanced and K.threat(v) >= 1.0:
         keep = 2  # the other side is about to go out: get the points down
     best: tuple[float, Action] | None = None
+    variant = S.is_variant(v.rules)
     for a in legal:
-        if a.kind not in (A.MELD, A.ADD):
+        if a.kind not in (A.MELD, A.ADD, A.JOIN):
             continue
         k = len(a.ranks)
-        rest = n - k
+        rest = n - k if a.kind != A.JOIN else n
         if rest < 2:
             continue  # never meld down to one card unless going out (handled elsewhere)
         q = a.ranks[0]
         score = -1.0
-        if a.kind == A.ADD and q not in (DEUCE, JOKER, THREE):
+        special = S.meld_score(v, a, tm, style.advanced, n, keep) if variant else None
+        if special is not None:
+            score = special
+        elif a.kind == A.JOIN:
+            continue
+        elif a.kind == A.ADD and q not in (DEUCE, JOKER, THREE):
             # a natural onto our meld: always useful, it cannot be stolen from the hand
             m = add_target(r, a, v.rules)
             score = 50.0 + (20.0 if m is not None and m.size == 6 else 0.0)
@@ -595,6 +689,11 @@ def _wild_add_score(v: PlayerView, style: Style, m: Meld, cnt: list[int]) -> flo
     wilds_held = cnt[DEUCE] + cnt[JOKER]
     if not style.advanced:
         return 30.0 if size == 6 else -1.0
+    if v.rules.wild_melds_allowed:
+        # Bolivia: wild cards are worth most together (a bolivia scores 2,500); one goes onto a
+        # group only to finish a canasta the side needs to go out.
+        tm = K.turn_team(v)
+        return 45.0 + size if size == 6 and canastas_missing(v.melds[tm], v.rules) > 0 else -1.0
     # "Make mixed canastas fast": when the wild cards in hand finish the canasta
     if size + wilds_held >= 7 and len(m.wilds) + (7 - size) <= v.rules.wilds_allowed(len(m.naturals)):
         return 45.0 + size
@@ -619,6 +718,14 @@ def discard_scores(v: PlayerView, style: Style, discards: list[Action]) -> list[
     nxt_known = K.counts(v.known[nxt]) if nxt != v.seat else [0] * 15
     pile_n = len(v.pile)
     threat = K.threat(v)
+    rules = v.rules
+    runs = S.run_strength(v, tm)
+    run_keep = (0.0, 10.0, 30.0, 50.0) if style.advanced else (0.0, 5.0, 15.0, 30.0)
+
+    def onto(row: tuple[Meld | None, ...], q: int) -> bool:
+        # Samba: the upcard goes only "to a meld that is less than a canasta" (beside a
+        # canasta a natural pair takes it: the danger of a pair, below).
+        return S.takes_onto(row, q, rules)
     out: list[tuple[float, Action]] = []
     for a in discards:
         c = a.card
@@ -629,13 +736,16 @@ def discard_scores(v: PlayerView, style: Style, discards: list[Action]) -> list[
         if IS_BLACK_THREE[c]:
             # a stop card: the next player cannot take the pile
             score = -40.0 if style.advanced else 0.0
-            if style.advanced and cnt[THREE] >= 3 and K.canastas(v, tm) >= v.rules.canastas_to_go_out:
+            if rules.black_three_hand_penalty:
+                score = -60.0  # Bolivia: a black three left in hand costs 100
+            if style.advanced and cnt[THREE] >= 3 and canastas_missing(mine, rules) <= 0:
                 score = 20.0
             out.append((score, a))
             continue
         if IS_WILD[c]:
             score = 250.0 if q == JOKER else 200.0
-            if style.advanced and not v.frozen and pile_n >= 6 and any(opp_open) and threat + pile_n / 8 >= 1.5:
+            if style.advanced and not v.frozen and pile_n >= 6 and any(opp_open) and threat + pile_n / 8 >= 1.5 \
+                    and not rules.wild_melds_allowed:
                 score = 30.0 if q == DEUCE else 60.0  # freeze the big pile the opponents want
             out.append((score, a))
             continue
@@ -645,14 +755,15 @@ def discard_scores(v: PlayerView, style: Style, discards: list[Action]) -> list[
             keep += (60.0 if style.advanced else 25.0) * (n - 1)
         if mine[q] is not None:
             keep += 15.0
+        keep += run_keep[runs.get(c, 0)]  # Samba, Bolivia: a suited run toward a samba
         danger = 0.0
         if style.advanced:
-            unseen = max(0, K.COPIES - seen[q])
+            unseen = max(0, K.copies(rules) - seen[q])
             if q in (JOKER, DEUCE):
                 pass
-            elif opp_rows and opp_rows[0][q] is not None and not v.frozen and opp_open[0]:
+            elif opp_rows and onto(opp_rows[0], q) and not v.frozen and opp_open[0]:
                 danger = 150.0 + 12.0 * pile_n
-            elif any(row[q] is not None for row in opp_rows) and not v.frozen:
+            elif any(onto(row, q) for row in opp_rows) and not v.frozen:
                 danger = 60.0 + 6.0 * pile_n
             else:
                 kn = nxt_known[q]
@@ -667,7 +778,7 @@ def discard_scores(v: PlayerView, style: Style, discards: list[Action]) -> list[
                     danger *= 0.8
             keep += VALUE[c] * 0.3  # high cards make melds count
         else:
-            if any(row[q] is not None for row in opp_rows) and not v.frozen:
+            if any(onto(row, q) for row in opp_rows) and not v.frozen:
                 danger = 40.0
             keep -= VALUE[c] * 0.2  # beginners throw the expensive singletons
         out.append((keep + danger, a))

@@ -8,13 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine import Meld, PlayerView
+from ..engine import Meld, PlayerView, Rules
 from ..engine.cards import DEUCE, IS_BLACK_THREE, IS_RED_THREE, IS_WILD, JOKER, NATURAL_RANKS, RANK_OF, VALUE
+from ..engine.moves import canastas_missing
 from ..engine.scoring import canasta_bonus, red_three_points
 from ..engine.state import partner, team
 
 #: Copies of each natural rank in the deck (two standard decks).
 COPIES = 8
+
+
+def copies(rules: Rules) -> int:
+    """Copies of each natural rank in the deck: 8 with two packs, 12 with three (Samba)."""
+    return 4 * rules.packs
 
 
 def counts(cards: Sequence[int]) -> list[int]:
@@ -103,7 +109,7 @@ def threat(v: PlayerView) -> float:
     t = 0.0
     for p in opponents(v):
         tm = team(p, v.rules)
-        if canastas(v, tm) >= v.rules.canastas_to_go_out:
+        if canastas_missing(v.melds[tm], v.rules) <= 0:
             t += 0.6
             size = v.hand_sizes[p]
             if size <= 2:

@@ -112,12 +112,19 @@ def _play_match_hand(m: Match, players: list[ComputerPlayer], sides: list[str],
     return m
 
 
+def _ended(ends: dict[str, int], s: GameState) -> None:
+    """Count why a hand ended (went out, stock exhausted, ...; "unfinished" past MAX_ACTIONS)."""
+    why = s.end_reason.name.lower() if s.phase == Phase.HAND_OVER and s.end_reason is not None else "unfinished"
+    ends[why] = ends.get(why, 0) + 1
+
+
 def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
     """Both plays of one deal: points of A and B summed over the two plays."""
     lat: dict[str, list[float]] = {"A": [], "B": []}
     asks = _new_asks()
     points = {"A": 0, "B": 0}
     hands = 0
+    ends: dict[str, int] = {}
     t0 = time.perf_counter()
     deck = _deck(st.seed, index, 0, st.rules.packs)
     for play_no, a_team in enumerate((0, 1)):
@@ -128,8 +135,9 @@ def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
         points["A"] += sc[a_team].total
         points["B"] += sc[1 - a_team].total
         hands += 1
+        _ended(ends, s)
     return {"index": index, "A": points["A"], "B": points["B"], "hands": hands, "lat": lat, "asks": asks,
-            "seconds": time.perf_counter() - t0}
+            "ends": ends, "seconds": time.perf_counter() - t0}
 
 
 def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
@@ -139,6 +147,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
     winners: list[str] = []
     diff = 0
     hands = 0
+    ends: dict[str, int] = {}
     t0 = time.perf_counter()
     for play_no, a_team in enumerate((0, 1)):
         players, sides = _players(st, a_team, index, play_no)
@@ -147,6 +156,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
         while True:
             m = _play_match_hand(m, players, sides, lat, asks)
             h += 1
+            _ended(ends, m.state)
             if m.state.phase != Phase.HAND_OVER or not m.needs_deal or h >= MAX_HANDS:
                 break
             m = next_hand(m, _deck(st.seed, index, h, st.rules.packs))
@@ -158,7 +168,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
         winners.append("A" if w == a_team else "B")
         diff += scores[a_team] - scores[1 - a_team]
     return {"index": index, "winners": winners, "diff": diff, "hands": hands, "lat": lat, "asks": asks,
-            "seconds": time.perf_counter() - t0}
+            "ends": ends, "seconds": time.perf_counter() - t0}
 
 
 def _job(args: tuple[str, Settings, int]) -> dict[str, Any]:
@@ -261,6 +271,11 @@ def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None,
             "mean_final_diff": round(mu, 1), "mean_final_diff_ci": [round(mu - half, 1), round(mu + half, 1)],
             "hands_per_match": round(hands_per_match, 2),
         })
+    ends: dict[str, int] = {}
+    for r in rows:
+        for k, x in r["ends"].items():
+            ends[k] = ends.get(k, 0) + x
+    out["ends"] = dict(sorted(ends.items()))
     asked = {k: sum(r["asks"][k] for r in rows) for k in _new_asks()}
     out["asks"] = {
         side: {"level": a if side == "A" else b, "asks": asked[side],
@@ -303,6 +318,10 @@ def report(r: dict[str, Any]) -> str:
             f"(95% CI {r['mean_final_diff_ci'][0]:+.1f} .. {r['mean_final_diff_ci'][1]:+.1f}); "
             f"{r['hands_per_match']} hands per match",
         ]
+    ends = r.get("ends", {})
+    if ends:
+        lines.append("  hands ended:       " + ", ".join(
+            f"{k.replace('_', ' ')} {x} ({x / r['hands']:.0%})" for k, x in ends.items()))
     ak = r["asks"]
     lines.append(f"  May I go out?:     A ({ak['A']['level']}) asked {ak['A']['asks']} times, "
                  f"{ak['A']['per_100_hands']} per 100 hands; B ({ak['B']['level']}) {ak['B']['asks']}, "

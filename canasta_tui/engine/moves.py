@@ -882,7 +882,8 @@ def _last_card_can_go(s: GameState) -> bool:
     are going out), or end the hand?  (More cards, e.g. the rest of a pile received: yes.)"""
     if len(s.hands[s.turn]) > 1 or (s.hands[s.turn] and not s.t.final and turn_problem(s, True) is None):
         return True
-    return any(x.kind != A.UNDO and x.kind != A.UNPILE for x in _meld_actions(s))
+    # A join melds no card of the hand: it is no way on (the turn would never end).
+    return any(x.kind != A.UNDO and x.kind != A.UNPILE and x.kind != A.JOIN for x in _meld_actions(s))
 
 
 def _last_card_reason(s: GameState, a: Action) -> str | None:

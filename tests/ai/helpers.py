@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import random
+import types
+from pathlib import Path
 
 from canasta_tui.ai import ComputerPlayer
 from canasta_tui.engine import CLASSIC, GameState, Meld, Phase, Rules, Turn, apply, deal, full_deck, view_for
 
 
-def shuffled(seed: int) -> list[int]:
-    deck = [int(c) for c in full_deck()]
+def shuffled(seed: int, packs: int = 2) -> list[int]:
+    deck = [int(c) for c in full_deck(packs)]
     random.Random(seed).shuffle(deck)
     return deck
 
@@ -17,7 +21,7 @@ def shuffled(seed: int) -> list[int]:
 def play_hand(players: list[ComputerPlayer], seed: int, rules: Rules = CLASSIC,
               limit: int = 4000) -> tuple[GameState, list[str]]:
     """Play one hand; every choice must be legal (``apply`` raises otherwise)."""
-    s = deal(rules, shuffled(seed), seed % rules.players)
+    s = deal(rules, shuffled(seed, rules.packs), seed % rules.players)
     log: list[str] = []
     while s.phase != Phase.HAND_OVER:
         v = view_for(s, s.actor)
@@ -69,3 +73,19 @@ def position(hands: dict[int, str], *, melds: dict[int, list[str]] | None = None
         phase=phase, turn=turn, actor=(turn + 2) % 4 if phase == Phase.PERMISSION else turn,
         turn_number=turn_number, has_melded=opened, threes_laid=(True,) * 4, known=((),) * 4,
         stock_pos=len(deck) - stock, t=t, requirements=(50, 50))
+
+
+def variant_position(hands: dict[int, str], **kw: object) -> GameState:
+    """A Samba or Bolivia position, built by the engine tests' ``positions.position`` (a sequence
+    written ``"seq 7h 8h 9h"``; ``rules=`` the preset; seats not given hold no cards)."""
+    return _engine_positions().position(hands, **kw)  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _engine_positions() -> types.ModuleType:
+    path = Path(__file__).parent.parent / "engine" / "positions.py"
+    spec = importlib.util.spec_from_file_location("ai_engine_positions", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -39,6 +39,20 @@ def test_bench_ai_matches_text_and_errors() -> None:
     assert both.exit_code == 2 and "not both" in both.output
 
 
+def test_bench_ai_says_why_hands_ended() -> None:
+    """Issue 19: how many hands end by going out and how many with the stock exhausted."""
+    res = CliRunner().invoke(main, ["bench", "ai", "--a", "advanced", "--b", "beginner", "--deals", "2",
+                                    "--rules", "samba", "--json"])
+    assert res.exit_code == 0, res.output
+    r = json.loads(res.output)
+    assert sum(r["ends"].values()) == r["hands"] == 4
+    assert set(r["ends"]) <= {"went_out", "stock_exhausted", "last_card_red_three", "unfinished"}
+    text = CliRunner().invoke(main, ["bench", "ai", "--a", "beginner", "--b", "beginner", "--matches", "1",
+                                     "--rules", "bolivia"])
+    assert text.exit_code == 0, text.output
+    assert "hands ended:" in text.output and "%)" in text.output
+
+
 def test_confidence_intervals() -> None:
     lo, hi = wilson(65, 100)
     assert 0.55 < lo < 0.65 < hi < 0.74

@@ -310,3 +310,13 @@ def test_bolivia_ask_only_when_an_escalera_is_within_reach() -> None:
                                "complete it this turn: there is nothing to ask")
     near = position({0: "4h 5h 6h 8h 9h 10h Jc"}, rules=BOLIVIA, melds={0: [*melds[0], "seq 7h 8h 9h"]})
     assert "ask" in legal(near)
+
+
+def test_a_join_is_no_way_to_end_a_turn_with_one_card_left() -> None:
+    """Bolivia: taking the pile with a natural pair may not leave one card that cannot be
+    discarded (no escalera yet) just because a ``join`` is legal: a join melds no card of the
+    hand, so the turn could never end (the computers looped join/undo for ever)."""
+    s = position({0: "8d 8s"}, rules=BOLIVIA, phase=Phase.DRAW, pile="3c 8c",
+                 melds={0: ["8c 8d 8h 8s 8c 8d 8h", "Ac Ad As"]})
+    assert "pile 8 8" not in legal(s)
+    assert legal(s) == ["draw"]
