@@ -13,12 +13,15 @@ and benchmarks can run it on a pipe as well.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..table import Link
 from ..text import printable
 from ..ui.app import ScreenApp
+from ..ui.canvas import Canvas, Options
 from ..ui.controller import Controller
+from ..ui.dialogs import MatchOver, Rematch
 from ..ui.lobby import LobbyScreen
 from .auth import Identity, code_text
 from .lobby import RegistryLobby
@@ -44,6 +47,8 @@ class SeatClient(Controller):
     def __init__(self, link: Link) -> None:
         super().__init__(link, None, remote=True)
         self.next: Destination | None = None
+        #: A player's: at the end of the match, "play again with the same people?" (answer, status).
+        self.again: tuple[Callable[[bool], str | None], Callable[[], str]] | None = None
 
     @property
     def finished(self) -> bool:
@@ -56,6 +61,26 @@ class SeatClient(Controller):
     def notify(self, text: str) -> None:
         self.message = [text]
         self.on_change()
+
+    def warn(self, text: str) -> None:
+        """A line, and the bell if the person rings it for their turn (the turn timer's warning)."""
+        self.message = [text]
+        if "turn" in self.client.bells:
+            self.bell = True
+        self.on_change()
+
+    def _offer_again(self) -> None:
+        """A player's end of the match asks "play again?" instead of only saying who won."""
+        if self.again is not None and isinstance(self.client.dialog, MatchOver):
+            self.client.dialog = Rematch(*self.again)
+
+    def paint(self, width: int, height: int, opts: Options) -> Canvas:
+        self._offer_again()
+        return super().paint(width, height, opts)
+
+    def handle(self, name: str) -> None:
+        self._offer_again()
+        super().handle(name)
 
 
 class ServerApp(ScreenApp):
@@ -125,6 +150,13 @@ class ServerApp(ScreenApp):
         if self.shown is not None:
             self.shown.notify(text)
 
+    def warn(self, text: str) -> None:
+        """A line for the player with the bell they chose for their turn (the turn timer)."""
+        if isinstance(self.shown, SeatClient):
+            self.shown.warn(text)
+        elif self.shown is not None:
+            self.shown.notify(text)
+
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
         if self.kicked:
@@ -177,6 +209,7 @@ class ServerApp(ScreenApp):
         link, since = st.enter(self, seat)
         ctl = SeatClient(link)
         self.registry.seat_options(self._identity, ctl.client)
+        ctl.again = (lambda yes: st.answer_again(self, yes), st.again_status)
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

@@ -28,6 +28,7 @@ import asyncio
 import collections
 import concurrent.futures
 import dataclasses
+import json
 import logging
 import math
 import time
@@ -80,6 +81,19 @@ LOBBY_CHAT_KEEP = 100
 VERIFIED = "✓"
 #: Lines of catch-up a returning player is shown at most (the newest).
 CATCH_UP_LINES = 14
+#: The turn timer's choices (seconds a human has for a turn; 0: no timer, the default).
+TURN_TIMERS = (0, 30, 60, 120)
+#: A timed player is warned this long before a computer plays their turn (at most a third of it).
+TURN_WARNING = 10.0
+
+
+def turn_timers(shortest: int = TURN_TIMERS[1]) -> tuple[int, ...]:
+    """The turn timer's choices with ``shortest`` as the shortest one (tests make it short)."""
+    return (0, shortest, *(t for t in TURN_TIMERS[2:] if t > shortest))
+
+
+def timer_text(seconds: float) -> str:
+    return f"{seconds:g} s" if seconds else "off"
 
 
 class Client(Protocol):
@@ -98,6 +112,9 @@ class Client(Protocol):
 
     def notify(self, text: str) -> None:
         """A line for the person on whichever screen they see (their table was cleared)."""
+
+    def warn(self, text: str) -> None:
+        """A line for the person, with the bell if they want it for their turn (the turn timer)."""
 
     @property
     def guest_code(self) -> str:
@@ -148,6 +165,8 @@ class ServerTable:
     seed: int | None
     #: A rated table's finished match moves its players' ratings (:mod:`.people`).
     rated: bool = False
+    #: Seconds a human has for a turn before a computer plays it for them (0: no timer).
+    turn_timer: float = 0.0
     claims: list[Claim | None] = field(default_factory=list)
     table: Table | None = None
     #: Connected players: seat -> (client, their link).
@@ -167,6 +186,18 @@ class ServerTable:
     #: When a person was last at it, playing or watching (seconds since the epoch, kept in the
     #: save): a table left alone for long is set aside.
     visited: float = field(default_factory=time.time)
+    #: A forming table brought back by a restart stays (its people not yet back) until then (the
+    #: loop's clock); 0: it goes as soon as nobody connected holds a seat.
+    kept_until: float = 0.0
+    #: The turn timed now, (seat, hand), and its warning's and time-out's timers.
+    timed: tuple[int, int] | None = None
+    turn_timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    #: The seat a computer plays this one turn for (its player ran out of time; they keep the seat).
+    standing_in: int | None = None
+    #: Once the match is over: who answered "play again with the same people" (identity -> yes).
+    again: dict[str, bool] | None = None
+    #: The table the rematch is played at, once everybody answered and somebody said yes.
+    again_at: int | None = None
 
     # ------------------------------------------------------------------ what the lobby shows
     @property
@@ -318,6 +349,7 @@ class ServerTable:
             "seats": ["remote" if s.kind == REMOTE else "computer" for s in t.seats],
             "game_id": self.game_id,
             "server": {"table": self.id, "level": self.level, "creator": self.creator, "rated": self.rated,
+                       "turn_timer": self.turn_timer,
                        "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
                        "visited": round(time.time() if self.present() else self.visited)},
         }
@@ -343,6 +375,126 @@ class ServerTable:
             self.registry.changed()
         if table.match.winner is not None and self.stats is not None and what == Change.ACTION:
             self._record(table)
+        if table.match.winner is not None and self.again is None:
+            self._open_again()
+        if what in (Change.ACTION, Change.DEAL, Change.SEATS, Change.LOAD):
+            self.time_turn()
+
+    # ------------------------------------------------------------------ the turn timer
+    def time_turn(self) -> None:
+        """Time the turn of the human to act now (a table with a turn timer, a player at their
+        screen); a computer that stood in for one turn gives the seat back once that turn is over.
+
+        The timer runs also while the player answers their partner's "may I go out?" (the
+        partner waits just as much), and whatever dialog their own screen shows: the server
+        cannot tell a player reading the help from one who walked away, and the others wait
+        the same.  It does not run at the end of a hand (each player's Enter deals the next)."""
+        t = self.table
+        if t is None:
+            return
+        m = t.match
+        s = m.state
+        over = s.phase == Phase.HAND_OVER or m.winner is not None or t.closed
+        if self.standing_in is not None and (over or s.actor != self.standing_in):
+            seat, self.standing_in = self.standing_in, None
+            cur = t.seats[seat]
+            if cur.kind == COMPUTER and cur.key and seat in self.links:
+                t.set_seat(seat, cur.with_(kind=REMOTE))      # (that change times the next turn)
+                return
+        timed: tuple[int, int] | None = None
+        if self.turn_timer > 0 and not over and t.seats[s.actor].kind == REMOTE and s.actor in self.links:
+            timed = (s.actor, m.hand_number)
+        if timed is not None and timed == self.timed:
+            return
+        self._stop_turn()
+        self.timed = timed
+        if timed is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        lead = min(TURN_WARNING, self.turn_timer / 3)
+        self.turn_timers = [loop.call_later(self.turn_timer - lead, self._warn_turn, timed, lead),
+                            loop.call_later(self.turn_timer, self._turn_out, timed)]
+
+    def _stop_turn(self) -> None:
+        for h in self.turn_timers:
+            h.cancel()
+        self.turn_timers = []
+        self.timed = None
+
+    def _warn_turn(self, timed: tuple[int, int], lead: float) -> None:
+        entry = self.links.get(timed[0])
+        if self.timed != timed or entry is None:
+            return
+        entry[0].warn(f"{lead:.0f} s left for your turn: then a computer plays it for you (you keep your seat)")
+
+    def _turn_out(self, timed: tuple[int, int]) -> None:
+        """The timed player's time is up: a computer plays this turn, and gives the seat back after it."""
+        t = self.table
+        if self.timed != timed or t is None:
+            return
+        seat = timed[0]
+        self.turn_timers = []
+        self.timed = None
+        s = t.seats[seat]
+        if t.match.state.actor != seat or s.kind != REMOTE or t.match.state.phase == Phase.HAND_OVER:
+            return
+        self.standing_in = seat
+        log.info("table %d: Player %d's time ran out (%s)", self.id, seat + 1, timer_text(self.turn_timer))
+        t.set_seat(seat, s.with_(kind=COMPUTER))
+        t.say("", f"{s.name}'s time ran out: a computer plays this turn for them")
+        entry = self.links.get(seat)
+        if entry is not None:
+            entry[0].notify("Your time ran out: a computer plays this turn for you; the next one is yours")
+        self.registry.changed()
+
+    # ------------------------------------------------------------------ play again
+    def _open_again(self) -> None:
+        """The match is over: every human at the table is asked to play again with the same people;
+        those away count as no (a computer takes their seat)."""
+        assert self.table is not None
+        self.again = {s.key: False for i, s in enumerate(self.table.seats) if s.key and i not in self.links}
+        self._settle_again()
+
+    def again_status(self) -> str:
+        """Who has not answered yet, and who plays again, for the players' box."""
+        if self.table is None or self.again is None:
+            return ""
+        if self.again_at is not None:
+            return f"The new match is at table {self.again_at}"
+        names = {s.key: s.name for s in self.table.seats if s.key}
+        yes = [names[k] for k, v in self.again.items() if v and k in names]
+        waiting = [n for k, n in names.items() if k not in self.again]
+        out = f"Playing again: {', '.join(yes) or 'nobody yet'}"
+        return out + (f". Waiting for {', '.join(waiting)}" if waiting else "")
+
+    def answer_again(self, client: Client, yes: bool) -> str | None:
+        """``client``, a player of this finished match, answers "play again?" (why not, or None)."""
+        key = client.identity.key
+        if self.again is None or self.table is None:
+            return "The match is not over"
+        if self.seat_of(key) is None:
+            return "Only the match's players are asked"
+        if self.again_at is not None or key in self.again:
+            return "You have answered"
+        self.again[key] = yes
+        self.table.say("", f"{client.identity.label} {'plays again' if yes else 'does not play again'}")
+        self._settle_again()
+        self.registry.changed()
+        return None
+
+    def _settle_again(self) -> None:
+        """Everybody answered: those who said yes play a new match (:meth:`Registry.rematch`)."""
+        if self.table is None or self.again is None or self.again_at is not None:
+            return
+        keys = [s.key for s in self.table.seats if s.key]
+        if any(k not in self.again for k in keys):
+            return
+        yes = [i for i, s in enumerate(self.table.seats) if s.key and self.again.get(s.key)]
+        if yes:
+            self.again_at = self.registry.rematch(self, yes)
 
     def _record(self, table: Table) -> None:
         stats, self.stats = self.stats, None
@@ -385,6 +537,8 @@ class ServerTable:
         self.visited = time.time()
         back = ident.key in self.left_at
         played_for = s.kind == COMPUTER      # a computer played this seat while its player was away
+        if self.standing_in == seat:
+            self.standing_in = None
         if s.kind == COMPUTER:
             table.set_seat(seat, Seat(REMOTE, ident.label, self.level, ident.key))
         if back and old is None:
@@ -400,6 +554,7 @@ class ServerTable:
             if len(lines) > CATCH_UP_LINES:
                 lines = ["…", *lines[-CATCH_UP_LINES:]]
         self.update_hold()
+        self.time_turn()
         self.registry.changed()
         return link, lines
 
@@ -415,6 +570,12 @@ class ServerTable:
         table = self.table
         name = table.seats[seat].name
         self.left_at[client.identity.key] = len(table.events)
+        if self.standing_in == seat:          # (the computer that stood in for one turn stays)
+            self.standing_in = None
+            table.set_seat(seat, table.seats[seat].with_(kind=REMOTE))
+        if self.state == OVER and self.again is not None:
+            self.again.setdefault(client.identity.key, False)      # leaving is a no
+            self._settle_again()
         if self.state == PLAYING:
             wait = self.registry.config.takeover
             if dropped and wait > 0:
@@ -423,6 +584,7 @@ class ServerTable:
             else:
                 self.take_over(seat, "left the table: a computer plays for them until they come back")
         self.update_hold()
+        self.time_turn()
         self.registry.changed()
 
     def take_over(self, seat: int, why: str = "") -> None:
@@ -495,6 +657,7 @@ class ServerTable:
         for timer in self.timers.values():
             timer.cancel()
         self.timers.clear()
+        self._stop_turn()
         if self.table is not None:
             self.table.close()
         if self.task is not None:
@@ -535,8 +698,14 @@ class Registry:
     """Every table of the server, the connected people, and the lobby's chat."""
 
     def __init__(self, config: ServerConfig, store: TableStore, executor: Executor,
-                 people: PeopleStore | None = None) -> None:
+                 people: PeopleStore | None = None, shortest_turn: int = TURN_TIMERS[1]) -> None:
         self.config = config
+        #: The turn timer's choices (seconds; 0: none); only tests make the shortest one shorter.
+        self.turn_timers = turn_timers(shortest_turn)
+        #: The server is stopping: its people leave, but their seats at forming tables stay (kept).
+        self.closing = False
+        #: The forming tables as last written (none: no file is written until there are some).
+        self._forming_kept = _forming_text([])
         self.store = store
         self.executor = executor
         self.tables: dict[int, ServerTable] = {}
@@ -574,8 +743,75 @@ class Registry:
 
     def changed(self) -> None:
         self.generation += 1
+        self.keep_forming()
         for fn in list(self._listeners):
             fn()
+
+    # ------------------------------------------------------------------ forming tables outlast a restart
+    def forming_data(self) -> list[dict[str, Any]]:
+        """The tables not started yet, as the store keeps them: seats, options, creator."""
+        return [{"id": st.id, "rules": st.rules.to_dict(), "level": st.level, "creator": st.creator,
+                 "seed": st.seed, "rated": st.rated, "turn_timer": st.turn_timer,
+                 "claims": [[c.identity, c.name] if c is not None else None for c in st.claims]}
+                for st in self.tables.values() if st.state == FORMING]
+
+    def keep_forming(self) -> None:
+        """Write the forming tables when they changed (off the loop, by the store's thread)."""
+        if self.closing:
+            return
+        text = _forming_text(self.forming_data())
+        if text != self._forming_kept:
+            self._forming_kept = text
+            self.store.save_forming(text if self.forming_data() else "")
+
+    def _restore_forming(self, data: object) -> None:
+        """Bring back the forming tables an earlier run kept; their people have until the forming
+        timeout (counted from now) to come back, each finding their seat claimed."""
+        from ..ai import ALL_LEVELS
+        from ..engine import RulesError, rules_from_dict
+
+        if data is not None:
+            self._forming_kept = ""        # (the file is written again at the next change)
+        items = data.get("forming") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return
+        keep = self.config.forming_timeout or 3600.0
+        for item in items:
+            try:
+                if not isinstance(item, dict):
+                    raise ValueError("not a table")
+                table_id = item.get("id")
+                if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id < 1 or table_id in self.tables:
+                    raise ValueError(f"a bad or taken number {table_id!r}")
+                rules_data = item.get("rules")
+                if not isinstance(rules_data, dict):
+                    raise ValueError("no rules")
+                rules = rules_from_dict(rules_data)
+                level = _text(item.get("level"))
+                level = level if level in ALL_LEVELS else "advanced"
+                seed = item.get("seed")
+                seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+                timer = item.get("turn_timer")
+                timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
+                claims: list[Claim | None] = []
+                for c in _column(item.get("claims"), rules.players):
+                    ok = isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) and x for x in c)
+                    claims.append(Claim(_person(c[0]), printable(c[1])[:20]) if ok and isinstance(c, list) else None)
+                if all(c is None for c in claims):
+                    continue
+                creator = _text(item.get("creator"))
+                if creator not in {c.identity for c in claims if c is not None}:
+                    creator = next(c.identity for c in claims if c is not None)
+                st = ServerTable(self, table_id, rules, level, creator, seed, rated=item.get("rated") is True,
+                                 turn_timer=timer)
+                st.claims = claims
+                st.kept_until = time.monotonic() + keep
+                self.tables[table_id] = st
+                self.next_id = max(self.next_id, table_id + 1)
+                log.info("table %d is back, not started: %s", table_id,
+                         ", ".join(printable(c.name) for c in claims if c is not None))
+            except (ValueError, RulesError, TypeError) as exc:
+                log.warning("a table not started could not be brought back (%s)", printable(str(exc)))
 
     # ------------------------------------------------------------------ restart
     def restore(self, stored: list[StoredTable], next_id: int) -> None:
@@ -588,9 +824,9 @@ class Registry:
                 self.tables.pop(item.id, None)
                 log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
                             item.id, type(exc).__name__, printable(str(exc)))
+        self._restore_forming(self.store.load_forming())
         self.sweep()
-        # Invitations to tables that did not come back (a forming table is not kept) are closed: a new
-        # table may get that number.
+        # Invitations to tables that did not come back are closed: a new table may get that number.
         try:
             for inv in self.people.invitations():
                 if inv.table_id not in self.tables:
@@ -622,8 +858,10 @@ class Registry:
             seats.append(Seat(kind, name, level, key))
         seed = meta.get("seed")
         seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        timer = server.get("turn_timer")
+        timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
         st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed,
-                         rated=server.get("rated") is True)
+                         rated=server.get("rated") is True, turn_timer=timer)
         gid = meta.get("game_id")
         st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
         table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
@@ -732,7 +970,8 @@ class Registry:
         if self.clients.get(key) is client:
             del self.clients[key]
             for st in list(self.tables.values()):
-                if st.state == FORMING and st.stand(key):
+                # (a server that stops keeps its forming tables as they are: they come back)
+                if st.state == FORMING and not self.closing and st.stand(key):
                     self._drop_if_empty(st)
         self.changed()
 
@@ -778,14 +1017,20 @@ class Registry:
             return f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over"
         return None
 
-    def create(self, client: Client, rules: Rules, level: str, rated: bool = False) -> ServerTable:
+    def create(self, client: Client, rules: Rules, level: str, rated: bool = False,
+               turn_timer: float = 0) -> ServerTable:
         """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`).
-        ``rated``: its finished match moves its players' ratings."""
+        ``rated``: its finished match moves its players' ratings; ``turn_timer``: seconds a human
+        has for a turn (one of :attr:`turn_timers`; 0: no timer)."""
+        if turn_timer not in self.turn_timers:
+            raise TableRefused(f"A turn timer is one of {', '.join(timer_text(t) for t in self.turn_timers)}, "
+                               f"not {turn_timer:g} s")
         why = self.may_create(client)
         if why is not None:
             raise TableRefused(why)
         seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
-        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=rated)
+        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=rated,
+                         turn_timer=float(turn_timer))
         st.claims = [None] * rules.players
         self.next_id += 1
         self.tables[st.id] = st
@@ -793,8 +1038,9 @@ class Registry:
             if other is not st and other.state == FORMING and other.stand(client.identity.key):
                 self._drop_if_empty(other)
         st.claim(client, 0)
-        log.info("%s created table %d (%s rules, %s computers, to %d%s)", client.identity.log_text(), st.id,
-                 rules.name, level, rules.target_score, ", rated" if rated else "")
+        log.info("%s created table %d (%s rules, %s computers, to %d%s%s)", client.identity.log_text(), st.id,
+                 rules.name, level, rules.target_score, ", rated" if rated else "",
+                 f", turn timer {timer_text(turn_timer)}" if turn_timer else "")
         self.changed()
         return st
 
@@ -856,6 +1102,30 @@ class Registry:
         self.changed()
         return None
 
+    def rematch(self, st: ServerTable, seats: Sequence[int]) -> int:
+        """The players of ``st``'s finished match in ``seats`` play again, at a new table with the same
+        seats and options (rules, computers, rated, turn timer); computers take the other seats.  Its
+        number.  (Not bounded by the tables per person: the finished table goes as they leave it.)"""
+        assert st.table is not None
+        old = st.table.seats
+        creator = st.creator if st.creator in {old[i].key for i in seats} else old[seats[0]].key
+        seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
+        new = ServerTable(self, self.next_id, st.rules, st.level, creator, seed, rated=st.rated,
+                          turn_timer=st.turn_timer)
+        new.claims = [Claim(old[i].key, old[i].name) if i in seats else None for i in range(st.players)]
+        self.next_id += 1
+        self.tables[new.id] = new
+        new.start(self.executor)
+        log.info("table %d: %s play again at table %d", st.id, ", ".join(printable(old[i].name) for i in seats), new.id)
+        st.table.say("", f"The new match is at table {new.id}")
+        for seat in seats:
+            entry = st.links.get(seat)
+            if entry is not None:
+                entry[0].moved(Destination(new.id, seat))
+        new.wait_for_all(catch_up=False)
+        self.changed()
+        return new.id
+
     def sweep(self) -> None:
         """Tables left alone go (every ``tick`` seconds, and at start).  One that has not started
         goes when nobody connected holds a seat there, or when its seats have not changed for
@@ -866,6 +1136,8 @@ class Registry:
         for st in list(self.tables.values()):
             if st.state == FORMING:
                 if not any(c is not None and c.identity in self.clients for c in st.claims):
+                    if st.kept_until > now:
+                        continue       # (brought back by a restart: its people have a while to come back)
                     self.clear(st, "")
                 elif config.forming_timeout and now - st.touched >= config.forming_timeout:
                     self.clear(st, f"Table {st.id} was cleared: it had not started "
@@ -1220,6 +1492,10 @@ def _seen_from(value: object, events: Sequence[Event], keys: set[str]) -> dict[s
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in pos)):
             out[key] = seen_index(events, pos[0], pos[1])
     return out
+
+
+def _forming_text(data: list[dict[str, Any]]) -> str:
+    return json.dumps({"forming": data}, ensure_ascii=False, sort_keys=True)
 
 
 def _column(value: object, n: int) -> list[object]:

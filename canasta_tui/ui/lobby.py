@@ -74,15 +74,18 @@ def help_lines(keys: Sequence[KeyHelp] = LOBBY_KEYS) -> list[str]:
 
 @dataclass
 class NewTable:
-    """The form of a new table: rules preset, computer level, score to play to."""
+    """The form of a new table: rules preset, computer level, score to play to, turn timer."""
 
     presets: list[str] = field(default_factory=preset_names)
     preset: int = 0
     level: int = 1
     target: int = 5000
     row: int = 0
+    #: The turn timer's choices (seconds; 0: none, the default) and the one chosen.
+    timers: tuple[int, ...] = (0,)
+    timer: int = 0
 
-    ROWS: ClassVar[int] = 3
+    ROWS: ClassVar[int] = 4
 
     def __post_init__(self) -> None:
         if "classic" in self.presets:
@@ -96,13 +99,17 @@ class NewTable:
             self.preset = (self.preset + step) % len(self.presets)
         elif self.row == 1:
             self.level = (self.level + step) % len(LEVELS)
+        elif self.row == 3:
+            i = self.timers.index(self.timer) if self.timer in self.timers else 0
+            self.timer = self.timers[(i + step) % len(self.timers)]
         else:
             ts = self.targets()
             self.target = ts[(ts.index(self.target) + step) % len(ts)]
 
     def lines(self) -> list[str]:
         fields = [("Rules", self.presets[self.preset]), ("Computers", LEVELS[self.level]),
-                  ("Play to", str(self.target))]
+                  ("Play to", str(self.target)),
+                  ("Turn timer", f"{self.timer} s" if self.timer else "off")]
         out = []
         for i, (label, value) in enumerate(fields):
             mark = ">" if i == self.row else " "
@@ -115,9 +122,9 @@ class NewTableForm(Page):
 
     overlay: ClassVar[bool] = True
 
-    def __init__(self) -> None:
+    def __init__(self, timers: tuple[int, ...] = (0,)) -> None:
         super().__init__()
-        self.form = NewTable()
+        self.form = NewTable(timers=timers)
         self.create = False
 
     def on_key(self, name: str) -> None:
@@ -314,7 +321,7 @@ class LobbyScreen(Page):
         if why:
             self.message = why          # (before the form: it could not be used)
         else:
-            self.open(NewTableForm())
+            self.open(NewTableForm(self.service.turn_timers()))
 
     def cmd_code(self) -> None:
         if self.view.verified:
@@ -333,7 +340,7 @@ class LobbyScreen(Page):
         except RulesError as exc:
             self.message = f"The table was not created: {printable(str(exc))}"
             return
-        got = self.service.create(rules, LEVELS[f.level])
+        got = self.service.create(rules, LEVELS[f.level], f.timer)
         if isinstance(got, str):         # (somebody else's table took the last place meanwhile)
             self.message = got
             return

@@ -82,9 +82,12 @@ class FakeLobby:
     def may_create(self) -> str | None:
         return self.refuse or None
 
-    def create(self, rules: Rules, level: str) -> int | str:
-        self.asked.append(f"create {rules.name} {level} {rules.target_score}")
+    def create(self, rules: Rules, level: str, turn_timer: int = 0) -> int | str:
+        self.asked.append(f"create {rules.name} {level} {rules.target_score}" + (f" timer {turn_timer}" if turn_timer else ""))
         return 4
+
+    def turn_timers(self) -> tuple[int, ...]:
+        return (0, 30, 60, 120)
 
     def sit(self, table: int, seat: int) -> tuple[str | None, Destination | None]:
         self.asked.append(f"sit {table} {seat}")
