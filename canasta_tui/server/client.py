@@ -71,7 +71,8 @@ class SeatClient(Controller):
 
     def _offer_again(self) -> None:
         """A player's end of the match asks "play again?" instead of only saying who won."""
-        if self.again is not None and isinstance(self.client.dialog, MatchOver):
+        dialog = self.client.dialog
+        if self.again is not None and isinstance(dialog, MatchOver) and not isinstance(dialog, Rematch):
             self.client.dialog = Rematch(*self.again)
 
     def paint(self, width: int, height: int, opts: Options) -> Canvas:

@@ -336,10 +336,11 @@ class MatchOver(TableDialog):
 
 
 @dataclass
-class Rematch(TableDialog):
+class Rematch(MatchOver):
     """The end of a match at a server: play again with the same people?  ``answer`` tells the
     server (yes or no); ``status`` says who plays again and who has not answered.  No leaves the
-    table; so does q after a yes (which counts as no while the others have not all answered)."""
+    table; so does q after a yes (which counts as no while the others have not all answered).
+    (A MatchOver: the end-of-hand flow leaves it open, as it does the plain one.)"""
 
     title: ClassVar[str] = "Game over"
     answer: Callable[[bool], str | None] = lambda yes: None

@@ -109,7 +109,7 @@ class NewTable:
     def lines(self) -> list[str]:
         fields = [("Rules", self.presets[self.preset]), ("Computers", LEVELS[self.level]),
                   ("Play to", str(self.target)),
-                  ("Turn timer", f"{self.timer} s" if self.timer else "off")]
+                  ("Per turn", f"{self.timer} s" if self.timer else "off")]
         out = []
         for i, (label, value) in enumerate(fields):
             mark = ">" if i == self.row else " "
