@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..table import Link
+from ..table import Change, Link
 from ..text import printable
 from ..ui.app import ScreenApp
 from ..ui.canvas import Canvas, Options
@@ -60,14 +60,21 @@ class SeatClient(Controller):
 
     def notify(self, text: str) -> None:
         self.message = [text]
+        self.client.turn_note = ""
         self.on_change()
 
     def warn(self, text: str) -> None:
-        """A line, and the bell if the person rings it for their turn (the turn timer's warning)."""
-        self.message = [text]
+        """The turn timer's warning: on the hint line while the turn lasts (no box whose key would be
+        lost to closing it), and the bell if the person rings it for their turn."""
+        self.client.turn_note = text
         if "turn" in self.client.bells:
             self.bell = True
         self.on_change()
+
+    def table_changed(self, what: Change) -> None:
+        if self.client.turn_note and not self.client.my_turn():
+            self.client.turn_note = ""
+        super().table_changed(what)
 
     def _offer_again(self) -> None:
         """A player's end of the match asks "play again?" instead of only saying who won."""

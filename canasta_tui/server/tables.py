@@ -428,7 +428,7 @@ class ServerTable:
         entry = self.links.get(timed[0])
         if self.timed != timed or entry is None:
             return
-        entry[0].warn(f"{lead:.0f} s left for your turn: then a computer plays it for you (you keep your seat)")
+        entry[0].warn(f"{lead:.0f} s left: then a computer plays this turn for you (you keep your seat)")
 
     def _turn_out(self, timed: tuple[int, int]) -> None:
         """The timed player's time is up: a computer plays this turn, and gives the seat back after it."""

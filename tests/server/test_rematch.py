@@ -53,7 +53,7 @@ def test_a_player_who_does_not_act_in_time_is_warned_then_a_computer_plays_that_
             table = st.table
             assert table is not None
             # She presses nothing: warned first (a third of the time before), then a computer plays.
-            await alice.wait_for("2 s left for your turn: then a computer plays it for you", timeout=WAIT)
+            await alice.wait_for("2 s left: then a computer plays this turn for you (you keep your seat)", timeout=WAIT)
             assert table.seats[0].kind == REMOTE
             await alice.wait_for("Your time ran out: a computer plays this turn for you")
             assert table.seats[0].key == key("alice")
