@@ -197,6 +197,19 @@ def test_the_new_table_form_is_a_box_and_enter_creates_the_table() -> None:
     assert page.message == ""
 
 
+def test_the_new_table_form_offers_the_servers_turn_timers_off_by_default() -> None:
+    fake = FakeLobby()
+    page = lobby(fake)
+    typ(page, "n")
+    assert "  Per turn:  < off >" in screen(page)
+    typ(page, "down", "down", "down", "left")           # from off, back round to the longest
+    assert "> Per turn:  < 120 s >" in screen(page)
+    typ(page, "right", "right")                         # off, then 30 s
+    assert "> Per turn:  < 30 s >" in screen(page)
+    typ(page, "enter")
+    assert fake.asked == ["create classic advanced 5000 timer 30"]
+
+
 def test_the_chat_line_keeps_what_was_typed_until_enter_or_esc() -> None:
     fake = FakeLobby()
     page = lobby(fake)
