@@ -239,15 +239,19 @@ def _pace_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
               help="The server's pause after each computer move.")
 @click.option("--logins", type=click.IntRange(0, 1000), default=20, show_default=True, metavar="N",
               help="Logins to time first, each a fresh connection with its own key, to the lobby (0: none).")
+@click.option("--lobby", type=click.IntRange(0, 400), default=0, show_default=True, metavar="N",
+              help="People (each with their own key) who stay idle in the lobby through the runs: "
+                   "--tables 25 --clients 1 --lobby 75 is 100 people online at 25 tables.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players' pauses.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int], busy_pace: tuple[int, int],
-                busy: bool, phase: float, delay: int, logins: int, seed: int, as_json: bool) -> None:
+                busy: bool, phase: float, delay: int, logins: int, lobby: int, seed: int, as_json: bool) -> None:
     """SSH players against a real canasta serve: logins/s with keys, key-to-screen latency, bytes/s, server CPU."""
     from .bench.serve_bench import report, run
 
     _server_bench(lambda progress: run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace,
-                                       delay_ms=delay, seed=seed, phase_s=phase, logins=logins, progress=progress),
+                                       delay_ms=delay, seed=seed, phase_s=phase, logins=logins, lobby=lobby,
+                                       progress=progress),
                   report, as_json)
 
 

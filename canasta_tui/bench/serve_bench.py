@@ -20,6 +20,12 @@ latency changes.  In that run table 1 is busy and calm by turns (:data:`PHASE_S`
 each), and every other table's key is counted with the phase it was pressed in: the other
 tables' latency while table 1 is busy and while it is calm, in one run of one server, is
 the comparison the machine's own noise (this is a shared virtual machine) cannot blur.
+
+``--lobby N`` fills the lobby: N more people, each with a key of their own, connect before
+the players and stay in the lobby, idle, for the whole run (the lobby of a club's evening:
+``--tables 25 --clients 1 --lobby 75`` is 100 people online at 25 tables).  Every change of
+a table repaints their lobby, so the figures say what they cost the players' latency, and
+how many bytes a second an idle person in the lobby receives.
 """
 
 from __future__ import annotations
@@ -535,6 +541,7 @@ class Settings:
     seed: int = 1
     phase_s: float = PHASE_S
     logins: int = LOGINS
+    lobby: int = 0                 # people idle in the lobby the whole run, each with their own key
 
 
 def new_key() -> asyncssh.SSHKey:
@@ -575,8 +582,10 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
     # Every player, and every login timed, has a key of its own, which the server is told of.
     keys = [new_key() for _ in range(st.tables * st.clients)]
     login_keys = [new_key() for _ in range(0 if busy else st.logins)]
-    server = ServerProcess(st.tables * st.clients, st.delay_ms, st.seed, keys + login_keys)
+    lobby_keys = [new_key() for _ in range(st.lobby)]
+    server = ServerProcess(st.tables * st.clients + st.lobby, st.delay_ms, st.seed, keys + login_keys + lobby_keys)
     players: list[Player] = []
+    idlers = [Player(f"idle{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=k) for i, k in enumerate(lobby_keys)]
     status: int | None = None
     logins: dict[str, Any] | None = None
     try:
@@ -598,6 +607,9 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
             async with gate:
                 await p.connect(server.port)
 
+        if idlers:
+            progress(f"{what}: {len(idlers)} people come to the lobby and stay there, idle")
+            await asyncio.gather(*(connect(p) for p in idlers))
         progress(f"{what}: {len(players)} players connect to canasta serve (pid {server.pid})")
         t0 = time.perf_counter()
         await asyncio.gather(*(connect(p) for p in players))
@@ -608,7 +620,7 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
         ready_s = time.perf_counter() - t0
         await asyncio.sleep(1.0)          # the first frames are painted everywhere
 
-        for p in players:
+        for p in players + idlers:
             p.reset()
         # The clients' own objects (100 connections and screens) out of this process's garbage
         # collector's way: a full collection here paused every client ~100 ms, and was counted as
@@ -623,13 +635,17 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
         await asyncio.gather(*(p.play(until) for p in players))
         wall = time.perf_counter() - wall0
         cpu1, own1 = server.cpu(), own_cpu()
-        dropped = sum(1 for p in players if p.closed)
+        dropped = sum(1 for p in players + idlers if p.closed)
+        idle_rates = [p.bytes_in / wall for p in idlers] if wall > 0 else []
     finally:
         gc.unfreeze()
-        await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
+        await asyncio.gather(*(p.close() for p in players + idlers), return_exceptions=True)
         status = await server.stop()
     used = [b - a if a is not None and b is not None else None for a, b in zip(cpu0, cpu1, strict=True)]
     result = figures(st, players, busy, wall, used[0], used[1], own1 - own0, connected_s, ready_s, status, dropped)
+    result["lobby_people"] = len(idlers)
+    result["bytes_per_s_per_lobby_person"] = ({"mean": statistics.fmean(idle_rates), "max": max(idle_rates)}
+                                              if idle_rates else None)
     return result | {"logins": logins} if logins is not None else result
 
 
@@ -697,12 +713,13 @@ def figures(st: Settings, players: list[Player], busy: bool, wall: float, server
 
 def run(tables: int, clients: int, seconds: float = 30.0, *, busy: bool = True, pace_ms: tuple[int, int] = (200, 500),
         busy_pace_ms: tuple[int, int] = (20, 60), delay_ms: int = 400, seed: int = 1, phase_s: float = PHASE_S,
-        logins: int = LOGINS, progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+        logins: int = LOGINS, lobby: int = 0, progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
     """The whole benchmark: ``logins`` logins timed, the even run, then (``busy``) the run with table 1
-    busy and calm by turns."""
-    st = Settings(tables, clients, seconds, pace_ms, busy_pace_ms, delay_ms, seed, phase_s, logins)
+    busy and calm by turns; ``lobby`` people idle in the lobby through both."""
+    st = Settings(tables, clients, seconds, pace_ms, busy_pace_ms, delay_ms, seed, phase_s, logins, lobby)
     result: dict[str, Any] = {
         "tables": tables, "clients_per_table": clients, "sessions": tables * clients, "seconds": seconds,
+        "lobby": lobby, "online": tables * clients + lobby,
         "pace_ms": list(pace_ms), "busy_pace_ms": list(busy_pace_ms), "delay_ms": delay_ms, "seed": seed,
         "phase_s": phase_s, "targets": {"p95_ms": TARGET_P95_MS, "busy_ratio": TARGET_BUSY_RATIO},
         "cores": os.cpu_count(),
@@ -767,6 +784,10 @@ def _run_report(r: dict[str, Any], tables: int) -> list[str]:
                      f"{r['server_cpu_per_table_s_per_s'] * 1000:.1f} ms of CPU per second of play")
     lines.append(f"  clients' CPU          {r['client_cpu_share'] * 100:5.1f} % of one core "
                  f"({r['client_cpu_ms_per_client_s']:.1f} ms per client per second): this process, not the server")
+    idle = r.get("bytes_per_s_per_lobby_person")
+    if idle:
+        lines.append(f"  bytes/s per person idle in the lobby  mean {idle['mean']:7.0f}   max {idle['max']:7.0f}   "
+                     f"({r['lobby_people']} people)")
     if r["dropped"] or r["server_exit"] not in (0, None):
         lines.append(f"  problems              {r['dropped']} clients dropped; server exit status {r['server_exit']}")
     return lines
@@ -784,7 +805,8 @@ def report(r: dict[str, Any]) -> str:
     lines = [
         f"canasta serve: {r['tables']} tables x {r['clients_per_table']} players over SSH ({r['sessions']} sessions), "
         f"{r['seconds']:g} s per run, a key every {r['pace_ms'][0]}-{r['pace_ms'][1]} ms, computers' delay "
-        f"{r['delay_ms']} ms, {r['cores']} cores",
+        f"{r['delay_ms']} ms, {r['cores']} cores"
+        + (f"; {r['lobby']} more people idle in the lobby ({r['online']} online)" if r.get("lobby") else ""),
         *_logins_report(r.get("logins")),
         "",
         "Every table alike:",

@@ -16,11 +16,12 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..table import Link
+from ..table import Change, Link
 from ..text import printable
 from ..ui.app import ScreenApp
+from ..ui.canvas import Canvas, Options
 from ..ui.controller import Controller
-from ..ui.dialogs import Invited
+from ..ui.dialogs import Invited, MatchOver, Rematch
 from ..ui.lobby import LobbyScreen
 from .admin import Admin
 from .auth import Identity, code_text
@@ -54,6 +55,8 @@ class SeatClient(Controller):
         self.watching = watching
         #: Leave for the lobby, with this line there (an invitation accepted to a forming table).
         self.lobby_note: str | None = None
+        #: A player's: at the end of the match, "play again with the same people?" (answer, status).
+        self.again: tuple[Callable[[bool], str | None], Callable[[], str]] | None = None
 
     @property
     def finished(self) -> bool:
@@ -70,7 +73,35 @@ class SeatClient(Controller):
 
     def notify(self, text: str) -> None:
         self.message = [text]
+        self.client.turn_note = ""
         self.on_change()
+
+    def warn(self, text: str) -> None:
+        """The turn timer's warning: on the hint line while the turn lasts (no box whose key would be
+        lost to closing it), and the bell if the person rings it for their turn."""
+        self.client.turn_note = text
+        if "turn" in self.client.bells:
+            self.bell = True
+        self.on_change()
+
+    def table_changed(self, what: Change) -> None:
+        if self.client.turn_note and not self.client.my_turn():
+            self.client.turn_note = ""
+        super().table_changed(what)
+
+    def _offer_again(self) -> None:
+        """A player's end of the match asks "play again?" instead of only saying who won."""
+        dialog = self.client.dialog
+        if self.again is not None and isinstance(dialog, MatchOver) and not isinstance(dialog, Rematch):
+            self.client.dialog = Rematch(*self.again)
+
+    def paint(self, width: int, height: int, opts: Options) -> Canvas:
+        self._offer_again()
+        return super().paint(width, height, opts)
+
+    def handle(self, name: str) -> None:
+        self._offer_again()
+        super().handle(name)
 
 
 class ServerApp(ScreenApp):
@@ -196,6 +227,12 @@ class ServerApp(ScreenApp):
             ctl.notify("You sit down at this table at the next deal: until then you watch")
         else:
             ctl.go(where)
+    def warn(self, text: str) -> None:
+        """A line for the player with the bell they chose for their turn (the turn timer)."""
+        if isinstance(self.shown, SeatClient):
+            self.shown.warn(text)
+        elif self.shown is not None:
+            self.shown.notify(text)
 
     # ------------------------------------------------------------------ the flow
     async def flow(self) -> None:
@@ -254,6 +291,7 @@ class ServerApp(ScreenApp):
             return None, "That seat is not yours"
         link, since = st.enter(self, seat)
         ctl = self._table_client(link, st.id)
+        ctl.again = (lambda yes: st.answer_again(self, yes), st.again_status)
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

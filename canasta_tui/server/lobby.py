@@ -63,11 +63,14 @@ class RegistryLobby:
     def may_create(self) -> str | None:
         return self.registry.may_create(self.client)
 
-    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE) -> int | str:
+    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE, turn_timer: int = 0) -> int | str:
         try:
-            return self.registry.create(self.client, rules, level, settings=settings).id
+            return self.registry.create(self.client, rules, level, settings=settings, turn_timer=turn_timer).id
         except TableRefused as exc:
             return str(exc)
+
+    def turn_timers(self) -> tuple[int, ...]:
+        return self.registry.turn_timers
 
     def sit(self, table: int, seat: int) -> tuple[str | None, Destination | None]:
         return self.registry.sit(self.client, table, seat)

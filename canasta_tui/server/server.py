@@ -67,8 +67,11 @@ class Server:
     sent (``session.identity`` says whose it is): the leak test records the bytes there.
     """
 
-    def __init__(self, config: ServerConfig, *, on_output: Callable[[GameSession, str], None] | None = None) -> None:
+    def __init__(self, config: ServerConfig, *, on_output: Callable[[GameSession, str], None] | None = None,
+                 shortest_turn: int | None = None) -> None:
         self.config = config.checked()
+        #: Tests only: the turn timer's shortest choice (the lobby offers 30 s; a test cannot wait that).
+        self.shortest_turn = shortest_turn
         self.on_output = on_output
         self.sessions: set[GameSession] = set()
         self.connections: set[Connection] = set()
@@ -134,7 +137,8 @@ class Server:
         stored, next_id = self._store.load()
         self._store.start()
         try:
-            self._registry = Registry(config, self._store, self._executor)
+            self._registry = (Registry(config, self._store, self._executor) if self.shortest_turn is None else
+                              Registry(config, self._store, self._executor, shortest_turn=self.shortest_turn))
         except ConfigError:              # (the people store cannot be used: the message says why)
             await self._wind_down()
             raise
@@ -178,6 +182,8 @@ class Server:
     async def _stop(self, reason: str, timeout: float) -> None:
         if self._listener is not None:
             self._listener.close()
+        if self._registry is not None:
+            self._registry.closing = True     # (the people leave; their seats at forming tables are kept)
         for s in list(self.sessions):
             s.kick(reason)
         deadline = time.monotonic() + timeout

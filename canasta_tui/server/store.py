@@ -7,10 +7,14 @@ of one table are coalesced (only its newest position is written) and atomic (the
 A table's file is ``tables/<id>.json``; ``canasta --load`` can play it on at a terminal.  A
 table set aside (nobody came back to it for long) is renamed ``<id>.aside-TIME.json``: kept,
 but no longer brought back at start.
+
+The tables not started yet (their seats, options and creator) are kept too, in one small file,
+``tables/forming.json``, written by the same thread whenever they change.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -19,12 +23,22 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..engine import Match
-from ..persistence.saves import LoadedGame, SaveError, _aside, read_record, remove_stale_temps, write_save
+from ..persistence.saves import (
+    LoadedGame,
+    SaveError,
+    _aside,
+    atomic_write_text,
+    read_record,
+    remove_stale_temps,
+    write_save,
+)
 from ..text import printable
 
 log = logging.getLogger("canasta.server")
 
 _NAME = re.compile(r"(\d{1,9})\.json")
+#: The forming tables' file, in the tables' directory.
+FORMING_FILE = "forming.json"
 
 
 class StoredTable(NamedTuple):
@@ -38,6 +52,7 @@ class TableStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._pending: dict[int, tuple[Match, dict[str, Any]]] = {}
+        self._forming: str | None = None            # the forming tables' newest text, to write
         self._asides: list[tuple[int, str]] = []    # tables whose file goes aside: (id, why)
         self._retired: set[int] = set()             # ... and which are never written again
         self._lock = threading.Condition()
@@ -94,7 +109,32 @@ class TableStore:
         out.sort(key=lambda t: t.id)
         return out, top + 1
 
+    def load_forming(self) -> object:
+        """The forming tables an earlier run kept (JSON data; None if there are none).  A file that
+        cannot be read is set aside (``forming.corrupt-TIME.json``) with a line in the log."""
+        path = self.directory / FORMING_FILE
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else str(exc)
+            try:
+                kept = _aside(path, "corrupt").name
+            except SaveError as exc2:
+                kept = f"where it was ({exc2.reason})"
+            log.warning("the tables not started could not be read (%s); the file is kept as %s",
+                        printable(str(why)), printable(kept))
+            return None
+
     # ------------------------------------------------------------------ writing, off the loop
+    def save_forming(self, text: str) -> None:
+        """Write the forming tables' ``text`` soon (a newer text replaces it if not yet written; ""
+        removes the file: there are none)."""
+        with self._lock:
+            self._forming = text
+            self._lock.notify_all()
+
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="canasta-server-store", daemon=True)
         self._thread.start()
@@ -128,17 +168,20 @@ class TableStore:
     def _run(self) -> None:
         while True:
             with self._lock:
-                while not self._pending and not self._asides and not self._stop:
+                while not self._pending and not self._asides and self._forming is None and not self._stop:
                     self._lock.wait()
-                if not self._pending and not self._asides and self._stop:
+                if not self._pending and not self._asides and self._forming is None and self._stop:
                     return
-                aside = self._asides.pop(0) if self._asides else None
-                if aside is None:
+                forming, self._forming = self._forming, None
+                aside = self._asides.pop(0) if self._asides and forming is None else None
+                if forming is None and aside is None:
                     table_id = next(iter(self._pending))
                     match, meta = self._pending.pop(table_id)
                 self._busy = True
             try:
-                if aside is not None:
+                if forming is not None:
+                    self._write_forming(forming)
+                elif aside is not None:
                     self._put_aside(*aside)
                 else:
                     self._write(table_id, match, meta)
@@ -157,6 +200,18 @@ class TableStore:
         except Exception:  # the writer must outlive any one bad write
             log.exception("table %d could not be saved", table_id)
             self._failed(table_id, "an error in the server")
+
+    def _write_forming(self, text: str) -> None:
+        try:
+            if not text:
+                (self.directory / FORMING_FILE).unlink(missing_ok=True)
+            else:
+                atomic_write_text(self.directory / FORMING_FILE, text + "\n")
+        except OSError as exc:
+            log.warning("the tables not started could not be kept: %s", exc.strerror)
+        except SaveError as exc:
+            self.failures += 1
+            log.warning("the tables not started could not be kept: %s", printable(exc.reason))
 
     def _failed(self, table_id: int, reason: str) -> None:
         """A write failed: the log and the table hear of it the first time, not at every move."""
@@ -185,7 +240,8 @@ class TableStore:
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until everything asked for is written; False if that took longer than ``timeout``."""
         with self._lock:
-            return self._lock.wait_for(lambda: not self._pending and not self._asides and not self._busy, timeout)
+            return self._lock.wait_for(lambda: not self._pending and not self._asides and self._forming is None
+                                       and not self._busy, timeout)
 
     def close(self, timeout: float = 10.0) -> None:
         """Write what is pending, then stop the writer."""
@@ -196,4 +252,4 @@ class TableStore:
             self._thread.join(timeout)
 
 
-__all__ = ["StoredTable", "TableStore"]
+__all__ = ["FORMING_FILE", "StoredTable", "TableStore"]

@@ -28,11 +28,12 @@ import asyncio
 import collections
 import concurrent.futures
 import dataclasses
+import json
 import logging
 import math
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
@@ -108,6 +109,21 @@ def code_key(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
+#: The turn timer's choices (seconds a human has for a turn; 0: no timer, the default).
+TURN_TIMERS = (0, 30, 60, 120)
+#: A timed player is warned this long before a computer plays their turn (at most a third of it).
+TURN_WARNING = 10.0
+
+
+def turn_timers(shortest: int = TURN_TIMERS[1]) -> tuple[int, ...]:
+    """The turn timer's choices with ``shortest`` as the shortest one (tests make it short)."""
+    return (0, shortest, *(t for t in TURN_TIMERS[2:] if t > shortest))
+
+
+def timer_text(seconds: float) -> str:
+    return f"{seconds:g} s" if seconds else "off"
+
+
 class Client(Protocol):
     """A connected person, as the tables see them (a session of :mod:`.client`)."""
 
@@ -124,6 +140,9 @@ class Client(Protocol):
 
     def notify(self, text: str) -> None:
         """A line for the person on whichever screen they see (their table was cleared)."""
+
+    def warn(self, text: str) -> None:
+        """A line for the person, with the bell if they want it for their turn (the turn timer)."""
 
     @property
     def guest_code(self) -> str:
@@ -180,6 +199,8 @@ class ServerTable:
     seed: int | None
     #: A rated table's finished match moves its players' ratings (:mod:`.people`).
     rated: bool = False
+    #: Seconds a human has for a turn before a computer plays it for them (0: no timer).
+    turn_timer: float = 0.0
     claims: list[Claim | None] = field(default_factory=list)
     table: Table | None = None
     #: Connected players: seat -> (client, their link).
@@ -208,6 +229,18 @@ class ServerTable:
     watchable: bool = True
     #: A private table: the people let in (invited, or who gave its code), besides its creator.
     allowed: set[str] = field(default_factory=set)
+    #: A forming table brought back by a restart stays (its people not yet back) until then (the
+    #: loop's clock); 0: it goes as soon as nobody connected holds a seat.
+    kept_until: float = 0.0
+    #: The turn timed now, (seat, hand), and its warning's and time-out's timers.
+    timed: tuple[int, int] | None = None
+    turn_timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    #: The seat a computer plays this one turn for (its player ran out of time; they keep the seat).
+    standing_in: int | None = None
+    #: Once the match is over: who answered "play again with the same people" (identity -> yes).
+    again: dict[str, bool] | None = None
+    #: The table the rematch is played at, once everybody answered and somebody said yes.
+    again_at: int | None = None
 
     # ------------------------------------------------------------------ what the lobby shows
     @property
@@ -402,11 +435,27 @@ class ServerTable:
             "seats": ["remote" if s.kind == REMOTE else "computer" for s in t.seats],
             "game_id": self.game_id,
             "server": {"table": self.id, "level": self.level, "creator": self.creator, "rated": self.rated,
+                       "turn_timer": self.turn_timer,
                        "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
                        "visited": round(time.time() if self.present() else self.visited),
-                       "access": self.access.value, "code": self.code, "listed": self.listed,
-                       "watchable": self.watchable, "allowed": sorted(self.allowed)},
+                       **self.private_data()},
         }
+
+    def private_data(self) -> dict[str, Any]:
+        """Who may sit and watch, as a table's file (and the forming tables' file) keeps it."""
+        return {"access": self.access.value, "code": self.code, "listed": self.listed,
+                "watchable": self.watchable, "allowed": sorted(self.allowed)}
+
+    def take_private(self, data: Mapping[str, object]) -> None:
+        """Who may sit and watch, as :meth:`private_data` wrote it (a file from before private
+        tables: an open table)."""
+        access = _text(data.get("access"))
+        self.access = Access(access) if access in set(Access) else Access.OPEN
+        self.code = code_key(_text(data.get("code")))[:CODE_LENGTH] if self.access == Access.CODE else ""
+        self.listed = data.get("listed") is not False
+        self.watchable = data.get("watchable") is not False
+        allowed = data.get("allowed")
+        self.allowed = {a for a in allowed if isinstance(a, str)} if isinstance(allowed, list) else set()
 
     def seen_positions(self) -> dict[str, list[int]]:
         """Per identity of a seat: how far they have seen the table's events, as [hand, events of
@@ -429,6 +478,126 @@ class ServerTable:
             self.registry.changed()
         if table.match.winner is not None and self.stats is not None and what == Change.ACTION:
             self._record(table)
+        if table.match.winner is not None and self.again is None:
+            self._open_again()
+        if what in (Change.ACTION, Change.DEAL, Change.SEATS, Change.LOAD):
+            self.time_turn()
+
+    # ------------------------------------------------------------------ the turn timer
+    def time_turn(self) -> None:
+        """Time the turn of the human to act now (a table with a turn timer, a player at their
+        screen); a computer that stood in for one turn gives the seat back once that turn is over.
+
+        The timer runs also while the player answers their partner's "may I go out?" (the
+        partner waits just as much), and whatever dialog their own screen shows: the server
+        cannot tell a player reading the help from one who walked away, and the others wait
+        the same.  It does not run at the end of a hand (each player's Enter deals the next)."""
+        t = self.table
+        if t is None:
+            return
+        m = t.match
+        s = m.state
+        over = s.phase == Phase.HAND_OVER or m.winner is not None or t.closed
+        if self.standing_in is not None and (over or s.actor != self.standing_in):
+            seat, self.standing_in = self.standing_in, None
+            cur = t.seats[seat]
+            if cur.kind == COMPUTER and cur.key and seat in self.links:
+                t.set_seat(seat, cur.with_(kind=REMOTE))      # (that change times the next turn)
+                return
+        timed: tuple[int, int] | None = None
+        if self.turn_timer > 0 and not over and t.seats[s.actor].kind == REMOTE and s.actor in self.links:
+            timed = (s.actor, m.hand_number)
+        if timed is not None and timed == self.timed:
+            return
+        self._stop_turn()
+        self.timed = timed
+        if timed is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        lead = min(TURN_WARNING, self.turn_timer / 3)
+        self.turn_timers = [loop.call_later(self.turn_timer - lead, self._warn_turn, timed, lead),
+                            loop.call_later(self.turn_timer, self._turn_out, timed)]
+
+    def _stop_turn(self) -> None:
+        for h in self.turn_timers:
+            h.cancel()
+        self.turn_timers = []
+        self.timed = None
+
+    def _warn_turn(self, timed: tuple[int, int], lead: float) -> None:
+        entry = self.links.get(timed[0])
+        if self.timed != timed or entry is None:
+            return
+        entry[0].warn(f"{lead:.0f} s left: then a computer plays this turn for you (you keep your seat)")
+
+    def _turn_out(self, timed: tuple[int, int]) -> None:
+        """The timed player's time is up: a computer plays this turn, and gives the seat back after it."""
+        t = self.table
+        if self.timed != timed or t is None:
+            return
+        seat = timed[0]
+        self.turn_timers = []
+        self.timed = None
+        s = t.seats[seat]
+        if t.match.state.actor != seat or s.kind != REMOTE or t.match.state.phase == Phase.HAND_OVER:
+            return
+        self.standing_in = seat
+        log.info("table %d: Player %d's time ran out (%s)", self.id, seat + 1, timer_text(self.turn_timer))
+        t.set_seat(seat, s.with_(kind=COMPUTER))
+        t.say("", f"{s.name}'s time ran out: a computer plays this turn for them")
+        entry = self.links.get(seat)
+        if entry is not None:
+            entry[0].notify("Your time ran out: a computer plays this turn for you; the next one is yours")
+        self.registry.changed()
+
+    # ------------------------------------------------------------------ play again
+    def _open_again(self) -> None:
+        """The match is over: every human at the table is asked to play again with the same people;
+        those away count as no (a computer takes their seat)."""
+        assert self.table is not None
+        self.again = {s.key: False for i, s in enumerate(self.table.seats) if s.key and i not in self.links}
+        self._settle_again()
+
+    def again_status(self) -> str:
+        """Who has not answered yet, and who plays again, for the players' box."""
+        if self.table is None or self.again is None:
+            return ""
+        if self.again_at is not None:
+            return f"The new match is at table {self.again_at}"
+        names = {s.key: s.name for s in self.table.seats if s.key}
+        yes = [names[k] for k, v in self.again.items() if v and k in names]
+        waiting = [n for k, n in names.items() if k not in self.again]
+        out = f"Playing again: {', '.join(yes) or 'nobody yet'}"
+        return out + (f". Waiting for {', '.join(waiting)}" if waiting else "")
+
+    def answer_again(self, client: Client, yes: bool) -> str | None:
+        """``client``, a player of this finished match, answers "play again?" (why not, or None)."""
+        key = client.identity.key
+        if self.again is None or self.table is None:
+            return "The match is not over"
+        if self.seat_of(key) is None:
+            return "Only the match's players are asked"
+        if self.again_at is not None or key in self.again:
+            return "You have answered"
+        self.again[key] = yes
+        self.table.say("", f"{client.identity.label} {'plays again' if yes else 'does not play again'}")
+        self._settle_again()
+        self.registry.changed()
+        return None
+
+    def _settle_again(self) -> None:
+        """Everybody answered: those who said yes play a new match (:meth:`Registry.rematch`)."""
+        if self.table is None or self.again is None or self.again_at is not None:
+            return
+        keys = [s.key for s in self.table.seats if s.key]
+        if any(k not in self.again for k in keys):
+            return
+        yes = [i for i, s in enumerate(self.table.seats) if s.key and self.again.get(s.key)]
+        if yes:
+            self.again_at = self.registry.rematch(self, yes)
 
     def _record(self, table: Table) -> None:
         stats, self.stats = self.stats, None
@@ -471,6 +640,8 @@ class ServerTable:
         self.visited = time.time()
         back = ident.key in self.left_at
         played_for = s.kind == COMPUTER      # a computer played this seat while its player was away
+        if self.standing_in == seat:
+            self.standing_in = None
         if s.kind == COMPUTER:
             table.set_seat(seat, Seat(REMOTE, ident.label, self.level, ident.key))
         if back and old is None:
@@ -486,6 +657,7 @@ class ServerTable:
             if len(lines) > CATCH_UP_LINES:
                 lines = ["…", *lines[-CATCH_UP_LINES:]]
         self.update_hold()
+        self.time_turn()
         self.registry.changed()
         return link, lines
 
@@ -501,6 +673,12 @@ class ServerTable:
         table = self.table
         name = table.seats[seat].name
         self.left_at[client.identity.key] = len(table.events)
+        if self.standing_in == seat:          # (the computer that stood in for one turn stays)
+            self.standing_in = None
+            table.set_seat(seat, table.seats[seat].with_(kind=REMOTE))
+        if self.state == OVER and self.again is not None:
+            self.again.setdefault(client.identity.key, False)      # leaving is a no
+            self._settle_again()
         if self.state == PLAYING:
             wait = self.registry.config.takeover
             if dropped and wait > 0:
@@ -509,6 +687,7 @@ class ServerTable:
             else:
                 self.take_over(seat, "left the table: a computer plays for them until they come back")
         self.update_hold()
+        self.time_turn()
         self.registry.changed()
 
     def take_over(self, seat: int, why: str = "") -> None:
@@ -582,6 +761,7 @@ class ServerTable:
         for timer in self.timers.values():
             timer.cancel()
         self.timers.clear()
+        self._stop_turn()
         if self.table is not None:
             self.table.close()
         if self.task is not None:
@@ -622,8 +802,14 @@ class Registry:
     """Every table of the server, the connected people, and the lobby's chat."""
 
     def __init__(self, config: ServerConfig, store: TableStore, executor: Executor,
-                 people: PeopleStore | None = None) -> None:
+                 people: PeopleStore | None = None, shortest_turn: int = TURN_TIMERS[1]) -> None:
         self.config = config
+        #: The turn timer's choices (seconds; 0: none); only tests make the shortest one shorter.
+        self.turn_timers = turn_timers(shortest_turn)
+        #: The server is stopping: its people leave, but their seats at forming tables stay (kept).
+        self.closing = False
+        #: The forming tables as last written (none: no file is written until there are some).
+        self._forming_kept = _forming_text([])
         self.store = store
         self.executor = executor
         self.tables: dict[int, ServerTable] = {}
@@ -665,8 +851,76 @@ class Registry:
 
     def changed(self) -> None:
         self.generation += 1
+        self.keep_forming()
         for fn in list(self._listeners):
             fn()
+
+    # ------------------------------------------------------------------ forming tables outlast a restart
+    def forming_data(self) -> list[dict[str, Any]]:
+        """The tables not started yet, as the store keeps them: seats, options, creator."""
+        return [{"id": st.id, "rules": st.rules.to_dict(), "level": st.level, "creator": st.creator,
+                 "seed": st.seed, "rated": st.rated, "turn_timer": st.turn_timer, **st.private_data(),
+                 "claims": [[c.identity, c.name] if c is not None else None for c in st.claims]}
+                for st in self.tables.values() if st.state == FORMING]
+
+    def keep_forming(self) -> None:
+        """Write the forming tables when they changed (off the loop, by the store's thread)."""
+        if self.closing:
+            return
+        text = _forming_text(self.forming_data())
+        if text != self._forming_kept:
+            self._forming_kept = text
+            self.store.save_forming(text if self.forming_data() else "")
+
+    def _restore_forming(self, data: object) -> None:
+        """Bring back the forming tables an earlier run kept; their people have until the forming
+        timeout (counted from now) to come back, each finding their seat claimed."""
+        from ..ai import ALL_LEVELS
+        from ..engine import RulesError, rules_from_dict
+
+        if data is not None:
+            self._forming_kept = ""        # (the file is written again at the next change)
+        items = data.get("forming") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return
+        keep = self.config.forming_timeout or 3600.0
+        for item in items:
+            try:
+                if not isinstance(item, dict):
+                    raise ValueError("not a table")
+                table_id = item.get("id")
+                if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id < 1 or table_id in self.tables:
+                    raise ValueError(f"a bad or taken number {table_id!r}")
+                rules_data = item.get("rules")
+                if not isinstance(rules_data, dict):
+                    raise ValueError("no rules")
+                rules = rules_from_dict(rules_data)
+                level = _text(item.get("level"))
+                level = level if level in ALL_LEVELS else "advanced"
+                seed = item.get("seed")
+                seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+                timer = item.get("turn_timer")
+                timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
+                claims: list[Claim | None] = []
+                for c in _column(item.get("claims"), rules.players):
+                    ok = isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) and x for x in c)
+                    claims.append(Claim(_person(c[0]), printable(c[1])[:20]) if ok and isinstance(c, list) else None)
+                if all(c is None for c in claims):
+                    continue
+                creator = _text(item.get("creator"))
+                if creator not in {c.identity for c in claims if c is not None}:
+                    creator = next(c.identity for c in claims if c is not None)
+                st = ServerTable(self, table_id, rules, level, creator, seed, rated=item.get("rated") is True,
+                                 turn_timer=timer)
+                st.claims = claims
+                st.take_private(item)
+                st.kept_until = time.monotonic() + keep
+                self.tables[table_id] = st
+                self.next_id = max(self.next_id, table_id + 1)
+                log.info("table %d is back, not started: %s", table_id,
+                         ", ".join(printable(c.name) for c in claims if c is not None))
+            except (ValueError, RulesError, TypeError) as exc:
+                log.warning("a table not started could not be brought back (%s)", printable(str(exc)))
 
     # ------------------------------------------------------------------ restart
     def restore(self, stored: list[StoredTable], next_id: int) -> None:
@@ -679,9 +933,9 @@ class Registry:
                 self.tables.pop(item.id, None)
                 log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
                             item.id, type(exc).__name__, printable(str(exc)))
+        self._restore_forming(self.store.load_forming())
         self.sweep()
-        # Invitations to tables that did not come back (a forming table is not kept) are closed: a new
-        # table may get that number.
+        # Invitations to tables that did not come back are closed: a new table may get that number.
         try:
             for inv in self.people.invitations():
                 if inv.table_id not in self.tables:
@@ -713,15 +967,11 @@ class Registry:
             seats.append(Seat(kind, name, level, key))
         seed = meta.get("seed")
         seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        timer = server.get("turn_timer")
+        timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
         st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed,
-                         rated=server.get("rated") is True)
-        access = _text(server.get("access"))
-        st.access = Access(access) if access in set(Access) else Access.OPEN      # (saved before issue 18: open)
-        st.code = code_key(_text(server.get("code")))[:CODE_LENGTH] if st.access == Access.CODE else ""
-        st.listed = server.get("listed") is not False
-        st.watchable = server.get("watchable") is not False
-        allowed = server.get("allowed")
-        st.allowed = {a for a in allowed if isinstance(a, str)} if isinstance(allowed, list) else set()
+                         rated=server.get("rated") is True, turn_timer=timer)
+        st.take_private(server)
         gid = meta.get("game_id")
         st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
         table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
@@ -830,7 +1080,8 @@ class Registry:
         if self.clients.get(key) is client:
             del self.clients[key]
             for st in list(self.tables.values()):
-                if st.state == FORMING:
+                # (a server that stops keeps its forming tables as they are: they come back)
+                if st.state == FORMING and not self.closing:
                     st.stand(key)
                     if st.creator == key:        # (a creator who had stood up: the next in line starts it)
                         nxt = next((c for c in st.claims if c is not None), None)
@@ -936,10 +1187,14 @@ class Registry:
         return None
 
     def create(self, client: Client, rules: Rules, level: str, rated: bool = False,
-               settings: TableSettings | None = None) -> ServerTable:
+               settings: TableSettings | None = None, turn_timer: float = 0) -> ServerTable:
         """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`).
         ``rated``: its finished match moves its players' ratings; ``settings`` (who may sit, listed,
-        watched, rated) take the place of ``rated`` when given."""
+        watched, rated) take the place of ``rated`` when given; ``turn_timer``: seconds a human
+        has for a turn (one of :attr:`turn_timers`; 0: no timer)."""
+        if turn_timer not in self.turn_timers:
+            raise TableRefused(f"A turn timer is one of {', '.join(timer_text(t) for t in self.turn_timers)}, "
+                               f"not {turn_timer:g} s")
         why = self.may_create(client)
         if why is not None:
             raise TableRefused(why)
@@ -947,20 +1202,18 @@ class Registry:
         seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
         st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=settings.rated,
                          access=settings.access, listed=settings.listed or settings.access == Access.OPEN,
-                         watchable=settings.watchable)
-        if st.access == Access.CODE:
-            codes = {t.code for t in self.tables.values()}
-            while not st.code or st.code in codes:
-                st.code = table_code()
+                         watchable=settings.watchable, turn_timer=float(turn_timer))
+        self._give_code(st)
         st.claims = [None] * rules.players
         self.next_id += 1
         self.tables[st.id] = st
         self._leave_forming(client.identity.key, st)     # a person claims one seat at a time
         st.claim(client, 0)
         private = "" if st.access == Access.OPEN else f", {st.access.value}{'' if st.listed else ', unlisted'}"
-        log.info("%s created table %d (%s rules, %s computers, to %d%s%s%s)", client.identity.log_text(), st.id,
+        log.info("%s created table %d (%s rules, %s computers, to %d%s%s%s%s)", client.identity.log_text(), st.id,
                  rules.name, level, rules.target_score, ", rated" if st.rated else "", private,
-                 "" if st.watchable else ", not watched")
+                 "" if st.watchable else ", not watched",
+                 f", turn timer {timer_text(turn_timer)}" if turn_timer else "")
         self.changed()
         return st
 
@@ -1085,6 +1338,41 @@ class Registry:
         self.changed()
         return None
 
+    def _give_code(self, st: ServerTable) -> None:
+        """A table joined with a code gets one no other table has."""
+        if st.access == Access.CODE:
+            codes = {t.code for t in self.tables.values() if t is not st}
+            st.code = ""
+            while not st.code or st.code in codes:
+                st.code = table_code()
+
+    def rematch(self, st: ServerTable, seats: Sequence[int]) -> int:
+        """The players of ``st``'s finished match in ``seats`` play again, at a new table with the same
+        seats and options (rules, computers, rated, turn timer); computers take the other seats.  Its
+        number.  (Not bounded by the tables per person: the finished table goes as they leave it.)"""
+        assert st.table is not None
+        old = st.table.seats
+        creator = st.creator if st.creator in {old[i].key for i in seats} else old[seats[0]].key
+        seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
+        new = ServerTable(self, self.next_id, st.rules, st.level, creator, seed, rated=st.rated,
+                          turn_timer=st.turn_timer)
+        new.take_private(st.private_data())          # (who may sit and watch)
+        new.allowed |= {old[i].key for i in seats}
+        self._give_code(new)                         # (a code of its own: the old table is still there)
+        new.claims = [Claim(old[i].key, old[i].name) if i in seats else None for i in range(st.players)]
+        self.next_id += 1
+        self.tables[new.id] = new
+        new.start(self.executor)
+        log.info("table %d: %s play again at table %d", st.id, ", ".join(printable(old[i].name) for i in seats), new.id)
+        st.table.say("", f"The new match is at table {new.id}")
+        for seat in seats:
+            entry = st.links.get(seat)
+            if entry is not None:
+                entry[0].moved(Destination(new.id, seat))
+        new.wait_for_all(catch_up=False)
+        self.changed()
+        return new.id
+
     def sweep(self) -> None:
         """Tables left alone go (every ``tick`` seconds, and at start).  One that has not started
         goes when nobody connected holds a seat there, or when its seats have not changed for
@@ -1096,6 +1384,8 @@ class Registry:
             if st.state == FORMING:
                 if st.creator not in self.clients and not any(c is not None and c.identity in self.clients
                                                               for c in st.claims):
+                    if st.kept_until > now:
+                        continue       # (brought back by a restart: its people have a while to come back)
                     self.clear(st, "")
                 elif config.forming_timeout and now - st.touched >= config.forming_timeout:
                     self.clear(st, f"Table {st.id} was cleared: it had not started "
@@ -1455,6 +1745,10 @@ def _seen_from(value: object, events: Sequence[Event], keys: set[str]) -> dict[s
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in pos)):
             out[key] = seen_index(events, pos[0], pos[1])
     return out
+
+
+def _forming_text(data: list[dict[str, Any]]) -> str:
+    return json.dumps({"forming": data}, ensure_ascii=False, sort_keys=True)
 
 
 def _column(value: object, n: int) -> list[object]:

@@ -22,7 +22,7 @@ from ..engine import Action, HandRecord, Phase, PlayerView, Rules
 from ..engine import actions as A
 from ..engine.cards import RANK_OF
 from ..table import Link
-from .canvas import Canvas, Options, card_label, draw_box, glyph_text
+from .canvas import Canvas, Options, card_label, draw_box, glyph_text, wrap
 from .files import Files, SavedGame
 from .lineedit import LineEdit, list_move
 from .moves import wilds_until_canasta
@@ -336,6 +336,39 @@ class MatchOver(TableDialog):
 
 
 @dataclass
+class Rematch(MatchOver):
+    """The end of a match at a server: play again with the same people?  ``answer`` tells the
+    server (yes or no); ``status`` says who plays again and who has not answered.  No leaves the
+    table; so does q after a yes (which counts as no while the others have not all answered).
+    (A MatchOver: the end-of-hand flow leaves it open, as it does the plain one.)"""
+
+    title: ClassVar[str] = "Game over"
+    answer: Callable[[bool], str | None] = lambda yes: None
+    status: Callable[[], str] = lambda: ""
+    said: bool = False
+
+    def key(self, host: TableHost, name: str) -> None:
+        if not self.said and name in ("y", "a"):
+            why = self.answer(True)
+            self.said = True
+            if why:
+                host.message = [why]
+        elif not self.said and name in ("n", "q", "enter", "c-c"):
+            self.answer(False)
+            host.quit()
+        elif self.said and name in ("q", "enter", "c-c"):
+            host.quit()
+
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        out = MatchOver().lines(table, cv, opts)[:-1]
+        status = self.status()
+        if self.said:
+            return [*out, *wrap(status, 50), "", "q: leave the table"]
+        return [*out, "Play again with the same people?", *wrap(status, 50), "",
+                "y: yes    n: no, leave the table"]
+
+
+@dataclass
 class LeaveTable(TableDialog):
     """F2 (New game): leave this game for the start menu, after asking.  The game is not lost:
     it stays in the autosave, which Resume plays on; a new game keeps it as a backup."""
@@ -529,5 +562,5 @@ class LoadList(TableDialog):
 
 
 __all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "ChatInput", "Confirm", "Dialog", "DialogHost", "Invited", "LeaveTable",
-           "LoadList", "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "SaveName", "Score", "Sheet", "SheetEnd",
+           "LoadList", "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "Rematch", "SaveName", "Score", "Sheet", "SheetEnd",
            "Summary", "TableDialog", "TableFacts", "TableHost", "TableReader", "Waiting", "WildTarget"]

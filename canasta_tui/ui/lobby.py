@@ -102,7 +102,7 @@ def help_lines(keys: Sequence[KeyHelp] = LOBBY_KEYS, admin: bool = False) -> lis
 
 @dataclass
 class NewTable:
-    """The form of a new table: rules preset, computer level, score to play to."""
+    """The form of a new table: rules preset, computer level, score to play to, turn timer."""
 
     presets: list[str] = field(default_factory=preset_names)
     preset: int = 0
@@ -113,8 +113,11 @@ class NewTable:
     listed: bool = True
     watchable: bool = True
     rated: bool = False
+    #: The turn timer's choices (seconds; 0: none, the default) and the one chosen.
+    timers: tuple[int, ...] = (0,)
+    timer: int = 0
 
-    ROWS: ClassVar[int] = 7
+    ROWS: ClassVar[int] = 8
 
     def __post_init__(self) -> None:
         if "classic" in self.presets:
@@ -132,15 +135,18 @@ class NewTable:
                 pass   # (a preset file that cannot be read is refused with its reason on Enter)
         elif self.row == 1:
             self.level = (self.level + step) % len(LEVELS)
+        elif self.row == 3:
+            i = self.timers.index(self.timer) if self.timer in self.timers else 0
+            self.timer = self.timers[(i + step) % len(self.timers)]
         elif self.row == 2:
             ts = self.targets()
             self.target = ts[(ts.index(self.target) + step) % len(ts)]
-        elif self.row == 3:
+        elif self.row == 4:
             kinds = list(Access)
             self.access = kinds[(kinds.index(self.access) + step) % len(kinds)]
-        elif self.row == 4:
-            self.listed = not self.listed
         elif self.row == 5:
+            self.listed = not self.listed
+        elif self.row == 6:
             self.watchable = not self.watchable
         else:
             self.rated = not self.rated
@@ -152,7 +158,9 @@ class NewTable:
         listed = ("yes (an open table)" if self.access == Access.OPEN
                   else "yes, as private" if self.listed else "no: only to its people")
         fields = [("Rules", self.presets[self.preset]), ("Computers", LEVELS[self.level]),
-                  ("Play to", str(self.target)), ("Who sits", self.access.value), ("Listed", listed),
+                  ("Play to", str(self.target)),
+                  ("Per turn", f"{self.timer} s" if self.timer else "off"),
+                  ("Who sits", self.access.value), ("Listed", listed),
                   ("Watchers", "welcome" if self.watchable else "not allowed"),
                   ("Rated", "yes: the match moves ratings" if self.rated else "no")]
         out = []
@@ -167,9 +175,9 @@ class NewTableForm(Page):
 
     overlay: ClassVar[bool] = True
 
-    def __init__(self) -> None:
+    def __init__(self, timers: tuple[int, ...] = (0,)) -> None:
         super().__init__()
-        self.form = NewTable()
+        self.form = NewTable(timers=timers)
         self.create = False
 
     def on_key(self, name: str) -> None:
@@ -676,7 +684,7 @@ class LobbyScreen(LobbyPeople):
         if why:
             self.message = why          # (before the form: it could not be used)
         else:
-            self.open(NewTableForm())
+            self.open(NewTableForm(self.service.turn_timers()))
 
     def cmd_code(self) -> None:
         if self.view.verified:
@@ -696,7 +704,7 @@ class LobbyScreen(LobbyPeople):
             self.message = f"The table was not created: {printable(str(exc))}"
             return
         settings = f.settings()
-        got = self.service.create(rules, LEVELS[f.level], settings)
+        got = self.service.create(rules, LEVELS[f.level], settings, f.timer)
         if isinstance(got, str):         # (somebody else's table took the last place meanwhile)
             self.message = got
             return

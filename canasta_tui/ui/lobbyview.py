@@ -191,8 +191,12 @@ class LobbyService(Protocol):
     def may_create(self) -> str | None:
         """Why this person cannot create a table now (None: they can)."""
 
-    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE) -> int | str:
-        """A new table with this person in seat 1: its id, or why not."""
+    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE, turn_timer: int = 0) -> int | str:
+        """A new table with this person in seat 1 (``turn_timer``: seconds a human has for a turn,
+        0 for no timer): its id, or why not."""
+
+    def turn_timers(self) -> tuple[int, ...]:
+        """The turn timer's choices (seconds; 0: no timer)."""
 
     def sit(self, table: int, seat: int) -> tuple[str | None, Destination | None]:
         """Claim ``seat`` (from 0): (why not, or None; where to go now, if anywhere)."""

@@ -100,6 +100,9 @@ class Client:
         self.rung: tuple[int, int, Phase] | None = None   # (hand, actor, phase) the bells last saw
         self.problem_shown: str | None = None   # the autosave failure already told
         self.message: list[str] = []
+        #: A line the hint line shows instead while it is this player's turn (a server's turn timer
+        #: warns there, not in a box that a key must close); the server clears it.
+        self.turn_note = ""
         self.dialog: TableDialog | None = None
         self.quitting = False                # the user confirmed quit
         #: The app around the table (None: help only, no new game, no options).
@@ -237,6 +240,8 @@ class Client:
             if v.phase == Phase.PERMISSION:
                 return f"{who} is deciding: may {self.link.name(v.turn)} go out?"
             return f"{who} is playing…"
+        if self.turn_note:
+            return self.turn_note
         if v.phase == Phase.DRAW:
             return "Your turn: d draws from the stock, p takes the pile"
         if v.phase == Phase.PERMISSION:

@@ -93,3 +93,17 @@ def test_the_ratio_interval_is_drawn_over_whole_turns() -> None:
     low, high = serve_bench.ratio_interval({0: calm, 1: calm, 2: calm, 3: twice, 4: calm, 5: calm}, seed=1)
     assert low < 1.0 and high == 1.0
     assert serve_bench.ratio_interval({0: calm, 1: calm}, seed=1) is None      # one turn each: no interval
+
+
+def test_people_idle_in_the_lobby_stay_connected_through_the_run_and_their_bytes_are_counted() -> None:
+    r = serve_bench.run(1, 1, seconds=3, busy=False, pace_ms=(60, 120), delay_ms=50, seed=5, logins=0, lobby=4)
+    assert (r["lobby"], r["online"]) == (4, 5)
+    even = r["even"]
+    check_run(even, 1, busy=False)
+    # The four stayed the whole run (none dropped), each with its own key; what their lobby cost them.
+    assert even["lobby_people"] == 4 and even["dropped"] == 0
+    idle = even["bytes_per_s_per_lobby_person"]
+    assert 0 <= idle["mean"] <= idle["max"]
+    text = serve_bench.report(r)
+    assert "4 more people idle in the lobby (5 online)" in text
+    assert "bytes/s per person idle in the lobby" in text

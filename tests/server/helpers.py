@@ -60,8 +60,10 @@ def config(**changes: Any) -> ServerConfig:
 
 
 @contextlib.asynccontextmanager
-async def serving(on_output: Callable[[Any, str], None] | None = None, **changes: Any) -> AsyncIterator[Server]:
-    async with Server(config(**changes), on_output=on_output) as srv:
+async def serving(on_output: Callable[[Any, str], None] | None = None, shortest_turn: int | None = None,
+                  **changes: Any) -> AsyncIterator[Server]:
+    """A test server (``shortest_turn``: the turn timer's shortest choice in the lobby's form)."""
+    async with Server(config(**changes), on_output=on_output, shortest_turn=shortest_turn) as srv:
         yield srv
 
 

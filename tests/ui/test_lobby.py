@@ -98,14 +98,18 @@ class FakeLobby:
     def may_create(self) -> str | None:
         return self.refuse or None
 
-    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE) -> int | str:
+    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE, turn_timer: int = 0) -> int | str:
         extra = "" if settings == OPEN_TABLE else f" {settings.access.value}, listed {settings.listed}, " \
             f"watched {settings.watchable}, rated {settings.rated}"
+        extra += f" timer {turn_timer}" if turn_timer else ""
         self.asked.append(f"create {rules.name} {level} {rules.target_score}{extra}")
         if settings.access == Access.CODE:
             self.tables = (*self.tables, FORMING._replace(id=4, created_by_me=True, my_seat=0, code="K3M9QX",
                                                           access=Access.CODE))
         return 4
+
+    def turn_timers(self) -> tuple[int, ...]:
+        return (0, 30, 60, 120)
 
     def sit(self, table: int, seat: int) -> tuple[str | None, Destination | None]:
         self.asked.append(f"sit {table} {seat}")
@@ -235,6 +239,19 @@ def test_the_new_table_form_is_a_box_and_enter_creates_the_table() -> None:
     assert page.child is None and page.message == fake.refuse     # no form to fill in for nothing
     typ(page, "j")                                  # the message stays until the next command ...
     assert page.message == ""
+
+
+def test_the_new_table_form_offers_the_servers_turn_timers_off_by_default() -> None:
+    fake = FakeLobby()
+    page = lobby(fake)
+    typ(page, "n")
+    assert "  Per turn:  < off >" in screen(page)
+    typ(page, "down", "down", "down", "left")           # from off, back round to the longest
+    assert "> Per turn:  < 120 s >" in screen(page)
+    typ(page, "right", "right")                         # off, then 30 s
+    assert "> Per turn:  < 30 s >" in screen(page)
+    typ(page, "enter")
+    assert fake.asked == ["create classic advanced 5000 timer 30"]
 
 
 def test_the_chat_line_keeps_what_was_typed_until_enter_or_esc() -> None:
@@ -376,7 +393,7 @@ def test_an_invitation_opens_in_a_box_and_one_key_answers_it() -> None:
 def test_a_private_table_is_made_in_the_form_and_its_code_is_shown_to_its_creator() -> None:
     fake = FakeLobby()
     page = lobby(fake)
-    typ(page, "n", "down", "down", "down", "right", "right")       # Who sits: with a code
+    typ(page, "n", "down", "down", "down", "down", "right", "right")  # Who sits: with a code
     assert "> Who sits:  < with a code >" in screen(page)
     typ(page, "down", "right", "down", "right", "down", "right")    # unlisted, not watched, rated
     text = screen(page)
