@@ -93,15 +93,13 @@ class Client:
         #: The events that ring the bell (:data:`BELLS`): all at a terminal of one's own, none over
         #: SSH (a server's players did not ask for noise); the Options page sets them.
         self.bells: set[str] = set() if remote else set(BELLS)
-        #: Ring the bell at the next paint.
-        self.bell = False
+        self.bell = False                    # ring the bell at the next paint
         #: Ctrl-Z: the app suspends to the shell (None where that makes no sense, e.g. over SSH).
         self.on_suspend: Callable[[], None] | None = None
         self.rung: tuple[int, int, Phase] | None = None   # (hand, actor, phase) the bells last saw
         self.problem_shown: str | None = None   # the autosave failure already told
         self.message: list[str] = []
-        #: A line the hint line shows instead while it is this player's turn (a server's turn timer
-        #: warns there, not in a box that a key must close); the server clears it.
+        #: The hint line on this player's turn instead (a turn timer's warning: no box to close).
         self.turn_note = ""
         self.dialog: TableDialog | None = None
         self.quitting = False                # the user confirmed quit
@@ -228,33 +226,7 @@ class Client:
 
     def status(self) -> str:
         """The hint line: whose move it is and what can be done."""
-        v = self.view()
-        if self.dealing is not None:
-            return "Dealing… any key skips the deal"
-        if v.phase == Phase.HAND_OVER:
-            return "The hand is over"
-        who = self.link.name(v.actor)
-        if not self.my_turn():
-            if self.link.is_human(v.actor):
-                return f"{who} is up"
-            if v.phase == Phase.PERMISSION:
-                return f"{who} is deciding: may {self.link.name(v.turn)} go out?"
-            return f"{who} is playing…"
-        if self.turn_note:
-            return self.turn_note
-        if v.phase == Phase.DRAW:
-            return "Your turn: d draws from the stock, p takes the pile"
-        if v.phase == Phase.PERMISSION:
-            return "Answer your partner: y or n"
-        if v.t.permission == 1:
-            return f"Your partner said yes: you must go out this turn or pay {v.rules.permission_penalty}"
-        if A.A_UNPILE in v.legal:
-            return f"You took the pile: b puts it back ({v.rules.undo_pile_penalty}-point penalty); or meld and discard"
-        if v.problem:
-            return v.problem
-        if any(a.kind == A.JOIN for a in v.legal):
-            return "Space selects, m melds, J joins your two melds of a rank, c discards"
-        return "Space selects, m melds, w adds a wild card, c discards the cursor card"
+        return status_line(self)
 
     def quit_question(self) -> str:
         return "Leave the table?" if self.remote else "Quit the game?"
@@ -376,6 +348,37 @@ class Client:
         refused = self.link.say(text)
         if refused:
             self.message = [refused]
+
+
+def status_line(c: Client) -> str:
+    """The hint line of ``c``: whose move it is and what can be done."""
+    v = c.view()
+    if c.dealing is not None:
+        return "Dealing… any key skips the deal"
+    if v.phase == Phase.HAND_OVER:
+        return "The hand is over"
+    who = c.link.name(v.actor)
+    if not c.my_turn():
+        if c.link.is_human(v.actor):
+            return f"{who} is up"
+        if v.phase == Phase.PERMISSION:
+            return f"{who} is deciding: may {c.link.name(v.turn)} go out?"
+        return f"{who} is playing…"
+    if c.turn_note:
+        return c.turn_note
+    if v.phase == Phase.DRAW:
+        return "Your turn: d draws from the stock, p takes the pile"
+    if v.phase == Phase.PERMISSION:
+        return "Answer your partner: y or n"
+    if v.t.permission == 1:
+        return f"Your partner said yes: you must go out this turn or pay {v.rules.permission_penalty}"
+    if A.A_UNPILE in v.legal:
+        return f"You took the pile: b puts it back ({v.rules.undo_pile_penalty}-point penalty); or meld and discard"
+    if v.problem:
+        return v.problem
+    if any(a.kind == A.JOIN for a in v.legal):
+        return "Space selects, m melds, J joins your two melds of a rank, c discards"
+    return "Space selects, m melds, w adds a wild card, c discards the cursor card"
 
 
 __all__ = ["BELLS", "Client", "Host", "TableLog"]

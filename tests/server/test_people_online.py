@@ -63,7 +63,7 @@ def test_a_private_table_is_refused_to_a_third_and_joined_with_its_code() -> Non
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("No tables yet")
             await alice.press("n", "New table")
-            await alice.press(DOWN * 3 + RIGHT + RIGHT, "Who sits:  < with a code >")
+            await alice.press(DOWN * 4 + RIGHT + RIGHT, "Who sits:  < with a code >")
             text = await alice.press(ENTER, "its code is")
             code = re.search(r"its code is ([A-Z0-9]{6})", text)
             assert code is not None
