@@ -30,12 +30,13 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..engine import Match, team
+from ..engine import Match, Rules, team
 from ..persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, transaction
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX
 from ..text import printable
@@ -133,6 +134,25 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
+    # 2: ratings kept per game (canasta, samba, bolivia); the ratings and matches before it are Canasta's
+    """
+    CREATE TABLE ratings_by_game (
+        entry TEXT NOT NULL,
+        game TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        matches INTEGER NOT NULL DEFAULT 0,
+        updated REAL NOT NULL,
+        PRIMARY KEY (entry, game)
+    );
+    INSERT INTO ratings_by_game(entry, game, name, mu, sigma, matches, updated)
+        SELECT entry, 'canasta', name, mu, sigma, matches, updated FROM ratings;
+    DROP TABLE ratings;
+    ALTER TABLE ratings_by_game RENAME TO ratings;
+    ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'canasta';
+    CREATE INDEX ratings_game ON ratings(game, mu, sigma);
+    """,
 )
 
 PEOPLE = Database("server's people", MIGRATIONS,
@@ -154,14 +174,40 @@ class NameRow(NamedTuple):
     seen: float
 
 
+class Game(StrEnum):
+    """The game a rating is kept for: every Canasta preset (classic, windows, two-player, ...) is
+    Canasta; Samba and Bolivia are rated apart (:func:`game_of` says which a table's rules play)."""
+
+    CANASTA = "canasta"
+    SAMBA = "samba"
+    BOLIVIA = "bolivia"
+
+    @property
+    def label(self) -> str:
+        return self.value.title()
+
+
+#: The games in the order the screens show them (the leaderboard starts at Canasta).
+GAMES: tuple[Game, ...] = tuple(Game)
+
+
+def game_of(rules: Rules) -> Game:
+    """The game ``rules`` play, from what the rules are, not their preset's name: sequence melds
+    make Samba, and Bolivia is Samba where going out needs a sequence canasta (an escalera)."""
+    if not rules.sequences:
+        return Game.CANASTA
+    return Game.BOLIVIA if rules.going_out_needs_sequence else Game.SAMBA
+
+
 class Rating(NamedTuple):
-    """A rating entry: a person's key, or a computer level's ``computer:LEVEL``."""
+    """A rating entry's rating at one game: a person's key, or a computer level's ``computer:LEVEL``."""
 
     entry: str
     name: str
     mu: float
     sigma: float
     matches: int = 0
+    game: Game = Game.CANASTA
 
     @property
     def conservative(self) -> float:
@@ -190,7 +236,8 @@ are at least, with high confidence: skill minus three times its uncertainty,
 in points (40 per skill unit).  A newcomer starts at 0.  Winning raises it,
 losing lowers it, by more when the other side was rated higher and while
 few matches are known.  Each match makes you more certain, so a newcomer's
-first wins raise it fast.  Computers are rated by level (computer:expert)."""
+first wins raise it fast.  Computers are rated by level (computer:expert).
+Canasta, Samba and Bolivia are rated apart: each game has its own rating."""
 
 
 @dataclass(frozen=True)
@@ -226,6 +273,7 @@ class MatchResult:
     scores: tuple[int, ...]     # per side
     seats: tuple[SeatResult, ...]
     hands: tuple[HandScore, ...] = ()
+    game: Game = Game.CANASTA   # whose ratings a rated match moves (:func:`game_of` its rules)
 
 
 class RatingChange(NamedTuple):
@@ -292,21 +340,24 @@ class Standing(NamedTuple):
 
 @dataclass(frozen=True)
 class PersonRecord:
-    """Everything a person's statistics screen shows, in one value."""
+    """Everything a person's statistics screen shows, in one value.  ``rating`` is their Canasta
+    rating; ``ratings`` one per game they have played a rated match of (in :data:`GAMES` order)."""
 
     rating: Rating
     matches: tuple[HistoryRow, ...]
     by_partner: tuple[Tally, ...]
     by_rules: tuple[Tally, ...]
     high_scores: tuple[HighScore, ...]
+    ratings: tuple[Rating, ...] = ()
 
 
 def record_of(store: PeopleStore, key: str, name: str = "", limit: int = 20) -> PersonRecord:
-    """A person's rating, last ``limit`` matches, wins by partner and by rules preset, and high scores."""
+    """A person's ratings, last ``limit`` matches, wins by partner and by rules preset, and high scores."""
     rating = store.rating(key)
     return PersonRecord(rating._replace(name=rating.name if rating.matches else name or rating.name),
                         tuple(store.matches_of(key, limit)), tuple(store.wins_by_partner(key)),
-                        tuple(store.wins_by_rules(key)), tuple(store.high_scores(key)))
+                        tuple(store.wins_by_rules(key)), tuple(store.high_scores(key)),
+                        tuple(store.ratings_of(key)))
 
 
 #: Hand order, four-colour deck, card faces, mouse and sounds: what a person may set over SSH.
@@ -397,8 +448,9 @@ class PeopleStore(Protocol):
     def note(self, name: str) -> str | None: ...
     def set_note(self, name: str, value: str) -> None: ...
 
-    # ratings and finished matches
-    def rating(self, entry: str) -> Rating: ...
+    # ratings (one per entry and game) and finished matches
+    def rating(self, entry: str, game: Game = Game.CANASTA) -> Rating: ...
+    def ratings_of(self, entry: str) -> list[Rating]: ...
     def record_match(self, result: MatchResult) -> list[RatingChange]: ...
 
     # what a person's screens show
@@ -406,7 +458,7 @@ class PeopleStore(Protocol):
     def wins_by_partner(self, key: str) -> list[Tally]: ...
     def wins_by_rules(self, key: str) -> list[Tally]: ...
     def high_scores(self, key: str, limit: int = 10) -> list[HighScore]: ...
-    def leaderboard(self, limit: int = 20) -> list[Standing]: ...
+    def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]: ...
 
     # options
     def options_of(self, key: str) -> PersonOptions | None: ...
@@ -435,8 +487,8 @@ class PeopleStore(Protocol):
 MODEL = PlackettLuce()
 
 
-def new_rating(entry: str, name: str) -> Rating:
-    return Rating(entry, name, MODEL.mu, MODEL.sigma, 0)
+def new_rating(entry: str, name: str, game: Game = Game.CANASTA) -> Rating:
+    return Rating(entry, name, MODEL.mu, MODEL.sigma, 0, game)
 
 
 def ranks_of(scores: Sequence[int], winner: int) -> list[int]:
@@ -552,15 +604,27 @@ class SqlitePeopleStore:
             db.execute("INSERT OR REPLACE INTO notes(name, value) VALUES (?, ?)", (name, value))
 
     # ------------------------------------------------------------------ ratings and matches
-    def _rating(self, db: sqlite3.Connection, entry: str, name: str = "") -> Rating:
-        row = db.execute("SELECT name, mu, sigma, matches FROM ratings WHERE entry = ?", (entry,)).fetchone()
+    def _rating(self, db: sqlite3.Connection, entry: str, game: Game, name: str = "") -> Rating:
+        row = db.execute("SELECT name, mu, sigma, matches FROM ratings WHERE entry = ? AND game = ?",
+                         (entry, game.value)).fetchone()
         if row is None:
-            return new_rating(entry, name or entry)
-        return Rating(entry, str(row[0]), float(row[1]), float(row[2]), int(row[3]))
+            return new_rating(entry, name or entry, game)
+        return Rating(entry, str(row[0]), float(row[1]), float(row[2]), int(row[3]), game)
 
-    def rating(self, entry: str) -> Rating:
+    def rating(self, entry: str, game: Game = Game.CANASTA) -> Rating:
         with self._reading() as db:
-            return self._rating(db, entry)
+            return self._rating(db, entry, game)
+
+    def ratings_of(self, entry: str) -> list[Rating]:
+        """``entry``'s rating at each game they have played a rated match of, in :data:`GAMES` order
+        (a game this program does not know, from a newer one, is left out)."""
+        with self._reading() as db:
+            rows = db.execute("SELECT game, name, mu, sigma, matches FROM ratings WHERE entry = ? AND matches > 0",
+                              (entry,)).fetchall()
+        known = {g.value: g for g in GAMES}
+        got = [Rating(entry, str(n), float(mu), float(sg), int(m), known[str(g)])
+               for g, n, mu, sg, m in rows if str(g) in known]
+        return sorted(got, key=lambda r: GAMES.index(r.game))
 
     def record_match(self, result: MatchResult) -> list[RatingChange]:
         """Record a finished match (once: the same game again changes nothing) and, if it was
@@ -572,13 +636,14 @@ class SqlitePeopleStore:
             before: dict[str, Rating] = {}
             for s in result.seats:
                 if rated(s.entry) and s.entry not in before:
-                    before[s.entry] = self._rating(db, s.entry, s.name)._replace(name=s.name)
+                    before[s.entry] = self._rating(db, s.entry, result.game, s.name)._replace(name=s.name)
             after = rate(result, before) if result.rated else {}
             cur = db.execute(
-                "INSERT INTO matches(game_id, table_id, finished, rules, rated, record, winner, scores, hands)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches(game_id, table_id, finished, rules, rated, record, winner, scores, hands, game)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (result.game_id, result.table_id, result.finished, result.rules, int(result.rated), result.record,
-                 result.winner, json.dumps(list(result.scores)), len({h.number for h in result.hands})))
+                 result.winner, json.dumps(list(result.scores)), len({h.number for h in result.hands}),
+                 result.game.value))
             mid = cur.lastrowid
             for i, s in enumerate(result.seats):
                 b, a = before.get(s.entry), after.get(s.entry)
@@ -590,8 +655,9 @@ class SqlitePeopleStore:
                            [(mid, h.number, h.team, h.score, h.difference) for h in result.hands])
             now = result.finished
             for entry, r in after.items():
-                db.execute("INSERT OR REPLACE INTO ratings(entry, name, mu, sigma, matches, updated)"
-                           " VALUES (?, ?, ?, ?, ?, ?)", (entry, r.name, r.mu, r.sigma, r.matches, now))
+                db.execute("INSERT OR REPLACE INTO ratings(entry, game, name, mu, sigma, matches, updated)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?)", (entry, result.game.value, r.name, r.mu, r.sigma,
+                                                             r.matches, now))
                 changes.append(RatingChange(entry, before[entry], r))
         return changes
 
@@ -646,14 +712,16 @@ class SqlitePeopleStore:
                 " WHERE s.entry = ? ORDER BY h.difference DESC, m.finished LIMIT ?", (key, limit)).fetchall()
         return [HighScore(int(d), int(sc), int(n), str(r), float(f)) for d, sc, n, r, f in rows]
 
-    def leaderboard(self, limit: int = 20) -> list[Standing]:
-        """The top ``limit`` rated people and computer levels by conservative rating."""
+    def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
+        """The top ``limit`` rated people and computer levels at ``game`` by conservative rating, with
+        their rated matches and wins at that game."""
         with self._reading() as db:
             rows = db.execute(
                 "SELECT r.entry, r.name, r.mu, r.sigma, r.matches, (SELECT COUNT(*) FROM match_seats s JOIN matches m"
-                " ON m.id = s.match_id WHERE s.entry = r.entry AND m.rated = 1 AND m.winner = s.team)"
-                " FROM ratings r WHERE r.matches > 0 ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry"
-                " LIMIT ?", (limit,)).fetchall()
+                " ON m.id = s.match_id WHERE s.entry = r.entry AND m.rated = 1 AND m.game = r.game"
+                " AND m.winner = s.team)"
+                " FROM ratings r WHERE r.game = ? AND r.matches > 0"
+                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT ?", (game.value, limit)).fetchall()
         return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))
                 for i, (e, n, mu, sg, m, w) in enumerate(rows)]
 
@@ -806,10 +874,11 @@ def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, t
             best_other = max((v for i, v in enumerate(totals) if i != t), default=0)
             hands.append(HandScore(h.number, t, score, score - best_other))
     return MatchResult(game_id, table_id, time.time() if finished is None else finished, rules.name, rated, record,
-                       winner, tuple(match.scores), out, tuple(hands))
+                       winner, tuple(match.scores), out, tuple(hands), game_of(rules))
 
 
-__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "Ban", "ChatLine",
-           "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult", "NameRow", "PeopleStore",
-           "PersonOptions", "PersonRecord", "Rating", "RatingChange", "SeatResult", "SqlitePeopleStore", "Standing", "StoreError",
-           "Tally", "computer_entry", "new_rating", "ranks_of", "rate", "rated", "record_of", "result_of", "shown_points"]
+__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "Ban",
+           "ChatLine", "Game", "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult", "NameRow",
+           "PeopleStore", "PersonOptions", "PersonRecord", "Rating", "RatingChange", "SeatResult", "SqlitePeopleStore",
+           "Standing", "StoreError", "Tally", "computer_entry", "game_of", "new_rating", "ranks_of", "rate", "rated",
+           "record_of", "result_of", "shown_points"]

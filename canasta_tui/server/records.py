@@ -27,7 +27,7 @@ from ..ui.pages import Page
 from ..ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
 from ..ui.style import ASCII
 from .auth import Identity
-from .people import RATING_TEXT, PersonOptions
+from .people import GAMES, RATING_TEXT, Game, PersonOptions
 from .tables import OVER, Registry
 
 
@@ -82,8 +82,16 @@ class PersonRecords:
     def record(self) -> RecordView | None:
         return self.registry.record_of(self.app.identity, HISTORY_ROWS)
 
-    def leaderboard(self) -> Sequence[StandingLine]:
-        return self.registry.leaderboard(LEADERBOARD_ROWS)
+    @property
+    def games(self) -> Sequence[str]:
+        return [g.value for g in GAMES]
+
+    def leaderboard(self, game: str) -> Sequence[StandingLine]:
+        try:
+            which = Game(game)
+        except ValueError:
+            return []
+        return self.registry.leaderboard(LEADERBOARD_ROWS, which)
 
     # ------------------------------------------------------------------ options
     def option_values(self) -> Mapping[str, Any]:

@@ -64,6 +64,7 @@ from .names import NameBook, NameRefused, skeleton
 from .people import (
     PEOPLE_FILE,
     ChatLine,
+    Game,
     Invitation,
     PeopleStore,
     PersonOptions,
@@ -72,6 +73,7 @@ from .people import (
     SqlitePeopleStore,
     Standing,
     StoreError,
+    game_of,
     record_of,
     result_of,
     shown_points,
@@ -838,8 +840,8 @@ class Registry:
         self._rows: tuple[int, list[LobbyRow]] = (-1, [])
         self._online: tuple[int, list[PersonRow]] = (-1, [])
         self._invitations: tuple[int, dict[str, list[Invitation]]] = (-1, {})
-        #: Shown ratings read for the online list: key -> (points, when read).
-        self._ratings: dict[str, tuple[int, float]] = {}
+        #: Shown ratings read for the online list: (key, game) -> (points, when read).
+        self._ratings: dict[tuple[str, Game], tuple[int, float]] = {}
 
     # ------------------------------------------------------------------ listeners (lobby screens)
     def subscribe(self, fn: Callable[[], None]) -> None:
@@ -1094,9 +1096,9 @@ class Registry:
         return len(self.clients)
 
     def online_rows(self) -> list[PersonRow]:
-        """Everybody connected, where they are and their rating, built once after each change for
-        every lobby (each marks its own person).  Sorted by where they are (the lobby first, then
-        by table), then by name."""
+        """Everybody connected, where they are and their rating at the game of the table they are at
+        (in the lobby: Canasta), built once after each change for every lobby (each marks its own
+        person).  Sorted by where they are (the lobby first, then by table), then by name."""
         at, rows = self._online
         if at == self.generation:
             return rows
@@ -1110,26 +1112,28 @@ class Registry:
         for key, c in self.clients.items():
             ident = c.identity
             table, watching = where.get(key, (None, False))
+            sits = self.tables.get(table) if table is not None else None
+            game = game_of(sits.rules) if sits is not None else Game.CANASTA
             rows.append(PersonRow(key, ident.label, ident.verified, table, watching,
-                                  self.shown_rating(key) if ident.verified else None))
+                                  self.shown_rating(key, game) if ident.verified else None))
         rows.sort(key=lambda r: (r.table is not None, r.table or 0, r.watching, r.name.casefold()))
         self._online = (self.generation, rows)
         return rows
 
-    def shown_rating(self, key: str) -> int | None:
-        """A person's shown rating (:func:`.people.shown_points`), kept a minute in memory; None
-        if the store cannot say (logged)."""
+    def shown_rating(self, key: str, game: Game = Game.CANASTA) -> int | None:
+        """A person's shown rating at ``game`` (:func:`.people.shown_points`), kept a minute in
+        memory; None if the store cannot say (logged)."""
         now = time.monotonic()
-        got = self._ratings.get(key)
+        got = self._ratings.get((key, game))
         if got is not None and now - got[1] < RATING_CACHE:
             return got[0]
         try:
-            r = self.people.rating(key)
+            r = self.people.rating(key, game)
         except StoreError as exc:
             log.warning("a rating could not be read: %s", exc)
             return None
         points = shown_points(r.mu, r.sigma)
-        self._ratings[key] = (points, now)
+        self._ratings[(key, game)] = (points, now)
         return points
 
     def open_invitations(self, key: str) -> list[Invitation]:
@@ -1562,11 +1566,11 @@ class Registry:
             log.warning("the record of %s could not be read: %s", ident.log_text(), exc)
             return None
 
-    def leaderboard(self, limit: int = 20) -> list[Standing]:
-        """The top ``limit`` by conservative rating, with their rated matches and wins ([] if the store
-        cannot say, logged)."""
+    def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
+        """The top ``limit`` at ``game`` by conservative rating, with their rated matches and wins ([] if
+        the store cannot say, logged)."""
         try:
-            return self.people.leaderboard(limit)
+            return self.people.leaderboard(limit, game)
         except StoreError as exc:
             log.warning("the leaderboard could not be read: %s", exc)
             return []

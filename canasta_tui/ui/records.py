@@ -1,10 +1,12 @@
 """A person's own record at a server: their rating and matches, statistics, the leaderboard,
 their options, and the replays of their finished matches.
 
-``i`` (in the lobby and at the table over SSH) opens :class:`RecordPage`: the person's rating,
-their last matches (Enter replays one), ``s`` their wins by partner and by rules preset and
-their high scores as the local statistics screen draws them (:class:`ServerStatisticsPage`,
-the same page), ``l`` the leaderboard (:class:`LeaderboardPage`, with what a rating means).
+``i`` (in the lobby and at the table over SSH) opens :class:`RecordPage`: the person's rating at
+each game they have played (Canasta, Samba, Bolivia are rated apart), their last matches (Enter
+replays one), ``s`` their wins by partner and by rules preset and their high scores as the local
+statistics screen draws them (:class:`ServerStatisticsPage`, the same page), ``l`` the leaderboard
+(:class:`LeaderboardPage`: one game at a time, Left/Right or Tab for the next, with what a rating
+means).
 ``o`` opens :class:`PersonOptionsPage`: the local options screen with the options a person
 keeps on the server.  Everything comes through a :class:`RecordService`, which the server
 implements (``canasta_tui.server.records``) and a test can implement without SSH; nothing
@@ -26,6 +28,17 @@ from .statistics import StatisticsPage
 
 # ---------------------------------------------------------------------- what the server says
 class RatingLine(Protocol):
+    @property
+    def points(self) -> int: ...
+    @property
+    def matches(self) -> int: ...
+
+
+class GameRatingLine(Protocol):
+    """A person's rating at one game (``people.Rating``: ``game`` is ``canasta``, ``samba``, ...)."""
+
+    @property
+    def game(self) -> str: ...
     @property
     def points(self) -> int: ...
     @property
@@ -83,6 +96,8 @@ class RecordView(Protocol):
     @property
     def rating(self) -> RatingLine: ...
     @property
+    def ratings(self) -> Sequence[GameRatingLine]: ...   # one per game with a rated match
+    @property
     def matches(self) -> Sequence[HistoryLine]: ...
     @property
     def by_partner(self) -> Sequence[TallyLine]: ...
@@ -122,7 +137,11 @@ class RecordService(Protocol):
     def record(self) -> RecordView | None:
         """The person's record (None: the server cannot say now)."""
 
-    def leaderboard(self) -> Sequence[StandingLine]: ...
+    @property
+    def games(self) -> Sequence[str]: ...       # the rated games, the leaderboard's first shown first
+
+    def leaderboard(self, game: str) -> Sequence[StandingLine]:
+        """The best at ``game`` (one of :attr:`games`)."""
 
     def option_values(self) -> Mapping[str, Any]:
         """The person's options now (hand order, four-colour deck, card faces, mouse, sounds)."""
@@ -199,15 +218,16 @@ class RecordPage(Page):
         v = self.view
         if v is None:
             return
-        r = v.rating
         cv.put(y, 0, (f"{g.hline} Rating " + g.hline * cv.width)[: cv.width], "heading")
         y += 1
-        if r.matches:
-            line = f"{r.points} points after {r.matches} rated match{'es' if r.matches != 1 else ''}"
-        else:
-            line = "No rated match yet: you start at 0 points"
-        cv.put(y, 2, (line + "   (l: the leaderboard)")[: cv.width - 3], "name")
-        y += 2
+        lines = [f"{printable(r.game).title()[:8]:<8} {r.points} points after {r.matches} rated "
+                 f"match{'es' if r.matches != 1 else ''}" for r in v.ratings if r.matches]
+        if not lines:
+            lines = ["No rated match yet: you start at 0 points"]
+        for i, line in enumerate(lines):
+            cv.put(y, 2, (line + ("   (l: the leaderboard)" if i == 0 else ""))[: cv.width - 3], "name")
+            y += 1
+        y += 1
         cv.put(y, 0, (f"{g.hline} Your matches, newest first " + g.hline * cv.width)[: cv.width], "heading")
         y += 1
         ms = self.matches
@@ -295,14 +315,30 @@ class ServerStatisticsPage(StatisticsPage):
 
 # ---------------------------------------------------------------------- the leaderboard
 class LeaderboardPage(Page):
-    """The server's best by rating, the person's own line marked, and what a rating means."""
+    """The server's best by rating at one game (Canasta first; Left/Right or Tab the next), the
+    person's own line marked, and what a rating means."""
 
     title: ClassVar[str] = "Leaderboard"
 
     def __init__(self, service: RecordService) -> None:
         super().__init__()
         self.service = service
-        self.board = list(service.leaderboard())
+        self.games = list(service.games)
+        self.index = 0
+        self.board: list[StandingLine] = []
+        self.top = 0
+        self.show(0)
+
+    @property
+    def game(self) -> str:
+        return self.games[self.index] if self.games else ""
+
+    def show(self, index: int) -> None:
+        """Show the leaderboard of the ``index``-th game (round the list)."""
+        if not self.games:
+            return
+        self.index = index % len(self.games)
+        self.board = list(self.service.leaderboard(self.game))
         self.top = 0
 
     def on_key(self, name: str) -> None:
@@ -312,19 +348,28 @@ class LeaderboardPage(Page):
             self.top = min(max(0, len(self.board) - 1), self.top + 1)
         elif name in ("up", "k"):
             self.top = max(0, self.top - 1)
+        elif name in ("right", "l", "tab"):
+            self.show(self.index + 1)
+        elif name in ("left", "h", "s-tab"):
+            self.show(self.index - 1)
 
     def hints(self) -> Sequence[Hint]:
-        return [Hint("Up/Down", "scroll"), Hint("Esc/q", "back")]
+        return [Hint("Left/Right", "game"), Hint("Up/Down", "scroll"), Hint("Esc/q", "back")]
 
     def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
         g = opts.glyphs
         about = [w for line in self.service.rating_text.splitlines() for w in wrap(line, cv.width - 4)]
-        list_rows = max(3, rows - len(about) - 3)
+        list_rows = max(3, rows - len(about) - 4)
         y = top
-        cv.put(y, 0, (f"{g.hline} Rated players " + g.hline * cv.width)[: cv.width], "heading")
+        shown = printable(self.game).title()
+        cv.put(y, 0, (f"{g.hline} Rated players: {shown} " + g.hline * cv.width)[: cv.width], "heading")
+        y += 1
+        tabs = "  ".join(f"[{printable(n).title()}]" if i == self.index else f" {printable(n).title()} "
+                         for i, n in enumerate(self.games))
+        cv.put(y, 2, (tabs + "   (Left/Right: the game)")[: cv.width - 3], "dim")
         y += 1
         if not self.board:
-            cv.put(y, 2, "Nobody is rated yet: matches at tables created as rated count.", "dim")
+            cv.put(y, 2, f"Nobody is rated at {shown} yet: matches at tables created as rated count.", "dim")
         else:
             cv.put(y, 2, f"  {'#':>3}  {'name':<24}{'rating':>8}{'matches':>9}{'wins':>6}", "dim")
             y += 1
@@ -334,7 +379,7 @@ class LeaderboardPage(Page):
                 text = f"{'>' if me else ' '} {s.place:>3}  {printable(s.name)[:24]:<24}{s.points:>8}{s.matches:>9}{s.wins:>6}"
                 cv.put(y, 2, text + ("  (you)" if me else ""), "cursor" if me else "")
                 y += 1
-        y = top + list_rows + 1
+        y = top + list_rows + 2
         cv.put(y, 0, (f"{g.hline} What a rating means " + g.hline * cv.width)[: cv.width], "heading")
         for i, line in enumerate(about):
             if y + 1 + i < top + rows:
@@ -375,5 +420,5 @@ class PersonOptionsPage(OptionsPage):
         return self.service.options_kept()
 
 
-__all__ = ["PERSON_OPTIONS", "HistoryLine", "LeaderboardPage", "PersonOptionsPage", "RecordPage", "RecordService",
-           "RecordView", "ServerStatisticsPage", "StandingLine"]
+__all__ = ["PERSON_OPTIONS", "GameRatingLine", "HistoryLine", "LeaderboardPage", "PersonOptionsPage", "RecordPage",
+           "RecordService", "RecordView", "ServerStatisticsPage", "StandingLine"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,16 +15,21 @@ from openskill.models import PlackettLuce
 from canasta_tui.server import names
 from canasta_tui.server.people import (
     COMPUTER_PREFIX,
+    MIGRATIONS,
+    PEOPLE,
     Ban,
     ChatLine,
+    Game,
     HandScore,
     MatchResult,
     PersonOptions,
     SeatResult,
     SqlitePeopleStore,
     StoreError,
+    game_of,
     ranks_of,
     rate,
+    record_of,
     shown_points,
 )
 
@@ -182,7 +188,7 @@ def test_a_newer_programs_file_stops_the_server_and_is_left_alone(tmp_path: Path
     store(tmp_path).close()
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA user_version = 99")
-    with pytest.raises(StoreError, match=r"newer than this program knows \(1\): update canasta"):
+    with pytest.raises(StoreError, match=r"newer than this program knows \(2\): update canasta"):
         SqlitePeopleStore(path)
     assert [p.name for p in tmp_path.iterdir() if "corrupt" in p.name] == []
 
@@ -238,3 +244,73 @@ def test_the_rating_text_fits_a_leaderboard_screen_and_says_how_it_moves() -> No
     assert len(lines) <= 8 and max(len(line) for line in lines) <= 78
     for words in ("openskill", "rated", "three times its uncertainty", "starts at 0", "Winning raises it"):
         assert words in RATING_TEXT.replace("\n", " ")
+
+
+# ---------------------------------------------------------------------- ratings per game
+def test_the_game_of_a_tables_rules_comes_from_what_they_play_not_from_the_presets_name() -> None:
+    """Issue 19 ("Server"): ratings are kept apart per variant.  Every Canasta preset is Canasta;
+    sequence melds make Samba; Samba where going out needs an escalera is Bolivia."""
+    from canasta_tui.presets import load_rules, preset_names
+
+    for name in preset_names():
+        want = {"samba": Game.SAMBA, "bolivia": Game.BOLIVIA}.get(name, Game.CANASTA)
+        assert game_of(load_rules(name)) == want, name
+    renamed = load_rules("samba").replace(name="club night")
+    assert game_of(renamed) == Game.SAMBA
+
+
+def test_a_samba_match_moves_only_samba_ratings_and_each_game_has_its_own_leaderboard(tmp_path: Path) -> None:
+    s = store(tmp_path)
+    s.record_match(result("c1", FOUR, 0, (5100, 900)))                     # Canasta: ann and cy win
+    canasta = {e: s.rating(e) for e, _ in FOUR}
+    changes = s.record_match(replace(result("s1", FOUR, 1, (2000, 10400), rules="samba"), game=Game.SAMBA))
+    assert {c.after.game for c in changes} == {Game.SAMBA}
+    model = PlackettLuce()
+    want = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=[1.0, 0.0])
+    s = reopen(s)
+    for seat, (entry, _) in enumerate(FOUR):
+        assert s.rating(entry) == canasta[entry]                              # Canasta's untouched
+        got = s.rating(entry, Game.SAMBA)
+        assert (got.mu, got.sigma, got.matches) == (want[seat % 2][seat // 2].mu, want[seat % 2][seat // 2].sigma, 1)
+        assert s.rating(entry, Game.BOLIVIA).matches == 0
+    assert [r.game for r in s.ratings_of("key:SHA256:ann")] == [Game.CANASTA, Game.SAMBA]
+    assert {b.name for b in s.leaderboard(2)} == {"ann", "cy"}               # Canasta by default
+    samba = s.leaderboard(10, Game.SAMBA)
+    assert {b.name for b in samba[:2]} == {"bob", "dee"} and all(b.matches == 1 for b in samba)
+    assert {b.name: b.wins for b in samba} == {"bob": 1, "dee": 1, "ann": 0, "cy": 0}
+    assert {b.name: b.wins for b in s.leaderboard(10)} == {"ann": 1, "cy": 1, "bob": 0, "dee": 0}
+    assert s.leaderboard(10, Game.BOLIVIA) == []
+    record = record_of(s, "key:SHA256:bob", "bob")
+    assert [(r.game, r.matches) for r in record.ratings] == [(Game.CANASTA, 1), (Game.SAMBA, 1)]
+
+
+def test_a_store_of_schema_1_keeps_its_ratings_as_canasta_ratings(tmp_path: Path) -> None:
+    """A store file made before ratings were kept per game (schema 1, one rating per entry) is
+    migrated: each rating becomes that entry's Canasta rating, its matches Canasta's."""
+    path = tmp_path / "people.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(MIGRATIONS[0])
+        db.execute("PRAGMA user_version = 1")
+        db.execute("INSERT INTO ratings(entry, name, mu, sigma, matches, updated) VALUES"
+                   " ('key:SHA256:ann', 'ann', 28.5, 7.25, 3, 100.0), ('computer:expert', 'Computer', 26.0, 7.5, 3, 100.0)")
+        db.execute("INSERT INTO matches(id, game_id, table_id, finished, rules, rated, record, winner, scores, hands)"
+                   " VALUES (1, 'old', 1, 90.0, 'classic', 1, '/srv/tables/1.json', 0, '[5000, 100]', 1)")
+        db.execute("INSERT INTO match_seats(match_id, seat, entry, name, team) VALUES"
+                   " (1, 0, 'key:SHA256:ann', 'ann', 0), (1, 1, 'computer:expert', 'Computer', 1)")
+    db.close()
+    s = SqlitePeopleStore(path)
+    assert s.problem == ""
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == PEOPLE.version == 2
+    db.close()
+    ann = s.rating("key:SHA256:ann")
+    assert (ann.game, ann.mu, ann.sigma, ann.matches) == (Game.CANASTA, 28.5, 7.25, 3)
+    assert s.rating("key:SHA256:ann", Game.SAMBA).matches == 0
+    assert [(b.name, b.matches, b.wins) for b in s.leaderboard()] == [("ann", 3, 1), ("Computer", 3, 0)]
+    assert s.leaderboard(game=Game.SAMBA) == []
+    assert [r.game for r in s.ratings_of("key:SHA256:ann")] == [Game.CANASTA]
+    assert [m.game_id for m in s.matches_of("key:SHA256:ann")] == ["old"]
+    # And it rates on: a Bolivia match now starts ann's Bolivia rating from a newcomer's.
+    s.record_match(replace(result("b1", [("key:SHA256:ann", "ann"), ("key:SHA256:bob", "bob")], 0, (15000, 20)),
+                           game=Game.BOLIVIA))
+    assert s.rating("key:SHA256:ann").mu == 28.5 and s.rating("key:SHA256:ann", Game.BOLIVIA).matches == 1

@@ -148,12 +148,19 @@ class Rating(NamedTuple):
     matches: int
 
 
+class GameRating(NamedTuple):
+    game: str
+    points: int
+    matches: int
+
+
 class Record(NamedTuple):
     rating: Rating
     matches: tuple[Row, ...]
     by_partner: tuple[Tally, ...]
     by_rules: tuple[Tally, ...]
     high_scores: tuple[High, ...]
+    ratings: tuple[GameRating, ...] = ()
 
 
 class Standing(NamedTuple):
@@ -174,15 +181,24 @@ class FakeRecords:
         self.options: dict[str, Any] = {"sort": "rank", "four_color": False, "deck": "unicode", "mouse": False,
                                         "bell_turn": False, "bell_question": False, "bell_hand_over": False}
         self.asked: list[int] = []
+        self.boards: list[str] = []
 
     def record(self) -> Record:
         return Record(Rating(137, 3),
                       (Row(3, "2026-11-20 21:00", "classic", True, ("bob",), ("cy", "di"), 5120, 3300, True, 42),
                        Row(2, "2026-11-13 21:00", "windows", False, ("cy",), ("bob", "di"), 2100, 5010, False, None)),
                       (Tally("bob", 1, 1), Tally("cy", 0, 1)), (Tally("classic", 1, 1), Tally("windows", 0, 1)),
-                      (High(1450, 2, "classic", 1763600000.0),))
+                      (High(1450, 2, "classic", 1763600000.0),),
+                      (GameRating("canasta", 137, 3), GameRating("samba", 88, 1)))
 
-    def leaderboard(self) -> Sequence[Standing]:
+    games = ("canasta", "samba", "bolivia")
+
+    def leaderboard(self, game: str) -> Sequence[Standing]:
+        self.boards.append(game)
+        if game == "samba":
+            return [Standing(1, "key:ann", "ann", 88, 1, 1), Standing(2, "key:cy", "cy", 80, 1, 1)]
+        if game == "bolivia":
+            return []
         return [Standing(1, "key:bob", "bob", 210, 4, 3), Standing(2, "key:ann", "ann", 137, 3, 2)]
 
     def option_values(self) -> Mapping[str, Any]:
@@ -208,7 +224,8 @@ class FakeRecords:
 def test_the_record_lists_matches_and_opens_their_replays() -> None:
     p = RecordPage(FakeRecords())
     text = screen(p)
-    assert "Your record" in text.split("\n")[0] and "137 points after 3 rated matches" in text
+    assert "Your record" in text.split("\n")[0]
+    assert "Canasta  137 points after 3 rated matches" in text and "Samba    88 points after 1 rated match" in text
     assert "2026-11-20 21:00 classic    bob        cy, di         won 5120-3300   +42" in text
     assert "2026-11-13 21:00 windows    cy         bob, di        lost 2100-5010" in text
     typ(p, "down", "enter")
@@ -237,3 +254,23 @@ def test_the_options_a_person_keeps_are_the_local_screens_with_five_kinds() -> N
     typ(p, "down", "enter")
     assert svc.options["deck"] == "ascii" and "Saved: Card faces = ascii" in screen(p)
     assert "Saved" in screen(p, ascii=True)
+
+
+def test_the_leaderboard_shows_one_game_at_a_time_canasta_first_left_right_and_tab_switch() -> None:
+    """Issue 19 ("Server"): ratings are kept apart per variant, so the leaderboard is per game."""
+    svc = FakeRecords()
+    p = LeaderboardPage(svc)
+    text = screen(p)
+    assert svc.boards == ["canasta"] and "Rated players: Canasta" in text and "[Canasta]" in text
+    assert "1  bob" in text and "Left/Right" in text.split("\n")[-1]
+    typ(p, "right")
+    text = screen(p)
+    assert svc.boards[-1] == "samba" and "Rated players: Samba" in text and "[Samba]" in text
+    assert ">   1  ann" in text and "bob" not in text
+    typ(p, "tab")
+    assert "Nobody is rated at Bolivia yet" in screen(p)
+    typ(p, "tab")
+    assert "Rated players: Canasta" in screen(p)                          # round the list
+    typ(p, "left")
+    assert "Rated players: Bolivia" in screen(p) and svc.boards == ["canasta", "samba", "bolivia", "canasta", "bolivia"]
+    assert "[Bolivia]" in screen(p, ascii=True)
