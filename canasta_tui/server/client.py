@@ -125,7 +125,7 @@ class ServerApp(ScreenApp):
         #: What the terminal can show (``options`` as given); the person's options go on top.
         self.terminal_options = self.options
         #: The person's options (kept by their key; a guest's for this visit), applied at once.
-        self.kept = registry.person_options(identity) or PersonOptions()
+        self.kept = registry.club.person_options(identity) or PersonOptions()
         self.options = screen_options(self.terminal_options, self.kept)
         self.records = PersonRecords(self)
 

@@ -80,7 +80,7 @@ class PersonRecords:
         return RATING_TEXT
 
     def record(self) -> RecordView | None:
-        return self.registry.record_of(self.app.identity, HISTORY_ROWS)
+        return self.registry.club.record_of(self.app.identity, HISTORY_ROWS)
 
     @property
     def games(self) -> Sequence[str]:
@@ -91,7 +91,7 @@ class PersonRecords:
             which = Game(game)
         except ValueError:
             return []
-        return self.registry.leaderboard(LEADERBOARD_ROWS, which)
+        return self.registry.club.leaderboard(LEADERBOARD_ROWS, which)
 
     # ------------------------------------------------------------------ options
     def option_values(self) -> Mapping[str, Any]:
@@ -106,7 +106,7 @@ class PersonRecords:
             return f"Not changed: {exc}"
         why = None
         if self.app.identity.verified:
-            why = self.registry.set_person_options(self.app.identity, new)
+            why = self.registry.club.set_person_options(self.app.identity, new)
         self.app.apply_options(new)          # at once (and for this visit, even when it could not be kept)
         return why
 
@@ -117,7 +117,7 @@ class PersonRecords:
 
     # ------------------------------------------------------------------ replays
     def replay(self, match_id: int) -> ReplaySource | str:
-        view = self.registry.record_of(self.app.identity, HISTORY_ROWS)
+        view = self.registry.club.record_of(self.app.identity, HISTORY_ROWS)
         if view is None:
             return "Your matches cannot be read now (the server's store failed): try again later"
         row = next((m for m in view.matches if m.match_id == match_id), None)

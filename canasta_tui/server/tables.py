@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import concurrent.futures
-import dataclasses
 import json
 import logging
 import math
@@ -45,7 +43,6 @@ from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
 from ..text import printable
-from ..ui.canvas import Options
 from ..ui.lobbyview import (
     Access,
     Destination,
@@ -57,8 +54,8 @@ from ..ui.lobbyview import (
     TableSettings,
     TableState,
 )
-from ..ui.style import ASCII
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
+from .club import LEGACY, Club
 from .config import ConfigError, ServerConfig
 from .names import NameBook, NameRefused, skeleton
 from .people import (
@@ -67,16 +64,9 @@ from .people import (
     Game,
     Invitation,
     PeopleStore,
-    PersonOptions,
-    PersonRecord,
-    RatingChange,
     SqlitePeopleStore,
-    Standing,
     StoreError,
     game_of,
-    record_of,
-    result_of,
-    shown_points,
 )
 from .store import StoredTable, TableStore
 
@@ -97,8 +87,6 @@ CATCH_UP_LINES = 14
 #: A private table's code: letters and digits nobody mistakes for each other, read over the phone.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-#: How long a person's shown rating is kept in memory for the online list (seconds).
-RATING_CACHE = 60.0
 
 
 def table_code() -> str:
@@ -156,13 +144,6 @@ class Client(Protocol):
     def invited(self, invitation: Invitation) -> None:
         """Somebody invites this person to a table: shown wherever they are (the lobby, a table
         they watch), to accept or decline with one key."""
-
-
-class Seated(Protocol):
-    """A table's client as a person's options change it (the controller)."""
-
-    sort: str
-    bells: set[str]
 
 
 @dataclass
@@ -606,7 +587,7 @@ class ServerTable:
         humans = {i: s.name for i, s in enumerate(table.seats) if s.key}
         if stats is None:
             return
-        self.registry.record_result(self, table)
+        self.registry.club.record_result(self, table)
         if not humans:
             return
         level = self.level if any(s.kind == COMPUTER for s in table.seats) else "humans"
@@ -823,9 +804,8 @@ class Registry:
                 raise ConfigError(str(exc)) from None
         #: The people and records (:mod:`.people`): names, ratings, histories, options, bans, chat.
         self.people: PeopleStore = people
-        #: Finished matches are recorded there on a thread of their own (the loop never waits).
-        self._recorder = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="canasta-people")
-        self.results: list[concurrent.futures.Future[list[RatingChange]]] = []
+        #: The people store's side: records, the leaderboard, options, shown ratings, results.
+        self.club = Club(people, store)
         self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified) for c in self._last_chat()]
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
@@ -840,8 +820,6 @@ class Registry:
         self._rows: tuple[int, list[LobbyRow]] = (-1, [])
         self._online: tuple[int, list[PersonRow]] = (-1, [])
         self._invitations: tuple[int, dict[str, list[Invitation]]] = (-1, {})
-        #: Shown ratings read for the online list: (key, game) -> (points, when read).
-        self._ratings: dict[tuple[str, Game], tuple[int, float]] = {}
 
     # ------------------------------------------------------------------ listeners (lobby screens)
     def subscribe(self, fn: Callable[[], None]) -> None:
@@ -1115,26 +1093,10 @@ class Registry:
             sits = self.tables.get(table) if table is not None else None
             game = game_of(sits.rules) if sits is not None else Game.CANASTA
             rows.append(PersonRow(key, ident.label, ident.verified, table, watching,
-                                  self.shown_rating(key, game) if ident.verified else None))
+                                  self.club.shown_rating(key, game) if ident.verified else None))
         rows.sort(key=lambda r: (r.table is not None, r.table or 0, r.watching, r.name.casefold()))
         self._online = (self.generation, rows)
         return rows
-
-    def shown_rating(self, key: str, game: Game = Game.CANASTA) -> int | None:
-        """A person's shown rating at ``game`` (:func:`.people.shown_points`), kept a minute in
-        memory; None if the store cannot say (logged)."""
-        now = time.monotonic()
-        got = self._ratings.get((key, game))
-        if got is not None and now - got[1] < RATING_CACHE:
-            return got[0]
-        try:
-            r = self.people.rating(key, game)
-        except StoreError as exc:
-            log.warning("a rating could not be read: %s", exc)
-            return None
-        points = shown_points(r.mu, r.sigma)
-        self._ratings[(key, game)] = (points, now)
-        return points
 
     def open_invitations(self, key: str) -> list[Invitation]:
         """``key``'s open invitations to tables that are here, read once after each change for
@@ -1556,94 +1518,6 @@ class Registry:
         except StoreError as exc:
             log.warning("the invitations to table %d could not be closed: %s", table_id, exc)
 
-    # ------------------------------------------------------------------ records (the screens' queries)
-    def record_of(self, ident: Identity, limit: int = 20) -> PersonRecord | None:
-        """``ident``'s rating, history and statistics (by their key, never their name); None when the
-        store cannot say (logged)."""
-        try:
-            return record_of(self.people, ident.key, ident.label, limit)
-        except StoreError as exc:
-            log.warning("the record of %s could not be read: %s", ident.log_text(), exc)
-            return None
-
-    def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
-        """The top ``limit`` at ``game`` by conservative rating, with their rated matches and wins ([] if
-        the store cannot say, logged)."""
-        try:
-            return self.people.leaderboard(limit, game)
-        except StoreError as exc:
-            log.warning("the leaderboard could not be read: %s", exc)
-            return []
-
-    # ------------------------------------------------------------------ a person's options
-    def person_options(self, ident: Identity) -> PersonOptions | None:
-        """The options ``ident`` keeps on this server (a person with a key; a guest keeps none)."""
-        if not ident.verified:
-            return None
-        try:
-            return self.people.options_of(ident.key)
-        except StoreError as exc:
-            log.warning("the options of %s could not be read: %s", ident.log_text(), exc)
-            return None
-
-    def set_person_options(self, ident: Identity, options: PersonOptions) -> str | None:
-        """Keep ``options`` for ``ident`` (at every table, from the next); why not, or None."""
-        if not ident.verified:
-            return "A guest's options are not kept: connect with your SSH key to keep them"
-        try:
-            self.people.set_options(ident.key, options)
-        except StoreError as exc:
-            log.warning("the options of %s could not be kept: %s", ident.log_text(), exc)
-            return "Your options could not be kept (the server's store failed): they hold until you leave"
-        return None
-
-    def screen_options(self, ident: Identity, base: Options) -> Options:
-        """The screen's options of a connection of ``ident``: ``base`` (what its terminal can show)
-        with the person's kept four-colour deck, mouse and card faces (ASCII faces where asked;
-        Unicode faces only where the terminal takes them)."""
-        kept = self.person_options(ident)
-        if kept is None:
-            return base
-        glyphs = ASCII if kept.deck == "ascii" else base.glyphs
-        return dataclasses.replace(base, glyphs=glyphs, four_color=kept.four_color, mouse=kept.mouse)
-
-    def seat_options(self, ident: Identity, client: Seated) -> None:
-        """A table's client of ``ident`` takes their kept hand order and sounds."""
-        kept = self.person_options(ident)
-        if kept is not None:
-            client.sort = kept.sort
-            client.bells = kept.bells
-
-    # ------------------------------------------------------------------ results and ratings
-    def record_result(self, st: ServerTable, table: Table) -> None:
-        """A match is over: its result (and, at a rated table, its players' new ratings) goes to the
-        people store, on the recorder's thread; :attr:`results` holds what is under way."""
-        seats = [(s.key if s.key and not s.key.startswith(LEGACY) else "", s.name) for s in table.seats]
-        try:
-            result = result_of(table.match, seats, game_id=st.game_id, table_id=st.id, rated=st.rated,
-                               record=str(self.store.path(st.id)), level=st.level)
-        except ValueError:
-            return
-        people = self.people
-
-        def record() -> list[RatingChange]:
-            try:
-                changes = people.record_match(result)
-            except StoreError as exc:
-                log.warning("table %d: the match was not recorded: %s", st.id, exc)
-                return []
-            except Exception:
-                log.exception("table %d: the match was not recorded", st.id)
-                return []
-            if changes:
-                log.info("table %d: ratings: %s", st.id, ", ".join(
-                    f"{printable(c.after.name)} {shown_points(c.before.mu, c.before.sigma)} -> "
-                    f"{shown_points(c.after.mu, c.after.sigma)}" for c in changes))
-            return changes
-
-        self.results = [f for f in self.results if not f.done()]
-        self.results.append(self._recorder.submit(record))
-
     def say_at(self, st: ServerTable, client: Client, text: str) -> str | None:
         text = text.strip()
         if not text or st.table is None:
@@ -1673,14 +1547,12 @@ class Registry:
         for st in self.tables.values():
             st.close()
         self.names.flush()
-        self._recorder.shutdown(wait=True)        # (a match being recorded is written first)
+        self.club.close()        # (a match being recorded is written first)
         self.people.close()
 
 
 #: The file of reserved names, in the server's directory.
 NAMES_FILE = "names.json"
-#: A seat saved before people were keys: the name alone (a key that reserves it adopts the seat).
-LEGACY = "legacy:"
 
 
 def _person(saved: str) -> str:

@@ -51,7 +51,7 @@ async def play_out(srv: object, rated: bool, rules: Rules | None = None,
     assert st.state == OVER
     assert st.table is not None
     assert [s.key for s in st.table.seats] == [f"key:{fingerprint_of(n)}" for n in NAMES]
-    for f in list(registry.results):
+    for f in list(registry.club.results):
         await asyncio.wrap_future(f)
     winner, scores = st.table.match.winner, list(st.table.match.scores)
     for t in terms:
@@ -90,10 +90,10 @@ def test_a_rated_match_between_four_people_moves_four_ratings_as_openskill_compu
             assert people.wins_by_partner(keys[0])[0][:3] == ("carol", int(winner == 0), 1)
             assert people.high_scores(keys[0])
             # What a statistics screen asks for, in one call, by the person's key.
-            record = srv.registry.record_of(Identity("alice", fingerprint_of("alice")))
+            record = srv.registry.club.record_of(Identity("alice", fingerprint_of("alice")))
             assert record is not None and record.rating.matches == 1 and record.matches == (row,)
             assert record.by_rules[0][:3] == ("classic", int(winner == 0), 1)
-            assert srv.registry.leaderboard(10) == board
+            assert srv.registry.club.leaderboard(10) == board
     run(main(), timeout=240)
 
 
@@ -144,18 +144,18 @@ def test_a_rated_samba_match_moves_only_samba_ratings() -> None:
                 want = expected[seat % 2][seat // 2]
                 assert (got.mu, got.sigma, got.matches) == (want.mu, want.sigma, 1), NAMES[seat]
                 assert people.rating(key, Game.BOLIVIA).matches == 0
-            samba = srv.registry.leaderboard(10, Game.SAMBA)
+            samba = srv.registry.club.leaderboard(10, Game.SAMBA)
             assert sorted(s.name for s in samba[:2]) == sorted([NAMES[winner], NAMES[winner + 2]])
-            assert {s.name for s in srv.registry.leaderboard(10)} == {"alice", "bob", "Computer (expert)"}
+            assert {s.name for s in srv.registry.club.leaderboard(10)} == {"alice", "bob", "Computer (expert)"}
             (row,) = [m for m in people.matches_of(keys[2]) if m.rules == "samba"]
             assert row.rated and row.change == shown_points(expected[0][1].mu, expected[0][1].sigma) - 0
-            record = srv.registry.record_of(Identity("alice", fingerprint_of("alice")))
+            record = srv.registry.club.record_of(Identity("alice", fingerprint_of("alice")))
             assert record is not None and [(r.game, r.matches) for r in record.ratings] == [
                 (Game.CANASTA, 1), (Game.SAMBA, 1)]
             # Back in the lobby the online list shows the Canasta rating again.
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("Tables")
-            srv.registry._ratings.clear()                                       # (kept a minute in memory)
+            srv.registry.club._ratings.clear()                                       # (kept a minute in memory)
             srv.registry.changed()
             rows = {r.name: r.rating for r in srv.registry.online_rows()}
             assert rows["alice"] == canasta[keys[0]].points

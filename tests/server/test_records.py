@@ -48,7 +48,7 @@ def test_a_persons_kept_options_follow_their_key_to_the_table() -> None:
             assert (ctl_a.client.sort, ctl_a.client.bells) == ("suit", {"turn"})  # type: ignore[union-attr]
             assert (ctl_b.client.sort, ctl_b.client.bells) == ("rank", set())   # type: ignore[union-attr]
             # A guest keeps no options.
-            assert reg.set_person_options(Identity("gus", guest="x"), PersonOptions()) is not None
+            assert reg.club.set_person_options(Identity("gus", guest="x"), PersonOptions()) is not None
             for t in (a, b):
                 await t.close()
     run(main(), timeout=120)

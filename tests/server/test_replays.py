@@ -66,7 +66,7 @@ def test_a_finished_match_replays_with_the_same_hands_and_scores_and_a_running_o
                 await t.press("y", "Tables")
             await alice.press("w", "hand 1")
             await settle(srv, lambda: st.state == OVER, timeout=120)
-            for f in list(registry.results):
+            for f in list(registry.club.results):
                 await asyncio.wrap_future(f)
             assert st.table is not None
             match = st.table.match

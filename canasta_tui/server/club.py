@@ -1,0 +1,150 @@
+"""The people store's side of the server: records, the leaderboard, a person's options, the shown
+ratings of the online list, and a finished match's result (and ratings).
+
+:class:`Club` is held by the registry (``registry.club``); every query here reads or writes the
+people store (:mod:`.people`), and a store error is logged and answered with ``None``, ``[]`` or a
+sentence, never raised to the person.  Everything but the recording of a match (on a thread of
+its own) runs on the event loop's thread.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from ..table import Table
+from ..text import printable
+from .auth import Identity
+from .people import (
+    Game,
+    PeopleStore,
+    PersonOptions,
+    PersonRecord,
+    RatingChange,
+    Standing,
+    StoreError,
+    record_of,
+    result_of,
+    shown_points,
+)
+from .store import TableStore
+
+if TYPE_CHECKING:
+    from .tables import ServerTable
+
+log = logging.getLogger("canasta.server")
+
+#: How long a person's shown rating is kept in memory for the online list (seconds).
+RATING_CACHE = 60.0
+#: A seat saved before people were keys: the name alone (a key that reserves it adopts the seat).
+LEGACY = "legacy:"
+
+
+class Club:
+    """The people's records, ratings and options, as the server's screens and tables ask for them."""
+
+    def __init__(self, people: PeopleStore, store: TableStore) -> None:
+        self.people = people
+        self.store = store
+        #: Finished matches are recorded there on a thread of their own (the loop never waits).
+        self._recorder = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="canasta-people")
+        self.results: list[concurrent.futures.Future[list[RatingChange]]] = []
+        #: Shown ratings read for the online list: (key, game) -> (points, when read).
+        self._ratings: dict[tuple[str, Game], tuple[int, float]] = {}
+
+    # ------------------------------------------------------------------ records (the screens' queries)
+    def record_of(self, ident: Identity, limit: int = 20) -> PersonRecord | None:
+        """``ident``'s rating, history and statistics (by their key, never their name); None when the
+        store cannot say (logged)."""
+        try:
+            return record_of(self.people, ident.key, ident.label, limit)
+        except StoreError as exc:
+            log.warning("the record of %s could not be read: %s", ident.log_text(), exc)
+            return None
+
+    def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
+        """The top ``limit`` at ``game`` by conservative rating, with their rated matches and wins ([] if
+        the store cannot say, logged)."""
+        try:
+            return self.people.leaderboard(limit, game)
+        except StoreError as exc:
+            log.warning("the leaderboard could not be read: %s", exc)
+            return []
+
+    def shown_rating(self, key: str, game: Game = Game.CANASTA) -> int | None:
+        """A person's shown rating at ``game`` (:func:`.people.shown_points`), kept a minute in
+        memory; None if the store cannot say (logged)."""
+        now = time.monotonic()
+        got = self._ratings.get((key, game))
+        if got is not None and now - got[1] < RATING_CACHE:
+            return got[0]
+        try:
+            r = self.people.rating(key, game)
+        except StoreError as exc:
+            log.warning("a rating could not be read: %s", exc)
+            return None
+        points = shown_points(r.mu, r.sigma)
+        self._ratings[(key, game)] = (points, now)
+        return points
+
+    # ------------------------------------------------------------------ a person's options
+    def person_options(self, ident: Identity) -> PersonOptions | None:
+        """The options ``ident`` keeps on this server (a person with a key; a guest keeps none)."""
+        if not ident.verified:
+            return None
+        try:
+            return self.people.options_of(ident.key)
+        except StoreError as exc:
+            log.warning("the options of %s could not be read: %s", ident.log_text(), exc)
+            return None
+
+    def set_person_options(self, ident: Identity, options: PersonOptions) -> str | None:
+        """Keep ``options`` for ``ident`` (at every table, from the next); why not, or None."""
+        if not ident.verified:
+            return "A guest's options are not kept: connect with your SSH key to keep them"
+        try:
+            self.people.set_options(ident.key, options)
+        except StoreError as exc:
+            log.warning("the options of %s could not be kept: %s", ident.log_text(), exc)
+            return "Your options could not be kept (the server's store failed): they hold until you leave"
+        return None
+
+    # ------------------------------------------------------------------ results and ratings
+    def record_result(self, st: ServerTable, table: Table) -> None:
+        """A match is over: its result (and, at a rated table, its players' new ratings) goes to the
+        people store, on the recorder's thread; :attr:`results` holds what is under way."""
+        seats = [(s.key if s.key and not s.key.startswith(LEGACY) else "", s.name) for s in table.seats]
+        try:
+            result = result_of(table.match, seats, game_id=st.game_id, table_id=st.id, rated=st.rated,
+                               record=str(self.store.path(st.id)), level=st.level)
+        except ValueError:
+            return
+        people = self.people
+
+        def record() -> list[RatingChange]:
+            try:
+                changes = people.record_match(result)
+            except StoreError as exc:
+                log.warning("table %d: the match was not recorded: %s", st.id, exc)
+                return []
+            except Exception:
+                log.exception("table %d: the match was not recorded", st.id)
+                return []
+            if changes:
+                log.info("table %d: ratings: %s", st.id, ", ".join(
+                    f"{printable(c.after.name)} {shown_points(c.before.mu, c.before.sigma)} -> "
+                    f"{shown_points(c.after.mu, c.after.sigma)}" for c in changes))
+            return changes
+
+        self.results = [f for f in self.results if not f.done()]
+        self.results.append(self._recorder.submit(record))
+
+    # ------------------------------------------------------------------ the end
+    def close(self) -> None:
+        """Wait for the matches being recorded (they are written first)."""
+        self._recorder.shutdown(wait=True)
+
+
+__all__ = ["LEGACY", "RATING_CACHE", "Club"]
