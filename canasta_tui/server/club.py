@@ -12,7 +12,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..table import Table
 from ..text import printable
@@ -31,15 +31,28 @@ from .people import (
 )
 from .store import TableStore
 
-if TYPE_CHECKING:
-    from .tables import ServerTable
-
 log = logging.getLogger("canasta.server")
 
 #: How long a person's shown rating is kept in memory for the online list (seconds).
 RATING_CACHE = 60.0
 #: A seat saved before people were keys: the name alone (a key that reserves it adopts the seat).
 LEGACY = "legacy:"
+
+
+class FinishedTable(Protocol):
+    """A server's table as its finished match is recorded (a ``tables.ServerTable``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def rated(self) -> bool: ...
+
+    @property
+    def level(self) -> str: ...
 
 
 class Club:
@@ -112,7 +125,7 @@ class Club:
         return None
 
     # ------------------------------------------------------------------ results and ratings
-    def record_result(self, st: ServerTable, table: Table) -> None:
+    def record_result(self, st: FinishedTable, table: Table) -> None:
         """A match is over: its result (and, at a rated table, its players' new ratings) goes to the
         people store, on the recorder's thread; :attr:`results` holds what is under way."""
         seats = [(s.key if s.key and not s.key.startswith(LEGACY) else "", s.name) for s in table.seats]
@@ -147,4 +160,4 @@ class Club:
         self._recorder.shutdown(wait=True)
 
 
-__all__ = ["LEGACY", "RATING_CACHE", "Club"]
+__all__ = ["LEGACY", "RATING_CACHE", "Club", "FinishedTable"]
