@@ -215,7 +215,7 @@ class ServerApp(ScreenApp):
 
     def _answer(self, ctl: SeatClient, invitation: Invitation, accept: bool) -> None:
         """A spectator answered an invitation over the table they watch."""
-        why, where = self.registry.answer(self, invitation.id, accept)
+        why, where = self.registry.invitations.answer(self, invitation.id, accept)
         if why:
             ctl.notify(why)
         elif not accept:

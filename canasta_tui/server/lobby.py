@@ -41,7 +41,7 @@ class RegistryLobby:
     def view(self) -> LobbyView:
         me = self.client.identity
         reg = self.registry
-        invitations = reg.open_invitations(me.key)
+        invitations = reg.invitations.open_invitations(me.key)
         invited = {i.table_id for i in invitations}
         rows = tuple(table_row(shared, me.key) for shared in reg.lobby_rows()
                      if shared.row.listed or me.key in shared.allowed or me.key in shared.keys
@@ -91,10 +91,10 @@ class RegistryLobby:
         return self.registry.home(self.client)
 
     def invite(self, person: str, table: int) -> str | None:
-        return self.registry.invite(self.client, person, table)
+        return self.registry.invitations.invite(self.client, person, table)
 
     def answer(self, invitation: int, accept: bool) -> tuple[str | None, Destination | None]:
-        return self.registry.answer(self.client, invitation, accept)
+        return self.registry.invitations.answer(self.client, invitation, accept)
 
     def join(self, code: str) -> tuple[str | None, Destination | None]:
         return self.registry.join(self.client, code)

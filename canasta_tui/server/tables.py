@@ -57,6 +57,7 @@ from ..ui.lobbyview import (
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .club import LEGACY, Club
 from .config import ConfigError, ServerConfig
+from .invitations import Invitations
 from .names import NameBook, NameRefused, skeleton
 from .people import (
     PEOPLE_FILE,
@@ -806,6 +807,8 @@ class Registry:
         self.people: PeopleStore = people
         #: The people store's side: records, the leaderboard, options, shown ratings, results.
         self.club = Club(people, store)
+        #: Invitations to a table's free seat, kept in the people store until answered.
+        self.invitations = Invitations(self)
         self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified) for c in self._last_chat()]
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
@@ -819,7 +822,6 @@ class Registry:
         self.generation = 0
         self._rows: tuple[int, list[LobbyRow]] = (-1, [])
         self._online: tuple[int, list[PersonRow]] = (-1, [])
-        self._invitations: tuple[int, dict[str, list[Invitation]]] = (-1, {})
 
     # ------------------------------------------------------------------ listeners (lobby screens)
     def subscribe(self, fn: Callable[[], None]) -> None:
@@ -915,13 +917,7 @@ class Registry:
                             item.id, type(exc).__name__, printable(str(exc)))
         self._restore_forming(self.store.load_forming())
         self.sweep()
-        # Invitations to tables that did not come back are closed: a new table may get that number.
-        try:
-            for inv in self.people.invitations():
-                if inv.table_id not in self.tables:
-                    self.people.withdraw(inv.id)
-        except StoreError as exc:
-            log.warning("the open invitations could not be read: %s", exc)
+        self.invitations.close_gone()
         if len(self.tables) > self.config.max_tables:
             # Every saved game comes back, even over the limit: nobody's table is lost to a setting.
             log.warning("%d tables came back, more than the server's most (%d): no table can be created "
@@ -1098,21 +1094,6 @@ class Registry:
         self._online = (self.generation, rows)
         return rows
 
-    def open_invitations(self, key: str) -> list[Invitation]:
-        """``key``'s open invitations to tables that are here, read once after each change for
-        every lobby ([] if the store cannot say, logged)."""
-        at, by_key = self._invitations
-        if at != self.generation:
-            by_key = {}
-            try:
-                for inv in self.people.invitations():
-                    if inv.table_id in self.tables:
-                        by_key.setdefault(inv.to_key, []).append(inv)
-            except StoreError as exc:
-                log.warning("the invitations could not be read: %s", exc)
-            self._invitations = (self.generation, by_key)
-        return by_key.get(key, [])
-
     def lobby_rows(self) -> list[LobbyRow]:
         """Every table as the lobby shows it, built once after each change for every lobby (each
         marks its person's seats on them): everything a lobby shows changes with a :meth:`changed`."""
@@ -1230,7 +1211,7 @@ class Registry:
         for other in list(self.tables.values()):
             if other is not st and other.state == FORMING and other.stand(key) and other.empty():
                 self.tables.pop(other.id, None)
-                self._forget_invitations(other.id)
+                self.invitations.forget(other.id)
 
     def stand(self, client: Client, table_id: int) -> str | None:
         """``client`` stands up at a forming table.  Its creator still starts it (a table of
@@ -1277,7 +1258,7 @@ class Registry:
         if mine is not None:
             self.changed()
             return (None, Destination(st.id, mine)) if st.state == PLAYING else (None, None)
-        seat = self.free_seat(st)
+        seat = self.invitations.free_seat(st)
         if seat is None:
             self.changed()
             return f"Table {st.id} has no free seat (you may watch it)", None
@@ -1363,7 +1344,7 @@ class Registry:
     def clear(self, st: ServerTable, why: str) -> None:
         """A table that has not started goes; who sat there is told ``why``."""
         self.tables.pop(st.id, None)
-        self._forget_invitations(st.id)
+        self.invitations.forget(st.id)
         log.info("table %d was cleared before it started%s", st.id, f": {why}" if why else "")
         for c in st.claims:
             who = self.clients.get(c.identity) if c is not None else None
@@ -1376,7 +1357,7 @@ class Registry:
         to what), where ``canasta --load`` plays it on."""
         st.close()
         self.tables.pop(st.id, None)
-        self._forget_invitations(st.id)
+        self.invitations.forget(st.id)
         self.store.set_aside(st.id, why)
         assert st.table is not None
         for s in st.table.seats:
@@ -1389,14 +1370,14 @@ class Registry:
         """A forming table nobody sits at goes, unless its creator is here (a table of computers)."""
         if st.state == FORMING and st.empty() and st.creator not in self.clients:
             self.tables.pop(st.id, None)
-            self._forget_invitations(st.id)
+            self.invitations.forget(st.id)
 
     def drop_if_over(self, st: ServerTable) -> None:
         """A finished table goes when its last client leaves."""
         if st.state == OVER and not st.present():
             st.close()
             self.tables.pop(st.id, None)
-            self._forget_invitations(st.id)
+            self.invitations.forget(st.id)
             self.changed()
 
     # ------------------------------------------------------------------ chat
@@ -1432,91 +1413,6 @@ class Registry:
         except StoreError as exc:
             log.warning("the lobby's last chat lines could not be read: %s", exc)
             return []
-
-    # ------------------------------------------------------------------ invitations
-    def free_seat(self, st: ServerTable) -> int | None:
-        """A seat somebody invited could take: a free one at a forming table, a computer's nobody
-        claimed at a table being played."""
-        if st.table is None:
-            return next((i for i, c in enumerate(st.claims) if c is None), None)
-        if st.state != PLAYING:
-            return None
-        return next((i for i, s in enumerate(st.table.seats)
-                     if s.kind == COMPUTER and not s.key and i not in st.pending), None)
-
-    def invite(self, client: Client, to_key: str, table_id: int) -> str | None:
-        """``client``, seated at table ``table_id``, invites the person ``to_key`` (online) to its
-        free seat; they are told wherever they are.  Why not, or None.  Kept until answered or the
-        table goes (also across a restart, while the table is there)."""
-        ident = client.identity
-        st = self.tables.get(table_id)
-        if st is None:
-            return "That table is gone"
-        if st.seat_of(ident.key) is None and st.creator != ident.key:
-            return "Sit at a table to invite somebody to it"
-        if to_key == ident.key:
-            return "You are at this table already"
-        guest = self.clients.get(to_key)
-        if guest is None:
-            return "They are not here any more"
-        if st.seat_of(to_key) is not None:
-            return f"{guest.identity.label} has a seat at this table already"
-        if self.free_seat(st) is None:
-            return "This table has no free seat"
-        if any(i.table_id == table_id for i in self.invitations_for(to_key)):
-            return f"{guest.identity.label} has your invitation to this table already"
-        try:
-            inv = self.people.invite(ident.key, ident.label, to_key, table_id, time.time())
-        except StoreError as exc:
-            log.warning("an invitation could not be kept: %s", exc)
-            return "The invitation could not be kept (the server's store failed): try again"
-        self.changed()
-        guest.invited(inv)
-        log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
-        return None
-
-    def invitations_for(self, key: str) -> list[Invitation]:
-        """The open invitations of ``key``, to tables that are still there."""
-        try:
-            return [i for i in self.people.invitations_for(key) if i.table_id in self.tables]
-        except StoreError as exc:
-            log.warning("the invitations could not be read: %s", exc)
-            return []
-
-    def answer(self, client: Client, invitation_id: int, accept: bool) -> tuple[str | None, Destination | None]:
-        """``client`` accepts or declines an invitation; the inviter is told.  (Why not, or None;
-        where to go now, as :meth:`sit` says.)"""
-        key = client.identity.key
-        inv = next((i for i in self.invitations_for(key) if i.id == invitation_id), None)
-        if inv is None:
-            return "That invitation is no longer open", None
-        try:
-            self.people.withdraw(inv.id)
-        except StoreError as exc:
-            log.warning("an invitation could not be closed: %s", exc)
-        inviter = self.clients.get(inv.from_key)
-        label = client.identity.label
-        st = self.tables.get(inv.table_id)
-        if not accept:
-            if inviter is not None:
-                inviter.notify(f"{label} declined your invitation to table {inv.table_id}")
-            self.changed()
-            return None, None
-        seat = self.free_seat(st) if st is not None else None
-        if st is None or seat is None:
-            return "That table has no free seat any more", None
-        st.allowed.add(key)                  # an invitation opens a private table to its guest
-        why, where = self.sit(client, st.id, seat)
-        self.changed()
-        if why is None and inviter is not None:
-            inviter.notify(f"{label} accepted your invitation to table {inv.table_id}")
-        return why, where
-
-    def _forget_invitations(self, table_id: int) -> None:
-        try:
-            self.people.withdraw_table(table_id)
-        except StoreError as exc:
-            log.warning("the invitations to table %d could not be closed: %s", table_id, exc)
 
     def say_at(self, st: ServerTable, client: Client, text: str) -> str | None:
         text = text.strip()

@@ -150,11 +150,11 @@ def test_no_byte_of_a_hidden_hand_reaches_another_client() -> None:
             dave = await Term.connect(srv.port, "dave")
             await dave.wait_for("hand 1")
             inviter = srv.registry.clients[f"key:{fingerprint_of('alice')}"]
-            assert srv.registry.invite(inviter, f"key:{fingerprint_of('dave')}", 1) is None
+            assert srv.registry.invitations.invite(inviter, f"key:{fingerprint_of('dave')}", 1) is None
             await dave.wait_for("alice invites you to table 1")
             await dave.press(ESC, lambda s: "Invitation" not in s)
             await dave.press("p", "table 1")
-            assert srv.registry.invite(inviter, f"key:{fingerprint_of('carol')}", 1) is None
+            assert srv.registry.invitations.invite(inviter, f"key:{fingerprint_of('carol')}", 1) is None
             await carol.wait_for("alice invites you to table 1")
             checked = watcher.checked
 

@@ -51,12 +51,12 @@ def test_a_table_by_invitation_only_and_an_unlisted_one(tmp_path: Path) -> None:
                             settings=TableSettings(Access.INVITE, listed=False, watchable=False))
             assert reg.sit(bob, st.id, 1) == ("Table 1 is private: its players invite whom they want", None)
             assert RegistryLobby(reg, bob).view().tables == ()              # unlisted: bob does not see it
-            assert reg.invite(ann, bob.identity.key, st.id) is None
+            assert reg.invitations.invite(ann, bob.identity.key, st.id) is None
             bob_view = RegistryLobby(reg, bob).view()
             assert [t.id for t in bob_view.tables] == [1]                   # ... until he is invited to it
             (inv,) = bob_view.invitations
             assert (inv.who, inv.table, inv.about) == ("ann", 1, "classic, 1 of 4 seated")
-            assert reg.answer(bob, inv.id, accept=True) == (None, None)
+            assert reg.invitations.answer(bob, inv.id, accept=True) == (None, None)
             assert st.seat_of(bob.identity.key) == 1
             assert RegistryLobby(reg, cy).view().tables == ()
             # Not watched: cy may not watch it; its players may.

@@ -146,7 +146,7 @@ def test_forming_tables_their_seats_options_and_invitations_outlast_a_restart() 
             carol = await Term.connect(srv.port, "carol")
             await carol.wait_for("Tables")
             registry = srv.registry
-            assert registry.invite(registry.clients[key("alice")], key("carol"), 1) is None
+            assert registry.invitations.invite(registry.clients[key("alice")], key("carol"), 1) is None
             await settle(srv, lambda: srv.store.flush(0.1) and forming.exists()
                          and json.loads(forming.read_text())["forming"][0]["claims"][2] is not None)
         # Everybody was sent away by the stop; their seats stay claimed (the file as it was).
@@ -157,7 +157,7 @@ def test_forming_tables_their_seats_options_and_invitations_outlast_a_restart() 
             st = registry.tables[1]
             assert st.state == FORMING and st.creator == key("alice") and st.turn_timer == 4
             assert [c.identity if c else None for c in st.claims] == [key("alice"), None, key("bob"), None]
-            (inv,) = registry.invitations_for(key("carol"))
+            (inv,) = registry.invitations.invitations_for(key("carol"))
             assert (inv.table_id, inv.from_key) == (1, key("alice"))
             registry.sweep()                       # nobody is back yet: the table waits for them
             assert 1 in registry.tables

@@ -1,0 +1,147 @@
+"""Invitations to a table's free seat: a person at a table invites somebody online, who is told
+wherever they are and accepts (they take the seat, and a private table lets them in) or declines
+(the inviter is told).
+
+An invitation is kept in the people store (:mod:`.people`) until it is answered or its table goes,
+also across a restart while the table is there.  :class:`Invitations` is held by the registry
+(``registry.invitations``); everything here runs on the event loop's thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from ..table import COMPUTER
+from ..ui.lobbyview import Destination, TableState
+from .people import Invitation, StoreError
+
+if TYPE_CHECKING:
+    from .tables import Client, Registry, ServerTable
+
+log = logging.getLogger("canasta.server")
+
+
+class Invitations:
+    """The open invitations of ``registry``'s people to its tables."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        #: The open invitations by invited key, as read after one of the registry's changes.
+        self._open: tuple[int, dict[str, list[Invitation]]] = (-1, {})
+
+    def free_seat(self, st: ServerTable) -> int | None:
+        """A seat somebody invited could take: a free one at a forming table, a computer's nobody
+        claimed at a table being played."""
+        if st.table is None:
+            return next((i for i, c in enumerate(st.claims) if c is None), None)
+        if st.state != TableState.PLAYING:
+            return None
+        return next((i for i, s in enumerate(st.table.seats)
+                     if s.kind == COMPUTER and not s.key and i not in st.pending), None)
+
+    def invite(self, client: Client, to_key: str, table_id: int) -> str | None:
+        """``client``, seated at table ``table_id``, invites the person ``to_key`` (online) to its
+        free seat; they are told wherever they are.  Why not, or None.  Kept until answered or the
+        table goes (also across a restart, while the table is there)."""
+        ident = client.identity
+        st = self.registry.tables.get(table_id)
+        if st is None:
+            return "That table is gone"
+        if st.seat_of(ident.key) is None and st.creator != ident.key:
+            return "Sit at a table to invite somebody to it"
+        if to_key == ident.key:
+            return "You are at this table already"
+        guest = self.registry.clients.get(to_key)
+        if guest is None:
+            return "They are not here any more"
+        if st.seat_of(to_key) is not None:
+            return f"{guest.identity.label} has a seat at this table already"
+        if self.free_seat(st) is None:
+            return "This table has no free seat"
+        if any(i.table_id == table_id for i in self.invitations_for(to_key)):
+            return f"{guest.identity.label} has your invitation to this table already"
+        try:
+            inv = self.registry.people.invite(ident.key, ident.label, to_key, table_id, time.time())
+        except StoreError as exc:
+            log.warning("an invitation could not be kept: %s", exc)
+            return "The invitation could not be kept (the server's store failed): try again"
+        self.registry.changed()
+        guest.invited(inv)
+        log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
+        return None
+
+    def invitations_for(self, key: str) -> list[Invitation]:
+        """The open invitations of ``key``, to tables that are still there."""
+        try:
+            return [i for i in self.registry.people.invitations_for(key) if i.table_id in self.registry.tables]
+        except StoreError as exc:
+            log.warning("the invitations could not be read: %s", exc)
+            return []
+
+    def answer(self, client: Client, invitation_id: int, accept: bool) -> tuple[str | None, Destination | None]:
+        """``client`` accepts or declines an invitation; the inviter is told.  (Why not, or None;
+        where to go now, as :meth:`Registry.sit` says.)"""
+        key = client.identity.key
+        inv = next((i for i in self.invitations_for(key) if i.id == invitation_id), None)
+        if inv is None:
+            return "That invitation is no longer open", None
+        try:
+            self.registry.people.withdraw(inv.id)
+        except StoreError as exc:
+            log.warning("an invitation could not be closed: %s", exc)
+        inviter = self.registry.clients.get(inv.from_key)
+        label = client.identity.label
+        st = self.registry.tables.get(inv.table_id)
+        if not accept:
+            if inviter is not None:
+                inviter.notify(f"{label} declined your invitation to table {inv.table_id}")
+            self.registry.changed()
+            return None, None
+        seat = self.free_seat(st) if st is not None else None
+        if st is None or seat is None:
+            return "That table has no free seat any more", None
+        st.allowed.add(key)                  # an invitation opens a private table to its guest
+        why, where = self.registry.sit(client, st.id, seat)
+        self.registry.changed()
+        if why is None and inviter is not None:
+            inviter.notify(f"{label} accepted your invitation to table {inv.table_id}")
+        return why, where
+
+    def forget(self, table_id: int) -> None:
+        """Table ``table_id`` goes: so do the invitations to it."""
+        try:
+            self.registry.people.withdraw_table(table_id)
+        except StoreError as exc:
+            log.warning("the invitations to table %d could not be closed: %s", table_id, exc)
+
+    def open_invitations(self, key: str) -> list[Invitation]:
+        """``key``'s open invitations to tables that are here, read once after each change for
+        every lobby ([] if the store cannot say, logged)."""
+        reg = self.registry
+        at, by_key = self._open
+        if at != reg.generation:
+            by_key = {}
+            try:
+                for inv in reg.people.invitations():
+                    if inv.table_id in reg.tables:
+                        by_key.setdefault(inv.to_key, []).append(inv)
+            except StoreError as exc:
+                log.warning("the invitations could not be read: %s", exc)
+            self._open = (reg.generation, by_key)
+        return by_key.get(key, [])
+
+    def close_gone(self) -> None:
+        """At start: invitations to tables that did not come back are closed (a new table may get
+        that number)."""
+        reg = self.registry
+        try:
+            for inv in reg.people.invitations():
+                if inv.table_id not in reg.tables:
+                    reg.people.withdraw(inv.id)
+        except StoreError as exc:
+            log.warning("the open invitations could not be read: %s", exc)
+
+
+__all__ = ["Invitations"]
