@@ -11,27 +11,73 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-from ..table import COMPUTER
+from ..table import COMPUTER, Table
 from ..ui.lobbyview import Destination, TableState
-from .people import Invitation, StoreError
-
-if TYPE_CHECKING:
-    from .tables import Client, Registry, ServerTable
+from .connected import Client
+from .people import Invitation, PeopleStore, StoreError
 
 log = logging.getLogger("canasta.server")
+
+
+class InvitedTable(Protocol):
+    """A table as invitations see it (a ``tables.ServerTable``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def creator(self) -> str: ...
+
+    @property
+    def table(self) -> Table | None: ...
+
+    @property
+    def claims(self) -> Sequence[object | None]: ...
+
+    @property
+    def pending(self) -> Mapping[int, object]: ...
+
+    @property
+    def state(self) -> TableState: ...
+
+    @property
+    def allowed(self) -> set[str]: ...
+
+    def seat_of(self, identity: str) -> int | None: ...
+
+
+class Host(Protocol):
+    """The registry as invitations see it (a ``tables.Registry``)."""
+
+    @property
+    def tables(self) -> Mapping[int, InvitedTable]: ...
+
+    @property
+    def clients(self) -> Mapping[str, Client]: ...
+
+    @property
+    def people(self) -> PeopleStore: ...
+
+    @property
+    def generation(self) -> int: ...
+
+    def changed(self) -> None: ...
+
+    def sit(self, client: Client, table_id: int, seat: int) -> tuple[str | None, Destination | None]: ...
 
 
 class Invitations:
     """The open invitations of ``registry``'s people to its tables."""
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Host) -> None:
         self.registry = registry
         #: The open invitations by invited key, as read after one of the registry's changes.
         self._open: tuple[int, dict[str, list[Invitation]]] = (-1, {})
 
-    def free_seat(self, st: ServerTable) -> int | None:
+    def free_seat(self, st: InvitedTable) -> int | None:
         """A seat somebody invited could take: a free one at a forming table, a computer's nobody
         claimed at a table being played."""
         if st.table is None:
@@ -144,4 +190,4 @@ class Invitations:
             log.warning("the open invitations could not be read: %s", exc)
 
 
-__all__ = ["Invitations"]
+__all__ = ["Host", "Invitations", "InvitedTable"]

@@ -27,7 +27,8 @@ from ..ui.lobbyview import (
 )
 from .admin import Admin, AdminRefused, when
 from .auth import Identity
-from .tables import Client, LobbyRow, Registry, TableRefused
+from .connected import Client
+from .tables import LobbyRow, Registry, TableRefused
 
 
 class RegistryLobby:

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from ..engine import Phase, Rules, team_name
 from ..persistence.recording import StatsRecording
@@ -57,13 +57,13 @@ from ..ui.lobbyview import (
 from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .club import LEGACY, Club
 from .config import ConfigError, ServerConfig
+from .connected import Client
 from .invitations import Invitations
 from .names import NameBook, NameRefused, skeleton
 from .people import (
     PEOPLE_FILE,
     ChatLine,
     Game,
-    Invitation,
     PeopleStore,
     SqlitePeopleStore,
     StoreError,
@@ -113,38 +113,6 @@ def turn_timers(shortest: int = TURN_TIMERS[1]) -> tuple[int, ...]:
 
 def timer_text(seconds: float) -> str:
     return f"{seconds:g} s" if seconds else "off"
-
-
-class Client(Protocol):
-    """A connected person, as the tables see them (a session of :mod:`.client`)."""
-
-    @property
-    def identity(self) -> Identity: ...
-
-    def __hash__(self) -> int: ...
-
-    def moved(self, where: Destination) -> None:
-        """The server seated this client (the creator started the table, a claimed seat is free)."""
-
-    def kick(self, reason: str) -> None:
-        """Close this connection, telling the person why."""
-
-    def notify(self, text: str) -> None:
-        """A line for the person on whichever screen they see (their table was cleared)."""
-
-    def warn(self, text: str) -> None:
-        """A line for the person, with the bell if they want it for their turn (the turn timer)."""
-
-    @property
-    def guest_code(self) -> str:
-        """A guest's code (their seat goes back only to whoever gives it); "" for a key."""
-
-    def reclaim(self, code: str) -> str | None:
-        """A guest typed a seat's code: they are that seat's guest now (why not, or None)."""
-
-    def invited(self, invitation: Invitation) -> None:
-        """Somebody invites this person to a table: shown wherever they are (the lobby, a table
-        they watch), to accept or decline with one key."""
 
 
 @dataclass
@@ -1531,6 +1499,6 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Client", "Destination", "LobbyLine", "LobbyRow",
+__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Destination", "LobbyLine", "LobbyRow",
            "Registry", "SeatInfo", "SeatState", "ServerTable", "TableRefused", "TableState", "seen_index", "seen_position",
            "span"]

@@ -1,0 +1,44 @@
+"""A connected person as the server's tables and invitations see them (a session of :mod:`.client`)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..ui.lobbyview import Destination
+from .auth import Identity
+from .people import Invitation
+
+
+class Client(Protocol):
+    """A connected person, as the tables see them (a session of :mod:`.client`)."""
+
+    @property
+    def identity(self) -> Identity: ...
+
+    def __hash__(self) -> int: ...
+
+    def moved(self, where: Destination) -> None:
+        """The server seated this client (the creator started the table, a claimed seat is free)."""
+
+    def kick(self, reason: str) -> None:
+        """Close this connection, telling the person why."""
+
+    def notify(self, text: str) -> None:
+        """A line for the person on whichever screen they see (their table was cleared)."""
+
+    def warn(self, text: str) -> None:
+        """A line for the person, with the bell if they want it for their turn (the turn timer)."""
+
+    @property
+    def guest_code(self) -> str:
+        """A guest's code (their seat goes back only to whoever gives it); "" for a key."""
+
+    def reclaim(self, code: str) -> str | None:
+        """A guest typed a seat's code: they are that seat's guest now (why not, or None)."""
+
+    def invited(self, invitation: Invitation) -> None:
+        """Somebody invites this person to a table: shown wherever they are (the lobby, a table
+        they watch), to accept or decline with one key."""
+
+
+__all__ = ["Client"]
