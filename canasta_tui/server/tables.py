@@ -19,6 +19,11 @@ may have created ``tables_per_person`` tables that are not over, the server hold
 ``max_tables``; a table that never starts goes (:meth:`Registry.sweep`), and a started table
 nobody has been at for ``set_aside_after`` seconds is set aside, its game kept in a file.
 
+The registry holds two collaborators of their own modules: ``registry.club`` (:mod:`.club`: the
+people store's side: records, the leaderboard, a person's options, shown ratings, a match's result)
+and ``registry.invitations`` (:mod:`.invitations`); they know the registry and its tables by
+protocols, so no server module imports another in a circle.
+
 Everything here runs on the event loop's thread.
 """
 
