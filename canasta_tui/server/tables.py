@@ -19,9 +19,10 @@ may have created ``tables_per_person`` tables that are not over, the server hold
 ``max_tables``; a table that never starts goes (:meth:`Registry.sweep`), and a started table
 nobody has been at for ``set_aside_after`` seconds is set aside, its game kept in a file.
 
-The registry holds two collaborators of their own modules: ``registry.club`` (:mod:`.club`: the
-people store's side: records, the leaderboard, a person's options, shown ratings, a match's result)
-and ``registry.invitations`` (:mod:`.invitations`); they know the registry and its tables by
+The registry holds three collaborators of their own modules: ``registry.club`` (:mod:`.club`: the
+people store's side: records, the leaderboard, a person's options, shown ratings, a match's result),
+``registry.invitations`` (:mod:`.invitations`) and ``registry.forming`` (:mod:`.forming`: the tables
+not started yet, kept across a restart, and a seat's :class:`Claim`); they know the registry and its tables by
 protocols, so no server module imports another in a circle.
 
 Everything here runs on the event loop's thread.
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
 import math
 import secrets
@@ -46,7 +46,7 @@ from ..persistence.recording import StatsRecording
 from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
-from ..table.seats import GUEST_PREFIX, KEY_PREFIX, is_key
+from ..table.seats import is_key
 from ..text import printable
 from ..ui.lobbyview import (
     Access,
@@ -63,6 +63,7 @@ from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .club import LEGACY, Club
 from .config import ConfigError, ServerConfig
 from .connected import Client
+from .forming import Claim, FormingTables, saved_column, saved_person, saved_text
 from .invitations import Invitations
 from .names import NameBook, NameRefused, skeleton
 from .people import (
@@ -118,14 +119,6 @@ def turn_timers(shortest: int = TURN_TIMERS[1]) -> tuple[int, ...]:
 
 def timer_text(seconds: float) -> str:
     return f"{seconds:g} s" if seconds else "off"
-
-
-@dataclass
-class Claim:
-    """A human's claim of a seat before the table starts (or of a computer's seat, until the deal)."""
-
-    identity: str
-    name: str
 
 
 class TableRefused(ValueError):
@@ -406,9 +399,9 @@ class ServerTable:
     def take_private(self, data: Mapping[str, object]) -> None:
         """Who may sit and watch, as :meth:`private_data` wrote it (a file from before private
         tables: an open table)."""
-        access = _text(data.get("access"))
+        access = saved_text(data.get("access"))
         self.access = Access(access) if access in set(Access) else Access.OPEN
-        self.code = code_key(_text(data.get("code")))[:CODE_LENGTH] if self.access == Access.CODE else ""
+        self.code = code_key(saved_text(data.get("code")))[:CODE_LENGTH] if self.access == Access.CODE else ""
         self.listed = data.get("listed") is not False
         self.watchable = data.get("watchable") is not False
         allowed = data.get("allowed")
@@ -765,8 +758,6 @@ class Registry:
         self.turn_timers = turn_timers(shortest_turn)
         #: The server is stopping: its people leave, but their seats at forming tables stay (kept).
         self.closing = False
-        #: The forming tables as last written (none: no file is written until there are some).
-        self._forming_kept = _forming_text([])
         self.store = store
         self.executor = executor
         self.tables: dict[int, ServerTable] = {}
@@ -782,6 +773,8 @@ class Registry:
         self.club = Club(people, store)
         #: Invitations to a table's free seat, kept in the people store until answered.
         self.invitations = Invitations(self)
+        #: The tables not started yet, kept across a restart (``tables/forming.json``).
+        self.forming = FormingTables(self)
         self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified) for c in self._last_chat()]
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
@@ -806,76 +799,19 @@ class Registry:
 
     def changed(self) -> None:
         self.generation += 1
-        self.keep_forming()
+        self.forming.keep()
         for fn in list(self._listeners):
             fn()
 
-    # ------------------------------------------------------------------ forming tables outlast a restart
-    def forming_data(self) -> list[dict[str, Any]]:
-        """The tables not started yet, as the store keeps them: seats, options, creator."""
-        return [{"id": st.id, "rules": st.rules.to_dict(), "level": st.level, "creator": st.creator,
-                 "seed": st.seed, "rated": st.rated, "turn_timer": st.turn_timer, **st.private_data(),
-                 "claims": [[c.identity, c.name] if c is not None else None for c in st.claims]}
-                for st in self.tables.values() if st.state == FORMING]
-
-    def keep_forming(self) -> None:
-        """Write the forming tables when they changed (off the loop, by the store's thread)."""
-        if self.closing:
-            return
-        text = _forming_text(self.forming_data())
-        if text != self._forming_kept:
-            self._forming_kept = text
-            self.store.save_forming(text if self.forming_data() else "")
-
-    def _restore_forming(self, data: object) -> None:
-        """Bring back the forming tables an earlier run kept; their people have until the forming
-        timeout (counted from now) to come back, each finding their seat claimed."""
-        from ..ai import ALL_LEVELS
-        from ..engine import RulesError, rules_from_dict
-
-        if data is not None:
-            self._forming_kept = ""        # (the file is written again at the next change)
-        items = data.get("forming") if isinstance(data, dict) else None
-        if not isinstance(items, list):
-            return
-        keep = self.config.forming_timeout or 3600.0
-        for item in items:
-            try:
-                if not isinstance(item, dict):
-                    raise ValueError("not a table")
-                table_id = item.get("id")
-                if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id < 1 or table_id in self.tables:
-                    raise ValueError(f"a bad or taken number {table_id!r}")
-                rules_data = item.get("rules")
-                if not isinstance(rules_data, dict):
-                    raise ValueError("no rules")
-                rules = rules_from_dict(rules_data)
-                level = _text(item.get("level"))
-                level = level if level in ALL_LEVELS else "advanced"
-                seed = item.get("seed")
-                seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-                timer = item.get("turn_timer")
-                timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
-                claims: list[Claim | None] = []
-                for c in _column(item.get("claims"), rules.players):
-                    ok = isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) and x for x in c)
-                    claims.append(Claim(_person(c[0]), printable(c[1])[:20]) if ok and isinstance(c, list) else None)
-                if all(c is None for c in claims):
-                    continue
-                creator = _text(item.get("creator"))
-                if creator not in {c.identity for c in claims if c is not None}:
-                    creator = next(c.identity for c in claims if c is not None)
-                st = ServerTable(self, table_id, rules, level, creator, seed, rated=item.get("rated") is True,
-                                 turn_timer=timer)
-                st.claims = claims
-                st.take_private(item)
-                st.kept_until = time.monotonic() + keep
-                self.tables[table_id] = st
-                self.next_id = max(self.next_id, table_id + 1)
-                log.info("table %d is back, not started: %s", table_id,
-                         ", ".join(printable(c.name) for c in claims if c is not None))
-            except (ValueError, RulesError, TypeError) as exc:
-                log.warning("a table not started could not be brought back (%s)", printable(str(exc)))
+    def bring_back(self, table_id: int, rules: Rules, level: str, creator: str, seed: int | None, rated: bool,
+                   turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float) -> None:
+        """A forming table an earlier run kept is here again (:meth:`.forming.FormingTables.restore`)."""
+        st = ServerTable(self, table_id, rules, level, creator, seed, rated=rated, turn_timer=turn_timer)
+        st.claims = claims
+        st.take_private(private)
+        st.kept_until = kept_until
+        self.tables[table_id] = st
+        self.next_id = max(self.next_id, table_id + 1)
 
     # ------------------------------------------------------------------ restart
     def restore(self, stored: list[StoredTable], next_id: int) -> None:
@@ -888,7 +824,7 @@ class Registry:
                 self.tables.pop(item.id, None)
                 log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
                             item.id, type(exc).__name__, printable(str(exc)))
-        self._restore_forming(self.store.load_forming())
+        self.forming.restore(self.store.load_forming())
         self.sweep()
         self.invitations.close_gone()
         if len(self.tables) > self.config.max_tables:
@@ -904,21 +840,21 @@ class Registry:
         server = meta.get("server")
         server = server if isinstance(server, dict) else {}
         n = game.match.rules.players
-        kinds = _column(meta.get("seats"), n)
-        names = _column(meta.get("names"), n)
-        keys = _column(server.get("keys"), n)
-        level = _text(server.get("level"))
+        kinds = saved_column(meta.get("seats"), n)
+        names = saved_column(meta.get("names"), n)
+        keys = saved_column(server.get("keys"), n)
+        level = saved_text(server.get("level"))
         level = level if level in ALL_LEVELS else "advanced"
         seats = []
         for i in range(n):
-            key, name = _person(_text(keys[i])), printable(_text(names[i]))[:20]
+            key, name = saved_person(saved_text(keys[i])), printable(saved_text(names[i]))[:20]
             kind = REMOTE if kinds[i] == "remote" and key else COMPUTER
             seats.append(Seat(kind, name, level, key))
         seed = meta.get("seed")
         seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
         timer = server.get("turn_timer")
         timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
-        st = ServerTable(self, item.id, game.match.rules, level, _text(server.get("creator")), seed,
+        st = ServerTable(self, item.id, game.match.rules, level, saved_text(server.get("creator")), seed,
                          rated=server.get("rated") is True, turn_timer=timer)
         st.take_private(server)
         gid = meta.get("game_id")
@@ -1424,17 +1360,6 @@ class Registry:
 NAMES_FILE = "names.json"
 
 
-def _person(saved: str) -> str:
-    """A seat's person as a save records it, in today's terms: ``key:…`` and ``guest:…`` as they
-    are; ``name SHA256:…`` (an older server's key mode) the key; a name alone a legacy seat."""
-    if not saved or saved.startswith((KEY_PREFIX, GUEST_PREFIX, LEGACY)):
-        return saved
-    name, _, fp = saved.rpartition(" ")
-    if name and fp.startswith("SHA256:"):
-        return KEY_PREFIX + fp
-    return LEGACY + skeleton(saved)
-
-
 def _system_words(reason: str) -> str:
     """What the system said of a failed write (``No space left on device``), without the save's
     own words around it (``cannot write: ...``)."""
@@ -1492,18 +1417,6 @@ def _seen_from(value: object, events: Sequence[Event], keys: set[str]) -> dict[s
     return out
 
 
-def _forming_text(data: list[dict[str, Any]]) -> str:
-    return json.dumps({"forming": data}, ensure_ascii=False, sort_keys=True)
-
-
-def _column(value: object, n: int) -> list[object]:
-    return list(value) if isinstance(value, list) and len(value) == n else [None] * n
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
-
-
-__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Claim", "Destination", "LobbyLine", "LobbyRow",
+__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "ChatLimit", "Destination", "LobbyLine", "LobbyRow",
            "Registry", "SeatInfo", "SeatState", "ServerTable", "TableRefused", "TableState", "seen_index", "seen_position",
            "span"]

@@ -1,0 +1,186 @@
+"""Tables not started yet outlast a restart: their seats, options and creator are kept in one small
+file, ``tables/forming.json``, written by the table store's thread (:mod:`.store`) whenever they
+change, and brought back at start.
+
+:class:`FormingTables` is held by the registry (``registry.forming``); everything here runs on the
+event loop's thread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..engine import Rules
+from ..table.seats import GUEST_PREFIX, KEY_PREFIX
+from ..text import printable
+from ..ui.lobbyview import TableState
+from .club import LEGACY
+from .config import ServerConfig
+from .names import skeleton
+from .store import TableStore
+
+log = logging.getLogger("canasta.server")
+
+
+@dataclass
+class Claim:
+    """A human's claim of a seat before the table starts (or of a computer's seat, until the deal)."""
+
+    identity: str
+    name: str
+
+
+class FormingTable(Protocol):
+    """A table as the forming tables' file keeps it (a ``tables.ServerTable``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def level(self) -> str: ...
+
+    @property
+    def creator(self) -> str: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    @property
+    def rated(self) -> bool: ...
+
+    @property
+    def turn_timer(self) -> float: ...
+
+    @property
+    def state(self) -> TableState: ...
+
+    @property
+    def claims(self) -> Sequence[Claim | None]: ...
+
+    def private_data(self) -> dict[str, Any]: ...
+
+
+class Host(Protocol):
+    """The registry as the forming tables see it (a ``tables.Registry``)."""
+
+    @property
+    def closing(self) -> bool: ...
+
+    @property
+    def config(self) -> ServerConfig: ...
+
+    @property
+    def store(self) -> TableStore: ...
+
+    @property
+    def tables(self) -> Mapping[int, FormingTable]: ...
+
+    def bring_back(self, table_id: int, rules: Rules, level: str, creator: str, seed: int | None, rated: bool,
+                   turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float) -> None: ...
+
+
+class FormingTables:
+    """The registry's forming tables as the table store keeps them."""
+
+    def __init__(self, registry: Host) -> None:
+        self.registry = registry
+        #: The forming tables as last written (none: no file is written until there are some).
+        self._kept = _forming_text([])
+
+    def data(self) -> list[dict[str, Any]]:
+        """The tables not started yet, as the store keeps them: seats, options, creator."""
+        reg = self.registry
+        return [{"id": st.id, "rules": st.rules.to_dict(), "level": st.level, "creator": st.creator,
+                 "seed": st.seed, "rated": st.rated, "turn_timer": st.turn_timer, **st.private_data(),
+                 "claims": [[c.identity, c.name] if c is not None else None for c in st.claims]}
+                for st in reg.tables.values() if st.state == TableState.FORMING]
+
+    def keep(self) -> None:
+        """Write the forming tables when they changed (off the loop, by the store's thread)."""
+        if self.registry.closing:
+            return
+        text = _forming_text(self.data())
+        if text != self._kept:
+            self._kept = text
+            self.registry.store.save_forming(text if self.data() else "")
+
+    def restore(self, data: object) -> None:
+        """Bring back the forming tables an earlier run kept; their people have until the forming
+        timeout (counted from now) to come back, each finding their seat claimed (``data``: what
+        :meth:`TableStore.load_forming <.store.TableStore.load_forming>` read)."""
+        from ..ai import ALL_LEVELS
+        from ..engine import RulesError, rules_from_dict
+
+        reg = self.registry
+        if data is not None:
+            self._kept = ""        # (the file is written again at the next change)
+        items = data.get("forming") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return
+        keep = reg.config.forming_timeout or 3600.0
+        for item in items:
+            try:
+                if not isinstance(item, dict):
+                    raise ValueError("not a table")
+                table_id = item.get("id")
+                if not isinstance(table_id, int) or isinstance(table_id, bool) or table_id < 1 or table_id in reg.tables:
+                    raise ValueError(f"a bad or taken number {table_id!r}")
+                rules_data = item.get("rules")
+                if not isinstance(rules_data, dict):
+                    raise ValueError("no rules")
+                rules = rules_from_dict(rules_data)
+                level = saved_text(item.get("level"))
+                level = level if level in ALL_LEVELS else "advanced"
+                seed = item.get("seed")
+                seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+                timer = item.get("turn_timer")
+                timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
+                claims: list[Claim | None] = []
+                for c in saved_column(item.get("claims"), rules.players):
+                    ok = isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) and x for x in c)
+                    claims.append(Claim(saved_person(c[0]), printable(c[1])[:20]) if ok and isinstance(c, list) else None)
+                if all(c is None for c in claims):
+                    continue
+                creator = saved_text(item.get("creator"))
+                if creator not in {c.identity for c in claims if c is not None}:
+                    creator = next(c.identity for c in claims if c is not None)
+                reg.bring_back(table_id, rules, level, creator, seed, item.get("rated") is True, timer, claims, item,
+                               time.monotonic() + keep)
+                log.info("table %d is back, not started: %s", table_id,
+                         ", ".join(printable(c.name) for c in claims if c is not None))
+            except (ValueError, RulesError, TypeError) as exc:
+                log.warning("a table not started could not be brought back (%s)", printable(str(exc)))
+
+
+def _forming_text(data: list[dict[str, Any]]) -> str:
+    return json.dumps({"forming": data}, ensure_ascii=False, sort_keys=True)
+
+
+def saved_person(saved: str) -> str:
+    """A seat's person as a save records it, in today's terms: ``key:…`` and ``guest:…`` as they
+    are; ``name SHA256:…`` (an older server's key mode) the key; a name alone a legacy seat."""
+    if not saved or saved.startswith((KEY_PREFIX, GUEST_PREFIX, LEGACY)):
+        return saved
+    name, _, fp = saved.rpartition(" ")
+    if name and fp.startswith("SHA256:"):
+        return KEY_PREFIX + fp
+    return LEGACY + skeleton(saved)
+
+
+def saved_column(value: object, n: int) -> list[object]:
+    return list(value) if isinstance(value, list) and len(value) == n else [None] * n
+
+
+def saved_text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+__all__ = ["Claim", "FormingTable", "FormingTables", "Host", "saved_column", "saved_person", "saved_text"]
