@@ -427,8 +427,19 @@ class LobbyHelp(Info):
         self.admin = admin
 
     def draw(self, cv: Canvas, opts: Options) -> None:
-        self.lines = [*help_lines(admin=self.admin), "",
-                      *(line.format(verified=opts.glyphs.verified) for line in LEGEND)]
+        keys = help_lines(admin=self.admin)
+        legend = [line.format(verified=opts.glyphs.verified) for line in LEGEND]
+        gap = [""]
+        # At 80x24 the box (a box keeps 4 rows free; its frame and "(press any key)" take 4 more)
+        # gives up, in turn, the blank line and the keys a person knows already (?, Ctrl-L, the
+        # arrows), never the legend.
+        spare = [k for k in keys if k.startswith(("?, F1", "Ctrl-L", "Up, Down"))]
+        while len(keys) + len(gap) + len(legend) + 6 > cv.height and (gap or spare):
+            if gap:
+                gap = []
+            else:
+                keys.remove(spare.pop(0))
+        self.lines = [*keys, *gap, *legend]
         super().draw(cv, opts)
 
 

@@ -197,12 +197,13 @@ def test_every_lobby_key_is_in_its_help() -> None:
     page = lobby()
     typ(page, "?")
     assert isinstance(page.child, LobbyHelp)
-    text = screen(page)
+    text = screen(page, 132, 43)      # (at 80x24 the keys a person knows already may give way)
     for k in LOBBY_KEYS:
         if k.label and k.command not in ADMIN_COMMANDS:
             assert f"{k.label} " in text and k.description in text, k
     assert "admins:" not in text                          # the admins' keys show to admins only
     assert "✓ after a name: known by their SSH key; ~ before it: a guest" in text
+    assert "✓ after a name: known by their SSH key; ~ before it: a guest" in screen(page)
     assert "+ after a name" in screen(page, ascii=True)
     typ(page, "q")                                   # any key closes the help, q too
     assert page.child is None and not page.done
@@ -496,3 +497,22 @@ def test_a_new_tables_score_to_play_to_follows_its_rules_preset() -> None:
             form.change(1)
         assert form.target == load_rules(name).target_score
     assert NewTable().target == 5000 and load_rules("bolivia").target_score == 15000
+
+
+@pytest.mark.parametrize("admin", [False, True])
+def test_the_lobby_help_fits_80x24_with_its_legend_and_how_to_close_it(admin: bool) -> None:
+    """With records and an admin's key the key list is 20 lines: at 80x24 the box drops its blank
+    line and the keys a person knows already (?, Ctrl-L, the arrows), and still shows the legend and
+    "(press any key)"; on a bigger terminal every key shows."""
+    from .test_replay import FakeRecords
+
+    fake = FakeLobby()
+    fake.admin_ = admin
+    fake.changed()
+    page = LobbyScreen(fake, records=FakeRecords())   # type: ignore[arg-type]
+    typ(page, "?")
+    small = screen(page, 80, 24)
+    assert "(press any key)" in small and "known by their SSH key" in small, small
+    assert "leave the server (asks first)" in small and ("admins: announce" in small) == admin
+    big = screen(page, 132, 43)
+    assert "these keys" in big and "redraw the screen" in big and "choose a table" in big
