@@ -107,10 +107,11 @@ class FormingTables:
         """Write the forming tables when they changed (off the loop, by the store's thread)."""
         if self.registry.closing:
             return
-        text = _forming_text(self.data())
+        data = self.data()
+        text = _forming_text(data)
         if text != self._kept:
             self._kept = text
-            self.registry.store.save_forming(text if self.data() else "")
+            self.registry.store.save_forming(text if data else "")
 
     def restore(self, data: object) -> None:
         """Bring back the forming tables an earlier run kept; their people have until the forming
