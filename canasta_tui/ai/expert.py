@@ -11,12 +11,13 @@ thumb (:data:`~canasta_tui.ai.heuristic.EXPERT`: Advanced with faster mixed cana
 fewer cards held back), which its side also follows in the rollouts; the opponents are
 modelled as Advanced.
 
-The number of samples follows from the time budget (a fixed rate, so choices are
-reproducible for a seed; more for draw or take the pile, where the search gains most);
-a deadline stops a search early on a slow or busy machine:
-no new rollout starts when it could not finish by 80% of the budget, and a rollout still
-running at 90% is abandoned (only whole samples count), so a decision returns within
-its budget.
+The search is counted in work, not in time, so that its choices (and its strength) are the
+same on a quiet and on a busy machine: the number of sampled deals follows from the budget
+at a fixed rate (more for draw or take the pile, where the search gains most), and the
+steps played in rollouts (nodes) may not exceed ``budget * NODES_PER_SECOND``; a sample
+that would go past it is not started, and only whole samples count.  Wall time is only a
+safety stop, at ``SAFETY_FACTOR`` times the budget, for a machine far slower than the one
+the rates were measured on (``last_search["clock_stop"]`` says when it struck).
 
 Aggression: at the start of each hand the Expert draws (from its seed) whether to play
 the hand aggressively (fast melding, quick going out) or patiently; the style holds for
@@ -48,9 +49,15 @@ from .heuristic import (
 )
 from .samba import canasta_progress, hand_card_cost
 
-#: Sampled deals per second of budget for each candidate (calibrated on the 2-core bench
-#: machine; the deadline keeps latency within budget when the machine is slower).
+#: Sampled deals per second of budget for each candidate.
 SAMPLES_PER_SECOND = 500.0
+#: Rollout steps (nodes) per second of budget: the work cap of one decision.  Measured on
+#: the 2-core bench machine at about 25,000 nodes/s, so a decision's work fits its budget
+#: there with room for the determinizing and the rule-based choices around it.
+NODES_PER_SECOND = 20_000.0
+#: The wall-clock safety stop, in budgets: only a machine several times slower than the
+#: bench machine ever reaches it (then the decision is no longer load-independent).
+SAFETY_FACTOR = 3.0
 #: Turns played after the candidate's own turn before the position is scored.
 HORIZON_TURNS = 4
 #: A candidate replaces the rule-based choice when its mean gain over the same sampled deals
@@ -171,55 +178,66 @@ class ExpertPlayer:
 
     def _search(self, v: PlayerView, cands: list[tuple[Action, Style | None]],
                 base: Action) -> tuple[Action, Style | None]:
-        start = time.perf_counter()
-        deadline = start + self.budget * 0.8
-        stop = start + self.budget * 0.9 if self.deadline else float("inf")
-        rate = SAMPLES_PER_SECOND * (DRAW_SAMPLES if v.phase == Phase.DRAW else 1.0)
-        n = self.samples if self.samples is not None else max(3, int(self.budget * rate / len(cands)))
-        me = team(v.seat, v.rules)
-        values: list[list[float]] = [[] for _ in cands]
-        done = 0
-        per_rollout = 0.0
-        key = f"expert:{self.seed}:{v.dealer}:{v.turn_number}:{v.phase}:{len(v.hand)}:{self.memory.steps}"
-        for i in range(n):
-            rng = random.Random(f"{key}:{i}")
-            try:
-                world = determinize(v, rng)
-            except AssertionError:
-                break
-            got = []
-            for a, st in cands:
-                if self.deadline and time.perf_counter() + per_rollout > deadline:
-                    break
-                x = self._rollout(world, v.seat, a, st, me, stop)
-                if x is None:
-                    break
-                got.append(x)
-                rollouts = done * len(cands) + len(got)
-                per_rollout = (time.perf_counter() - start) / rollouts
-            if len(got) < len(cands):
-                break  # out of time: only whole samples count
-            for j, x in enumerate(got):
-                values[j].append(x)
-            done += 1
-        self.last_search = {"samples": done, "candidates": len(cands), "seconds": time.perf_counter() - start}
+        values = self.sample_values(v, cands)
+        done = len(values[0])
         if done < 2:
             return cands[0]
         # Stay with the rule-based choice unless another is better on the same deals (paired
         # differences, by more than MIN_GAIN and SE_MARGIN standard errors).
         best_j, best_gain = 0, 0.0
         for j in range(1, len(cands)):
-            d = [x - y for x, y in zip(values[j], values[0], strict=True)]
-            mu = sum(d) / done
-            var = sum((x - mu) ** 2 for x in d) / (done - 1)
-            se = (var / done) ** 0.5
+            mu, se = paired_gain(values[j], values[0])
             if mu > max(MIN_GAIN, SE_MARGIN * se) and mu > best_gain:
                 best_j, best_gain = j, mu
         return cands[best_j]
 
+    def work_budget(self) -> int:
+        """Nodes one decision may play in its rollouts."""
+        return max(1, int(self.budget * NODES_PER_SECOND))
+
+    def sample_values(self, v: PlayerView, cands: list[tuple[Action, Style | None]]) -> list[list[float]]:
+        """Each candidate's value for the seat's side in the same sampled deals (one list per
+        candidate, equally long).  Counted in work: the same for a seed however busy the machine."""
+        start = time.perf_counter()
+        stop = start + self.budget * SAFETY_FACTOR if self.deadline else float("inf")
+        rate = SAMPLES_PER_SECOND * (DRAW_SAMPLES if v.phase == Phase.DRAW else 1.0)
+        n = self.samples if self.samples is not None else max(3, int(self.budget * rate / len(cands)))
+        work = self.work_budget() if self.samples is None else None
+        me = team(v.seat, v.rules)
+        values: list[list[float]] = [[] for _ in cands]
+        done = nodes = 0
+        clock_stop = False
+        key = f"expert:{self.seed}:{v.dealer}:{v.turn_number}:{v.phase}:{len(v.hand)}:{self.memory.steps}"
+        for i in range(n):
+            # A sample costs about what the ones before it did; never start one past the cap.
+            if work is not None and done and nodes + nodes / done > work:
+                break
+            rng = random.Random(f"{key}:{i}")
+            try:
+                world = determinize(v, rng)
+            except AssertionError:
+                break
+            got: list[float] = []
+            for a, st in cands:
+                x = self._rollout(world, v.seat, a, st, me, stop)
+                if x is None:
+                    break
+                got.append(x[0])
+                nodes += x[1]
+            if len(got) < len(cands):
+                clock_stop = True  # the safety stop: only whole samples count
+                break
+            for j, value in enumerate(got):
+                values[j].append(value)
+            done += 1
+        self.last_search = {"samples": done, "candidates": len(cands), "nodes": nodes,
+                            "seconds": time.perf_counter() - start, "clock_stop": float(clock_stop)}
+        return values
+
     def _rollout(self, world: GameState, seat: int, first: Action, style: Style | None, me: int,
-                 stop: float) -> float | None:
-        """The value for side ``me`` of playing ``first`` in ``world``; None past ``stop``."""
+                 stop: float) -> tuple[float, int] | None:
+        """The value for side ``me`` of playing ``first`` in ``world``, and the nodes played;
+        None past the safety stop ``stop``."""
         s = apply(world, first)
         turn0 = world.turn_number
         mems = [TurnMemory() for _ in range(world.rules.players)]
@@ -239,7 +257,16 @@ class ExpertPlayer:
                 a = v.legal[0]
             s = apply_legal(s, a)  # taken from v.legal: no need to check it again
             steps += 1
-        return evaluate(s, me)
+        return evaluate(s, me), steps + 1
+
+
+def paired_gain(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Mean of ``x - y`` over the same sampled deals, and its standard error."""
+    d = [x - y for x, y in zip(xs, ys, strict=True)]
+    k = len(d)
+    mu = sum(d) / k
+    var = sum((x - mu) ** 2 for x in d) / (k - 1) if k > 1 else 0.0
+    return mu, (var / k) ** 0.5
 
 
 def evaluate(s: GameState, me: int) -> float:
