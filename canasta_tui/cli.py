@@ -242,16 +242,21 @@ def _pace_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
 @click.option("--lobby", type=click.IntRange(0, 400), default=0, show_default=True, metavar="N",
               help="People (each with their own key) who stay idle in the lobby through the runs: "
                    "--tables 25 --clients 1 --lobby 75 is 100 people online at 25 tables.")
+@click.option("--level", type=click.Choice(["beginner", "advanced", "expert"], case_sensitive=False),
+              default="advanced", show_default=True,
+              help="The computers' level in the free seats of every table (with --clients below 4); "
+                   "the busy table's computers are Expert.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players' pauses.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int], busy_pace: tuple[int, int],
-                busy: bool, phase: float, delay: int, logins: int, lobby: int, seed: int, as_json: bool) -> None:
+                busy: bool, phase: float, delay: int, logins: int, lobby: int, level: str, seed: int,
+                as_json: bool) -> None:
     """SSH players against a real canasta serve: logins/s with keys, key-to-screen latency, bytes/s, server CPU."""
     from .bench.serve_bench import report, run
 
     _server_bench(lambda progress: run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace,
                                        delay_ms=delay, seed=seed, phase_s=phase, logins=logins, lobby=lobby,
-                                       progress=progress),
+                                       level=level.lower(), progress=progress),
                   report, as_json)
 
 

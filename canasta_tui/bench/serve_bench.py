@@ -483,14 +483,23 @@ class Player:
 
 # ---------------------------------------------------------------------- the lobby
 
-async def form_table(players: list[Player], expert: bool) -> int:
-    """The first player creates a table, the others sit down, the creator starts it; the table's
-    number on the server."""
+#: The computers' levels in the new-table form, in the order its Right key goes through them.
+FORM_LEVELS = ("beginner", "advanced", "expert")
+
+
+async def form_table(players: list[Player], level: str = "advanced") -> int:
+    """The first player creates a table with computers of ``level``, the others sit down, the
+    creator starts it; the table's number on the server."""
     creator, *others = players
     await creator.press("n", lambda s: "New table" in s, "the new table form")
-    if expert:
+    if level not in FORM_LEVELS:
+        raise BenchError(f"no computer level {level!r} in the form; choose one of {', '.join(FORM_LEVELS)}")
+    steps = (FORM_LEVELS.index(level) - FORM_LEVELS.index("advanced")) % len(FORM_LEVELS)  # the form's default
+    if steps:
         creator.send(DOWN)
-        await creator.press(RIGHT, lambda s: "< expert >" in s, "the Expert level in the form")
+        for _ in range(steps - 1):
+            creator.send(RIGHT)
+        await creator.press(RIGHT, lambda s: f"< {level} >" in s, f"the {level} level in the form")
     text = await creator.press(ENTER, lambda s: _YOURS.search(s) is not None, "its new table")
     m = _YOURS.search(text)
     assert m is not None
@@ -542,6 +551,7 @@ class Settings:
     phase_s: float = PHASE_S
     logins: int = LOGINS
     lobby: int = 0                 # people idle in the lobby the whole run, each with their own key
+    level: str = "advanced"        # the computers' level at every table (the busy table: Expert)
 
 
 def new_key() -> asyncssh.SSHKey:
@@ -616,7 +626,8 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
         connected_s = time.perf_counter() - t0
         progress(f"{what}: {st.tables} tables form in the lobby")
         by_table = [[p for p in players if p.table == t] for t in range(1, st.tables + 1)]
-        await asyncio.gather(*(form_table(ps, expert=busy and i == 0) for i, ps in enumerate(by_table)))
+        await asyncio.gather(*(form_table(ps, "expert" if busy and i == 0 else st.level)
+                               for i, ps in enumerate(by_table)))
         ready_s = time.perf_counter() - t0
         await asyncio.sleep(1.0)          # the first frames are painted everywhere
 
@@ -713,13 +724,17 @@ def figures(st: Settings, players: list[Player], busy: bool, wall: float, server
 
 def run(tables: int, clients: int, seconds: float = 30.0, *, busy: bool = True, pace_ms: tuple[int, int] = (200, 500),
         busy_pace_ms: tuple[int, int] = (20, 60), delay_ms: int = 400, seed: int = 1, phase_s: float = PHASE_S,
-        logins: int = LOGINS, lobby: int = 0, progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+        logins: int = LOGINS, lobby: int = 0, level: str = "advanced",
+        progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
     """The whole benchmark: ``logins`` logins timed, the even run, then (``busy``) the run with table 1
-    busy and calm by turns; ``lobby`` people idle in the lobby through both."""
-    st = Settings(tables, clients, seconds, pace_ms, busy_pace_ms, delay_ms, seed, phase_s, logins, lobby)
+    busy and calm by turns; ``lobby`` people idle in the lobby through both; computers of ``level``
+    in the free seats (the busy table's are Expert)."""
+    if level not in FORM_LEVELS:
+        raise BenchError(f"no computer level {level!r}; choose one of {', '.join(FORM_LEVELS)}")
+    st = Settings(tables, clients, seconds, pace_ms, busy_pace_ms, delay_ms, seed, phase_s, logins, lobby, level)
     result: dict[str, Any] = {
         "tables": tables, "clients_per_table": clients, "sessions": tables * clients, "seconds": seconds,
-        "lobby": lobby, "online": tables * clients + lobby,
+        "lobby": lobby, "online": tables * clients + lobby, "level": level, "computers_per_table": 4 - clients,
         "pace_ms": list(pace_ms), "busy_pace_ms": list(busy_pace_ms), "delay_ms": delay_ms, "seed": seed,
         "phase_s": phase_s, "targets": {"p95_ms": TARGET_P95_MS, "busy_ratio": TARGET_BUSY_RATIO},
         "cores": os.cpu_count(),
@@ -781,7 +796,8 @@ def _run_report(r: dict[str, Any], tables: int) -> list[str]:
     if r["server_cpu_s"] is not None:
         lines.append(f"  server CPU            {r['server_cpu_share'] * 100:5.1f} % of one core (its loop), "
                      f"{(r['computers_cpu_share'] or 0.0) * 100:.1f} % (its computers' processes);  per table "
-                     f"{r['server_cpu_per_table_s_per_s'] * 1000:.1f} ms of CPU per second of play")
+                     f"{r['server_cpu_per_table_s_per_s'] * 1000:.1f} ms of CPU per second of play, of which "
+                     f"the computers {(r['computers_cpu_share'] or 0.0) / tables * 1000:.1f} ms")
     lines.append(f"  clients' CPU          {r['client_cpu_share'] * 100:5.1f} % of one core "
                  f"({r['client_cpu_ms_per_client_s']:.1f} ms per client per second): this process, not the server")
     idle = r.get("bytes_per_s_per_lobby_person")
@@ -806,6 +822,7 @@ def report(r: dict[str, Any]) -> str:
         f"canasta serve: {r['tables']} tables x {r['clients_per_table']} players over SSH ({r['sessions']} sessions), "
         f"{r['seconds']:g} s per run, a key every {r['pace_ms'][0]}-{r['pace_ms'][1]} ms, computers' delay "
         f"{r['delay_ms']} ms, {r['cores']} cores"
+        + (f"; {r['computers_per_table']} {r['level']} computer(s) at every table" if r.get("computers_per_table") else "")
         + (f"; {r['lobby']} more people idle in the lobby ({r['online']} online)" if r.get("lobby") else ""),
         *_logins_report(r.get("logins")),
         "",

@@ -107,3 +107,21 @@ def test_people_idle_in_the_lobby_stay_connected_through_the_run_and_their_bytes
     text = serve_bench.report(r)
     assert "4 more people idle in the lobby (5 online)" in text
     assert "bytes/s per person idle in the lobby" in text
+
+
+def test_expert_computers_at_every_table_are_played_and_their_cpu_is_reported() -> None:
+    """Issue 20, section 3: the bench can put Expert computers at every table and says the CPU they use."""
+    r = serve_bench.run(2, 1, seconds=3, busy=False, pace_ms=(60, 120), delay_ms=50, seed=7, logins=0,
+                        level="expert")
+    assert (r["level"], r["computers_per_table"]) == ("expert", 3)
+    check_run(r["even"], 2, busy=False)
+    if os.path.exists("/proc/self/stat"):
+        assert r["even"]["computers_cpu_s"] > 0       # the Experts thought in the server's workers
+    text = serve_bench.report(r)
+    assert "3 expert computer(s) at every table" in text
+    assert "of which the computers" in text
+
+
+def test_an_unknown_computer_level_is_refused_before_a_server_starts() -> None:
+    result = CliRunner().invoke(main, ["bench", "serve", "--level", "oracle"])
+    assert result.exit_code == 2 and "oracle" in result.output
