@@ -42,6 +42,8 @@ MIN_COST = MIN_GAIN
 NOISE = SE_MARGIN
 #: Cards in a canasta.
 CANASTA = 7
+#: The longest hint: it fits the hint line of an 80-column screen.
+LINE = 78
 #: Words for small counts ("three Kings").
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
@@ -93,7 +95,9 @@ def hint(view: PlayerView, seed: int = 0, budget: float = HINT_BUDGET) -> Hint:
     if not view.legal:
         raise ValueError("a hint is for the player to act: this view has no legal action")
     a = _expert(seed, budget).choose(view)
-    return Hint(a, f"{todo(a, view)}: {reason(a, view)}")
+    what = todo(a, view)
+    fits = [f"{what}: {why}" for why in reasons(a, view)]
+    return Hint(a, next((t for t in fits if len(t) <= LINE), fits[-1][:LINE]))
 
 
 def review(decisions: Sequence[Decision], seed: int = 0, budget: float = REVIEW_BUDGET) -> list[Mistake]:
@@ -199,8 +203,19 @@ def done(a: Action, v: PlayerView) -> str:
 
 def reason(a: Action, v: PlayerView) -> str:
     """Why, in Canasta's words, read from the view alone."""
+    return reasons(a, v)[0]
+
+
+def reasons(a: Action, v: PlayerView) -> list[str]:
+    """Why, the fullest way first, then shorter ones (a hint takes the first that fits its line)."""
+    if a.kind == A.PILE:
+        return _pile_reasons(v)
+    return [_reason(a, v)]
+
+
+def _reason(a: Action, v: PlayerView) -> str:
     if v.phase == Phase.DRAW:
-        return _pile_reason(v) if a.kind == A.PILE else _draw_reason(v)
+        return _draw_reason(v)
     if v.phase == Phase.PERMISSION:
         return _answer_reason(a, v)
     if a.kind == A.DISCARD:
@@ -257,11 +272,11 @@ def _close_text(v: PlayerView) -> str:
     return f"the other side holds cards ({low} or more) that count against it"
 
 
-def _pile_reason(v: PlayerView) -> str:
+def _pile_reasons(v: PlayerView) -> list[str]:
     up = v.upcard
     n = len(v.pile)
     if up is None:
-        return "it is there to take"
+        return ["it is there to take"]
     r = RANK_OF[up]
     counts = Counter(RANK_OF[c] for c in v.pile if not IS_WILD[c] and RANK_OF[c] != THREE)
     wild = sum(1 for c in v.pile if IS_WILD[c])
@@ -271,11 +286,12 @@ def _pile_reason(v: PlayerView) -> str:
     holds = f"it holds {' and '.join(shown)}" if shown else f"it holds {_cards(n)}"
     m = _meld_of(v, r)
     have = (m.size if m is not None else 0) + sum(1 for c in v.hand if RANK_OF[c] == r) + counts[r]
+    short = [f"it holds {' and '.join(shown[:1])}", f"it holds {_cards(n)}"] if shown else [holds]
     if (m is None or not m.is_canasta) and have >= CANASTA:
-        return f"{holds} and gives your side a canasta of {plural(r)}"
+        return [f"{holds} and gives your side a canasta of {plural(r)}", f"it gives your side a canasta of {plural(r)}"]
     if v.meld_needed:
-        return f"{holds}, toward your initial meld of {v.meld_needed}"
-    return f"{holds} ({_cards(n)} in all)" if shown else holds
+        return [f"{holds}, toward your initial meld of {v.meld_needed}", *short]
+    return [f"{holds} ({_cards(n)} in all)", *short] if shown else short
 
 
 def _draw_reason(v: PlayerView) -> str:
@@ -325,26 +341,26 @@ def _discard_reason(a: Action, v: PlayerView) -> str:
     if IS_BLACK_THREE[c]:
         return "a black three stops the next player from taking the pile"
     if IS_WILD[c]:
-        return f"a wild card freezes the pile ({_cards(n)}) against the other side"
+        return f"a wild card freezes the pile ({_cards(n)}) for the other side"
     r = RANK_OF[c]
     nxt = next_seat(v.seat, v.rules.players)
     their = team(nxt, v.rules)
     if your_meld := _meld_of(v, r):
         if your_meld.is_canasta:
-            return f"your canasta of {plural(r)} is made: the rest of your hand is worth more"
+            return f"your {plural(r)} are a canasta: keep what can still be melded"
     if any(not m.is_sequence and m.rank == r for m in _side_melds(v, their)) and not v.frozen:
         return f"the next side has {plural(r)} down, but the rest give away more"
     in_sight = sum(1 for c2 in (*v.pile, *v.hand) if RANK_OF[c2] == r) + sum(
         len(m.naturals) for side in v.melds for m in side if m is not None and not m.is_sequence and m.rank == r)
     total = 4 * v.rules.packs
     if r in {RANK_OF[k] for k in v.known[nxt]}:
-        return f"the next player took {plural(r)} from the pile: a risk, but less than the rest"
+        return f"the next player holds {plural(r)}: a risk, but the rest cost more"
     if _others_close(v):
-        return "the other side may go out soon: let go of points you cannot meld"
+        return "the other side may go out soon: shed points you cannot meld"
     if in_sight >= total // 2:
         return f"{in_sight} of the {total} {plural(r)} are in sight: a pair for it is unlikely"
     if v.frozen:
-        return f"the pile is frozen: the next player needs a natural pair of {plural(r)}"
+        return f"the pile is frozen: the next player needs a pair of {plural(r)}"
     return f"the next side has no {plural(r)} down, and it helps you least"
 
 
