@@ -44,6 +44,10 @@ NOISE = SE_MARGIN
 CANASTA = 7
 #: The longest hint: it fits the hint line of an 80-column screen.
 LINE = 78
+#: The short reasons, for a hint whose full one does not fit its line.
+SHORT = {A.DRAW: "the pile is not worth taking now", A.DISCARD: "your safest card to give",
+         A.MELD: "melded cards score for your side", A.ADD: "closer to a canasta",
+         A.YES: "going out now pays", A.ASK: "going out now pays", A.NO: "your side is better off playing on"}
 #: Words for small counts ("three Kings").
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
@@ -76,10 +80,18 @@ class Mistake(NamedTuple):
     error: float
 
     @property
+    def own_turn(self) -> int:
+        """Which of the player's own turns of the hand it was (1: their first)."""
+        v = self.view
+        n = v.rules.players
+        return (v.turn_number - (v.seat - v.dealer - 1) % n) // n + 1
+
+    @property
     def text(self) -> str:
-        """One line: "Turn 7: you discarded 9♠; better: discard 4♣ (-35 ± 12 points)"."""
-        return (f"Turn {self.view.turn_number + 1}: you {done(self.played, self.view)}; better: "
-                f"{_lower(todo(self.better, self.view))} (-{self.cost:.0f} ± {self.error:.0f})")
+        """One line, the cost first: "-35 ±12  your turn 7: you discarded the 9♠; better: discard the 4♣"."""
+        cost = f"-{self.cost:.0f} ±{self.error:.0f}"
+        return (f"{cost:<10} your turn {self.own_turn}: you {done(self.played, self.view)}; "
+                f"better: {_lower(todo(self.better, self.view))}")
 
 
 # ---------------------------------------------------------------------- the Expert's answers
@@ -156,10 +168,6 @@ def _count(n: int, rank: int) -> str:
     return f"a {RANK_WORDS[rank]}" if n == 1 else f"{_COUNT.get(n, str(n))} {plural(rank)}"
 
 
-def _rank_words(ranks: Sequence[int]) -> str:
-    return " ".join(RANK_NAMES[r] for r in ranks)
-
-
 def todo(a: Action, v: PlayerView) -> str:
     """The action as advice: "Take the pile", "Discard the 5♣", "Meld K K 2"."""
     k = a.kind
@@ -170,7 +178,7 @@ def todo(a: Action, v: PlayerView) -> str:
             return "Take the pile"
         if len(set(a.ranks)) == 1 and len(a.ranks) == 2:
             return f"Take the pile with your two {plural(a.ranks[0])}"
-        return "Take the pile" + (f" with your {_rank_words(a.ranks)}" if a.ranks else "")
+        return "Take the pile" + (f" with your {' and '.join(RANK_NAMES[r] for r in a.ranks)}" if a.ranks else "")
     if k == A.DISCARD:
         return f"Discard the {card_text(a.card, True)}"
     if k == A.MELD:
@@ -210,7 +218,7 @@ def reasons(a: Action, v: PlayerView) -> list[str]:
     """Why, the fullest way first, then shorter ones (a hint takes the first that fits its line)."""
     if a.kind == A.PILE:
         return _pile_reasons(v)
-    return [_reason(a, v)]
+    return [_reason(a, v), SHORT.get(a.kind, "the Expert's search finds it best")]
 
 
 def _reason(a: Action, v: PlayerView) -> str:
@@ -232,7 +240,7 @@ def _reason(a: Action, v: PlayerView) -> str:
             return f"{more} more card{'s make' if more > 1 else ' makes'} a canasta"
         return "a card on the table can no longer count against you"
     if a.kind == A.ASK:
-        return f"your side has its canastas; {_close_text(v)}"
+        return "your canastas are made: end the hand now"
     if a.kind == A.END:
         return "the stock is exhausted and nothing more is worth playing"
     if a.kind == A.JOIN:
@@ -265,11 +273,6 @@ def _others_close(v: PlayerView) -> bool:
         if side != me and _canastas(v, side) >= need and v.hand_sizes[p] <= 3:
             return True
     return False
-
-
-def _close_text(v: PlayerView) -> str:
-    low = min(v.hand_sizes[p] for p in range(v.rules.players) if team(p, v.rules) != _side(v))
-    return f"the other side holds cards ({low} or more) that count against it"
 
 
 def _pile_reasons(v: PlayerView) -> list[str]:
@@ -331,8 +334,8 @@ def _meld_reason(a: Action, v: PlayerView) -> str:
     if len(a.ranks) >= CANASTA:
         return "it is a canasta at once"
     if _others_close(v):
-        return "the other side may go out soon: melded cards cannot count against you"
-    return "cards on the table score and cannot be caught in your hand"
+        return "the other side may go out soon: get your points down"
+    return "melded cards score and cannot be caught in your hand"
 
 
 def _discard_reason(a: Action, v: PlayerView) -> str:
@@ -365,4 +368,4 @@ def _discard_reason(a: Action, v: PlayerView) -> str:
 
 
 __all__ = ["HINT_BUDGET", "MIN_COST", "NOISE", "REVIEW_BUDGET", "Decision", "Hint", "Mistake", "done", "hint",
-           "judge", "reason", "review", "todo"]
+           "judge", "reason", "reasons", "review", "todo"]

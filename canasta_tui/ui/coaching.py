@@ -194,13 +194,13 @@ class Review(TableDialog):
         if got is None:
             return ["Reviewing the hand… (the Expert plays each of your decisions out)", "",
                     "Esc skips the review."]
-        head = ["Where the Expert would have played otherwise, and what it cost by its estimate",
-                "(points lost, ± its standard error), most costly first:", ""]
+        head = ["Where the Expert would have played otherwise, most costly first: the points",
+                "each choice lost by its estimate, ± its standard error.", ""]
         if not got:
             return [*head[:1], "", "Nowhere that cost more than the Expert's own uncertainty: well played."]
         rows = cv.height - 4 - len(head)
         self.top = max(0, min(self.top, len(got) - rows))
-        shown = [f"{i + 1:>2}. {m.text}" for i, m in enumerate(got)][self.top:self.top + rows]
+        shown = [m.text for m in got][self.top:self.top + rows]
         more = len(got) - self.top - len(shown)
         if more > 0:
             shown[-1] = f"    … {more + 1} more (Down scrolls)"

@@ -68,8 +68,8 @@ def test_no_to_a_partner_whose_side_has_no_canasta() -> None:
 
 def test_every_hint_is_legal_and_fits_the_hint_line() -> None:
     checked = 0
-    for seed in range(4):
-        for steps in (0, 9, 23, 41, 66):
+    for seed in range(8):
+        for steps in (0, 9, 23, 41, 66, 90):
             s = midgame(seed, steps)
             if s.phase == Phase.HAND_OVER:
                 continue
@@ -77,6 +77,7 @@ def test_every_hint_is_legal_and_fits_the_hint_line() -> None:
             h = hint(v, 2, QUICK)
             assert h.action in v.legal
             assert 10 < len(h.text) <= 78, h.text
+            assert any(h.text == f"{coach.todo(h.action, v)}: {r}" for r in coach.reasons(h.action, v)), h.text
             assert "\n" not in h.text
             checked += 1
     assert checked >= 15
@@ -119,7 +120,8 @@ def test_a_review_lists_costly_choices_by_cost_and_leaves_out_the_noise() -> Non
             assert m.played == decisions[m.at].action and m.view == decisions[m.at].view
             assert m.better != m.played and m.better in m.view.legal
             assert m.cost >= max(coach.MIN_COST, coach.NOISE * m.error)
-            assert m.text.startswith(f"Turn {m.view.turn_number + 1}: you ")
+            assert m.text.startswith(f"-{m.cost:.0f} ±{m.error:.0f}")
+            assert f" your turn {m.own_turn}: you " in m.text and 1 <= m.own_turn <= m.view.turn_number // 4 + 1
         found += mistakes
     assert found, "a Beginner's hands hold no choice the Expert finds costly"
 

@@ -164,7 +164,8 @@ def test_the_review_after_a_hand_lists_costs_and_fits_80x24(quick_review: None) 
     costs = [m.cost for m in mistakes]
     assert costs == sorted(costs, reverse=True)
     if mistakes:
-        assert " 1. " + mistakes[0].text[:60] in text and "±" in text
+        assert lines[5].strip() == mistakes[0].text[:77].strip() or lines[5].endswith("…")
+        assert "±" in text
     else:
         assert "well played" in text
     assert "Enter: the score sheet" in lines[-1]
