@@ -35,7 +35,7 @@ from .heuristic import decide
 #: The Expert's budget for a hint, in seconds of the bench machine's work (the same on any machine).
 HINT_BUDGET = 0.5
 #: The Expert's budget for each decision of a review.
-REVIEW_BUDGET = 0.2
+REVIEW_BUDGET = 0.1
 #: A choice costs less than this many points ...
 MIN_COST = MIN_GAIN
 #: ... or less than this many standard errors: within the noise, not a mistake.
