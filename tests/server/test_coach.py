@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from .helpers import Term, create_table, run, serving
+from .helpers import Term, create_table, drive, run, serving
 
 YOUR_TURN = "Your turn: d draws from the stock, p takes the pile"
 
@@ -51,3 +51,35 @@ def test_h_gives_a_hint_at_an_unrated_table_and_nothing_at_a_rated_one() -> None
             for t in (alice, bob):
                 await t.close()
     run(main(), timeout=180)
+
+
+def test_the_review_of_a_hand_at_an_unrated_table() -> None:
+    """Review each hand, set on the Options page over SSH (the person's option, kept by their key),
+    shows after the hand the review of this person's decisions, at 80x24; Enter goes on to the score."""
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            st = srv.registry.tables[1]
+            st.rules = st.rules.replace(target_score=1)           # one hand is the match
+            await alice.press("s", "hand 1")
+            await alice.press("o", "Options")
+            await alice.press("\x1b[A", "> Review each hand         off")      # Up: round to the last line
+            await alice.press("\x1b[C", "Saved: Review each hand = on")
+            await alice.press("q", "Your hand")
+            assert [c.kept.review for c in srv.registry.clients.values()] == [True]  # type: ignore[attr-defined]
+
+            def reviewed(screen: str) -> bool:
+                return "Review of the hand: alice" in screen
+
+            screen = await drive(alice, reviewed, timeout=150)
+            screen = await alice.wait_for(lambda s: "Reviewing the hand" not in s and reviewed(s), timeout=60)
+            lines = screen.split("\n")
+            assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+            assert "well played" in screen or " your turn " in screen
+            assert "Enter: the score sheet" in lines[-1]
+            await alice.press("\r", "Score sheet")
+            await alice.close()
+    run(main(), timeout=240)
+
