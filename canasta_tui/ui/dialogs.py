@@ -252,6 +252,7 @@ class Summary(TableDialog):
     """The DOS "Scoring Summary Table" of the hand just over."""
 
     full_screen: ClassVar[bool] = True
+    review: bool = False             # the review of the hand comes next (Options: Review each hand)
 
     def key(self, host: TableHost, name: str) -> None:
         if name in ("enter", "space"):
@@ -267,6 +268,8 @@ class Summary(TableDialog):
         v = table.view()
         names = [link.name(p) for p in range(v.rules.players)]
         lines = summary_table(v, hands, link.sheet[-1], names, cv.width, cv.height, opts.glyphs, table.sort)
+        if self.review and lines and lines[-1] == "Enter: the score sheet":
+            lines[-1] = "Enter: the review of the hand"
         cv.fill(0, 0, cv.width, cv.height)
         for y, text in enumerate(lines):
             cv.put(y, 0, text, "heading" if y == 0 or text.startswith(opts.glyphs.hline) else "")

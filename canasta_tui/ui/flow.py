@@ -61,7 +61,8 @@ def _follow_the_game(c: Client) -> None:
         c.coach.hand_over(link.hand_number)
         if not isinstance(c.dialog, (*HAND_OVER_DIALOGS, Quit, ChatInput)):
             c.message = []
-            c.dialog = Waiting() if c.acked == link.hand_number else Summary()
+            review = c.coach.review_page(link.seats, c.hot_seat, link.hand_number) is not None
+            c.dialog = Waiting() if c.acked == link.hand_number else Summary(review=review)
         return
     if isinstance(c.dialog, HAND_OVER_DIALOGS):
         c.dialog = None

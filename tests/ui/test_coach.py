@@ -142,6 +142,7 @@ def test_no_review_unless_the_option_is_on() -> None:
     ctl = client(session(seed=3))
     play_to_summary(ctl)
     assert ctl.client.coach.decisions == {}
+    assert render(ctl, 80, 24).text().splitlines()[-1].strip() == "Enter: the score sheet"
     ctl.key("enter")
     assert isinstance(ctl.client.dialog, SheetEnd)
 
@@ -154,6 +155,7 @@ def test_the_review_after_a_hand_lists_costs_and_fits_80x24(quick_review: None) 
     assert len(coach.decisions[0]) >= 5 and set(coach.decisions) == {0}       # only the human's seat
     mistakes = coach.reviews[0]
     assert mistakes is not None
+    assert render(ctl, 80, 24).text().splitlines()[-1].strip() == "Enter: the review of the hand"
     ctl.key("enter")
     d = ctl.client.dialog
     assert isinstance(d, Review) and d.seats == (0,) and not d.private
