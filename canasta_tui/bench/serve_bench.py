@@ -440,7 +440,7 @@ class Player:
         if self._right and can_right:
             return "l"
         if not self._right and can_left:
-            return "h"
+            return "\x1b[D"                  # Left (h is the hint now)
         return None
 
     async def play(self, until: float) -> None:

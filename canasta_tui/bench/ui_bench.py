@@ -125,7 +125,7 @@ async def _terminal_run(seed: int, delay_ms: int = 0, rounds: int = 5) -> dict[s
             per_key = []
             for i in range(40):
                 before = out.bytes
-                await press("l" if (i // 5) % 2 == 0 else "h")
+                await press("l" if (i // 5) % 2 == 0 else "\x1b[D")      # Left: h is the hint
                 await settle()
                 per_key.append(out.bytes - before)
             figures["bytes_per_cursor_key"] = statistics.mean(per_key)

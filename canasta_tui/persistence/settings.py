@@ -59,6 +59,7 @@ HELP: dict[str, str] = {
     "bell_turn": "terminal bell when your turn comes after a computer's",
     "bell_question": "terminal bell when your partner asks \"May I go out?\"",
     "bell_hand_over": "terminal bell when a hand ends",
+    "review": "after each hand, a review of your decisions by the Expert (what each choice cost)",
     "rule_options": "single rule options over the preset (a TOML table; see canasta rules)",
 }
 
@@ -83,6 +84,7 @@ class Settings:
     bell_turn: bool = True
     bell_question: bool = True
     bell_hand_over: bool = True
+    review: bool = False
     rule_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -128,6 +128,8 @@ class ServerApp(ScreenApp):
         self.kept = registry.club.person_options(identity) or PersonOptions()
         self.options = screen_options(self.terminal_options, self.kept)
         self.records = PersonRecords(self)
+        #: The coach's hints and reviews think where the computers do (never on the loop).
+        self.executor = registry.executor
 
     # ------------------------------------------------------------------ a client of the tables
     @property
@@ -174,6 +176,11 @@ class ServerApp(ScreenApp):
     def _seat_options(self, ctl: SeatClient) -> None:
         ctl.client.sort = self.kept.sort
         ctl.client.bells = self.kept.bells
+        st = self.registry.tables.get(ctl.table) if ctl.table is not None else None
+        rated = st is None or st.rated
+        # A rated table is played alone: no hint, no review (its matches move ratings).
+        ctl.client.coach.refusal = "No hints at a rated table: its matches count for the ratings" if rated else ""
+        ctl.client.coach.review_on = self.kept.review and not rated
 
     def _table_client(self, link: Link, table: int, watching: bool = False) -> SeatClient:
         """The table's client of this person: their hand order and sounds, their record and options

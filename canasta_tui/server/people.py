@@ -376,6 +376,7 @@ class PersonOptions:
     bell_turn: bool = False
     bell_question: bool = False
     bell_hand_over: bool = False
+    review: bool = False
 
     def __post_init__(self) -> None:
         if self.sort not in SORTS:

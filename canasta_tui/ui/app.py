@@ -15,6 +15,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Coroutine, Hashable
+from concurrent.futures import Executor
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
@@ -211,6 +212,8 @@ class ScreenApp:
         self._painted_at: collections.deque[float] = collections.deque(maxlen=HOT_PAINTS_PER_S)
         self.gathering = False                        # over SSH: painting at most HOT_PAINTS_PER_S a second
         self.signalled: int | None = None             # SIGHUP or SIGTERM that ended the app
+        #: Where the coach's work runs (None: the loop's worker threads; a server's computer workers).
+        self.executor: Executor | None = None
         self._replaced: dict[int, Any] = {}           # the handlers the loop replaced while it ran
         kb = KeyBindings()
         names = set(_BOUND)
@@ -246,6 +249,8 @@ class ScreenApp:
         """Show ``screen`` until it is finished."""
         self.screen = screen
         screen.on_change = self._changed
+        if isinstance(screen, Controller):
+            screen.client.coach.run = self.run_off
         if hasattr(signal, "SIGTSTP") and not self.remote:
             screen.on_suspend = self._suspend
         self._shown = asyncio.Event()
@@ -266,6 +271,18 @@ class ScreenApp:
         client.on_deal = lambda: self.background(deal())
         if client.dealing is not None:
             client.on_deal()
+
+    def run_off(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``work`` off the screen's thread (:attr:`executor`), then ``done`` with its answer (None
+        if it failed) on the loop, and paint: the coach's thinking never blocks a key or a table."""
+        async def go() -> None:
+            try:
+                answer = await asyncio.get_running_loop().run_in_executor(self.executor, work)
+            except Exception:
+                answer = None
+            done(answer)
+            self._changed()
+        self.background(go())
 
     def background(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` while the app runs (the table's computers in a local game)."""

@@ -133,7 +133,7 @@ def folded(n: int) -> str:
 
 
 
-_TO_ASCII = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "—": "-", "…": "...", "“": '"', "”": '"'})
+_TO_ASCII = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "—": "-", "…": "...", "“": '"', "”": '"', "±": "+-"})
 
 
 def glyph_text(text: str, g: Glyphs) -> str:

@@ -295,6 +295,18 @@ def discard_red_three(client: Client) -> None:
         client.play([A.discard(v.red_threes[v.turn][0])])    # refused: the table says why
 
 
+@command("hint")
+def hint(client: Client) -> None:
+    """What the Expert would play now, with its reason, on the hint line ("Thinking…" meanwhile):
+    from the player's own view only, on their turn, and never at a rated table."""
+    if client.coach.refusal:
+        client.message = [client.coach.refusal]
+        return
+    if client.dealing is not None or not _need_turn(client):
+        return
+    client.coach.ask(client.mine())
+
+
 # ---------------------------------------------------------------------- the hand: cursor, selection, order
 
 

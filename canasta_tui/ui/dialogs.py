@@ -129,6 +129,7 @@ class TableHost(TableFacts, Protocol):
     def play(self, actions: Sequence[Action]) -> bool: ...
     def reveal(self, seat: int) -> None: ...
     def acknowledge(self) -> None: ...
+    def summary_seen(self) -> None: ...
     def quit(self) -> None: ...
     def leave(self, then: str) -> None: ...
     def offer_new_game(self) -> None: ...
@@ -251,10 +252,11 @@ class Summary(TableDialog):
     """The DOS "Scoring Summary Table" of the hand just over."""
 
     full_screen: ClassVar[bool] = True
+    review: bool = False             # the review of the hand comes next (Options: Review each hand)
 
     def key(self, host: TableHost, name: str) -> None:
         if name in ("enter", "space"):
-            host.open(SheetEnd())
+            host.summary_seen()           # the review of the hand (when on), then the score sheet
         elif name == "q":
             host.open(Quit(back=self))
 
@@ -266,6 +268,8 @@ class Summary(TableDialog):
         v = table.view()
         names = [link.name(p) for p in range(v.rules.players)]
         lines = summary_table(v, hands, link.sheet[-1], names, cv.width, cv.height, opts.glyphs, table.sort)
+        if self.review and lines and lines[-1] == "Enter: the score sheet":
+            lines[-1] = "Enter: the review of the hand"
         cv.fill(0, 0, cv.width, cv.height)
         for y, text in enumerate(lines):
             cv.put(y, 0, text, "heading" if y == 0 or text.startswith(opts.glyphs.hline) else "")

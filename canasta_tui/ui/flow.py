@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 
 from ..engine import Phase, partner
 from ..table.events import ANSWERED, recap
+from .coaching import Review
 from .dialogs import Answer, ChatInput, MatchOver, Privacy, Quit, SheetEnd, Summary, Waiting
 
 if TYPE_CHECKING:       # (the model calls these; nothing here needs it at run time)
     from .model import Client
 
 #: Dialogs of the end of a hand: the next deal closes them.
-HAND_OVER_DIALOGS = (Summary, SheetEnd, Waiting, MatchOver)
+HAND_OVER_DIALOGS = (Summary, Review, SheetEnd, Waiting, MatchOver)
 
 
 def after_change(c: Client) -> None:
@@ -57,9 +58,11 @@ def _follow_the_game(c: Client) -> None:
     c.cursor = max(0, min(c.cursor, hand_len - 1))
     c.selected = {i for i in c.selected if i < hand_len}
     if pv.phase == Phase.HAND_OVER:
+        c.coach.hand_over(link.hand_number)
         if not isinstance(c.dialog, (*HAND_OVER_DIALOGS, Quit, ChatInput)):
             c.message = []
-            c.dialog = Waiting() if c.acked == link.hand_number else Summary()
+            review = c.coach.review_page(link.seats, c.hot_seat, link.hand_number) is not None
+            c.dialog = Waiting() if c.acked == link.hand_number else Summary(review=review)
         return
     if isinstance(c.dialog, HAND_OVER_DIALOGS):
         c.dialog = None

@@ -234,7 +234,12 @@ Near 1500 and 3000 points the initial meld grows (50, 90, 120).  A side just und
 threshold melds more easily in the next hand than one just over it.
 
 Count the wild cards: there are twelve (eight deuces and four jokers).  Knowing how many are \
-still out tells you how safe it is to let a pile grow."""
+still out tells you how safe it is to let a pile grow.
+
+A coach sits at the table: h on your turn shows what the Expert would play now and why, from \
+what you can see.  With Review each hand on (Options), each hand ends with your decisions where \
+the Expert would have played otherwise and the points each cost by its estimate (± its \
+uncertainty), most costly first."""
 
 
 def strategy_lines(width: int) -> list[Line]:

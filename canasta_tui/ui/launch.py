@@ -105,6 +105,9 @@ class GameApp(ScreenApp):
                     self.controller.client.bells.add(event)
                 else:
                     self.controller.client.bells.discard(event)
+        elif key == "review":
+            if self.controller is not None:
+                self.controller.client.coach.review_on = bool(value)
         elif key == "delay":
             self.delay_ms = int(value)
             if self.table is not None:
@@ -160,6 +163,7 @@ class GameApp(ScreenApp):
         if self.settings is not None:
             values = self.settings.values()
             ctl.client.bells = {b for b in BELLS if values.get(f"bell_{b}", True)}
+            ctl.client.coach.review_on = values.get("review") is True
         ctl.client.host = self if self.home is not None or self.settings is not None else None
         self.controller = ctl
         self.background(table.run())

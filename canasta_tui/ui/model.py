@@ -21,7 +21,8 @@ from ..table import Change, Link
 from ..table.events import DEALT, LAID_OUT, coalesced, describe
 from ..text import printable
 from . import flow
-from .dialogs import LeaveTable, Privacy, TableDialog
+from .coaching import Coach
+from .dialogs import LeaveTable, Privacy, SheetEnd, TableDialog
 from .files import Files, SavedGame
 from .moves import arrange
 from .pages import Page
@@ -108,6 +109,8 @@ class Client:
         #: Where the player goes on leaving the table: "quit", or one of the host's offers.
         self.then = "quit"
         self.log = TableLog()
+        #: The hint key's answers and the review of each hand (:mod:`.coaching`).
+        self.coach = Coach()
         self.seat_players()
 
     def seat_players(self) -> None:
@@ -314,12 +317,21 @@ class Client:
         """This terminal has seen the score of the hand: the table deals when everybody has."""
         flow.acknowledge(self)
 
+    def summary_seen(self) -> None:
+        """The hand's summary was read: the review of the hand (when on), then the score sheet."""
+        self.open(self.coach.review_page(self.link.seats, self.hot_seat, self.link.hand_number) or SheetEnd())
+
     def play(self, actions: Sequence[Action]) -> bool:
         """Submit these actions as one move: the table plays all of them, or none and says why."""
         if self.viewer is None:
             return False
+        # Kept before it is played (the review of a hand its last move ends begins at once); a move
+        # of several actions is reviewed by its first, the decision it began with.
+        kept = bool(actions) and self.coach.record(self.link.hand_number, self.link.view(self.viewer), actions[0])
         out = self.link.submit(self.viewer, actions)
         if not out.ok:
+            if kept:
+                self.coach.forget_last(self.viewer)
             self.message = out.reason.split("\n")
             if out.changed:
                 self.selected.clear()
@@ -366,6 +378,9 @@ def status_line(c: Client) -> str:
         return f"{who} is playing…"
     if c.turn_note:
         return c.turn_note
+    coached = c.coach.line(c.mine())
+    if coached:
+        return coached
     if v.phase == Phase.DRAW:
         return "Your turn: d draws from the stock, p takes the pile"
     if v.phase == Phase.PERMISSION:

@@ -72,6 +72,8 @@ ITEMS: tuple[Item, ...] = (
     Item("bell_turn", "Bell: your turn", "bool", "the terminal bell rings when your turn comes after a computer's"),
     Item("bell_question", "Bell: partner asks", "bool", "the bell rings when your partner asks \"May I go out?\""),
     Item("bell_hand_over", "Bell: hand over", "bool", "the bell rings when a hand ends"),
+    Item("review", "Review each hand", "bool",
+         "after each hand, where the Expert would have played otherwise"),
     Item("rules", "Rule options", "page", "the rules new games play by: a preset, then single options"),
 )
 

@@ -388,7 +388,7 @@ class LeaderboardPage(Page):
 
 # ---------------------------------------------------------------------- options
 #: The options a person keeps at a server (``people.PersonOptions``' fields), in the local screen's order.
-PERSON_OPTIONS = ("four_color", "deck", "sort", "mouse", "bell_turn", "bell_question", "bell_hand_over")
+PERSON_OPTIONS = ("four_color", "deck", "sort", "mouse", "bell_turn", "bell_question", "bell_hand_over", "review")
 
 
 class _PersonSettings:

@@ -1,0 +1,371 @@
+"""The coach: a hint for the move now, and a review of a hand's decisions (issue 20, "A coach").
+
+Both ask the Expert (:class:`~canasta_tui.ai.expert.ExpertPlayer`) and read only what the
+player's own :class:`~canasta_tui.engine.PlayerView` shows: a hint or a review made from two
+positions the player cannot tell apart (the same view) is the same, so neither can reveal a card
+the player could not see.  The Expert's budget is counted in work, so a seed gives the same hint
+and the same review on a quiet and on a busy machine.
+
+* :func:`hint`: what the Expert would do now, in one line, with its reason in Canasta's words
+  read from the view (the pile's cards and size, canastas missing, the initial meld, the other
+  side close to going out, what a discard risks).
+* :func:`review`: the decisions of a hand where the Expert would have chosen otherwise, with what
+  each choice cost by the Expert's own estimate: the mean difference over the same sampled deals
+  (:func:`~canasta_tui.ai.expert.paired_gain`) and its standard error, most costly first.  A
+  difference within the noise (less than :data:`MIN_COST` points or :data:`NOISE` standard
+  errors) is not called a mistake.
+
+Pure: no I/O, no clock in the answer, randomness only from the seed handed in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..engine import Action, Phase, PlayerView
+from ..engine import actions as A
+from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, THREE, card_text, plural
+from ..engine.melds import Meld
+from ..engine.state import next_seat, team
+from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, paired_gain
+from .heuristic import decide
+
+#: The Expert's budget for a hint, in seconds of the bench machine's work (the same on any machine).
+HINT_BUDGET = 0.5
+#: The Expert's budget for each decision of a review.
+REVIEW_BUDGET = 0.1
+#: A choice costs less than this many points ...
+MIN_COST = MIN_GAIN
+#: ... or less than this many standard errors: within the noise, not a mistake.
+NOISE = SE_MARGIN
+#: Cards in a canasta.
+CANASTA = 7
+#: The longest hint: it fits the hint line of an 80-column screen.
+LINE = 78
+#: The short reasons, for a hint whose full one does not fit its line.
+SHORT = {A.DRAW: "the pile is not worth taking now", A.DISCARD: "your safest card to give",
+         A.MELD: "melded cards score for your side", A.ADD: "closer to a canasta",
+         A.YES: "going out now pays", A.ASK: "going out now pays", A.NO: "your side is better off playing on"}
+#: Words for small counts ("three Kings").
+_COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+class Hint(NamedTuple):
+    """What the Expert would do now (``action``, one of the view's legal actions) and ``text``, one
+    line with its reason (suit symbols; a screen writes letters for ``--ascii``)."""
+
+    action: Action
+    text: str
+
+
+class Decision(NamedTuple):
+    """One decision of a player: the view they decided from and the action they took."""
+
+    view: PlayerView
+    action: Action
+
+
+class Mistake(NamedTuple):
+    """A decision where the Expert would have chosen ``better`` instead of ``played``: ``cost`` is the
+    points the choice lost by its estimate, ``error`` that estimate's standard error; ``at`` is
+    the decision's place in the list given to :func:`review`."""
+
+    at: int
+    view: PlayerView
+    played: Action
+    better: Action
+    cost: float
+    error: float
+
+    @property
+    def own_turn(self) -> int:
+        """Which of the player's own turns of the hand it was (1: their first)."""
+        v = self.view
+        n = v.rules.players
+        return (v.turn_number - (v.seat - v.dealer - 1) % n) // n + 1
+
+    @property
+    def text(self) -> str:
+        """One line, the cost first: "-35 ±12  your turn 7: you discarded the 9♠; better: discard the 4♣"."""
+        cost = f"-{self.cost:.0f} ±{self.error:.0f}"
+        return (f"{cost:<10} your turn {self.own_turn}: you {done(self.played, self.view)}; "
+                f"better: {_lower(todo(self.better, self.view))}")
+
+
+# ---------------------------------------------------------------------- the Expert's answers
+
+
+def _expert(seed: int, budget: float) -> ExpertPlayer:
+    # aggression 0: the coach plays the Expert's steady style, the same in every hand.
+    return ExpertPlayer(seed, aggression=0, budget=budget)
+
+
+def hint(view: PlayerView, seed: int = 0, budget: float = HINT_BUDGET) -> Hint:
+    """What the Expert would do now in ``view`` (the player's own, on their turn), and why."""
+    if not view.legal:
+        raise ValueError("a hint is for the player to act: this view has no legal action")
+    a = _expert(seed, budget).choose(view)
+    what = todo(a, view)
+    fits = [f"{what}: {why}" for why in reasons(a, view)]
+    return Hint(a, next((t for t in fits if len(t) <= LINE), fits[-1][:LINE]))
+
+
+def review(decisions: Sequence[Decision], seed: int = 0, budget: float = REVIEW_BUDGET) -> list[Mistake]:
+    """The decisions where the Expert would have chosen otherwise, by what they cost, most first."""
+    out = [m for i, d in enumerate(decisions) if (m := judge(i, d, seed, budget)) is not None]
+    return sorted(out, key=lambda m: (-m.cost, m.at))
+
+
+def judge(index: int, d: Decision, seed: int, budget: float) -> Mistake | None:
+    """The mistake in decision ``d`` (None: the Expert agrees, or the difference is within the noise).
+
+    The Expert's candidates at that decision and the player's action are played out in the same
+    sampled deals; the Expert's choice is its rule-based one unless a candidate beats it clearly
+    (its own rule), and the cost is the paired gain of its choice over the player's."""
+    v, played = d
+    if len(v.legal) < 2 or played not in v.legal:
+        return None
+    ex = _expert(seed, budget)
+    base = decide(v, ex.style, ex.memory)
+    cands = ex._candidates(v, base if base in v.legal else v.legal[0])
+    if all(a != played for a, _ in cands):
+        cands.append((played, None))
+    if len(cands) < 2:
+        return None
+    values = ex.sample_values(v, cands)
+    if len(values[0]) < 2:
+        return None
+    best = 0
+    best_gain = 0.0
+    for j in range(1, len(cands)):
+        mu, se = paired_gain(values[j], values[0])
+        if mu > max(MIN_GAIN, SE_MARGIN * se) and mu > best_gain:
+            best, best_gain = j, mu
+    mine = next(j for j, (a, _) in enumerate(cands) if a == played)
+    if mine == best:
+        return None
+    cost, error = paired_gain(values[best], values[mine])
+    if cost < max(MIN_COST, NOISE * error):
+        return None
+    return Mistake(index, v, played, cands[best][0], cost, error)
+
+
+# ---------------------------------------------------------------------- Canasta's words
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _cards(n: int, what: str = "card") -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _count(n: int, rank: int) -> str:
+    """"three Kings", "a King"."""
+    return f"a {RANK_WORDS[rank]}" if n == 1 else f"{_COUNT.get(n, str(n))} {plural(rank)}"
+
+
+def todo(a: Action, v: PlayerView) -> str:
+    """The action as advice: "Take the pile", "Discard the 5♣", "Meld K K 2"."""
+    k = a.kind
+    if k == A.DRAW:
+        return "Draw from the stock"
+    if k == A.PILE:
+        if sum(1 for b in v.legal if b.kind == A.PILE) < 2:
+            return "Take the pile"
+        if len(set(a.ranks)) == 1 and len(a.ranks) == 2:
+            return f"Take the pile with your two {plural(a.ranks[0])}"
+        return "Take the pile" + (f" with your {' and '.join(RANK_NAMES[r] for r in a.ranks)}" if a.ranks else "")
+    if k == A.DISCARD:
+        return f"Discard the {card_text(a.card, True)}"
+    if k == A.MELD:
+        return "Meld " + str(a).removeprefix("meld ")
+    if k == A.ADD:
+        where = "your wild cards" if a.target == 2 else f"your {plural(a.target)}" if a.target < 15 else "your sequence"
+        what = RANK_NAMES[a.ranks[0]] if not a.is_sequence else card_text(a.card, True)
+        return f"Add {what} to {where}"
+    if k == A.JOIN:
+        return f"Join your two melds of {plural(a.ranks[0])}"
+    if k == A.ASK:
+        return "Ask \"May I go out, partner?\""
+    if k in (A.YES, A.NO):
+        return f"Answer {k.value}"
+    if k == A.UNDO:
+        return "Take back your last meld"
+    if k == A.UNPILE:
+        return "Put the pile back"
+    return "End the hand"
+
+
+def done(a: Action, v: PlayerView) -> str:
+    """The action as something done: "discarded the 9♠", "drew from the stock"."""
+    text = todo(a, v)
+    first, _, rest = text.partition(" ")
+    past = {"Draw": "drew", "Take": "took", "Discard": "discarded", "Meld": "melded", "Add": "added",
+            "Join": "joined", "Ask": "asked", "Answer": "answered", "Put": "put", "End": "ended"}
+    return f"{past.get(first, first.lower())} {rest}".strip()
+
+
+def reason(a: Action, v: PlayerView) -> str:
+    """Why, in Canasta's words, read from the view alone."""
+    return reasons(a, v)[0]
+
+
+def reasons(a: Action, v: PlayerView) -> list[str]:
+    """Why, the fullest way first, then shorter ones (a hint takes the first that fits its line)."""
+    if a.kind == A.PILE:
+        return _pile_reasons(v)
+    return [_reason(a, v), SHORT.get(a.kind, "the Expert's search finds it best")]
+
+
+def _reason(a: Action, v: PlayerView) -> str:
+    if v.phase == Phase.DRAW:
+        return _draw_reason(v)
+    if v.phase == Phase.PERMISSION:
+        return _answer_reason(a, v)
+    if a.kind == A.DISCARD:
+        return _discard_reason(a, v)
+    if a.kind == A.MELD:
+        return _meld_reason(a, v)
+    if a.kind == A.ADD:
+        m = _meld_of(v, a.target)
+        size = (m.size if m is not None else 0) + 1
+        if size == CANASTA:
+            return "it completes a canasta"
+        if size < CANASTA:
+            more = CANASTA - size
+            return f"{more} more card{'s make' if more > 1 else ' makes'} a canasta"
+        return "a card on the table can no longer count against you"
+    if a.kind == A.ASK:
+        return "your canastas are made: end the hand now"
+    if a.kind == A.END:
+        return "the stock is exhausted and nothing more is worth playing"
+    if a.kind == A.JOIN:
+        return "one bigger meld is closer to a canasta"
+    return "this turn's melds do not pay for themselves"
+
+
+def _side(v: PlayerView) -> int:
+    return team(v.seat, v.rules)
+
+
+def _side_melds(v: PlayerView, side: int) -> list[Meld]:
+    return [m for m in v.melds[side] if m is not None]
+
+
+def _meld_of(v: PlayerView, rank: int) -> Meld | None:
+    return next((m for m in _side_melds(v, _side(v)) if not m.is_sequence and m.rank == rank), None)
+
+
+def _canastas(v: PlayerView, side: int) -> int:
+    return sum(1 for m in _side_melds(v, side) if m.is_canasta)
+
+
+def _others_close(v: PlayerView) -> bool:
+    """Could the other side go out soon: its canastas made and a hand of three cards or fewer?"""
+    need = v.rules.canastas_to_go_out
+    me = _side(v)
+    for p in range(v.rules.players):
+        side = team(p, v.rules)
+        if side != me and _canastas(v, side) >= need and v.hand_sizes[p] <= 3:
+            return True
+    return False
+
+
+def _pile_reasons(v: PlayerView) -> list[str]:
+    up = v.upcard
+    n = len(v.pile)
+    if up is None:
+        return ["it is there to take"]
+    r = RANK_OF[up]
+    counts = Counter(RANK_OF[c] for c in v.pile if not IS_WILD[c] and RANK_OF[c] != THREE)
+    wild = sum(1 for c in v.pile if IS_WILD[c])
+    shown = [_count(k, rank) for rank, k in counts.most_common(2) if k >= 2]
+    if wild:
+        shown.append("a wild card" if wild == 1 else f"{_COUNT.get(wild, str(wild))} wild cards")
+    holds = f"it holds {' and '.join(shown)}" if shown else f"it holds {_cards(n)}"
+    m = _meld_of(v, r)
+    have = (m.size if m is not None else 0) + sum(1 for c in v.hand if RANK_OF[c] == r) + counts[r]
+    short = [f"it holds {' and '.join(shown[:1])}", f"it holds {_cards(n)}"] if shown else [holds]
+    if (m is None or not m.is_canasta) and have >= CANASTA:
+        return [f"{holds} and gives your side a canasta of {plural(r)}", f"it gives your side a canasta of {plural(r)}"]
+    if v.meld_needed:
+        return [f"{holds}, toward your initial meld of {v.meld_needed}", *short]
+    return [f"{holds} ({_cards(n)} in all)", *short] if shown else short
+
+
+def _draw_reason(v: PlayerView) -> str:
+    up = v.upcard
+    if any(a.kind == A.PILE for a in v.legal):
+        n = len(v.pile)
+        if n <= 3:
+            return f"the pile holds only {_cards(n)}: not worth what it costs"
+        return f"the pile ({_cards(n)}) would cost more than it brings now"
+    if up is None:
+        return "there is no pile to take"
+    r = RANK_OF[up]
+    if IS_BLACK_THREE[up]:
+        return "a black three on top blocks the pile this turn"
+    if IS_WILD[up]:
+        return "a wild card on top: the pile is frozen and cannot be taken with it"
+    if v.frozen:
+        return f"the pile is frozen: it takes a natural pair of {plural(r)}"
+    if v.meld_needed:
+        return f"the upcard does not make your initial meld of {v.meld_needed}"
+    return f"you cannot meld the upcard {card_text(up, True)}"
+
+
+def _answer_reason(a: Action, v: PlayerView) -> str:
+    need = v.rules.canastas_to_go_out
+    have = _canastas(v, _side(v))
+    if a.kind == A.YES:
+        return f"your side has {_cards(have, 'canasta')}; the other side still holds cards"
+    if have < need:
+        return f"your side has {_cards(have, 'canasta')} and needs {need} to go out"
+    return "your side scores more by melding on than by ending the hand now"
+
+
+def _meld_reason(a: Action, v: PlayerView) -> str:
+    if v.meld_needed and v.meld_count < v.meld_needed:
+        return f"your initial meld needs {v.meld_needed} points ({v.meld_count} so far)"
+    if len(a.ranks) >= CANASTA:
+        return "it is a canasta at once"
+    if _others_close(v):
+        return "the other side may go out soon: get your points down"
+    return "melded cards score and cannot be caught in your hand"
+
+
+def _discard_reason(a: Action, v: PlayerView) -> str:
+    c = a.card
+    n = len(v.pile)
+    if IS_BLACK_THREE[c]:
+        return "a black three stops the next player from taking the pile"
+    if IS_WILD[c]:
+        return f"a wild card freezes the pile ({_cards(n)}) for the other side"
+    r = RANK_OF[c]
+    nxt = next_seat(v.seat, v.rules.players)
+    their = team(nxt, v.rules)
+    if your_meld := _meld_of(v, r):
+        if your_meld.is_canasta:
+            return f"your {plural(r)} are a canasta: keep what can still be melded"
+    if any(not m.is_sequence and m.rank == r for m in _side_melds(v, their)) and not v.frozen:
+        return f"the next side has {plural(r)} down, but the rest give away more"
+    in_sight = sum(1 for c2 in (*v.pile, *v.hand) if RANK_OF[c2] == r) + sum(
+        len(m.naturals) for side in v.melds for m in side if m is not None and not m.is_sequence and m.rank == r)
+    total = 4 * v.rules.packs
+    if r in {RANK_OF[k] for k in v.known[nxt]}:
+        return f"the next player holds {plural(r)}: a risk, but the rest cost more"
+    if _others_close(v):
+        return "the other side may go out soon: shed points you cannot meld"
+    if in_sight >= total // 2:
+        return f"{in_sight} of the {total} {plural(r)} are in sight: a pair for it is unlikely"
+    if v.frozen:
+        return f"the pile is frozen: the next player needs a pair of {plural(r)}"
+    return f"the next side has no {plural(r)} down, and it helps you least"
+
+
+__all__ = ["HINT_BUDGET", "MIN_COST", "NOISE", "REVIEW_BUDGET", "Decision", "Hint", "Mistake", "done", "hint",
+           "judge", "reason", "reasons", "review", "todo"]

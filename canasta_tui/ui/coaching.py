@@ -1,0 +1,214 @@
+"""The coach at one terminal (issue 20, "A coach"): the hint key's answer on the hint line, each
+human seat's decisions of the hand, and the review of the hand after it.
+
+The work is the Expert's (:mod:`canasta_tui.ai.coach`) and takes a noticeable time, so it never
+runs on the screen's thread: a :data:`Runner` given by the app runs it elsewhere (a worker thread
+at home, the server's computer workers over SSH) and hands the answer back on the screen's
+thread; meanwhile the hint line says "Thinking…" and the review page "Reviewing the hand…".
+Without an app (tests of the model) the work runs at once.
+
+The coach reads only the view of the seat it coaches: in hot-seat each human gets their own
+hint and their own review, behind a screen that asks the others to look away.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
+from ..engine import Action, PlayerView
+from .canvas import Canvas, Options, glyph_text
+from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
+from .lineedit import list_move
+
+#: Runs ``work`` off the screen's thread, then ``done`` with its answer (None if it failed) on it.
+Runner = Callable[[Callable[[], Any], Callable[[Any], None]], None]
+#: What the hint line says while the Expert thinks.
+THINKING = "Thinking… (the Expert looks for the best move)"
+
+
+def run_here(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    """The runner without an app: the work at once (the model's tests)."""
+    try:
+        answer = work()
+    except Exception:
+        answer = None
+    done(answer)
+
+
+def _nothing() -> None:
+    pass
+
+
+@dataclass(eq=True)
+class Coach:
+    """The coach at one terminal: hints asked, decisions recorded, reviews made."""
+
+    seed: int = 1
+    #: Why this table gives no hints ("No hints at a rated table"); "" where it does.
+    refusal: str = ""
+    #: Options: "Review each hand".
+    review_on: bool = False
+    #: Runs the Expert's work off the screen's thread (the app sets it).
+    run: Runner = run_here
+    #: The screen repaints after an answer came (the app repaints after its runner anyway).
+    changed: Callable[[], None] = _nothing
+    #: Per seat, this hand's decisions (view, action); ``hand`` is the hand they are of.
+    decisions: dict[int, list[Decision]] = field(default_factory=dict)
+    hand: int = 0
+    #: Per seat, the review of the hand (None while it is being made).
+    reviews: dict[int, list[Mistake] | None] = field(default_factory=dict)
+    _asked: PlayerView | None = None       # the view the hint line answers
+    _line: str = ""
+
+    # ------------------------------------------------------------------ the hint
+    def ask(self, view: PlayerView) -> None:
+        """The hint key on the player's turn: the Expert thinks about ``view`` off the screen's thread."""
+        if self._asked == view and self._line:
+            return                               # asked already: the answer is on its way or shown
+        self._asked = view
+        self._line = THINKING
+
+        def done(answer: Hint | None) -> None:
+            if self._asked == view:
+                self._line = answer.text if answer is not None else "The coach could not answer: try again"
+                self.changed()
+        self.run(functools.partial(hint, view, self.seed, HINT_BUDGET), done)
+
+    def line(self, view: PlayerView) -> str:
+        """The hint line for ``view``: the hint (or "Thinking…") while nothing changed since it was asked."""
+        return self._line if self._asked == view else ""
+
+    # ------------------------------------------------------------------ the review
+    def record(self, hand: int, view: PlayerView, action: Action) -> bool:
+        """A human seat plays ``action`` from ``view`` in hand ``hand``: kept (True) with the review on."""
+        if hand != self.hand:
+            self.decisions.clear()
+            self.reviews.clear()
+            self.hand = hand
+        if not self.review_on or view.seat in self.reviews:
+            return False
+        self.decisions.setdefault(view.seat, []).append(Decision(view, action))
+        return True
+
+    def forget_last(self, seat: int) -> None:
+        """The move just kept was refused: it was no decision."""
+        if self.decisions.get(seat):
+            self.decisions[seat].pop()
+
+    def hand_over(self, hand: int) -> None:
+        """The hand is over: review each seat's decisions off the screen's thread."""
+        if not self.review_on or hand != self.hand:
+            return
+        for seat, decisions in self.decisions.items():
+            if seat in self.reviews:
+                continue
+            self.reviews[seat] = None
+
+            def done(answer: list[Mistake] | None, seat: int = seat) -> None:
+                if self.hand == hand:
+                    self.reviews[seat] = answer if answer is not None else []
+                    self.changed()
+            self.run(functools.partial(review, tuple(decisions), self.seed, REVIEW_BUDGET), done)
+
+    def review_page(self, seats: tuple[int, ...], hot_seat: bool, hand: int) -> TableDialog | None:
+        """The review page for these seats after hand ``hand`` (None: nothing to review)."""
+        mine = tuple(s for s in seats if s in self.reviews and self.hand == hand)
+        if not self.review_on or not mine:
+            return None
+        return Review(coach=self, seats=mine, private=hot_seat)
+
+
+@dataclass
+class Review(TableDialog):
+    """After a hand: the decisions where the Expert would have chosen otherwise, most costly first.
+    Up/Down and PgUp/PgDn scroll; Enter goes on (to the next player's review in hot-seat, then the
+    score sheet); Esc skips a review still being made.  In hot-seat each player's review comes
+    behind a screen that asks the others to look away."""
+
+    full_screen: ClassVar[bool] = True
+    title: ClassVar[str] = "Review of the hand"
+    coach: Coach = field(default_factory=Coach)
+    seats: tuple[int, ...] = ()
+    private: bool = False        # hot-seat: ask the others to look away first
+    at: int = 0                  # whose review (index into seats)
+    shown: bool = False          # hot-seat: that player pressed Enter
+    top: int = 0                 # the first line shown
+
+    @property
+    def seat(self) -> int:
+        return self.seats[self.at]
+
+    def key(self, host: TableHost, name: str) -> None:
+        if self.private and not self.shown:
+            if name == "enter":
+                self.shown = True
+            elif name == "escape":
+                self._next(host)
+            return
+        moved = list_move(name, self.top, max(1, len(self._items())))
+        if moved is not None:
+            self.top = moved
+        elif name in ("enter", "space", "escape", "q"):
+            self._next(host)
+
+    def _next(self, host: TableHost) -> None:
+        self.at += 1
+        self.top = 0
+        self.shown = False
+        if self.at >= len(self.seats):
+            host.open(SheetEnd())
+
+    def _items(self) -> list[Mistake]:
+        return self.coach.reviews.get(self.seat) or []
+
+    def draw(self, cv: Canvas, table: TableFacts, opts: Options) -> None:
+        g = opts.glyphs
+        name = table.link.name(self.seat)
+        cv.fill(0, 0, cv.width, cv.height)
+        if self.private and not self.shown:
+            lines = [f"{name}'s review of the hand {g.dash} press Enter", "",
+                     "(everybody else: please look away; Esc skips it)"]
+            for i, line in enumerate(lines):
+                cv.put(cv.height // 2 - 1 + i, max(0, (cv.width - len(line)) // 2), line, "message" if i == 0 else "")
+            return
+        cv.put(0, 0, (f"{g.hline} {self.title}: {name} " + g.hline * cv.width)[: cv.width], "heading")
+        for y, line in enumerate(self.lines(table, cv, opts), start=2):
+            if y >= cv.height - 2:
+                break
+            cv.put(y, 1, _fit(glyph_text(line, g), cv.width - 2, g.ellipsis))
+        cv.put(cv.height - 1, 0, self._foot()[: cv.width], "dim")
+
+    def _foot(self) -> str:
+        last = self.at + 1 >= len(self.seats)
+        go = "Enter: the score sheet" if last else "Enter: the next player's review"
+        if self.coach.reviews.get(self.seat) is None:
+            return f"{go}    Esc: skip the review"
+        return f"Up/Down: scroll    {go}"
+
+    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        got = self.coach.reviews.get(self.seat)
+        if got is None:
+            return ["Reviewing the hand… (the Expert plays each of your decisions out)", "",
+                    "Esc skips the review."]
+        head = ["Where the Expert would have played otherwise, most costly first: the points",
+                "each choice lost by its estimate, ± its standard error.", ""]
+        if not got:
+            return [*head[:1], "", "Nowhere that cost more than the Expert's own uncertainty: well played."]
+        rows = cv.height - 4 - len(head)
+        self.top = max(0, min(self.top, len(got) - rows))
+        shown = [m.text for m in got][self.top:self.top + rows]
+        more = len(got) - self.top - len(shown)
+        if more > 0:
+            shown[-1] = f"    … {more + 1} more (Down scrolls)"
+        return [*head, *shown]
+
+
+def _fit(text: str, width: int, ellipsis: str) -> str:
+    return text if len(text) <= width else text[: max(0, width - len(ellipsis))] + ellipsis
+
+
+__all__ = ["THINKING", "Coach", "Review", "Runner", "run_here"]

@@ -1,0 +1,187 @@
+"""The coach (issue 20, "A coach"): a hint with its reason in Canasta's words, a review of a hand's
+decisions by what they cost, and neither ever reveals a card the player could not see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from canasta_tui.ai import coach, make_player
+from canasta_tui.ai.coach import Decision, Mistake, hint, review
+from canasta_tui.ai.expert import ExpertPlayer
+from canasta_tui.engine import CLASSIC, Action, Phase, PlayerView, apply, deal, view_for
+from canasta_tui.engine import actions as A
+
+from .helpers import position, shuffled
+from .test_fair_and_robust import midgame, permute_hidden
+
+#: Small budgets keep the tests quick; the work-counted Expert makes them exact all the same.
+QUICK = 0.1
+
+
+def test_take_the_pile_that_gives_the_side_its_canasta() -> None:
+    """RULES.md "Draw or take the pile": the pile goes to a player who melds its upcard; here it
+    holds three Kings, and with the side's three Kings down and a pair in hand they make a canasta."""
+    s = position({0: "Kc Ks 5h 6d 9c 10s Jh"}, melds={0: ["Kc Kd Kh"], 1: ["8c 8d 8h"]},
+                 phase=Phase.DRAW, pile="4c 7d Kh Kd Ks")
+    v = view_for(s, 0)
+    h = hint(v, 1, QUICK)
+    assert h.action.kind == A.PILE
+    assert h.text.startswith("Take the pile: it holds three Kings")
+    assert "gives your side a canasta of Kings" in h.text
+    assert len(h.text) <= 78
+
+
+def test_a_black_three_stops_the_pile() -> None:
+    """RULES.md "Stop cards": "A wild card or a black three on top of the pile stops it: the next
+    player must draw from the stock."  The Expert discards the black three and says why."""
+    s = position({0: "3c 5h 9d Qs Kc"}, melds={0: ["Jc Jd Jh"], 1: ["9c 9h 9s", "Qc Qd Qh"]},
+                 pile="4c 5d 6h 7c 8d 10c Kh")
+    v = view_for(s, 0)
+    h = hint(v, 1, QUICK)
+    assert h.action == A.discard(s.hands[0][0])          # the 3♣ (the lowest card code)
+    assert h.text == "Discard the 3♣: a black three stops the next player from taking the pile"
+
+
+def test_a_frozen_pile_is_drawn_past_with_the_reason() -> None:
+    """RULES.md "The frozen pile": "A frozen pile may be taken only with a natural pair matching
+    the upcard"; without one, draw, and the hint says what taking it would need."""
+    s = position({0: "Qs 5h 6d 9c 10s"}, melds={0: ["Jc Jd Jh"]}, phase=Phase.DRAW, pile="4c 2d 7h Kh")
+    s = s._replace(frozen=True)
+    v = view_for(s, 0)
+    h = hint(v, 1, QUICK)
+    assert h.action == A.A_DRAW
+    assert h.text == "Draw from the stock: the pile is frozen: it takes a natural pair of Kings"
+
+
+def test_no_to_a_partner_whose_side_has_no_canasta() -> None:
+    """RULES.md: going out needs the side's canasta; asked "May I go out, partner?" with none
+    made and no canasta the partner's hand could complete, the answer is no, and why."""
+    s = position({0: "4c 5d", 2: "6h 7s 9c 10d Jh Qs Kc"}, melds={0: ["8c 8d 8h"]}, phase=Phase.PERMISSION,
+                 asked=True)
+    v = view_for(s, 2)
+    h = hint(v, 1, QUICK)
+    assert h.action == A.A_NO
+    assert h.text == "Answer no: your side has 0 canastas and needs 1 to go out"
+
+
+def test_every_hint_is_legal_and_fits_the_hint_line() -> None:
+    checked = 0
+    for seed in range(8):
+        for steps in (0, 9, 23, 41, 66, 90):
+            s = midgame(seed, steps)
+            if s.phase == Phase.HAND_OVER:
+                continue
+            v = view_for(s, s.actor)
+            h = hint(v, 2, QUICK)
+            assert h.action in v.legal
+            assert 10 < len(h.text) <= 78, h.text
+            assert any(h.text == f"{coach.todo(h.action, v)}: {r}" for r in coach.reasons(h.action, v)), h.text
+            assert "\n" not in h.text
+            checked += 1
+    assert checked >= 15
+
+
+def test_a_hint_is_only_for_the_player_to_act() -> None:
+    s = midgame(1, 5)
+    other = (s.actor + 1) % 4
+    with pytest.raises(ValueError, match="no legal action"):
+        hint(view_for(s, other), 1, QUICK)
+
+
+# ---------------------------------------------------------------------- review
+
+
+def beginner_hand(seed: int, seat: int = 0, limit: int = 200) -> list[Decision]:
+    """``seat``'s decisions in a hand played by Beginners."""
+    s = deal(CLASSIC, shuffled(seed), seed % 4)
+    ps = [make_player("beginner", seed + i) for i in range(4)]
+    out: list[Decision] = []
+    for _ in range(limit):
+        if s.phase == Phase.HAND_OVER:
+            break
+        v = view_for(s, s.actor)
+        a = ps[s.actor].choose(v)
+        if s.actor == seat:
+            out.append(Decision(v, a))
+        s = apply(s, a)
+    return out
+
+
+def test_a_review_lists_costly_choices_by_cost_and_leaves_out_the_noise() -> None:
+    found: list[Mistake] = []
+    for seed in range(3):
+        decisions = beginner_hand(seed)
+        mistakes = review(decisions, 3, QUICK)
+        costs = [m.cost for m in mistakes]
+        assert costs == sorted(costs, reverse=True)
+        for m in mistakes:
+            assert m.played == decisions[m.at].action and m.view == decisions[m.at].view
+            assert m.better != m.played and m.better in m.view.legal
+            assert m.cost >= max(coach.MIN_COST, coach.NOISE * m.error)
+            assert m.text.startswith(f"-{m.cost:.0f} ±{m.error:.0f}")
+            assert f" your turn {m.own_turn}: you " in m.text and 1 <= m.own_turn <= m.view.turn_number // 4 + 1
+        found += mistakes
+    assert found, "a Beginner's hands hold no choice the Expert finds costly"
+
+
+def test_the_expert_never_reviews_its_own_choice_as_a_mistake() -> None:
+    decisions = []
+    for seed, steps in ((0, 4), (1, 9), (2, 17), (3, 30)):
+        s = midgame(seed, steps)
+        v = view_for(s, s.actor)
+        decisions.append(Decision(v, hint(v, 5, QUICK).action))
+    assert review(decisions, 5, QUICK) == []
+
+
+def _fake_values(gap: float, spread: float) -> object:
+    """sample_values giving the first candidate ``gap`` points more than every other one in 40
+    sampled deals, the others off by +-``spread`` in turn (a standard error of spread / sqrt(40))."""
+    def values(self: ExpertPlayer, v: PlayerView, cands: list[tuple[Action, object]]) -> list[list[float]]:
+        rng = random.Random(1)
+        common = [rng.gauss(0, 50) for _ in range(40)]
+        return [[x + (gap if j == 0 else (spread if i % 2 else -spread)) for i, x in enumerate(common)]
+                for j in range(len(cands))]
+    return values
+
+
+@pytest.mark.parametrize(("gap", "spread", "listed"), [(60.0, 5.0, True), (4.0, 1.0, False), (30.0, 200.0, False)])
+def test_a_difference_within_the_noise_is_not_a_mistake(monkeypatch: pytest.MonkeyPatch, gap: float, spread: float,
+                                                        listed: bool) -> None:
+    """A choice is listed only when it cost more than MIN_COST points and NOISE standard errors."""
+    monkeypatch.setattr(ExpertPlayer, "sample_values", _fake_values(gap, spread))
+    s = position({0: "3c 5h 9d Qs Kc"}, melds={0: ["Jc Jd Jh"]})
+    v = view_for(s, 0)
+    ex = ExpertPlayer(0, aggression=0)
+    from canasta_tui.ai.heuristic import decide
+    base = decide(v, ex.style, ex.memory)
+    other = next(a for a in v.legal if a.kind == A.DISCARD and a != base)
+    got = review([Decision(v, other)], 0, QUICK)
+    assert bool(got) == listed
+    if listed:
+        assert got[0].better == base and got[0].played == other and got[0].cost == pytest.approx(gap, abs=10)
+
+
+# ---------------------------------------------------------------------- no peeking
+
+
+def test_permuting_the_hidden_cards_changes_neither_hint_nor_review() -> None:
+    """The computer players' permutation check (test_fair_and_robust): re-deal the cards the player
+    cannot see; with the work-counted Expert and a fixed seed, the hint and the review are the same."""
+    checked = 0
+    for seed in range(4):
+        for steps in (3, 14, 35):
+            s = midgame(seed, steps)
+            if s.phase == Phase.HAND_OVER:
+                continue
+            seat = s.actor
+            other = permute_hidden(s, seat, random.Random(seed * 31 + steps))
+            assert other.hands != s.hands or other.deck != s.deck
+            v1, v2 = view_for(s, seat), view_for(other, seat)
+            assert hint(v1, 4, QUICK) == hint(v2, 4, QUICK)
+            wrong = [a for a in v1.legal if a != hint(v1, 4, QUICK).action][:1]
+            for a in wrong:
+                assert review([Decision(v1, a)], 4, QUICK) == review([Decision(v2, a)], 4, QUICK)
+            checked += 1
+    assert checked >= 10

@@ -1,0 +1,85 @@
+"""The coach over real SSH (issue 20: "h at the local table and at unrated server tables, never at
+rated ones"): at an unrated table h puts the Expert's hint on the hint line, thought off the event
+loop (another person's lobby answers meanwhile); at a rated table h says no and gives nothing."""
+
+from __future__ import annotations
+
+import time
+
+from .helpers import Term, create_table, drive, run, serving
+
+YOUR_TURN = "Your turn: d draws from the stock, p takes the pile"
+
+
+async def start_alone(t: Term) -> None:
+    """``t`` creates a table (computers at the other seats) and starts it."""
+    await create_table(t)
+    await t.press("s", "hand 1")
+
+
+def test_h_gives_a_hint_at_an_unrated_table_and_nothing_at_a_rated_one() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await start_alone(alice)
+            assert not srv.registry.tables[1].rated
+            await alice.wait_for(YOUR_TURN, timeout=60)
+            bob = await Term.connect(srv.port, "bob")
+            await bob.wait_for("Tables")
+            alice.send("h")
+            # While the Expert thinks, the loop serves everybody: bob's lobby answers a key at once.
+            t0 = time.perf_counter()
+            await bob.press("?", "Help")
+            answered = time.perf_counter() - t0
+            screen = await alice.wait_for(lambda s: s.split("\n")[22].strip().startswith(
+                ("Draw from the stock: ", "Take the pile")), timeout=30)
+            line = screen.split("\n")[22].strip()
+            assert ": " in line and len(line) <= 80
+            assert answered < 2.0, answered
+            await bob.press("q", "Tables")
+
+            # bob's table is rated: h says so, and no hint comes.
+            await create_table(bob)
+            st = srv.registry.tables[2]
+            st.rated = True                     # (as test_ratings: the lobby's form is another's work)
+            await bob.press("s", "hand 1")
+            await bob.wait_for(YOUR_TURN, timeout=60)
+            screen = await bob.press("h", "No hints at a rated table")
+            assert screen.split("\n")[22].strip() == YOUR_TURN or "No hints at a rated table" in screen
+            assert st.table is not None
+            for t in (alice, bob):
+                await t.close()
+    run(main(), timeout=180)
+
+
+def test_the_review_of_a_hand_at_an_unrated_table() -> None:
+    """Review each hand, set on the Options page over SSH (the person's option, kept by their key),
+    shows after the hand the review of this person's decisions, at 80x24; Enter goes on to the score."""
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            st = srv.registry.tables[1]
+            st.rules = st.rules.replace(target_score=1)           # one hand is the match
+            await alice.press("s", "hand 1")
+            await alice.press("o", "Options")
+            await alice.press("\x1b[A", "> Review each hand         off")      # Up: round to the last line
+            await alice.press("\x1b[C", "Saved: Review each hand = on")
+            await alice.press("q", "Your hand")
+            assert [c.kept.review for c in srv.registry.clients.values()] == [True]  # type: ignore[attr-defined]
+
+            def reviewed(screen: str) -> bool:
+                return "Review of the hand: alice" in screen
+
+            screen = await drive(alice, reviewed, timeout=150)
+            screen = await alice.wait_for(lambda s: "Reviewing the hand" not in s and reviewed(s), timeout=60)
+            lines = screen.split("\n")
+            assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+            assert "well played" in screen or " your turn " in screen
+            assert "Enter: the score sheet" in lines[-1]
+            await alice.press("\r", "Score sheet")
+            await alice.close()
+    run(main(), timeout=240)
+

@@ -1,0 +1,221 @@
+"""The coach at the table (issue 20, "A coach"): h gives the Expert's hint on the hint line, on the
+player's own turn, without freezing the screen; Review each hand (Options, off by default) shows
+after a hand the decisions the Expert would have played otherwise, each person only their own."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import tomllib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from canasta_tui.ai.coach import Hint
+from canasta_tui.engine import Phase
+from canasta_tui.persistence import paths
+from canasta_tui.ui import coaching
+from canasta_tui.ui.app import TableApp
+from canasta_tui.ui.canvas import ASCII_OPTIONS
+from canasta_tui.ui.coaching import THINKING, Review
+from canasta_tui.ui.controller import Controller
+from canasta_tui.ui.dialogs import SheetEnd, Summary
+from canasta_tui.ui.keys import keymap
+
+from .helpers import client, drive, render, session
+from .pages_helpers import screen, typ
+from .test_options import options, selected
+
+
+def hint_line(ctl: Controller, opts: Any = None) -> str:
+    return render(ctl, 80, 24, opts).text().splitlines()[22]
+
+
+def test_h_is_the_hint_and_left_alone_moves_left() -> None:
+    km = keymap()
+    assert km["h"] == "hint" and km["left"] == "left" and km["l"] == "right"
+
+
+def test_h_on_your_turn_shows_the_experts_move_and_why_on_the_hint_line() -> None:
+    ctl = client(session(seed=5))
+    ctl.key("h")
+    line = hint_line(ctl).strip()
+    assert line.startswith(("Draw from the stock: ", "Take the pile: ", "Take the pile with ")), line
+    assert ctl.client.coach.line(ctl.client.mine()) == line
+    # The hint answers this position only: after a move it is gone.
+    ctl.key("d")
+    assert not hint_line(ctl).strip().startswith(("Draw from", "Take the pile"))
+    ctl.key("h")
+    line = hint_line(ctl).strip()
+    assert line.split(":")[0].split()[0] in ("Discard", "Meld", "Add", "Ask", "Take"), line
+    ascii_line = hint_line(ctl, ASCII_OPTIONS)
+    assert not any(s in ascii_line for s in "♣♦♥♠…") and len(ascii_line) <= 80
+
+
+def test_h_when_it_is_not_your_turn_says_whose_it_is() -> None:
+    t = session(seed=5)
+    ctl = client(t)
+    drive(ctl, lambda c: not c.client.my_turn() and c.client.view().phase != Phase.HAND_OVER
+          and c.client.dialog is None and not c.message)
+    ctl.key("h")
+    assert ctl.message and ctl.message[0].startswith("It is Player ") and ctl.message[0].endswith("'s turn")
+
+
+def test_a_table_that_gives_no_hints_says_why() -> None:
+    ctl = client(session(seed=5))
+    ctl.client.coach.refusal = "No hints at a rated table: its matches count for the ratings"
+    ctl.key("h")
+    assert ctl.message == ["No hints at a rated table: its matches count for the ratings"]
+    assert ctl.client.coach.line(ctl.client.mine()) == ""
+
+
+def test_thinking_shows_until_the_answer_comes_and_a_second_h_asks_nothing_more() -> None:
+    ctl = client(session(seed=5))
+    asked: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []
+    ctl.client.coach.run = lambda work, done: asked.append((work, done))
+    ctl.key("h")
+    assert hint_line(ctl).strip() == THINKING
+    assert hint_line(ctl, ASCII_OPTIONS).strip() == THINKING.replace("…", "...")
+    ctl.key("h")
+    assert len(asked) == 1
+    work, done = asked[0]
+    answer = work()
+    assert isinstance(answer, Hint)
+    done(answer)
+    assert hint_line(ctl).strip() == answer.text
+    done(None)                                       # a failed worker: said, nothing lost
+    assert "could not answer" in hint_line(ctl)
+
+
+def test_the_screen_answers_keys_while_the_expert_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint is thought off the screen's thread: a key pressed meanwhile is handled at once."""
+    def slow_hint(view: Any, seed: int, budget: float) -> Hint:
+        time.sleep(1.5)
+        return Hint(view.legal[0], "Draw from the stock: slowly")
+    monkeypatch.setattr(coaching, "hint", slow_hint)
+
+    async def run() -> None:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            app = TableApp.local(session(seed=5), delay_ms=0, input=inp, output=DummyOutput())
+            task = asyncio.create_task(app.run_async())
+            ctl = app.controller
+            await until(lambda: app.screen is ctl, "the table")
+            inp.send_text("h")
+            await until(lambda: ctl.client.status() == THINKING, "Thinking…")
+            t0 = time.perf_counter()
+            inp.send_text("\x1b[C")                   # Right: the cursor moves while the Expert thinks
+            await until(lambda: ctl.client.cursor == 1, "the cursor moved")
+            assert time.perf_counter() - t0 < 1.0 and ctl.client.status() == THINKING
+            await until(lambda: ctl.client.status() == "Draw from the stock: slowly", "the hint", 10)
+            inp.send_text("q")
+            inp.send_text("y")
+            await asyncio.wait_for(task, 10)
+
+    asyncio.run(run())
+
+
+async def until(pred: Callable[[], bool], what: str, seconds: float = 10) -> None:
+    for _ in range(int(seconds / 0.005)):
+        if pred():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"never: {what}")
+
+
+# ---------------------------------------------------------------------- the review of a hand
+
+
+def play_to_summary(ctl: Controller) -> None:
+    drive(ctl, lambda c: isinstance(c.client.dialog, Summary), steps=6000)
+
+
+@pytest.fixture
+def quick_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(coaching, "REVIEW_BUDGET", 0.03)
+
+
+def test_no_review_unless_the_option_is_on() -> None:
+    ctl = client(session(seed=3))
+    play_to_summary(ctl)
+    assert ctl.client.coach.decisions == {}
+    assert render(ctl, 80, 24).text().splitlines()[-1].strip() == "Enter: the score sheet"
+    ctl.key("enter")
+    assert isinstance(ctl.client.dialog, SheetEnd)
+
+
+def test_the_review_after_a_hand_lists_costs_and_fits_80x24(quick_review: None) -> None:
+    ctl = client(session(seed=3))
+    ctl.client.coach.review_on = True
+    play_to_summary(ctl)
+    coach = ctl.client.coach
+    assert len(coach.decisions[0]) >= 5 and set(coach.decisions) == {0}       # only the human's seat
+    mistakes = coach.reviews[0]
+    assert mistakes is not None
+    assert render(ctl, 80, 24).text().splitlines()[-1].strip() == "Enter: the review of the hand"
+    ctl.key("enter")
+    d = ctl.client.dialog
+    assert isinstance(d, Review) and d.seats == (0,) and not d.private
+    text = render(ctl, 80, 24).text()
+    lines = text.splitlines()
+    assert lines[0].startswith("─ Review of the hand: Player 1 ") and len(lines) == 24
+    assert all(len(line) <= 80 for line in lines)
+    costs = [m.cost for m in mistakes]
+    assert costs == sorted(costs, reverse=True)
+    if mistakes:
+        assert lines[5].strip() == mistakes[0].text[:77].strip() or lines[5].endswith("…")
+        assert "±" in text
+    else:
+        assert "well played" in text
+    assert "Enter: the score sheet" in lines[-1]
+    ctl.key("down")
+    ctl.key("enter")
+    assert isinstance(ctl.client.dialog, SheetEnd)
+
+
+def test_esc_skips_a_review_still_being_made() -> None:
+    ctl = client(session(seed=3))
+    ctl.client.coach.review_on = True
+    waiting: list[Any] = []
+    ctl.client.coach.run = lambda work, done: waiting.append(done)
+    play_to_summary(ctl)
+    hints = len(waiting)
+    ctl.key("enter")
+    text = render(ctl, 80, 24).text()
+    assert "Reviewing the hand…" in text and "Esc: skip the review" in text
+    ctl.key("escape")
+    assert isinstance(ctl.client.dialog, SheetEnd)
+    waiting[hints - 1]([])                      # the answer that comes later changes nothing on screen
+    assert isinstance(ctl.client.dialog, SheetEnd)
+
+
+def test_hot_seat_each_person_sees_only_their_own_review(quick_review: None) -> None:
+    ctl = client(session(players=2, seed=4))
+    ctl.client.coach.review_on = True
+    play_to_summary(ctl)
+    coach = ctl.client.coach
+    assert set(coach.decisions) == {0, 3}
+    assert all(d.view.seat == s for s in (0, 3) for d in coach.decisions[s])
+    ctl.key("enter")
+    for seat in (0, 3):
+        text = render(ctl, 80, 24).text()
+        assert f"Player {seat + 1}'s review of the hand" in text and "please look away" in text
+        assert "Turn " not in text                          # nothing of it before that player is there
+        ctl.key("enter")
+        text = render(ctl, 80, 24).text()
+        assert f"Review of the hand: Player {seat + 1} " in text
+        ctl.key("enter")
+    assert isinstance(ctl.client.dialog, SheetEnd)
+
+
+def test_the_option_is_saved_and_off_by_default() -> None:
+    page, seen = options()
+    typ(page, "up", "up")                                 # the last but one line
+    assert selected(screen(page)).startswith("  > Review each hand         off")
+    typ(page, "right")
+    data = tomllib.loads(paths.settings_path().read_text(encoding="utf-8"))
+    assert data["review"] is True and seen[-1] == ("review", True)
+    assert "Saved: Review each hand = on" in screen(page)
