@@ -17,7 +17,17 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, legal_actions, unseen_cards
+from ..engine import (
+    Action,
+    GameState,
+    Phase,
+    PlayerView,
+    apply,
+    determinize,
+    legal_actions,
+    unseen_cards,
+    view_for,
+)
 from ..engine import actions as A
 from ..engine.cards import (
     DEUCE,
@@ -590,6 +600,47 @@ def partner_answer(v: PlayerView, pts: int, meldable: int) -> bool | None:
     if meldable >= MELD_SOON:
         return False
     return None
+
+
+#: Hands tried for the asker by :func:`deal_after_ask` before it gives up.
+ASK_TRIES = 12
+
+
+def deal_after_ask(v: PlayerView, rng: random.Random, tries: int = ASK_TRIES) -> GameState:
+    """A deal of the cards this seat cannot see, for answering "May I go out?": consistent
+    with its view *and with the question*.  "Permission may only be asked after the player
+    has drawn but before any meld" and, here, only when going out is possible: a partner
+    who asks can meld out.  A deal that ignores this mostly gives the asker a hand that
+    cannot go out, where "yes" only costs the 100 penalty for not abiding by it, and a
+    search over such deals answers "no" to everything.
+
+    The asker's hand is dealt from the unseen cards, the cards that fit the side's melds
+    (its ranks, wild cards) first and maybe one to discard, until :func:`go_out_plan` can
+    meld it out (at most ``tries`` hands); the rest is dealt at random.  When no hand is
+    found the deal is the plain one.  The deal's public facts are the view's: what the
+    asker's hand was built from stays unknown to the players of the rollouts."""
+    asker = v.turn
+    if v.phase != Phase.PERMISSION or S.is_variant(v.rules):
+        return determinize(v, rng)
+    tm = team(asker, v.rules)
+    row = v.melds[tm]
+    fixed = v.known[asker]
+    need = v.hand_sizes[asker] - len(fixed)
+    pool = [c for c in unseen_cards(v) if not IS_RED_THREE[c]]  # the asker has laid out its red threes
+    if need <= 0 or len(pool) < need:
+        return determinize(v, rng)
+    for _ in range(tries):
+        rng.shuffle(pool)
+        fits = [i for i, c in enumerate(pool) if IS_WILD[c] or (RANK_OF[c] != THREE and row[RANK_OF[c]] is not None)]
+        take = fits[:need - 1 if rng.random() < 0.5 else need]
+        chosen = set(take)
+        take += [i for i in range(len(pool)) if i not in chosen][:need - len(take)]
+        hand = fixed + tuple(pool[i] for i in take)
+        known = tuple(hand if p == asker else k for p, k in enumerate(v.known))
+        world = determinize(v._replace(known=known), rng)._replace(known=v.known)
+        if go_out_plan(view_for(world, asker), tm) is not None:
+            return world
+    return determinize(v, rng)
 
 
 # --------------------------------------------------------------------------- opening

@@ -11,6 +11,9 @@ seat 2 are partners; play goes 0, 1, 2, 3.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
 from canasta_tui.ai.heuristic import (
@@ -21,11 +24,13 @@ from canasta_tui.ai.heuristic import (
     Style,
     TurnMemory,
     best_discard,
+    deal_after_ask,
     decide,
+    go_out_plan,
 )
-from canasta_tui.engine import GameState, Phase, apply, unseen_cards, view_for
-from canasta_tui.engine.cards import card_text
+from canasta_tui.engine import GameState, Phase, apply, full_deck, unseen_cards, view_for
 from canasta_tui.engine import actions as A
+from canasta_tui.engine.cards import card_text
 
 from .helpers import cards, position
 
@@ -271,3 +276,42 @@ def test_goes_out_at_once_when_it_catches_the_opponents_unmelded() -> None:
               3: "4h 5h 6d 7c 9h 10s Jh Ac As Ah 5c"}, melds={0: [CANASTA, "9h 9s 9c"]})
     assert play_turn(s, EXPERT) == ["meld 8 8 8", "discard Qs"]
     assert "ask" not in play_turn(s, ADVANCED) and play_turn(s, ADVANCED)[-1] == "discard Qs"
+
+
+# --------------------------------------------------------------------------- the deals an answer is searched in
+
+def test_a_deal_for_the_answer_gives_the_asker_a_hand_that_can_go_out() -> None:
+    """DOS "Asking Permission": "Permission may only be asked after the player has drawn but
+    before any meld", and here only when going out is possible: the question tells the
+    partner that the asker can meld out.  The deals a search answers in (``deal_after_ask``)
+    say so too: the asker's hand can go out in every one, whether the side has its canasta
+    or must complete it from a meld of four; everything public is the view's, the answerer
+    holds its own cards, and every deal is a whole pack of 108."""
+    for s in (asked({2: "4c 5d 6h", 1: "4s 5s 6s 7d", 3: "4h 5h 6d 7c"}, {0: OURS, 1: ["10c 10h 10d"]}),
+              asked({2: "4c 5d 6h"}, {0: ["Jh Jd Jc Js", "Ah Ad Ac"]})):
+        v = view_for(s, 2)
+        found = 0
+        for seed in range(20):
+            w = deal_after_ask(v, random.Random(seed))
+            found += go_out_plan(view_for(w, 0), 0) is not None
+            assert w.hands[2] == v.hand and w.known == v.known and w.melds == v.melds and w.pile == v.pile
+            assert tuple(len(h) for h in w.hands) == v.hand_sizes and len(w.deck) - w.stock_pos == v.stock_size
+            table = [c for row in w.melds for m in row if m is not None for c in (*m.naturals, *m.wilds)]
+            stock = w.deck[w.stock_pos:]
+            assert Counter([*(c for h in w.hands for c in h), *w.pile, *table, *stock]) == \
+                Counter(int(c) for c in full_deck(2))
+        assert found >= 18
+
+
+def test_a_deal_for_the_answer_knows_only_what_the_answerer_sees() -> None:
+    """The answer never depends on a card the partner cannot see: two positions that differ
+    only in the asker's and the opponents' hidden cards give the answerer the same view and
+    the same deals."""
+    one = asked({2: "4c 5d 6h", 1: "4s 5s 6s 7d", 3: "4h 5h 6d 7c"}, {0: OURS, 1: ["10c 10h 10d"]})
+    hands = list(one.hands)
+    hands[0], hands[1] = cards("8h 8d 4s"), cards("8c 5s 6s 7d")   # the asker can no longer go out
+    other = one._replace(hands=tuple(hands))
+    assert view_for(one, 2) == view_for(other, 2)
+    for seed in range(5):
+        assert deal_after_ask(view_for(one, 2), random.Random(seed)) == \
+            deal_after_ask(view_for(other, 2), random.Random(seed))
