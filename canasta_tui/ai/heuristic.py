@@ -8,7 +8,8 @@ plan does not fit what is legal, a safe legal action is chosen instead.
 The strategy follows the DOS manual's "Strategy" notes: take the pack and meld a lot,
 keep a hand of pairs, make mixed canastas fast, do not meld out early, go out quickly
 once the other side has the first big pack; plus safe discards (stop cards, cards the
-next player cannot want) and freezing the pile when the opponents threaten it.
+next player cannot want) and freezing the pile when the opponents threaten it.  The
+Expert's style adds a partner's habits (``Style.partner``, "A partner worth having").
 """
 
 from __future__ import annotations
