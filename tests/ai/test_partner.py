@@ -315,3 +315,16 @@ def test_a_deal_for_the_answer_knows_only_what_the_answerer_sees() -> None:
     for seed in range(5):
         assert deal_after_ask(view_for(one, 2), random.Random(seed)) == \
             deal_after_ask(view_for(other, 2), random.Random(seed))
+
+
+@pytest.mark.parametrize("style", [ADVANCED, EXPERT, EXPERT_AGGRESSIVE])
+def test_goes_out_without_asking_when_the_stock_is_nearly_gone(style: Style) -> None:
+    """A "no" binds for the turn ("The player is bound by the reply for that round only"),
+    and with three cards left in the stock the hand may end before the next chance: going
+    out now is clearly right, the partner's eight cards notwithstanding."""
+    s = fair({0: "8h 8d 8c Qs", 1: "5c 6c 7c 9c 4h", 2: "4c 5d 6h 7s 9s 10c Qd Qh", 3: "4h 5h 6d 7d 9d"},
+             melds=LATE)
+    assert play_turn(s, style)[0] == "ask"
+    low = s._replace(stock_pos=len(s.deck) - 3)
+    assert view_for(low, 0).stock_size == 3
+    assert play_turn(low, style) == ["meld 8 8 8", "discard Qs"]
