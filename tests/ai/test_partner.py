@@ -3,7 +3,7 @@ the pile safe when the other side is close, answers "May I go out?" from what it
 and asks where a good partner would.
 
 Each test sets up a position, names the rule of play it checks (the DOS manual's "Strategy"
-and "Asking Permission", ``/work/shared/seeds/canasta-dos-1994.txt``, quoted as DOS) and
+and "Asking Permission", ``canasta-dos-1994.txt`` in rules/README.md's sources, quoted as DOS) and
 asserts what the levels do.  Beginner and Advanced are the bench's yardsticks: where the
 Expert's partner habits (``Style.partner``) differ from them, the test says so.  Seat 0 and
 seat 2 are partners; play goes 0, 1, 2, 3.
