@@ -8,7 +8,8 @@ plan does not fit what is legal, a safe legal action is chosen instead.
 The strategy follows the DOS manual's "Strategy" notes: take the pack and meld a lot,
 keep a hand of pairs, make mixed canastas fast, do not meld out early, go out quickly
 once the other side has the first big pack; plus safe discards (stop cards, cards the
-next player cannot want) and freezing the pile when the opponents threaten it.
+next player cannot want) and freezing the pile when the opponents threaten it.  The
+Expert's style adds a partner's habits (``Style.partner``, "A partner worth having").
 """
 
 from __future__ import annotations
@@ -17,7 +18,17 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, legal_actions, unseen_cards
+from ..engine import (
+    Action,
+    GameState,
+    Phase,
+    PlayerView,
+    apply,
+    determinize,
+    legal_actions,
+    unseen_cards,
+    view_for,
+)
 from ..engine import actions as A
 from ..engine.cards import (
     DEUCE,
@@ -48,6 +59,7 @@ class Style:
     ask_partner: bool = False
     go_out: int = 0              # 1: go out whenever possible, -1: never (this turn), 0: judge
     wild_from: int = 0           # put a wild card on a meld of at least this size (0: only to finish)
+    partner: bool = False        # a partner's habits (issue 20): see "A partner worth having" below
 
 
 BEGINNER = Style()
@@ -58,7 +70,8 @@ ADVANCED_AGGRESSIVE = Style(advanced=True, aggressive=True, keep_cards=3, pair_w
 #: ("make mixed canastas fast"), keep three cards back rather than five, and never open a
 #: meld with a wild card on a bare pair.  Its aggressive hands meld down to two cards and
 #: go out whenever they can, but do not spend wild cards on small piles (that loses).
-EXPERT = replace(ADVANCED, keep_cards=3, wild_from=5)
+#: It plays as a partner worth having (``partner``): see "A partner worth having" below.
+EXPERT = replace(ADVANCED, keep_cards=3, wild_from=5, partner=True)
 EXPERT_AGGRESSIVE = replace(EXPERT, keep_cards=2, go_out=1)
 
 
@@ -163,6 +176,10 @@ def answer_yes(v: PlayerView, style: Style) -> bool:
     if not style.advanced:
         return pts < 150
     tm = K.my_team(v)
+    if style.partner:
+        judged = partner_answer(v, pts, K.meldable_points(v, hand, tm))
+        if judged is not None:
+            return judged
     if K.threat(v) >= 1.0 or v.stock_size < 8:
         return True
     if pts <= 60:
@@ -244,7 +261,7 @@ def choose_meld_phase(v: PlayerView, style: Style, mem: TurnMemory) -> Action:
     plan_out = go_out_plan(v, tm)
     if v.t.permission != 0 and plan_out is not None and (style.go_out >= 0 or v.t.permission == 1):
         if v.t.permission == 1 or want_go_out(v, style, tm):
-            if A.A_ASK in legal and style.ask_partner and should_ask(v):
+            if A.A_ASK in legal and style.ask_partner and should_ask(v, style):
                 return A.A_ASK
             a = next_going_out_action(v, plan_out)
             if a is not None:
@@ -475,6 +492,8 @@ def want_go_out(v: PlayerView, style: Style, tm: int) -> bool:
         return style.go_out > 0
     if not style.advanced or style.aggressive:
         return True
+    if style.partner and catches_opponents(v):
+        return True
     opp = [team(p, v.rules) for p in K.opponents(v)]
     mine = K.table_value(v, tm)
     theirs = max(K.table_value(v, o) for o in opp)
@@ -488,7 +507,7 @@ def want_go_out(v: PlayerView, style: Style, tm: int) -> bool:
     return len(v.hand) <= 3
 
 
-def should_ask(v: PlayerView) -> bool:
+def should_ask(v: PlayerView, style: Style | None = None) -> bool:
     """Ask "May I go out, partner?" before going out (a human partner too) when the partner may
     lose by it: going out now counts the partner's cards against the side, and only the
     partner knows whether a few more turns would meld them.  So not when the partner holds
@@ -498,8 +517,131 @@ def should_ask(v: PlayerView) -> bool:
     partner = K.partner_seat(v, v.turn)
     if partner is None or v.hand_sizes[partner] <= 2 or v.stock_size < 4:
         return False
+    if style is not None and style.partner and catches_opponents(v):
+        return False  # clearly right to go out now: a "no" would give them turns to meld
     return not any(v.hand_sizes[p] <= 2 and canastas_missing(v.melds[team(p, v.rules)], v.rules) <= 0
                    for p in K.opponents(v, v.turn))
+
+
+# --------------------------------------------------------------------------- a partner worth having
+
+# Issue 20: "the computer partner feeds its partner's melds, keeps the pile safe when the
+# other side is close, answers 'May I go out?' from what it can see, and asks where a good
+# partner would."  The Expert's habits (``Style.partner``); tests/ai/test_partner.py shows
+# each with a position that names its rule of play.
+
+#: Points a card held by a side that has not melded is counted at, on average (going out
+#: counts the whole hand against that side).
+CAUGHT_CARD = 8
+#: "No" while this hand holds at least this many points it could meld on its own turn.
+MELD_SOON = 90
+#: The opponents' table ahead of the side's by this much: "the other side has the first
+#: large pack".
+BIG_PACK = 300
+
+
+def caught_cards(v: PlayerView) -> int:
+    """Cards held by the opponents of the side to play whose side has not melded: going
+    out now counts them all against that side (DOS "Scoring": "deducts any ... un-played
+    cards"; "If a partnership has not satisfied the initial meld requirement, any melded
+    red Threes are penalized 200 points each")."""
+    return sum(v.hand_sizes[p] for p in K.opponents(v, v.turn)
+               if not any(m is not None for m in v.melds[team(p, v.rules)]))
+
+
+def catches_opponents(v: PlayerView) -> bool:
+    """Going out now catches the other side unmelded, holding clearly more cards than the
+    partner of the side to play (whose cards count against its side): go out, do not wait."""
+    partner = K.partner_seat(v, v.turn)
+    own = v.hand_sizes[partner] if partner is not None else 0
+    return caught_cards(v) >= own + 4
+
+
+def partner_may_go_out(v: PlayerView, tm: int) -> bool:
+    """The partner of the seat to play could go out at its next turn: the side has the
+    canastas it needs and the partner holds three cards or fewer.  Then the cards this
+    hand keeps back would count against the side: meld them now."""
+    partner = K.partner_seat(v, v.turn)
+    return (partner is not None and v.hand_sizes[partner] <= 3
+            and canastas_missing(v.melds[tm], v.rules) <= 0)
+
+
+def partner_answer(v: PlayerView, pts: int, meldable: int) -> bool | None:
+    """"May I go out?" answered from what this seat sees (its hand ``pts`` points, of which
+    ``meldable`` could go down soon; the table; the hand sizes; the stock); None when none
+    of these habits decides.
+
+    The asker's side plays in the order asker, an opponent, this seat, the other opponent:
+    after a "no" this seat melds at its next turn with only one opponent playing before it,
+    and the asker may still go out at its own next turn ("bound by the reply for that round
+    only").  So:
+
+    - "yes" when going out catches the other side unmelded (:func:`catches_opponents`), a
+      "no" would give them turns to open, and this hand costs less than their cards;
+    - "yes" when the stock is nearly gone, or when the opponent who plays next could go
+      out before this seat's turn (its side has the canastas, two cards or fewer): this
+      hand counts against the side either way;
+    - "yes" when the other side has the first large pack: "a good player often abandons
+      hope for that particular hand and attempts to 'Go Out' as quickly as possible";
+    - "no" while this hand holds many points it could meld at its own turn: "don't be in a
+      hurry to go out if you have a better chance for further scoring".
+    """
+    asker = v.turn
+    tm = team(asker, v.rules)
+    if catches_opponents(v) and pts <= CAUGHT_CARD * caught_cards(v):
+        return True
+    if v.stock_size < 8:
+        return True
+    first = K.opponents(v, asker)[0]
+    if canastas_missing(v.melds[team(first, v.rules)], v.rules) <= 0 and v.hand_sizes[first] <= 2:
+        return True
+    theirs = max(K.table_value(v, team(p, v.rules)) for p in K.opponents(v, asker))
+    if theirs >= K.table_value(v, tm) + BIG_PACK:
+        return True
+    if meldable >= MELD_SOON:
+        return False
+    return None
+
+
+#: Hands tried for the asker by :func:`deal_after_ask` before it gives up.
+ASK_TRIES = 12
+
+
+def deal_after_ask(v: PlayerView, rng: random.Random, tries: int = ASK_TRIES) -> GameState:
+    """A deal of the cards this seat cannot see, for answering "May I go out?": consistent
+    with its view *and with the question*.  "Permission may only be asked after the player
+    has drawn but before any meld" and, here, only when going out is possible: a partner
+    who asks can meld out.  A deal that ignores this mostly gives the asker a hand that
+    cannot go out, where "yes" only costs the 100 penalty for not abiding by it, and a
+    search over such deals answers "no" to everything.
+
+    The asker's hand is dealt from the unseen cards, the cards that fit the side's melds
+    (its ranks, wild cards) first and maybe one to discard, until :func:`go_out_plan` can
+    meld it out (at most ``tries`` hands); the rest is dealt at random.  When no hand is
+    found the deal is the plain one.  The deal's public facts are the view's: what the
+    asker's hand was built from stays unknown to the players of the rollouts."""
+    asker = v.turn
+    if v.phase != Phase.PERMISSION or S.is_variant(v.rules):
+        return determinize(v, rng)
+    tm = team(asker, v.rules)
+    row = v.melds[tm]
+    fixed = v.known[asker]
+    need = v.hand_sizes[asker] - len(fixed)
+    pool = [c for c in unseen_cards(v) if not IS_RED_THREE[c]]  # the asker has laid out its red threes
+    if need <= 0 or len(pool) < need:
+        return determinize(v, rng)
+    for _ in range(tries):
+        rng.shuffle(pool)
+        fits = [i for i, c in enumerate(pool) if IS_WILD[c] or (RANK_OF[c] != THREE and row[RANK_OF[c]] is not None)]
+        take = fits[:need - 1 if rng.random() < 0.5 else need]
+        chosen = set(take)
+        take += [i for i in range(len(pool)) if i not in chosen][:need - len(take)]
+        hand = fixed + tuple(pool[i] for i in take)
+        known = tuple(hand if p == asker else k for p, k in enumerate(v.known))
+        world = determinize(v._replace(known=known), rng)._replace(known=v.known)
+        if go_out_plan(view_for(world, asker), tm) is not None:
+            return world
+    return determinize(v, rng)
 
 
 # --------------------------------------------------------------------------- opening
@@ -639,6 +781,8 @@ def optional_meld(v: PlayerView, style: Style, tm: int) -> Action | None:
     keep = style.keep_cards
     if style.advanced and K.threat(v) >= 1.0:
         keep = 2  # the other side is about to go out: get the points down
+    elif style.partner and partner_may_go_out(v, tm):
+        keep = 2  # so is the partner: this hand's cards would count against the side
     best: tuple[float, Action] | None = None
     variant = S.is_variant(v.rules)
     for a in legal:
