@@ -13,12 +13,14 @@ keys select the first copies in the hand's order, as the engine takes them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from canasta_tui.engine import Action, PlayerView
 from canasta_tui.engine import actions as A
-from canasta_tui.engine.cards import IS_WILD, RANK_OF, SUIT_OF, sequence_position, sequence_rank
+from canasta_tui.engine.cards import IS_WILD, RANK_OF, SUIT_OF, parse_card, sequence_position, sequence_rank
 from canasta_tui.ui.dialogs import RANK_KEYS
+from canasta_tui.ui.texts import sort_hand
 
 #: The key of each meld rank in the "which meld?" question (A 4-9 0 J Q K, W the wild meld).
 RANK_KEY = {v: k for k, v in reversed(list(RANK_KEYS.items()))}
@@ -113,3 +115,43 @@ _TMUX = {"home": "Home", "right": "Right", "space": "Space", "enter": "Enter", "
 def tmux_keys(keys: Sequence[str]) -> list[str]:
     """``keys`` as ``tmux send-keys`` names them."""
     return [_TMUX.get(x, x) for x in keys]
+
+
+# --------------------------------------------------------------------------- reading the screen
+
+CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]|JK")
+
+
+def hand_on_screen(text: str) -> list[int] | None:
+    """The hand in the order the screen shows it (None: no hand on the screen)."""
+    lines = text.splitlines()
+    top = next((i for i, line in enumerate(lines) if "Your hand (" in line), None)
+    if top is None:
+        return None
+    m = re.search(r"Your hand \((\d+) cards?\)", lines[top])
+    cards: list[int] = []
+    for line in lines[top + 1:]:
+        if "▲" in line or (line.strip() and not CARD.search(line) and set(line.strip()) <= {"+", " "}):
+            continue
+        found = CARD.findall(line)
+        if not found:
+            if cards:
+                break
+            continue
+        cards += [int(parse_card(w)) for w in found]
+    if m is None:
+        return None
+    return cards
+
+
+def hand_order(shown: list[int], hand: tuple[int, ...]) -> list[int] | None:
+    """The whole hand in the screen's order: what it shows, or, when the hand is wider than the
+    screen (it scrolls, marked by a ‹ or ›), the rank order the options choose if what it shows
+    is a run of that order; None if the screen and the hand disagree."""
+    if len(shown) == len(hand):
+        return shown if sorted(shown) == sorted(hand) else None
+    order = sort_hand(hand, "rank")
+    n = len(shown)
+    if any(order[i:i + n] == shown for i in range(len(order) - n + 1)):
+        return order
+    return None
