@@ -181,8 +181,14 @@ def local(args: argparse.Namespace) -> Driver:
                     ("CANASTA_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"))
     pane = Pane(args.socket)
     color = "NO_COLOR=1 " if args.no_color else ""
+    seeded = f" --seed {args.seed} --rules samba --delay 0" if args.seed is not None else ""
     pane.start(f"env {color}LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color HOME={home} {dirs} "
-               f"{ROOT / '.venv' / 'bin' / 'canasta'}")
+               f"{ROOT / '.venv' / 'bin' / 'canasta'}{seeded}")
+    if args.seed is not None:
+        # canasta --seed deals its game at once (no start menu): the rules and delay come along.
+        pane.wait("CANASTA — samba rules — hand 1")
+        return Driver(pane, home / "canasta_home" / "state" / "autosave.json", 0,
+                      Path(args.screens) if args.screens else None)
     pane.wait("Start menu")
     pane.keys("u")
     pane.wait("Rule options")
@@ -245,6 +251,8 @@ def main() -> None:
     sub = p.add_subparsers(dest="where", required=True)
     lo = sub.add_parser("local")
     lo.add_argument("--home", required=True)
+    lo.add_argument("--seed", type=int, default=None,
+                    help="canasta --seed N --rules samba --delay 0: a seeded game at once, without the start menu")
     sh = sub.add_parser("ssh")
     sh.add_argument("--port", type=int, required=True)
     sh.add_argument("--key", required=True)
