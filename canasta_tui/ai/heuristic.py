@@ -145,6 +145,12 @@ def choose_draw(v: PlayerView, style: Style) -> Action:
     piles = sorted((a for a in legal if a.kind == A.PILE), key=pile_preference)
     if not piles:
         return A.A_DRAW if A.A_DRAW in legal else legal[0]
+    if style.advanced and v.rules.going_out_needs_sequence and A.A_DRAW in legal and len(v.pile) < 9:
+        # Bolivia: a small pile is not worth a card the side's sequences need (its escalera)
+        tm = K.my_team(v)
+        piles = [a for a in piles if not a.ranks or not S.spends_sequence_card(v, a, tm)]
+        if not piles:
+            return A.A_DRAW
     best = piles[0]
     if A.A_DRAW not in legal:
         # Stock exhausted: take the pile when allowed (it keeps the hand going), else end.

@@ -166,6 +166,44 @@ def run_strength(v: PlayerView, tm: int) -> dict[int, int]:
     return out
 
 
+def sequence_keepers(v: PlayerView, tm: int) -> set[int]:
+    """Cards of the hand a side building a samba (escalera) keeps out of groups: those that
+    continue one of its sequences, or would after one more card (a gap of one at either end),
+    and those of a run of three in hand (a sequence to meld)."""
+    hand = v.hand
+    ends = sequence_ends(v.melds[tm])
+    held = _positions(hand)
+    out: set[int] = set()
+    for c in hand:
+        r = RANK_OF[c]
+        if r in (DEUCE, THREE, JOKER):
+            continue
+        s, p = SUIT_OF[c], sequence_position(r)
+        e, h = ends[s], held[s]
+        if p in e or p - 1 in e or p + 1 in e or (p - 1 in h and p + 1 in h) \
+                or (p - 1 in h and p - 2 in h) or (p + 1 in h and p + 2 in h):
+            out.add(c)
+    return out
+
+
+def group_cards_taken(hand: tuple[int, ...], a: Action) -> list[int]:
+    """The natural cards a meld or add of one rank takes from ``hand``: the engine takes the
+    first copies in the hand's order (the action names ranks, not suits)."""
+    need = sum(1 for x in a.ranks if x == a.ranks[0])
+    return [c for c in hand if RANK_OF[c] == a.ranks[0]][:need]
+
+
+def spends_sequence_card(v: PlayerView, a: Action, tm: int) -> bool:
+    """Would this meld or add of one rank take a card the side's sequences need (see
+    :func:`sequence_keepers`)?  Only while the side lacks the sequence canasta it wants: in
+    Bolivia one to go out, in Samba its first samba."""
+    row = v.melds[tm]
+    if any(m is not None and m.is_sequence and m.is_canasta for m in row):
+        return False
+    keep = sequence_keepers(v, tm)
+    return any(c in keep for c in group_cards_taken(v.hand, a))
+
+
 def takes_onto(row: tuple[Meld | None, ...], rank: int, rules: Rules) -> bool:
     """Could a side take the pile by adding an upcard of ``rank`` to its meld of that rank
     (Samba: only "to a meld that is less than a canasta")?"""
@@ -205,6 +243,9 @@ def meld_score(v: PlayerView, a: Action, tm: int, advanced: bool, n: int, keep: 
             return -1.0
         return 45.0 if (not advanced or rest >= min(keep, 3)) else -1.0
     q = a.ranks[0]
+    if advanced and rules.going_out_needs_sequence and a.kind in (A.MELD, A.ADD) and q not in (DEUCE, THREE, JOKER) \
+            and spends_sequence_card(v, a, tm):
+        return -1.0
     if q in (DEUCE, JOKER) and rules.wild_melds_allowed:
         if a.kind == A.MELD and all(x in (DEUCE, JOKER) for x in a.ranks):
             # A wild meld toward a bolivia (2,500): with three or more wild cards in hand.

@@ -283,3 +283,37 @@ def test_permuting_hidden_cards_never_changes_a_variant_decision(rules_name: str
                     checked += 1
             s = apply(s, ps[s.actor].choose(view_for(s, s.actor)))
     assert checked >= 12
+
+
+# --------------------------------------------------------------------------- Bolivia's escalera
+
+def test_bolivia_advanced_keeps_a_card_its_sequence_needs_out_of_a_group() -> None:
+    """Bolivia: "at least one of the two canastas [needed to go out] must be a sequence canasta"
+    (an escalera).  The 10h is one place beyond the side's 5h-8h (the 9h joins them): Advanced
+    does not put it on the Tens, as it would in Samba, where any two canastas go out; once the
+    side has its escalera, the card may go."""
+    melds = ["seq 5h 6h 7h 8h", "10c 10d 10s"]
+    s = variant_position({0: "10h Kc Kd Ks 4c 9d Qc"}, rules=BOLIVIA, melds={0: melds})
+    v = view_for(s, 0)
+    add10 = parse_action("add 10")
+    assert add10 in v.legal and S.spends_sequence_card(v, add10, 0)
+    assert choice(s) != "add 10"
+    samba = variant_position({0: "10h Kc Kd Ks 4c 9d Qc"}, rules=SAMBA, melds={0: melds})
+    assert choice(samba) == "add 10"
+    done = variant_position({0: "10h Kc Kd Ks 4c 9d Qc"}, rules=BOLIVIA,
+                            melds={0: ["seq 5c 6c 7c 8c 9c 10c Jc", *melds]})
+    assert not S.spends_sequence_card(view_for(done, 0), add10, 0)
+    assert choice(done) == "add 10"
+
+
+def test_bolivia_advanced_does_not_take_a_small_pile_with_a_card_its_sequence_needs() -> None:
+    """Bolivia: the pair that takes the pile goes into a group; a pile of three is not worth the
+    10h the side's 5h-8h needs toward its escalera, a pile of nine is."""
+    melds = {0: ["seq 5h 6h 7h 8h", "Ac Ad As"]}
+    s = variant_position({0: "10h 10s Kc 4c 9d Qc"}, rules=BOLIVIA, phase=Phase.DRAW, melds=melds, pile="4d 9s 10d")
+    v = view_for(s, 0)
+    assert A.pile_with(10, 10) in v.legal
+    assert choice(s) == "draw"
+    big = variant_position({0: "10h 10s Kc 4c 9d Qc"}, rules=BOLIVIA, phase=Phase.DRAW, melds=melds,
+                           pile="4d 9s 5c 6c Jd Qd Kd 7s 10d")
+    assert choice(big) == "pile 10 10"
