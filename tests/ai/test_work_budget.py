@@ -1,16 +1,15 @@
 """The Expert's budget is counted in work, so its strength does not move with the machine's load.
 
 A busy machine makes everything take longer; the Expert must still make the same decisions
-for the same seed.  The busy machine is played here by a clock that runs faster than the
-real one (so each rollout looks two and a half times slower), which the old clock-based
-Expert answered by cutting its searches short.
+for the same seed.  The machine's speed is played here by a clock that moves on by a fixed
+tick each time it is read (the Expert reads it at every rollout step), so the test is exact
+whatever the real load: a tick of a budget's worth of work per step is a machine about as
+slow as the budget, which the old clock-based Expert answered by cutting its searches short.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from types import SimpleNamespace
 
 import pytest
 
@@ -21,14 +20,23 @@ from canasta_tui.engine import CLASSIC, Action, Phase, apply, deal, view_for
 from .helpers import shuffled
 
 
-@contextmanager
-def clock_running(times: float, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The Expert's clock runs ``times`` as fast as the real one (a machine that much slower)."""
-    real: Callable[[], float] = time.perf_counter
-    t0 = real()
-    with monkeypatch.context() as m:
-        m.setattr(expert_module.time, "perf_counter", lambda: t0 + (real() - t0) * times)
-        yield
+class TickClock:
+    """A clock that moves on by ``tick`` seconds each time it is read."""
+
+    def __init__(self, tick: float) -> None:
+        self.now = 0.0
+        self.tick = tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+def machine(speed_ticks: float, budget: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Expert's clock: each reading ``speed_ticks`` budgets' worth of a rollout step (1.0: the
+    whole work cap of a decision takes about its budget)."""
+    cap = ExpertPlayer(0, budget=budget).work_budget()
+    monkeypatch.setattr(expert_module, "time", SimpleNamespace(perf_counter=TickClock(speed_ticks * budget / cap)))
 
 
 def decisions(seed: int, budget: float, count: int) -> tuple[list[Action], list[dict[str, float]]]:
@@ -49,14 +57,20 @@ def decisions(seed: int, budget: float, count: int) -> tuple[list[Action], list[
 
 
 def test_the_same_seed_makes_the_same_decisions_on_a_busy_machine(monkeypatch: pytest.MonkeyPatch) -> None:
-    quiet, quiet_searches = decisions(3, 0.05, 12)
-    with clock_running(2.5, monkeypatch):
+    with monkeypatch.context() as m:
+        machine(0.05, 0.05, m)           # a quiet machine: the whole cap in a twentieth of the budget
+        quiet, quiet_searches = decisions(3, 0.05, 12)
+    with monkeypatch.context() as m:
+        machine(2.0, 0.05, m)            # a busy one: the cap takes two budgets
         busy, busy_searches = decisions(3, 0.05, 12)
     assert len(quiet_searches) == 12
     assert busy == quiet
     assert [x["samples"] for x in busy_searches] == [x["samples"] for x in quiet_searches]
     assert [x["nodes"] for x in busy_searches] == [x["nodes"] for x in quiet_searches]
     assert not any(x["clock_stop"] for x in busy_searches)
+    # The busy machine took longer than the old Expert's deadline (80% of the budget) on some
+    # decisions, where that Expert cut its search short (else this would prove nothing).
+    assert max(x["seconds"] for x in busy_searches) > 0.8 * 0.05
 
 
 def test_the_work_of_a_decision_stays_within_its_cap() -> None:
@@ -71,22 +85,22 @@ def test_the_work_of_a_decision_stays_within_its_cap() -> None:
 
 def test_a_machine_far_too_slow_meets_the_safety_stop_and_still_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     budget = 0.02
-    with clock_running(400.0, monkeypatch):
-        s = deal(CLASSIC, shuffled(8), 0)
-        p = ExpertPlayer(8, budget=budget)
-        stops = 0
-        for _ in range(60):
-            if s.phase == Phase.HAND_OVER:
-                break
-            v = view_for(s, s.actor)
-            p.last_search = {}
-            t0 = time.perf_counter()
-            a = p.choose(v)
-            real = time.perf_counter() - t0
-            assert a in v.legal
-            if p.last_search:
-                stops += int(p.last_search["clock_stop"])
-                # The stop is checked at every rollout step: the real time is bounded too.
-                assert real < budget * SAFETY_FACTOR + 0.5
-            s = apply(s, a)
+    machine(50.0, budget, monkeypatch)   # the work cap would take 50 budgets
+    cap = ExpertPlayer(0, budget=budget).work_budget()
+    s = deal(CLASSIC, shuffled(8), 0)
+    p = ExpertPlayer(8, budget=budget)
+    stops = 0
+    for _ in range(60):
+        if s.phase == Phase.HAND_OVER:
+            break
+        v = view_for(s, s.actor)
+        p.last_search = {}
+        a = p.choose(v)
+        assert a in v.legal
+        if p.last_search:
+            stops += int(p.last_search["clock_stop"])
+            # The stop is read at every rollout step: no search goes on past it.
+            assert p.last_search["seconds"] <= budget * SAFETY_FACTOR + 2 * 50.0 * budget / cap
+            assert p.last_search["nodes"] < cap / 4          # cut far short of its cap
+        s = apply(s, a)
     assert stops > 0
