@@ -429,3 +429,19 @@ def test_m_melds_the_very_copies_selected_not_the_first_of_their_rank() -> None:
     # The log of the game holds the copies chosen (and replays them: the save format's version 4).
     log = [str(a) for a in ctl.client.link._table.match.log[-1]]  # type: ignore[attr-defined]
     assert "meld 9h 9h 9s" in log
+
+
+def test_p_takes_the_pile_with_the_very_pair_selected() -> None:
+    """Bicycle, Samba: the pile is taken "with a natural pair matching the top card"; the pair the
+    person selected (9♥ 9♠) goes with the upcard 9♦, and 9♣ stays in the hand for its sequence."""
+    ctl = Controller(local_link(stacked("samba", "9c 9h 9s 10c Jc Kd Kd Kd Qs Qs 5h", upcard="9d")))
+    assert ctl.client.view().pile[-1] == int(parse_card("9d"))
+    clubs = ctl.client.hand().count(int(parse_card("9c")))
+    select_cards(ctl, "9h 9s")
+    ctl.key("p")
+    assert not ctl.client.message
+    v = ctl.client.view()
+    assert v.phase == Phase.MELD
+    nines = v.melds[0][9]
+    assert nines is not None and sorted(nines.naturals) == sorted(cards("9d 9h 9s"))
+    assert ctl.client.hand().count(int(parse_card("9c"))) == clubs
