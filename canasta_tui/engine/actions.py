@@ -8,6 +8,9 @@ Notation (a game log is a list of these, one per line)::
     meld K K K        a new meld of three cards from the hand (K K 2, K K JK, 3 3 3, 2 2 JK)
     meld 7h 8h 9h     a new sequence meld (Samba, Bolivia): three cards of one suit in order
     add K             one natural card onto our meld of that rank
+    meld 9h 9h 9s     a meld of one rank naming the copies to use (``pile 9h 9s``, ``add 9h``,
+                      ``meld 9h 9s 2`` too): in Samba and Bolivia a suit matters for sequences,
+                      so the cards the player chose leave the hand, not the first of the rank
     add 2 to K        a wild card (2 or JK) onto our meld of Kings
     add 10h to 7h-9h  a card onto our sequence 7h 8h 9h (at either end)
     join K            our second meld of Kings joins the first (Samba: "may combine its melds
@@ -24,7 +27,7 @@ Ranks are written A 2 3 4 5 6 7 8 9 10 J Q K JK (T for 10 is read too).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
@@ -64,6 +67,7 @@ UNPILE = ActionKind.UNPILE
 END = ActionKind.END
 JOIN = ActionKind.JOIN
 KINDS = tuple(ActionKind)
+_WILD = (2, JOKER)
 
 
 #: ``target`` of an ``add`` onto a sequence: SEQUENCE_TARGET + lowest position * 16 + highest
@@ -88,12 +92,22 @@ class Action(NamedTuple):
     """``kind`` plus what it needs: ``ranks`` (melds, pile), ``card`` (discard), ``target`` (add).
 
     A sequence meld has ``card`` set to its lowest card (a meld of one rank: -1); an ``add``
-    onto a sequence has ``card`` set to the card and ``target`` from :func:`sequence_target`."""
+    onto a sequence has ``card`` set to the card and ``target`` from :func:`sequence_target`.
+
+    ``cards`` refines a meld of one rank, a natural card added to one, or a pile take: it names
+    the natural cards to use, one per natural rank of ``ranks`` in order (wild cards: any copy).
+    Empty (the legal actions, the computers): the first copies in the hand.  The legal actions
+    are rank-only; one with ``cards`` is legal when :meth:`general` is and the hand holds them."""
 
     kind: ActionKind
     ranks: tuple[int, ...] = ()
     card: int = -1
     target: int = 0
+    cards: tuple[int, ...] = ()
+
+    def general(self) -> Action:
+        """The rank-only action (the one ``legal_actions`` lists): ``self`` without ``cards``."""
+        return action(self.kind, self.ranks, self.card, self.target) if self.cards else self
 
     @property
     def is_sequence(self) -> bool:
@@ -102,6 +116,10 @@ class Action(NamedTuple):
 
     def __str__(self) -> str:
         k = self.kind
+        if self.cards:
+            named = iter(self.cards)
+            words = [RANK_NAMES[r] if r in _WILD else card_text(next(named)) for r in self.ranks]
+            return k + " " + " ".join(words)
         if k == MELD and self.card >= 0:
             suit = SUIT_OF[self.card]
             return "meld " + " ".join(card_text(r * 4 + suit) for r in self.ranks)
@@ -181,6 +199,26 @@ def add_to_sequence(card: int, low: int, high: int) -> Action:
     return Action(ADD, (RANK_OF[card],), int(card), sequence_target(low, high))
 
 
+def with_cards(a: Action, cards: Sequence[int]) -> Action:
+    """``a`` (a meld of one rank, an ``add`` of a natural card to one, a pile take) naming the
+    copies to use: ``cards`` are the cards meant for it, wild cards among them in any order
+    (any copy of a wild card will do, so they are not named).  Raises ValueError when the
+    cards are not those ``a`` melds."""
+    if a.kind not in (MELD, ADD, PILE) or a.card >= 0 or (a.kind == ADD and a.target != a.ranks[0]):
+        raise ValueError(f"'{a}' takes no named cards")
+    natural = [int(c) for c in cards if RANK_OF[c] not in _WILD]
+    want = [r for r in a.ranks if r not in _WILD]
+    if sorted(RANK_OF[c] for c in natural) != sorted(want) or len(cards) - len(natural) != len(a.ranks) - len(want):
+        raise ValueError(f"{' '.join(card_text(c) for c in cards)} are not the cards of '{a}'")
+    if not natural:
+        return a
+    byrank: dict[int, list[int]] = {}
+    for c in natural:
+        byrank.setdefault(RANK_OF[c], []).append(c)
+    named = tuple(byrank[r].pop(0) for r in want)
+    return Action(a.kind, a.ranks, a.card, a.target, named)
+
+
 def join(rank: int) -> Action:
     return action(JOIN, (rank,))
 
@@ -206,6 +244,31 @@ def _has_suit(word: str) -> bool:
         word[-1].lower() in "cdhs" or word[-1] in "♣♦♥♠")
 
 
+def _parse_named(kind: ActionKind, args: list[str]) -> Action | None:
+    """``meld 9h 9h 9s``, ``meld 9h 9s 2``, ``pile 9h 9s``, ``add 9h``: the copies of one natural
+    rank named (wild cards as ranks; a suit written on one is ignored); None when the natural
+    cards are of several ranks (a sequence)."""
+    ranks: list[int] = []
+    named: list[int] = []
+    for w in args:
+        if _has_suit(w):
+            c = parse_card(w)
+            r = RANK_OF[c]
+            if r not in _WILD:
+                named.append(c)
+        else:
+            r = parse_rank(w)
+            if r not in _WILD:
+                raise ValueError("name every natural card with its suit (like 9h 9h 9s) or none (like 9 9 9)")
+        ranks.append(r)
+    if len({RANK_OF[c] for c in named}) != 1:
+        return None
+    if kind == ADD and len(ranks) != 1:
+        return None
+    base = add(ranks[0]) if kind == ADD else action(kind, tuple(ranks))
+    return Action(base.kind, base.ranks, base.card, base.target, tuple(named))
+
+
 def parse_action(text: str) -> Action:
     """Read the notation above.  Raises InvalidActionError saying what could not be read."""
     words = text.split()
@@ -216,10 +279,15 @@ def parse_action(text: str) -> Action:
     try:
         if kind in _SIMPLE and not args:
             return _SIMPLE[kind]
+        if kind in (PILE, MELD) and any(_has_suit(w) for w in args):
+            named = _parse_named(ActionKind(kind), args)
+            if named is not None:
+                return named
+            if kind == PILE:
+                raise ValueError("take the pile with cards of the upcard's rank (like pile 9h 9s) or wild cards")
+            return _parse_sequence(args)
         if kind == PILE:
             return pile_with(*(parse_rank(w) for w in args))
-        if kind == MELD and args and any(_has_suit(w) for w in args):
-            return _parse_sequence(args)
         if kind == MELD and args:
             return meld(*(parse_rank(w) for w in args))
         if kind == JOIN and len(args) == 1:
@@ -228,6 +296,8 @@ def parse_action(text: str) -> Action:
             c = parse_card(args[0])
             low, high = _parse_span(args[2])
             return add_to_sequence(c, low, high)
+        if kind == ADD and len(args) == 1 and _has_suit(args[0]):
+            return _parse_named(ADD, args) or add(RANK_OF[parse_card(args[0])])  # add 9h (add 2c: add 2)
         if kind == ADD and len(args) == 1:
             return add(parse_rank(args[0]))
         if kind == ADD and len(args) == 3 and args[1].lower() == "to":
@@ -237,6 +307,6 @@ def parse_action(text: str) -> Action:
     except ValueError as exc:
         raise InvalidActionError(f"cannot read {text!r}: {exc}") from None
     raise InvalidActionError(
-        f"cannot read {text!r}: expected draw, pile [K K], meld K K K, meld 7h 8h 9h, add K [to K], "
+        f"cannot read {text!r}: expected draw, pile [K K], meld K K K, meld 9h 9h 9s, meld 7h 8h 9h, add K [to K], "
         "add 10h to 7h-9h, join K, discard Kh, ask, yes, no, undo, unpile or end"
     )

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from . import actions as A
 from .actions import Action
 from .errors import CanastaError, IllegalActionError
-from .moves import apply, apply_legal, deal, legal_actions, may_ask_version_1, may_meld_to_one_card
+from .moves import apply, apply_legal, deal, is_legal, legal_actions, may_ask_version_1, may_meld_to_one_card
 from .rules import Rules
 from .scoring import TeamScore, score_hand
 from .state import GameState, HandEnd, Phase, next_seat
@@ -110,7 +110,7 @@ def take_back_problem(s: GameState, done: int, a: Action) -> str | None:
     can end the turn.
     """
     if done < TAKE_BACK_LIMIT or a.kind not in (A.UNDO, A.UNPILE, A.MELD, A.ADD, A.PILE) \
-            or a not in legal_actions(s):
+            or not is_legal(s, a):
         return None  # not limited here (an illegal action gets the engine's own reason)
     head = f"This hand has run to {done} actions"
     if a.kind in (A.UNDO, A.UNPILE):

@@ -246,6 +246,40 @@ def _take_card(hand: list[int], c: int) -> int:
     return c
 
 
+def _take_used(hand: list[int], a: Action) -> list[int]:
+    """Remove and return the cards of the meld, add or pile take ``a`` from ``hand``, one per
+    rank of ``a.ranks``: the copies it names (``a.cards``), else the first of each rank."""
+    if not a.cards:
+        return [_take(hand, r) for r in a.ranks]
+    named = iter(a.cards)
+    return [_take(hand, r) if r in _WILD_RANKS else _take_card(hand, next(named)) for r in a.ranks]
+
+
+def named_problem(s: GameState, a: Action) -> str | None:
+    """Why the cards ``a`` names (``a.cards``) cannot be the ones used; None when they can
+    (or it names none).  Its rank-only form is checked apart, against ``legal_actions``."""
+    if not a.cards:
+        return None
+    naturals = [r for r in a.ranks if r not in _WILD_RANKS]
+    if a.kind not in (A.MELD, A.ADD, A.PILE) or a.card >= 0 or (a.kind == A.ADD and a.target != a.ranks[0]) \
+            or len(a.cards) != len(naturals) or any(RANK_OF[c] != r for c, r in zip(a.cards, naturals, strict=True)):
+        return f"'{a}' names cards that are not the ones it melds"
+    hand = list(s.hands[s.turn])
+    for c in a.cards:
+        if c not in hand or IS_RED_THREE[c]:
+            return f"You do not hold {' '.join(card_text(x) for x in a.cards)}"
+        hand.remove(c)
+    return None
+
+
+def is_legal(s: GameState, a: Action) -> bool:
+    """``a`` may be applied here: it is one of ``legal_actions(s)``, or names the copies of one
+    (``a.cards``) that the player holds."""
+    if not a.cards:
+        return a in legal_actions(s)
+    return a.general() in legal_actions(s) and named_problem(s, a) is None
+
+
 def _remove_known(known: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
     if not known:
         return known
@@ -696,7 +730,7 @@ def may_meld_to_one_card(s: GameState, a: Action) -> bool:
     """Was ``a`` a meld that this engine allowed before it refused melds that leave one card
     and no way to end the turn?  (A game saved then replays as it was played.)"""
     return (s.phase == Phase.MELD and a.kind in (A.MELD, A.ADD) and len(a.ranks) == len(s.hands[s.turn]) - 1
-            and a in _meld_actions(s, one_card_rule=False))
+            and a.general() in _meld_actions(s, one_card_rule=False) and named_problem(s, a) is None)
 
 
 def may_ask_version_1(s: GameState) -> bool:
@@ -913,7 +947,10 @@ def _going_out_ok(s: GameState, a: Action) -> bool:
 
 def apply(s: GameState, a: Action) -> GameState:
     """The position after ``a``; raises IllegalActionError (with the reason) if it is not legal."""
-    if a not in legal_actions(s):
+    if a.cards:
+        if not is_legal(s, a):
+            raise IllegalActionError(explain(s, a) or f"'{a}' is not allowed now")
+    elif a not in legal_actions(s):
         raise IllegalActionError(explain(s, a) or f"'{a}' is not allowed now")
     return _apply_legal(s, a)
 
@@ -973,7 +1010,7 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
         cards = [_take_card(hand, sequence_rank(p) * 4 + SUIT_OF[a.card])
                  for p in map(sequence_position, a.ranks)]
     else:
-        cards = [_take(hand, r) for r in a.ranks]
+        cards = _take_used(hand, a)
     key = a.ranks[0]
     if a.kind == A.MELD:
         if a.card >= 0:
@@ -1025,7 +1062,7 @@ def _take_pile(s: GameState, a: Action) -> GameState:
     own = tuple(hand)
     top = s.pile[-1]
     r = RANK_OF[top]
-    used = [_take(hand, x) for x in a.ranks]
+    used = _take_used(hand, a)
     row = s.melds[tm]
     slot = group_slot(row, r, rules) if rules.several_groups else r
     m = row[slot]
@@ -1223,6 +1260,8 @@ def _improper(s: GameState, a: Action) -> tuple[str, int, int, GameState] | None
 
 def explain(s: GameState, a: Action) -> str | None:
     """Why ``a`` is not legal here, in words for the player; None if it is legal."""
+    if a.cards:
+        return explain(s, a.general()) or named_problem(s, a)
     if a in legal_actions(s):
         return None
     k = a.kind

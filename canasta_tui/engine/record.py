@@ -25,7 +25,10 @@ FORMAT = "canasta-tui-save"
 #: 3: Samba and Bolivia (issue 19): rule options for three packs and sequences, 162-card decks,
 #: the actions ``meld 7h 8h 9h``, ``add 10h to 7h-9h`` and ``join K``, and sequences in the
 #: snapshot's melds (``"h: 7h 8h 9h"``).  Versions 1 and 2 are read as before.
-VERSION = 3
+#: 4: actions that name the copies a meld of one rank, an add or a pile take uses (``meld 9h 9h
+#: 9s``, ``add 9h``, ``pile 9h 9s``): a version 3 reader would misread or refuse them.  Earlier
+#: versions are read as before (their rank-only actions mean what they meant).
+VERSION = 4
 
 
 class RecordError(CanastaError):

@@ -82,10 +82,13 @@ def pile(client: Client) -> None:
         return
     if client.selected:
         hand = client.hand()
-        ranks = sorted(RANK_OF[hand[i]] for i in client.selected)
+        chosen = [hand[i] for i in sorted(client.selected)]
+        ranks = sorted(RANK_OF[c] for c in chosen)
         match = [a for a in options if sorted(a.ranks) == ranks]
         if match:
-            client.play([match[0]])
+            # Samba, Bolivia: the pair the person selected goes with the upcard (suits matter to
+            # sequences), not the first of its rank in the hand.
+            client.play([A.with_cards(match[0], chosen) if v.rules.sequences else match[0]])
             return
     if len(options) == 1:
         client.play([options[0]])
@@ -105,7 +108,9 @@ def meld(client: Client) -> None:
         add_wild(client)
         return
     row = v.melds[team(v.turn, v.rules)]
-    plan = compose_meld(cards, row, v.rules.wild_melds_allowed, v.rules)
+    # Samba, Bolivia: the cards the person selected are the ones melded (suits matter there).
+    plan = compose_meld(cards, row, v.rules.wild_melds_allowed, v.rules,
+                        named=bool(client.selected) and v.rules.sequences)
     if isinstance(plan, str):
         client.message = [plan]
         return

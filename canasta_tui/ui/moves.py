@@ -90,7 +90,7 @@ def compose_sequence(cards: Sequence[int], row: Sequence[Meld | None], rules: Ru
 
 
 def compose_meld(cards: Sequence[int], row: Sequence[Meld | None], wild_melds: bool,
-                 rules: Rules | None = None) -> list[Action] | str:
+                 rules: Rules | None = None, *, named: bool = False) -> list[Action] | str:
     """Turn a selection of hand cards into the engine's atomic actions (or say why not).
 
     A new meld is always three cards, so a bigger selection is ``meld`` then ``add``s;
@@ -98,13 +98,35 @@ def compose_meld(cards: Sequence[int], row: Sequence[Meld | None], wild_melds: b
     one suit in order make or extend a sequence (:func:`compose_sequence`); cards of a rank whose
     melds are all canastas start a further meld of it (Samba: "A side may have two canastas in
     the same rank"), and wild cards start a further wild meld once the bolivia is complete.
+    With ``named`` the melds of one rank name the natural cards of ``cards`` (``meld 9h 9h 9s``,
+    ``add 9h``): the very cards the player selected leave the hand, not the first of their rank
+    (in Samba and Bolivia the suit of a kept card matters to its sequences).
     """
     seq = compose_sequence(cards, row, rules) if rules is not None else None
     if isinstance(seq, list):
         return seq
     plan = _compose_groups(cards, row, wild_melds, rules)
+    if named and isinstance(plan, list):
+        plan = _name_copies(plan, cards)
     # Not a sequence: the cards may still go onto the side's melds of their ranks.
     return seq if seq is not None and isinstance(plan, str) else plan
+
+
+def _name_copies(plan: Sequence[Action], cards: Sequence[int]) -> list[Action]:
+    """``plan`` (rank-only melds and adds of one rank) naming which of ``cards`` each uses."""
+    left: dict[int, list[int]] = {}
+    for c in cards:
+        if not IS_WILD[c]:
+            left.setdefault(RANK_OF[c], []).append(c)
+    out: list[Action] = []
+    for a in plan:
+        if a.card >= 0 or (a.kind == A.ADD and a.target != a.ranks[0]) or all(r in WILD_RANKS for r in a.ranks):
+            out.append(a)
+            continue
+        natural = [left[r].pop(0) for r in a.ranks if r not in WILD_RANKS]
+        wild = [r * 4 for r in a.ranks if r in WILD_RANKS]     # any copy of a wild card will do
+        out.append(A.with_cards(a, natural + wild))
+    return out
 
 
 def _compose_wilds(wilds: Sequence[int], row: Sequence[Meld | None], wild_melds: bool,

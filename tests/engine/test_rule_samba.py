@@ -271,14 +271,14 @@ def test_scored_bolivia_hand() -> None:
 
 # --------------------------------------------------------------------------- saves
 
-def test_an_old_save_still_loads_and_is_written_again_as_version_3() -> None:
+def test_an_old_save_still_loads_and_is_written_again_as_the_current_version() -> None:
     """docs/save-format.md, "Versions": a version 2 file (written before Samba) loads as it was."""
     data = json.loads(OLD_SAVE.read_text(encoding="utf-8"))
     assert data["version"] == 2 and "packs" not in data["rules"]
     m = record.from_dict(data)
     assert m.rules == CLASSIC
     again = json.loads(record.dumps(m))
-    assert again["version"] == record.VERSION == 3
+    assert again["version"] == record.VERSION == 4
     assert record.loads(record.dumps(m)).state == m.state
 
 

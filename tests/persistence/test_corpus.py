@@ -31,7 +31,7 @@ EXPECTED = [
     ("illegal-action.json", "the action log does not replay: hand 1, action 2 (draw): You have already drawn"),
     ("illegal-last-action.json", "the action log does not replay: hand 1, action 41 (meld A A A A A A A A A)"),
     ("nan-version.json", "the save has no version number"),
-    ("newer-version.json", "the save is format version 99, newer than this program reads (3): update canasta"),
+    ("newer-version.json", "the save is format version 99, newer than this program reads (4): update canasta"),
     ("no-hands.json", "the save has no hands"),
     ("no-version.json", "the save has no version number"),
     ("nul-bytes.json", "the file holds only zero bytes"),

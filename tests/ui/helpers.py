@@ -99,9 +99,10 @@ def check_golden(name: str, text: str) -> None:
     assert text + "\n" == path.read_text(encoding="utf-8")
 
 
-def stacked(rules: str, mine: str, seed: int = 3) -> Table:
+def stacked(rules: str, mine: str, seed: int = 3, upcard: str = "") -> Table:
     """A table of ``rules`` whose first hand deals Player 1 (the person, seat 0) the cards
-    ``mine`` (``"Jh Qh Kh"``), the rest shuffled with ``seed``; Player 4 deals, Player 1 plays first."""
+    ``mine`` (``"Jh Qh Kh"``), the rest shuffled with ``seed``; Player 4 deals, Player 1 plays first.
+    With ``upcard`` (``"9d"``) that card is turned up after the deal."""
     import random
 
     from canasta_tui.engine.cards import parse_card
@@ -115,8 +116,12 @@ def stacked(rules: str, mine: str, seed: int = 3) -> Table:
     for c in want:
         rest.remove(c)
     fixed = {i * r.players: c for i, c in enumerate(want)}     # the deal goes round from Player 1
+    if upcard:
+        up = int(parse_card(upcard))
+        rest.remove(up)
+        fixed[r.hand_size * r.players] = up
     left = iter(rest)
-    deck = [fixed[p] if p in fixed else next(left) for p in range(len(rest) + len(want))]
+    deck = [fixed[p] if p in fixed else next(left) for p in range(len(rest) + len(fixed))]
     return Table(r, seats_for(1, "beginner")[: r.players], seed,
                  match=new_match(r, deck, first_dealer=r.players - 1))
 

@@ -407,3 +407,41 @@ def test_W_counts_the_wild_cards_the_open_meld_of_a_rank_needs() -> None:
     assert wilds_until_canasta(v._replace(turn=0), cards("2c JK 2d"), 13) == (
         "Your meld of Kings needs 4 more cards to be a canasta; you hold 3 wild cards")
     assert two_kings[13] is not None and two_kings[13].is_canasta
+
+
+def test_m_melds_the_very_copies_selected_not_the_first_of_their_rank() -> None:
+    """Bicycle, Samba: a sequence is "three or more cards of the same suit in sequence", so which
+    nine a player keeps matters.  Holding 9♣ 9♥ 9♥ 9♠ and selecting 9♥ 9♥ 9♠ (with K K K for the
+    initial meld of 50), m melds those three and 9♣ stays in the hand (it used to meld the first
+    copies, 9♣ 9♥ 9♥, and keep 9♠)."""
+    ctl = my_turn_drawn("samba", "9c 9h 9h 9s 10h Jh Kd Kd Kd Qs Qs")
+    hand = ctl.client.hand()
+    clubs = hand.count(int(parse_card("9c")))
+    spades = hand.count(int(parse_card("9s")))
+    select_cards(ctl, "9h 9h 9s Kd Kd Kd")
+    ctl.key("m")
+    assert not ctl.client.message
+    v = ctl.client.view()
+    nines = v.melds[0][9]
+    assert nines is not None and sorted(nines.naturals) == sorted(cards("9h 9h 9s"))
+    assert ctl.client.hand().count(int(parse_card("9c"))) == clubs
+    assert ctl.client.hand().count(int(parse_card("9s"))) == spades - 1
+    # The log of the game holds the copies chosen (and replays them: the save format's version 4).
+    log = [str(a) for a in ctl.client.link._table.match.log[-1]]  # type: ignore[attr-defined]
+    assert "meld 9h 9h 9s" in log
+
+
+def test_p_takes_the_pile_with_the_very_pair_selected() -> None:
+    """Bicycle, Samba: the pile is taken "with a natural pair matching the top card"; the pair the
+    person selected (9♥ 9♠) goes with the upcard 9♦, and 9♣ stays in the hand for its sequence."""
+    ctl = Controller(local_link(stacked("samba", "9c 9h 9s 10c Jc Kd Kd Kd Qs Qs 5h", upcard="9d")))
+    assert ctl.client.view().pile[-1] == int(parse_card("9d"))
+    clubs = ctl.client.hand().count(int(parse_card("9c")))
+    select_cards(ctl, "9h 9s")
+    ctl.key("p")
+    assert not ctl.client.message
+    v = ctl.client.view()
+    assert v.phase == Phase.MELD
+    nines = v.melds[0][9]
+    assert nines is not None and sorted(nines.naturals) == sorted(cards("9d 9h 9s"))
+    assert ctl.client.hand().count(int(parse_card("9c"))) == clubs
