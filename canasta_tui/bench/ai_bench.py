@@ -89,6 +89,15 @@ def _choose(player: ComputerPlayer, s: GameState, seat: int) -> Action:
     return player.choose(view_for(s, seat))
 
 
+def _clock_stop(stops: dict[str, int], side: str, player: ComputerPlayer) -> None:
+    """Count a search the Expert's wall-clock safety stop cut short (its decision then depends
+    on the machine's load, not only on the seed)."""
+    search = getattr(player, "last_search", None)
+    if search and search.get("clock_stop"):
+        stops[side] += 1
+        search["clock_stop"] = 0.0  # counted once: a decision without a search keeps the last one
+
+
 def _asked(asks: dict[str, int], side: str, a: Action) -> None:
     """Count ``a`` if it is "May I go out, partner?" (by ``side``) or an answer to it."""
     if a.kind == A.ASK:
@@ -102,13 +111,14 @@ def _new_asks() -> dict[str, int]:
 
 
 def _play_out(s: GameState, players: list[ComputerPlayer], sides: list[str],
-              lat: dict[str, list[float]], asks: dict[str, int]) -> GameState:
+              lat: dict[str, list[float]], asks: dict[str, int], stops: dict[str, int]) -> GameState:
     n = 0
     while s.phase != Phase.HAND_OVER and n < MAX_ACTIONS:
         seat = s.actor
         t0 = time.perf_counter()
         a = _choose(players[seat], s, seat)
         lat[sides[seat]].append(time.perf_counter() - t0)
+        _clock_stop(stops, sides[seat], players[seat])
         _asked(asks, sides[seat], a)
         s = apply(s, a)
         n += 1
@@ -116,13 +126,14 @@ def _play_out(s: GameState, players: list[ComputerPlayer], sides: list[str],
 
 
 def _play_match_hand(m: Match, players: list[ComputerPlayer], sides: list[str],
-                     lat: dict[str, list[float]], asks: dict[str, int]) -> Match:
+                     lat: dict[str, list[float]], asks: dict[str, int], stops: dict[str, int]) -> Match:
     n = 0
     while m.state.phase != Phase.HAND_OVER and n < MAX_ACTIONS:
         seat = m.state.actor
         t0 = time.perf_counter()
         a = _choose(players[seat], m.state, seat)
         lat[sides[seat]].append(time.perf_counter() - t0)
+        _clock_stop(stops, sides[seat], players[seat])
         _asked(asks, sides[seat], a)
         m = play(m, a)
         n += 1
@@ -139,6 +150,7 @@ def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
     """Both plays of one deal: points of A and B summed over the two plays."""
     lat: dict[str, list[float]] = {"A": [], "B": []}
     asks = _new_asks()
+    stops = {"A": 0, "B": 0}
     points = {"A": 0, "B": 0}
     hands = 0
     ends: dict[str, int] = {}
@@ -147,13 +159,13 @@ def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
     for play_no, a_team in enumerate((0, 1)):
         players, sides = _players(st, a_team, index, play_no)
         s = deal(st.rules, deck, index % 4)
-        s = _play_out(s, players, sides, lat, asks)
+        s = _play_out(s, players, sides, lat, asks, stops)
         sc = score_hand(s)
         points["A"] += sc[a_team].total
         points["B"] += sc[1 - a_team].total
         hands += 1
         _ended(ends, s)
-    return {"index": index, "A": points["A"], "B": points["B"], "hands": hands, "lat": lat, "asks": asks,
+    return {"index": index, "A": points["A"], "B": points["B"], "hands": hands, "lat": lat, "asks": asks, "stops": stops,
             "ends": ends, "seconds": time.perf_counter() - t0}
 
 
@@ -161,6 +173,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
     """One match played twice with the seats swapped and the same decks: who won each."""
     lat: dict[str, list[float]] = {"A": [], "B": []}
     asks = _new_asks()
+    stops = {"A": 0, "B": 0}
     winners: list[str] = []
     diff = 0
     hands = 0
@@ -171,7 +184,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
         m: Match = new_match(st.rules, _deck(st.seed, index, 0, st.rules.packs), index % 4)
         h = 0
         while True:
-            m = _play_match_hand(m, players, sides, lat, asks)
+            m = _play_match_hand(m, players, sides, lat, asks, stops)
             h += 1
             _ended(ends, m.state)
             if m.state.phase != Phase.HAND_OVER or not m.needs_deal or h >= MAX_HANDS:
@@ -184,7 +197,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
             w = 0 if scores[0] > scores[1] else 1
         winners.append("A" if w == a_team else "B")
         diff += scores[a_team] - scores[1 - a_team]
-    return {"index": index, "winners": winners, "diff": diff, "hands": hands, "lat": lat, "asks": asks,
+    return {"index": index, "winners": winners, "diff": diff, "hands": hands, "lat": lat, "asks": asks, "stops": stops,
             "ends": ends, "seconds": time.perf_counter() - t0}
 
 
@@ -310,6 +323,7 @@ def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None,
                "p50": round(_quantile(xs, 0.5) * 1e3, 2), "p95": round(_quantile(xs, 0.95) * 1e3, 2),
                "max": round(xs[-1] * 1e3, 2) if xs else 0.0,
                "p99": round(_quantile(xs, 0.99) * 1e3, 2),
+               "clock_stops": sum(r["stops"][side] for r in rows),
                "over_budget": sum(1 for x in xs if x > (budget if side == "A" or budget_b is None
                                                         else budget_b) * 1.1)}
         for side, xs in lat.items()
@@ -357,7 +371,8 @@ def report(r: dict[str, Any]) -> str:
     for side in ("A", "B"):
         q = r["latency_ms"][side]
         lines.append(f"  latency {side} ({q['level']}): p50 {q['p50']} ms  p95 {q['p95']} ms  p99 {q['p99']} ms  "
-                     f"max {q['max']} ms over {q['decisions']} decisions, {q['over_budget']} over budget+10%")
+                     f"max {q['max']} ms over {q['decisions']} decisions, {q['over_budget']} over budget+10%, "
+                     f"{q['clock_stops']} cut by the clock")
     lines.append(f"  throughput:        {r['hands_per_second']} hands/s, {r['decisions_per_second']} decisions/s")
     return "\n".join(lines)
 
