@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..ai import ComputerPlayer, make_player
+from ..ai.expert import ExpertPlayer
 from ..engine import (
     CLASSIC,
     Action,
@@ -53,6 +54,9 @@ class Settings(NamedTuple):
     aggression: int = 50
     #: Side B's budget when it differs from side A's (Expert at 1 s against Expert at 0.1 s).
     budget_b: float | None = None
+    #: The Expert's wall-clock safety stop; off, its searches are counted in work only and
+    #: the figures do not move with the machine's load (a shared machine cuts many searches).
+    clock: bool = True
 
 
 def _deck(seed: int, index: int, hand: int, packs: int = 2) -> list[int]:
@@ -69,7 +73,10 @@ def _players(st: Settings, a_team: int, index: int, play_no: int) -> tuple[list[
         level = st.a if side == "A" else st.b
         seed = (st.seed * 1_000_003 + index * 16 + play_no * 4 + seat) & 0x7FFFFFFF
         budget = st.budget_b if side == "B" and st.budget_b is not None else st.budget
-        players.append(_player(level, seed, st.aggression, budget))
+        player = _player(level, seed, st.aggression, budget)
+        if not st.clock and isinstance(player, ExpertPlayer):
+            player.deadline = False
+        players.append(player)
         sides.append(side)
     return players, sides
 
@@ -248,7 +255,7 @@ def _quantile(xs: list[float], q: float) -> float:
 
 def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None, budget: float = 0.1,
         seed: int = 1, jobs: int = 1, rules: Rules = CLASSIC, aggression: int = 50,
-        budget_b: float | None = None,
+        budget_b: float | None = None, clock: bool = True,
         progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play the bench and return its figures (see :func:`report`).  ``budget_b`` is side B's
     budget when it differs from side A's."""
@@ -257,7 +264,7 @@ def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None,
             make_player(level, 0, budget=budget)  # refuse unknown levels before starting workers
     kind = "matches" if matches else "deals"
     n = matches if matches else (deals or 100)
-    st = Settings(a, b, budget, seed, rules, aggression, budget_b)
+    st = Settings(a, b, budget, seed, rules, aggression, budget_b, clock)
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
     for r in _results(kind, st, n, jobs):
@@ -270,7 +277,7 @@ def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None,
     hands = sum(r["hands"] for r in rows)
     out: dict[str, Any] = {
         "benchmark": "ai", "a": a, "b": b, "mode": kind, "n": n, "budget": budget,
-        "budget_b": budget if budget_b is None else budget_b, "seed": seed,
+        "budget_b": budget if budget_b is None else budget_b, "clock": clock, "seed": seed,
         "reference": [side for side, level in (("A", a), ("B", b)) if level == ORACLE],
         "jobs": jobs, "rules": rules.name, "aggression": aggression, "seconds": round(elapsed, 1),
         "hands": hands, "hands_per_second": round(hands / elapsed, 2) if elapsed else 0.0,
@@ -335,7 +342,7 @@ def report(r: dict[str, Any]) -> str:
     budget = f"budget {r['budget']} s" if r.get("budget_b", r["budget"]) == r["budget"] else (
         f"budget A {r['budget']} s, B {r['budget_b']} s")
     lines = [f"ai bench: A={r['a']} (seats 1 & 3 first) vs B={r['b']}, {r['rules']} rules, seed {r['seed']}, "
-             f"{budget}, {r['jobs']} job(s), {r['seconds']} s"]
+             f"{budget}{'' if r.get('clock', True) else ' counted in work only'}, {r['jobs']} job(s), {r['seconds']} s"]
     for side in r.get("reference", []):
         lines.append(f"  reference:         {side} is the oracle, which sees every hand and the stock: "
                      "a ceiling to read the levels against, not a player")
@@ -396,6 +403,9 @@ _LEVEL = click.Choice(["random", "beginner", "advanced", "expert", ORACLE], case
               help="Expert thinking time per decision, seconds.")
 @click.option("--budget-b", type=click.FloatRange(0.001, 60), default=None,
               help="Side B's thinking time, when it differs from side A's (default: --budget).")
+@click.option("--work-only", is_flag=True,
+              help="Expert searches counted in work only, without the clock's safety stop: the same figures "
+                   "however busy the machine (decision times are still measured).")
 @click.option("--aggression", type=click.IntRange(0, 100), default=50, show_default=True,
               help="Expert aggression, 0-100.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and the players.")
@@ -404,7 +414,8 @@ _LEVEL = click.Choice(["random", "beginner", "advanced", "expert", ORACLE], case
               help="Rules preset or TOML file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def ai_command(level_a: str, level_b: str, deals: int | None, matches: int | None, budget: float,
-               budget_b: float | None, aggression: int, seed: int, jobs: int, rules_name: str, as_json: bool) -> None:
+               budget_b: float | None, work_only: bool, aggression: int, seed: int, jobs: int, rules_name: str,
+               as_json: bool) -> None:
     """Computer against computer, duplicate style: strength with 95% confidence intervals,
     decision latency and throughput."""
     import json
@@ -421,5 +432,6 @@ def ai_command(level_a: str, level_b: str, deals: int | None, matches: int | Non
     if not rules.partnerships:
         raise click.BadParameter("the bench plays the four-player partnership game", param_hint="--rules")
     result = run(level_a.lower(), level_b.lower(), deals=deals, matches=matches, budget=budget, seed=seed,
-                 jobs=jobs, rules=rules, aggression=aggression, budget_b=budget_b)
+                 jobs=jobs, rules=rules, aggression=aggression, budget_b=budget_b,
+                 clock=not work_only)
     click.echo(json.dumps(result) if as_json else report(result))

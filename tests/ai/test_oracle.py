@@ -116,3 +116,19 @@ def test_each_side_may_have_its_own_budget() -> None:
     assert [(side, p.budget) for p, side in zip(players, sides, strict=True)
             if isinstance(p, ExpertPlayer)] == [
         ("A", 0.02), ("B", 0.01), ("A", 0.02), ("B", 0.01)]
+
+
+def test_work_only_takes_the_clock_out_of_the_experts_searches() -> None:
+    """Issue 20: "strength independent of load".  On a shared machine the wall-clock safety
+    stop cuts searches short; --work-only leaves only the work count, so a seed's figures
+    are the same however busy the machine is."""
+    st = ai_bench.Settings("expert", "beginner", 0.02, 1, ai_bench.CLASSIC)
+    players, _ = ai_bench._players(st, 0, 0, 0)
+    assert [getattr(p, "deadline", None) for p in players] == [True, None, True, None]
+    players, _ = ai_bench._players(st._replace(clock=False), 0, 0, 0)
+    assert [getattr(p, "deadline", None) for p in players] == [False, None, False, None]
+    res = CliRunner().invoke(main, ["bench", "ai", "--a", "expert", "--b", "beginner", "--deals", "1",
+                                    "--budget", "0.01", "--work-only"])
+    assert res.exit_code == 0, res.output
+    assert "budget 0.01 s counted in work only" in res.output
+    assert "0 cut by the clock" in res.output
