@@ -49,15 +49,19 @@ from .heuristic import (
 )
 from .samba import canasta_progress, hand_card_cost
 
-#: Sampled deals per second of budget for each candidate.
-SAMPLES_PER_SECOND = 500.0
+#: Sampled deals per second of budget for each candidate: enough that the node cap below,
+#: not the samples, ends the longer searches.
+SAMPLES_PER_SECOND = 1500.0
 #: Rollout steps (nodes) per second of budget: the work cap of one decision.  Measured on
-#: the 2-core bench machine at about 25,000 nodes/s, so a decision's work fits its budget
-#: there with room for the determinizing and the rule-based choices around it.
-NODES_PER_SECOND = 20_000.0
+#: the 2-core bench machine at about 27,000 nodes per second of CPU (2026-11-24), so a
+#: decision's work fits its budget there (p95 of the CPU time 88 ms at 0.1 s) with room for
+#: the determinizing and the rule-based choices around it.
+NODES_PER_SECOND = 24_000.0
 #: The wall-clock safety stop, in budgets: only a machine several times slower than the
-#: bench machine ever reaches it (then the decision is no longer load-independent).
-SAFETY_FACTOR = 3.0
+#: bench machine ever reaches it (then the decision is no longer load-independent).  A
+#: search uses about 0.9 of its budget in CPU time, so a machine busy enough to give it a
+#: third of a core (the bench with other work on a 2-core machine) still stays clear of it.
+SAFETY_FACTOR = 5.0
 #: Turns played after the candidate's own turn before the position is scored.
 HORIZON_TURNS = 4
 #: A candidate replaces the rule-based choice when its mean gain over the same sampled deals

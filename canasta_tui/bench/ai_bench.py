@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..ai import ComputerPlayer, make_player
+from ..ai.expert import ExpertPlayer
 from ..engine import (
     CLASSIC,
     Action,
@@ -36,6 +37,7 @@ from ..engine import (
     view_for,
 )
 from ..engine import actions as A
+from .oracle import ORACLE, OraclePlayer
 
 #: A match that runs this many hands is stopped and decided on the scores (never seen in practice).
 MAX_HANDS = 200
@@ -50,6 +52,11 @@ class Settings(NamedTuple):
     seed: int
     rules: Rules
     aggression: int = 50
+    #: Side B's budget when it differs from side A's (Expert at 1 s against Expert at 0.1 s).
+    budget_b: float | None = None
+    #: The Expert's wall-clock safety stop; off, its searches are counted in work only and
+    #: the figures do not move with the machine's load (a shared machine cuts many searches).
+    clock: bool = True
 
 
 def _deck(seed: int, index: int, hand: int, packs: int = 2) -> list[int]:
@@ -65,9 +72,37 @@ def _players(st: Settings, a_team: int, index: int, play_no: int) -> tuple[list[
         side = "A" if seat % 2 == a_team else "B"
         level = st.a if side == "A" else st.b
         seed = (st.seed * 1_000_003 + index * 16 + play_no * 4 + seat) & 0x7FFFFFFF
-        players.append(make_player(level, seed, aggression=st.aggression, budget=st.budget))
+        budget = st.budget_b if side == "B" and st.budget_b is not None else st.budget
+        player = _player(level, seed, st.aggression, budget)
+        if not st.clock and isinstance(player, ExpertPlayer):
+            player.deadline = False
+        players.append(player)
         sides.append(side)
     return players, sides
+
+
+def _player(level: str, seed: int, aggression: int, budget: float) -> ComputerPlayer:
+    """A level's player, or the bench's reference, the oracle (never offered to a person)."""
+    if level == ORACLE:
+        return OraclePlayer(seed, aggression=aggression, budget=budget)
+    return make_player(level, seed, aggression=aggression, budget=budget)
+
+
+def _choose(player: ComputerPlayer, s: GameState, seat: int) -> Action:
+    """``player``'s action in ``s``: it gets its seat's view, and only the oracle (a reference the
+    bench measures against) is handed the whole state, here and nowhere else."""
+    if isinstance(player, OraclePlayer):
+        player.see(s)
+    return player.choose(view_for(s, seat))
+
+
+def _clock_stop(stops: dict[str, int], side: str, player: ComputerPlayer) -> None:
+    """Count a search the Expert's wall-clock safety stop cut short (its decision then depends
+    on the machine's load, not only on the seed)."""
+    search = getattr(player, "last_search", None)
+    if search and search.get("clock_stop"):
+        stops[side] += 1
+        search["clock_stop"] = 0.0  # counted once: a decision without a search keeps the last one
 
 
 def _asked(asks: dict[str, int], side: str, a: Action) -> None:
@@ -83,14 +118,14 @@ def _new_asks() -> dict[str, int]:
 
 
 def _play_out(s: GameState, players: list[ComputerPlayer], sides: list[str],
-              lat: dict[str, list[float]], asks: dict[str, int]) -> GameState:
+              lat: dict[str, list[float]], asks: dict[str, int], stops: dict[str, int]) -> GameState:
     n = 0
     while s.phase != Phase.HAND_OVER and n < MAX_ACTIONS:
         seat = s.actor
-        v = view_for(s, seat)
         t0 = time.perf_counter()
-        a = players[seat].choose(v)
+        a = _choose(players[seat], s, seat)
         lat[sides[seat]].append(time.perf_counter() - t0)
+        _clock_stop(stops, sides[seat], players[seat])
         _asked(asks, sides[seat], a)
         s = apply(s, a)
         n += 1
@@ -98,14 +133,14 @@ def _play_out(s: GameState, players: list[ComputerPlayer], sides: list[str],
 
 
 def _play_match_hand(m: Match, players: list[ComputerPlayer], sides: list[str],
-                     lat: dict[str, list[float]], asks: dict[str, int]) -> Match:
+                     lat: dict[str, list[float]], asks: dict[str, int], stops: dict[str, int]) -> Match:
     n = 0
     while m.state.phase != Phase.HAND_OVER and n < MAX_ACTIONS:
         seat = m.state.actor
-        v = view_for(m.state, seat)
         t0 = time.perf_counter()
-        a = players[seat].choose(v)
+        a = _choose(players[seat], m.state, seat)
         lat[sides[seat]].append(time.perf_counter() - t0)
+        _clock_stop(stops, sides[seat], players[seat])
         _asked(asks, sides[seat], a)
         m = play(m, a)
         n += 1
@@ -122,6 +157,7 @@ def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
     """Both plays of one deal: points of A and B summed over the two plays."""
     lat: dict[str, list[float]] = {"A": [], "B": []}
     asks = _new_asks()
+    stops = {"A": 0, "B": 0}
     points = {"A": 0, "B": 0}
     hands = 0
     ends: dict[str, int] = {}
@@ -130,13 +166,13 @@ def play_deal_pair(st: Settings, index: int) -> dict[str, Any]:
     for play_no, a_team in enumerate((0, 1)):
         players, sides = _players(st, a_team, index, play_no)
         s = deal(st.rules, deck, index % 4)
-        s = _play_out(s, players, sides, lat, asks)
+        s = _play_out(s, players, sides, lat, asks, stops)
         sc = score_hand(s)
         points["A"] += sc[a_team].total
         points["B"] += sc[1 - a_team].total
         hands += 1
         _ended(ends, s)
-    return {"index": index, "A": points["A"], "B": points["B"], "hands": hands, "lat": lat, "asks": asks,
+    return {"index": index, "A": points["A"], "B": points["B"], "hands": hands, "lat": lat, "asks": asks, "stops": stops,
             "ends": ends, "seconds": time.perf_counter() - t0}
 
 
@@ -144,6 +180,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
     """One match played twice with the seats swapped and the same decks: who won each."""
     lat: dict[str, list[float]] = {"A": [], "B": []}
     asks = _new_asks()
+    stops = {"A": 0, "B": 0}
     winners: list[str] = []
     diff = 0
     hands = 0
@@ -154,7 +191,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
         m: Match = new_match(st.rules, _deck(st.seed, index, 0, st.rules.packs), index % 4)
         h = 0
         while True:
-            m = _play_match_hand(m, players, sides, lat, asks)
+            m = _play_match_hand(m, players, sides, lat, asks, stops)
             h += 1
             _ended(ends, m.state)
             if m.state.phase != Phase.HAND_OVER or not m.needs_deal or h >= MAX_HANDS:
@@ -167,7 +204,7 @@ def play_match_pair(st: Settings, index: int) -> dict[str, Any]:
             w = 0 if scores[0] > scores[1] else 1
         winners.append("A" if w == a_team else "B")
         diff += scores[a_team] - scores[1 - a_team]
-    return {"index": index, "winners": winners, "diff": diff, "hands": hands, "lat": lat, "asks": asks,
+    return {"index": index, "winners": winners, "diff": diff, "hands": hands, "lat": lat, "asks": asks, "stops": stops,
             "ends": ends, "seconds": time.perf_counter() - t0}
 
 
@@ -218,13 +255,16 @@ def _quantile(xs: list[float], q: float) -> float:
 
 def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None, budget: float = 0.1,
         seed: int = 1, jobs: int = 1, rules: Rules = CLASSIC, aggression: int = 50,
+        budget_b: float | None = None, clock: bool = True,
         progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Play the bench and return its figures (see :func:`report`)."""
+    """Play the bench and return its figures (see :func:`report`).  ``budget_b`` is side B's
+    budget when it differs from side A's."""
     for level in (a, b):
-        make_player(level, 0, budget=budget)  # refuse unknown levels before starting workers
+        if level != ORACLE:
+            make_player(level, 0, budget=budget)  # refuse unknown levels before starting workers
     kind = "matches" if matches else "deals"
     n = matches if matches else (deals or 100)
-    st = Settings(a, b, budget, seed, rules, aggression)
+    st = Settings(a, b, budget, seed, rules, aggression, budget_b, clock)
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
     for r in _results(kind, st, n, jobs):
@@ -236,7 +276,9 @@ def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None,
     lat = {"A": sorted(x for r in rows for x in r["lat"]["A"]), "B": sorted(x for r in rows for x in r["lat"]["B"])}
     hands = sum(r["hands"] for r in rows)
     out: dict[str, Any] = {
-        "benchmark": "ai", "a": a, "b": b, "mode": kind, "n": n, "budget": budget, "seed": seed,
+        "benchmark": "ai", "a": a, "b": b, "mode": kind, "n": n, "budget": budget,
+        "budget_b": budget if budget_b is None else budget_b, "clock": clock, "seed": seed,
+        "reference": [side for side, level in (("A", a), ("B", b)) if level == ORACLE],
         "jobs": jobs, "rules": rules.name, "aggression": aggression, "seconds": round(elapsed, 1),
         "hands": hands, "hands_per_second": round(hands / elapsed, 2) if elapsed else 0.0,
         "decisions": len(lat["A"]) + len(lat["B"]),
@@ -288,15 +330,22 @@ def run(a: str, b: str, *, deals: int | None = None, matches: int | None = None,
                "p50": round(_quantile(xs, 0.5) * 1e3, 2), "p95": round(_quantile(xs, 0.95) * 1e3, 2),
                "max": round(xs[-1] * 1e3, 2) if xs else 0.0,
                "p99": round(_quantile(xs, 0.99) * 1e3, 2),
-               "over_budget": sum(1 for x in xs if x > budget * 1.1)}
+               "clock_stops": sum(r["stops"][side] for r in rows),
+               "over_budget": sum(1 for x in xs if x > (budget if side == "A" or budget_b is None
+                                                        else budget_b) * 1.1)}
         for side, xs in lat.items()
     }
     return out
 
 
 def report(r: dict[str, Any]) -> str:
+    budget = f"budget {r['budget']} s" if r.get("budget_b", r["budget"]) == r["budget"] else (
+        f"budget A {r['budget']} s, B {r['budget_b']} s")
     lines = [f"ai bench: A={r['a']} (seats 1 & 3 first) vs B={r['b']}, {r['rules']} rules, seed {r['seed']}, "
-             f"budget {r['budget']} s, {r['jobs']} job(s), {r['seconds']} s"]
+             f"{budget}{'' if r.get('clock', True) else ' counted in work only'}, {r['jobs']} job(s), {r['seconds']} s"]
+    for side in r.get("reference", []):
+        lines.append(f"  reference:         {side} is the oracle, which sees every hand and the stock: "
+                     "a ceiling to read the levels against, not a player")
     if r["mode"] == "deals":
         lines += [
             f"  deal pairs:        {r['n']} (each deal played twice, partnerships swapped)",
@@ -329,7 +378,8 @@ def report(r: dict[str, Any]) -> str:
     for side in ("A", "B"):
         q = r["latency_ms"][side]
         lines.append(f"  latency {side} ({q['level']}): p50 {q['p50']} ms  p95 {q['p95']} ms  p99 {q['p99']} ms  "
-                     f"max {q['max']} ms over {q['decisions']} decisions, {q['over_budget']} over budget+10%")
+                     f"max {q['max']} ms over {q['decisions']} decisions, {q['over_budget']} over budget+10%, "
+                     f"{q['clock_stops']} cut by the clock")
     lines.append(f"  throughput:        {r['hands_per_second']} hands/s, {r['decisions_per_second']} decisions/s")
     return "\n".join(lines)
 
@@ -338,11 +388,12 @@ def report(r: dict[str, Any]) -> str:
 
 import click  # noqa: E402  (the command lives with the bench; cli.py only registers it)
 
-_LEVEL = click.Choice(["random", "beginner", "advanced", "expert"], case_sensitive=False)
+_LEVEL = click.Choice(["random", "beginner", "advanced", "expert", ORACLE], case_sensitive=False)
 
 
 @click.command("ai")
-@click.option("--a", "level_a", type=_LEVEL, required=True, help="Level of side A (seats 1 & 3 in the first play).")
+@click.option("--a", "level_a", type=_LEVEL, required=True,
+              help="Level of side A (seats 1 & 3 in the first play); oracle is a reference that sees every card.")
 @click.option("--b", "level_b", type=_LEVEL, required=True, help="Level of side B.")
 @click.option("--deals", type=click.IntRange(1, 1_000_000), default=None,
               help="Deal pairs to play (default 100).")
@@ -350,6 +401,11 @@ _LEVEL = click.Choice(["random", "beginner", "advanced", "expert"], case_sensiti
               help="Play this many matches to 5000 instead (each twice, seats swapped).")
 @click.option("--budget", type=click.FloatRange(0.001, 60), default=0.1, show_default=True,
               help="Expert thinking time per decision, seconds.")
+@click.option("--budget-b", type=click.FloatRange(0.001, 60), default=None,
+              help="Side B's thinking time, when it differs from side A's (default: --budget).")
+@click.option("--work-only", is_flag=True,
+              help="Expert searches counted in work only, without the clock's safety stop: the same figures "
+                   "however busy the machine (decision times are still measured).")
 @click.option("--aggression", type=click.IntRange(0, 100), default=50, show_default=True,
               help="Expert aggression, 0-100.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and the players.")
@@ -358,7 +414,8 @@ _LEVEL = click.Choice(["random", "beginner", "advanced", "expert"], case_sensiti
               help="Rules preset or TOML file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def ai_command(level_a: str, level_b: str, deals: int | None, matches: int | None, budget: float,
-               aggression: int, seed: int, jobs: int, rules_name: str, as_json: bool) -> None:
+               budget_b: float | None, work_only: bool, aggression: int, seed: int, jobs: int, rules_name: str,
+               as_json: bool) -> None:
     """Computer against computer, duplicate style: strength with 95% confidence intervals,
     decision latency and throughput."""
     import json
@@ -375,5 +432,6 @@ def ai_command(level_a: str, level_b: str, deals: int | None, matches: int | Non
     if not rules.partnerships:
         raise click.BadParameter("the bench plays the four-player partnership game", param_hint="--rules")
     result = run(level_a.lower(), level_b.lower(), deals=deals, matches=matches, budget=budget, seed=seed,
-                 jobs=jobs, rules=rules, aggression=aggression)
+                 jobs=jobs, rules=rules, aggression=aggression, budget_b=budget_b,
+                 clock=not work_only)
     click.echo(json.dumps(result) if as_json else report(result))
