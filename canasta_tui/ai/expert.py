@@ -30,7 +30,7 @@ import random
 import time
 from dataclasses import replace
 
-from ..engine import Action, GameState, Phase, PlayerView, apply, determinize, score_hand, view_for
+from ..engine import Action, GameState, Phase, PlayerView, apply, score_hand, view_for
 from ..engine import actions as A
 from ..engine.moves import apply_legal
 from ..engine.scoring import canasta_bonus, red_three_points
@@ -42,6 +42,7 @@ from .heuristic import (
     Style,
     TurnMemory,
     could_go_out,
+    deal_after_ask,
     decide,
     discard_scores,
     go_out_plan,
@@ -218,7 +219,7 @@ class ExpertPlayer:
                 break
             rng = random.Random(f"{key}:{i}")
             try:
-                world = determinize(v, rng)
+                world = deal_after_ask(v, rng)
             except AssertionError:
                 break
             got: list[float] = []

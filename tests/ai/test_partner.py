@@ -328,3 +328,15 @@ def test_goes_out_without_asking_when_the_stock_is_nearly_gone(style: Style) -> 
     low = s._replace(stock_pos=len(s.deck) - 3)
     assert view_for(low, 0).stock_size == 3
     assert play_turn(low, style) == ["meld 8 8 8", "discard Qs"]
+
+
+def test_the_expert_says_yes_when_its_own_hand_is_cheap_and_the_asker_can_go_out() -> None:
+    """DOS manual, "Asking Permission": a partner asked "May I go out?" says yes when going out
+    pays.  The Expert's search deals the hidden cards so that the asker can go out (its question
+    says so); over plain deals the asker mostly could not, and the search turned every "yes"
+    into "no" (a "yes" looked like the 100-point penalty for not going out)."""
+    from canasta_tui.ai import make_player
+
+    s = asked({2: "4c 5d 6h", 1: "4s 5s 6s 7d", 3: "4h 5h 6d 7c"}, {0: OURS, 1: ["10c 10h 10d"]})
+    for seed in range(3):
+        assert make_player("expert", seed, budget=0.1).choose(view_for(s, 2)) == A.A_YES
