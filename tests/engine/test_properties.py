@@ -118,9 +118,9 @@ def test_rules_replace_round_trips(flag: bool, draw: int, limit: str, target: in
     assert (r.pile_initially_frozen, r.draw_count, r.wild_limit, r.target_score) == (flag, draw, limit, target)
 
 
-@settings(max_examples=15, deadline=None)
-@given(st.integers(0, 10_000), st.integers(1, 300), st.sampled_from(["classic", "samba", "bolivia"]))
-def test_record_dumps_loads_round_trip(seed: int, steps: int, preset: str) -> None:
+def random_match(seed: int, steps: int, preset: str, *, named: bool) -> Match:
+    """A match of ``preset`` after ``steps`` random legal actions (``named``: melds name random
+    copies from the hand)."""
     rules = load_rules(preset)
     rng = random.Random(seed)
     deck = [int(c) for c in full_deck(rules.packs)]
@@ -129,7 +129,15 @@ def test_record_dumps_loads_round_trip(seed: int, steps: int, preset: str) -> No
     for _ in range(steps):
         if m.state.is_over:
             break
-        m = play(m, rng.choice(legal_actions(m.state)))
+        a = rng.choice(legal_actions(m.state))
+        m = play(m, _name_from_hand(m.state, a, rng) if named else a)
+    return m
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 300), st.sampled_from(["classic", "samba", "bolivia"]))
+def test_record_dumps_loads_round_trip(seed: int, steps: int, preset: str) -> None:
+    m = random_match(seed, steps, preset, named=False)
     text = record.dumps(m)
     again = record.loads(text)
     assert again.state == m.state and again.log == m.log and again.scores == m.scores
@@ -218,15 +226,7 @@ def test_explain_is_none_exactly_for_legal_named_actions(preset: str, seed: int,
 @given(st.integers(0, 10_000), st.integers(1, 300), st.sampled_from(["samba", "bolivia", "classic"]))
 def test_record_with_named_copies_round_trips(seed: int, steps: int, preset: str) -> None:
     """A game whose melds name random copies saves (format 4) and loads to the same position."""
-    rules = load_rules(preset)
-    rng = random.Random(seed)
-    deck = [int(c) for c in full_deck(rules.packs)]
-    rng.shuffle(deck)
-    m = new_match(rules, deck, seed % 4)
-    for _ in range(steps):
-        if m.state.is_over:
-            break
-        m = play(m, _name_from_hand(m.state, rng.choice(legal_actions(m.state)), rng))
+    m = random_match(seed, steps, preset, named=True)
     text = record.dumps(m)
     again = record.loads(text)
     assert again.state == m.state and again.log == m.log and [[a.cards for a in h] for h in again.log] == \
