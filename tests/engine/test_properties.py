@@ -14,6 +14,7 @@ from canasta_tui.engine import (
     Action,
     GameState,
     IllegalActionError,
+    Match,
     Phase,
     apply,
     deal,
