@@ -215,6 +215,7 @@ class Server:
         if self._store is not None:
             await loop.run_in_executor(None, self._store.close)
         if self._executor is not None:
+            end_workers(self._executor)       # (before shutdown, which forgets its processes)
             self._executor.shutdown(wait=False, cancel_futures=True)
         if self._registry is not None:
             for rec in self._registry.recordings:
@@ -357,6 +358,18 @@ def computers_executor(config: ServerConfig) -> Executor:
         return ProcessPoolExecutor(config.workers, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_worker_start, initargs=(os.getpid(),))
     return ThreadPoolExecutor(config.workers, thread_name_prefix="canasta-computer")
+
+
+def end_workers(executor: Executor) -> None:
+    """End a pool's worker processes now.  They think under SCHED_IDLE: on a machine whose cores
+    are busy they get almost no CPU, and took more than 20 s just to read the pool's "stop" and
+    end, while the server's exit waited for them.  A computer's thinking holds nothing worth
+    keeping (a table plays its move only when the answer has come)."""
+    if isinstance(executor, ProcessPoolExecutor):
+        # The pool keeps its processes in a private dict; it has no public way to end them.
+        for proc in list((getattr(executor, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError, ValueError):
+                proc.kill()
 
 
 def _ready() -> None:
