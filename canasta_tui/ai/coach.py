@@ -29,8 +29,9 @@ from ..engine import actions as A
 from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, THREE, card_text, plural
 from ..engine.melds import Meld
 from ..engine.state import next_seat, team
-from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, paired_gain
+from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, paired_gain
 from .heuristic import decide
+from .knowledge import canastas, my_team
 
 #: The Expert's budget for a hint, in seconds of the bench machine's work (the same on any machine).
 HINT_BUDGET = 0.5
@@ -137,12 +138,7 @@ def judge(index: int, d: Decision, seed: int, budget: float) -> Mistake | None:
     values = ex.sample_values(v, cands)
     if len(values[0]) < 2:
         return None
-    best = 0
-    best_gain = 0.0
-    for j in range(1, len(cands)):
-        mu, se = paired_gain(values[j], values[0])
-        if mu > max(MIN_GAIN, SE_MARGIN * se) and mu > best_gain:
-            best, best_gain = j, mu
+    best = best_candidate(values)
     mine = next(j for j, (a, _) in enumerate(cands) if a == played)
     if mine == best:
         return None
@@ -248,29 +244,21 @@ def _reason(a: Action, v: PlayerView) -> str:
     return "this turn's melds do not pay for themselves"
 
 
-def _side(v: PlayerView) -> int:
-    return team(v.seat, v.rules)
-
-
 def _side_melds(v: PlayerView, side: int) -> list[Meld]:
     return [m for m in v.melds[side] if m is not None]
 
 
 def _meld_of(v: PlayerView, rank: int) -> Meld | None:
-    return next((m for m in _side_melds(v, _side(v)) if not m.is_sequence and m.rank == rank), None)
-
-
-def _canastas(v: PlayerView, side: int) -> int:
-    return sum(1 for m in _side_melds(v, side) if m.is_canasta)
+    return next((m for m in _side_melds(v, my_team(v)) if not m.is_sequence and m.rank == rank), None)
 
 
 def _others_close(v: PlayerView) -> bool:
     """Could the other side go out soon: its canastas made and a hand of three cards or fewer?"""
     need = v.rules.canastas_to_go_out
-    me = _side(v)
+    me = my_team(v)
     for p in range(v.rules.players):
         side = team(p, v.rules)
-        if side != me and _canastas(v, side) >= need and v.hand_sizes[p] <= 3:
+        if side != me and canastas(v, side) >= need and v.hand_sizes[p] <= 3:
             return True
     return False
 
@@ -320,7 +308,7 @@ def _draw_reason(v: PlayerView) -> str:
 
 def _answer_reason(a: Action, v: PlayerView) -> str:
     need = v.rules.canastas_to_go_out
-    have = _canastas(v, _side(v))
+    have = canastas(v, my_team(v))
     if a.kind == A.YES:
         return f"your side has {_cards(have, 'canasta')}; the other side still holds cards"
     if have < need:

@@ -184,17 +184,9 @@ class ExpertPlayer:
     def _search(self, v: PlayerView, cands: list[tuple[Action, Style | None]],
                 base: Action) -> tuple[Action, Style | None]:
         values = self.sample_values(v, cands)
-        done = len(values[0])
-        if done < 2:
+        if len(values[0]) < 2:
             return cands[0]
-        # Stay with the rule-based choice unless another is better on the same deals (paired
-        # differences, by more than MIN_GAIN and SE_MARGIN standard errors).
-        best_j, best_gain = 0, 0.0
-        for j in range(1, len(cands)):
-            mu, se = paired_gain(values[j], values[0])
-            if mu > max(MIN_GAIN, SE_MARGIN * se) and mu > best_gain:
-                best_j, best_gain = j, mu
-        return cands[best_j]
+        return cands[best_candidate(values)]
 
     def work_budget(self) -> int:
         """Nodes one decision may play in its rollouts."""
@@ -272,6 +264,18 @@ def paired_gain(xs: list[float], ys: list[float]) -> tuple[float, float]:
     mu = sum(d) / k
     var = sum((x - mu) ** 2 for x in d) / (k - 1) if k > 1 else 0.0
     return mu, (var / k) ** 0.5
+
+
+def best_candidate(values: list[list[float]]) -> int:
+    """Which candidate the Expert takes, given each one's values in the same sampled deals: the
+    rule-based choice (0) unless another is better on those deals (paired differences, by
+    more than MIN_GAIN and SE_MARGIN standard errors); the best such one."""
+    best_j, best_gain = 0, 0.0
+    for j in range(1, len(values)):
+        mu, se = paired_gain(values[j], values[0])
+        if mu > max(MIN_GAIN, SE_MARGIN * se) and mu > best_gain:
+            best_j, best_gain = j, mu
+    return best_j
 
 
 def evaluate(s: GameState, me: int) -> float:
