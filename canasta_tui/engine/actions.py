@@ -110,6 +110,12 @@ class Action(NamedTuple):
         return action(self.kind, self.ranks, self.card, self.target) if self.cards else self
 
     @property
+    def may_name_copies(self) -> bool:
+        """A meld of one rank, an ``add`` of a card onto the meld of its rank, or a pile take:
+        the copies it takes from the hand may be named (:func:`with_cards`)."""
+        return self.kind in (MELD, ADD, PILE) and self.card < 0 and (self.kind != ADD or self.target == self.ranks[0])
+
+    @property
     def is_sequence(self) -> bool:
         """A sequence meld, or a card added to a sequence."""
         return self.card >= 0 and self.kind in (MELD, ADD)
@@ -204,7 +210,7 @@ def with_cards(a: Action, cards: Sequence[int]) -> Action:
     copies to use: ``cards`` are the cards meant for it, wild cards among them in any order
     (any copy of a wild card will do, so they are not named).  Raises ValueError when the
     cards are not those ``a`` melds."""
-    if a.kind not in (MELD, ADD, PILE) or a.card >= 0 or (a.kind == ADD and a.target != a.ranks[0]):
+    if not a.may_name_copies:
         raise ValueError(f"'{a}' takes no named cards")
     natural = [int(c) for c in cards if RANK_OF[c] not in _WILD]
     want = [r for r in a.ranks if r not in _WILD]

@@ -261,8 +261,8 @@ def named_problem(s: GameState, a: Action) -> str | None:
     if not a.cards:
         return None
     naturals = [r for r in a.ranks if r not in _WILD_RANKS]
-    if a.kind not in (A.MELD, A.ADD, A.PILE) or a.card >= 0 or (a.kind == A.ADD and a.target != a.ranks[0]) \
-            or len(a.cards) != len(naturals) or any(RANK_OF[c] != r for c, r in zip(a.cards, naturals, strict=True)):
+    if not a.may_name_copies or len(a.cards) != len(naturals) \
+            or any(RANK_OF[c] != r for c, r in zip(a.cards, naturals, strict=True)):
         return f"'{a}' names cards that are not the ones it melds"
     hand = list(s.hands[s.turn])
     for c in a.cards:
@@ -947,10 +947,7 @@ def _going_out_ok(s: GameState, a: Action) -> bool:
 
 def apply(s: GameState, a: Action) -> GameState:
     """The position after ``a``; raises IllegalActionError (with the reason) if it is not legal."""
-    if a.cards:
-        if not is_legal(s, a):
-            raise IllegalActionError(explain(s, a) or f"'{a}' is not allowed now")
-    elif a not in legal_actions(s):
+    if not is_legal(s, a):
         raise IllegalActionError(explain(s, a) or f"'{a}' is not allowed now")
     return _apply_legal(s, a)
 

@@ -120,7 +120,7 @@ def _name_copies(plan: Sequence[Action], cards: Sequence[int]) -> list[Action]:
             left.setdefault(RANK_OF[c], []).append(c)
     out: list[Action] = []
     for a in plan:
-        if a.card >= 0 or (a.kind == A.ADD and a.target != a.ranks[0]) or all(r in WILD_RANKS for r in a.ranks):
+        if not a.may_name_copies or all(r in WILD_RANKS for r in a.ranks):
             out.append(a)
             continue
         natural = [left[r].pop(0) for r in a.ranks if r not in WILD_RANKS]
