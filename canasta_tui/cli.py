@@ -322,6 +322,9 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
               help="Connections logging in at once (not logged in yet), in all.")
 @click.option("--max-logins-per-address", type=click.IntRange(1, 10000), default=3, show_default=True, metavar="N",
               help="Connections logging in at once from one address.")
+@click.option("--expert-budget", type=click.FloatRange(0.05, 10), default=1.0, show_default=True, metavar="SECONDS",
+              help="An Expert computer's thinking per decision while the workers are free; when more Experts "
+                   "think at once than there are workers, each gets its share, down to 0.1 s.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (table N plays seed + N - 1).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="The server's settings (TOML, a [serve] table); without it, the [serve] section of the settings "
@@ -329,7 +332,8 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
 def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
                   takeover: int, idle_timeout: int, max_connections: int, max_per_address: int, max_tables: int,
                   tables_per_person: int, set_aside_days: float, login_timeout: int, max_logins: int,
-                  max_logins_per_address: int, seed: int | None, config_file: Path | None) -> None:
+                  max_logins_per_address: int, expert_budget: float, seed: int | None,
+                  config_file: Path | None) -> None:
     """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
     import asyncio
     import logging
@@ -349,7 +353,7 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
                  max_connections=max_connections, max_per_address=max_per_address, max_tables=max_tables,
                  tables_per_person=tables_per_person, set_aside_after=set_aside_days * DAY,
                  login_timeout=float(login_timeout), max_logins=max_logins,
-                 max_logins_per_address=max_logins_per_address, seed=seed)
+                 max_logins_per_address=max_logins_per_address, expert_budget=expert_budget, seed=seed)
     from .server.config_file import merged, serve_settings
 
     # The settings file (or --config FILE), then the options given on the command line.

@@ -99,6 +99,11 @@ class ServerConfig:
     #: every table: ``canasta bench serve`` saw every table's p95 go from 16 ms to 480 ms.
     workers: int = 2
     computer_processes: bool = True
+    #: An Expert computer's thinking per decision, in seconds, while no more Experts think at once
+    #: than there are workers; when more do, each gets its share, down to 0.1 s
+    #: (:class:`~canasta_tui.table.table.ThinkingShare`): 75 Experts at 1 s each saturated two
+    #: workers and the tables waited (``canasta bench serve --level expert``).
+    expert_budget: float = 1.0
     #: Tables cost the server memory, a file, and time at every start: one person may have created
     #: at most ``tables_per_person`` tables that are not over, the server holds at most ``max_tables``.
     tables_per_person: int = 3
@@ -135,6 +140,8 @@ class ServerConfig:
                      "input_burst", "chat_max", "chat_lines", "workers"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
+        if not 0.05 <= self.expert_budget <= 10:
+            raise ConfigError(f"expert-budget must be between 0.05 and 10 seconds, not {self.expert_budget}")
         if self.input_flood < self.input_burst or self.input_flood_window <= 0:
             raise ConfigError(f"input-flood ({self.input_flood} bytes) must be at least input-burst "
                               f"({self.input_burst}), in a window of more than 0 s")

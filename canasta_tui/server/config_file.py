@@ -141,6 +141,7 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "motd": (_motd, "motd"),
     "admins": (_admins, "admins"),
     "seed": (_seed, "seed"),
+    "expert_budget": (_number(0.05, 10), "expert_budget"),
 }
 
 

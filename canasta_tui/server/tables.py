@@ -47,6 +47,7 @@ from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..table.seats import is_key
+from ..table.table import ThinkingShare
 from ..text import printable
 from ..ui.lobbyview import (
     Access,
@@ -108,6 +109,8 @@ def code_key(text: str) -> str:
 
 #: The turn timer's choices (seconds a human has for a turn; 0: no timer, the default).
 TURN_TIMERS = (0, 30, 60, 120)
+#: The least an Expert computer thinks at a busy server, in seconds: the bench's figures are at 0.1 s.
+EXPERT_LEAST = 0.1
 #: A timed player is warned this long before a computer plays their turn (at most a third of it).
 TURN_WARNING = 10.0
 
@@ -370,7 +373,7 @@ class ServerTable:
 
     async def _drive(self, table: Table, executor: Executor) -> None:
         try:
-            await table.run(executor)
+            await table.run(executor, self.registry.thinking)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -760,6 +763,8 @@ class Registry:
         self.closing = False
         self.store = store
         self.executor = executor
+        #: The Experts' share of the workers: every table's computers keep moving (ThinkingShare).
+        self.thinking = ThinkingShare(config.workers, config.expert_budget, min(EXPERT_LEAST, config.expert_budget))
         self.tables: dict[int, ServerTable] = {}
         self.clients: dict[str, Client] = {}      # identity -> its one live connection
         if people is None:

@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import NamedTuple, Protocol
 
 from ..ai import ComputerPlayer, make_player
+from ..ai.expert import ExpertPlayer
 from ..engine import (
     PUBLIC,
     Action,
@@ -90,6 +91,33 @@ class ChatLine(NamedTuple):
 
 #: Chat lines a table keeps (the newest).
 CHAT_KEEP = 200
+
+
+class ThinkingShare:
+    """The computers' share of the workers they think in, at a server with many tables.
+
+    An Expert thinks ``budget`` seconds a decision while no more Experts think at once than
+    there are workers; when more do, each thinks less (down to ``least``), so that every table's
+    computers keep moving instead of queueing behind one another.  The budget is counted in
+    work (:mod:`~canasta_tui.ai.expert`), so a decision still depends only on the budget it was
+    given and its seed, not on how fast the worker happened to run.  Used on the event loop's
+    thread only."""
+
+    def __init__(self, workers: int, budget: float, least: float) -> None:
+        if workers < 1 or not 0 < least <= budget:
+            raise ValueError(f"need workers >= 1 and 0 < least ({least}) <= budget ({budget})")
+        self.workers = workers
+        self.budget = budget
+        self.least = least
+        self.thinking = 0
+
+    def start(self) -> float:
+        """One more computer starts thinking: the budget it gets."""
+        self.thinking += 1
+        return max(self.least, min(self.budget, self.budget * self.workers / self.thinking))
+
+    def done(self) -> None:
+        self.thinking = max(0, self.thinking - 1)
 
 
 def make_computer(level: str, seed: int, aggression: int = 50) -> ComputerPlayer:
@@ -361,10 +389,11 @@ class Table:
         self.submit(seat, [self.computer_choice(seat)])
         return True
 
-    async def run(self, executor: Executor | None = None) -> None:
+    async def run(self, executor: Executor | None = None, share: ThinkingShare | None = None) -> None:
         """Drive the computers until the table closes: think in ``executor`` (threads, or worker
         processes at a server), check that nothing changed meanwhile, apply, then pause ``delay``
-        so people can follow."""
+        so people can follow.  With ``share`` (a server's), an Expert's budget is its share of
+        the workers at the moment it starts to think."""
         self._wake = asyncio.Event()
         loop = asyncio.get_running_loop()
         while not self.closed:
@@ -376,11 +405,17 @@ class Table:
             version = self.version
             view = self.view(seat)
             player = self.computers[seat]
+            shared = share if isinstance(player, ExpertPlayer) else None
+            if shared is not None and isinstance(player, ExpertPlayer):
+                player.budget = shared.start()
             try:
                 action, thought = await loop.run_in_executor(executor, think, player, view, self._choose)
             except BrokenExecutor:
                 executor = None      # a worker process died: think in the loop's own threads from now on
                 continue
+            finally:
+                if shared is not None:
+                    shared.done()
             if self.computers.get(seat) is player:
                 self.computers[seat] = thought     # (a copy, when it thought in another process)
             if self.version != version or self.closed:

@@ -35,12 +35,14 @@ login_attempts = 5
 set_aside_days = 7.5
 motd = "Club night: Thursday"
 admins = ["{ADMIN}"]
+expert_budget = 0.3
 """)
     config = merged(read_file(path), {})
     assert (config.host, config.port, config.max_connections, config.tables_per_person) == ("0.0.0.0", 2300, 50, 2)
     assert config.authorized_keys == tmp_path / "club_keys"          # relative to the file
     assert config.login_attempts == 5 and config.set_aside_after == 7.5 * 86400
     assert config.motd == "Club night: Thursday" and config.admins == frozenset({ADMIN})
+    assert config.expert_budget == 0.3
 
 
 def test_the_password_comes_from_the_variable_the_file_names(tmp_path: Path) -> None:
@@ -55,6 +57,7 @@ def test_the_password_comes_from_the_variable_the_file_names(tmp_path: Path) -> 
     ('[serve]\nport = "22"', "club.toml: [serve] port must be a whole number, not '22'"),
     ('[serve]\nopen = "yes"', "club.toml: [serve] open must be true or false, not 'yes'"),
     ('[serve]\nmax_tables = 0', "club.toml: [serve] max_tables must be from 1 to 1000, not 0"),
+    ('[serve]\nexpert_budget = 0.01', "club.toml: [serve] expert_budget must be from 0.05 to 10, not 0.01"),
     ('[serve]\nset_aside_days = -1', "club.toml: [serve] set_aside_days must be from 0 to 3650, not -1"),
     ('[serve]\nadmins = "SHA256:x"', "club.toml: [serve] admins must be a list of key fingerprints"),
     ('[serve]\nadmins = ["alice"]', "club.toml: [serve] admins 'alice' is not a key's SHA256 fingerprint"),

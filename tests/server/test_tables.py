@@ -294,3 +294,12 @@ def test_each_person_s_lobby_marks_their_own_seats_on_the_rows_shared_by_everybo
             assert reg.generation > before
             assert RegistryLobby(reg, fay).view().tables[1].seated == 1
     run(main())
+
+
+def test_the_registrys_experts_share_the_workers_with_the_configured_budget(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with registry(tmp_path, expert_budget=0.3, workers=3) as reg:
+            assert (reg.thinking.workers, reg.thinking.budget, reg.thinking.least) == (3, 0.3, 0.1)
+        async with registry(tmp_path, expert_budget=0.05) as reg:
+            assert reg.thinking.least == 0.05      # never more than the budget itself
+    asyncio.run(main())
