@@ -30,7 +30,7 @@ import random
 import time
 from dataclasses import replace
 
-from ..engine import Action, GameState, Phase, PlayerView, apply, score_hand, view_for
+from ..engine import Action, GameState, Phase, PlayerView, Rules, apply, score_hand, view_for
 from ..engine import actions as A
 from ..engine.moves import apply_legal
 from ..engine.scoring import canasta_bonus, red_three_points
@@ -48,7 +48,7 @@ from .heuristic import (
     go_out_plan,
     safe_fallback,
 )
-from .samba import canasta_progress, hand_card_cost
+from .samba import canasta_progress, hand_card_cost, is_variant
 
 #: Sampled deals per second of budget for each candidate: enough that the node cap below,
 #: not the samples, ends the longer searches.
@@ -58,6 +58,11 @@ SAMPLES_PER_SECOND = 1500.0
 #: decision's work fits its budget there (p95 of the CPU time 88 ms at 0.1 s) with room for
 #: the determinizing and the rule-based choices around it.
 NODES_PER_SECOND = 24_000.0
+#: What a rollout step costs in Samba and Bolivia against classic Canasta's: 162 cards, hands of
+#: fifteen and sequences to enumerate make a step cost about three times as much (measured on the
+#: bench machine 2026-11-24: 28,000 steps per CPU second in classic, 13,800 in Samba, 12,500 in
+#: Bolivia, with the deals of 162 cards on top), so the work of a second is a third of classic's.
+VARIANT_WORK = 0.3
 #: The wall-clock safety stop, in budgets: only a machine several times slower than the
 #: bench machine ever reaches it (then the decision is no longer load-independent).  A
 #: search uses about 0.9 of its budget in CPU time, so a machine busy enough to give it a
@@ -188,18 +193,18 @@ class ExpertPlayer:
             return cands[0]
         return cands[best_candidate(values)]
 
-    def work_budget(self) -> int:
-        """Nodes one decision may play in its rollouts."""
-        return max(1, int(self.budget * NODES_PER_SECOND))
+    def work_budget(self, rules: Rules | None = None) -> int:
+        """Nodes one decision may play in its rollouts (under ``rules``; classic when None)."""
+        return max(1, int(self.budget * NODES_PER_SECOND * work_rate(rules)))
 
     def sample_values(self, v: PlayerView, cands: list[tuple[Action, Style | None]]) -> list[list[float]]:
         """Each candidate's value for the seat's side in the same sampled deals (one list per
         candidate, equally long).  Counted in work: the same for a seed however busy the machine."""
         start = time.perf_counter()
         stop = start + self.budget * SAFETY_FACTOR if self.deadline else float("inf")
-        rate = SAMPLES_PER_SECOND * (DRAW_SAMPLES if v.phase == Phase.DRAW else 1.0)
+        rate = SAMPLES_PER_SECOND * work_rate(v.rules) * (DRAW_SAMPLES if v.phase == Phase.DRAW else 1.0)
         n = self.samples if self.samples is not None else max(3, int(self.budget * rate / len(cands)))
-        work = self.work_budget() if self.samples is None else None
+        work = self.work_budget(v.rules) if self.samples is None else None
         me = team(v.seat, v.rules)
         values: list[list[float]] = [[] for _ in cands]
         done = nodes = 0
@@ -255,6 +260,11 @@ class ExpertPlayer:
             s = apply_legal(s, a)  # taken from v.legal: no need to check it again
             steps += 1
         return evaluate(s, me), steps + 1
+
+
+def work_rate(rules: Rules | None) -> float:
+    """The share of classic Canasta's work a second of search buys under ``rules``."""
+    return VARIANT_WORK if rules is not None and is_variant(rules) else 1.0
 
 
 def paired_gain(xs: list[float], ys: list[float]) -> tuple[float, float]:

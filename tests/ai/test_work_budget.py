@@ -14,8 +14,9 @@ from types import SimpleNamespace
 import pytest
 
 from canasta_tui.ai import expert as expert_module
-from canasta_tui.ai.expert import SAFETY_FACTOR, ExpertPlayer
-from canasta_tui.engine import CLASSIC, Action, Phase, apply, deal, view_for
+from canasta_tui.ai.expert import NODES_PER_SECOND, SAFETY_FACTOR, VARIANT_WORK, ExpertPlayer
+from canasta_tui.engine import CLASSIC, Action, Phase, Rules, apply, deal, view_for
+from canasta_tui.presets import load_rules
 
 from .helpers import shuffled
 
@@ -39,9 +40,10 @@ def machine(speed_ticks: float, budget: float, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(expert_module, "time", SimpleNamespace(perf_counter=TickClock(speed_ticks * budget / cap)))
 
 
-def decisions(seed: int, budget: float, count: int) -> tuple[list[Action], list[dict[str, float]]]:
+def decisions(seed: int, budget: float, count: int,
+              rules: Rules = CLASSIC) -> tuple[list[Action], list[dict[str, float]]]:
     """The first ``count`` searched decisions of four Experts playing one deal."""
-    s = deal(CLASSIC, shuffled(seed), seed % 4)
+    s = deal(rules, shuffled(seed, rules.packs), seed % 4)
     players = [ExpertPlayer(seed * 10 + i, budget=budget) for i in range(4)]
     chosen: list[Action] = []
     searches: list[dict[str, float]] = []
@@ -73,9 +75,15 @@ def test_the_same_seed_makes_the_same_decisions_on_a_busy_machine(monkeypatch: p
     assert max(x["seconds"] for x in busy_searches) > 0.8 * 0.05
 
 
-def test_the_work_of_a_decision_stays_within_its_cap() -> None:
-    _, searches = decisions(5, 0.05, 12)
-    cap = ExpertPlayer(0, budget=0.05).work_budget()
+@pytest.mark.parametrize("preset", ["classic", "samba", "bolivia"])
+def test_the_work_of_a_decision_stays_within_its_cap(preset: str) -> None:
+    """In Samba and Bolivia a step costs about three times classic's: a second buys less work
+    (``VARIANT_WORK``), so the Expert there keeps to its budget too."""
+    rules = load_rules(preset)
+    _, searches = decisions(5, 0.05, 12, rules)
+    cap = ExpertPlayer(0, budget=0.05).work_budget(rules)
+    assert cap == int(0.05 * NODES_PER_SECOND * (1.0 if preset == "classic" else VARIANT_WORK))
+    assert len(searches) == 12
     # Only whole samples count, and a sample is never started past the cap; one sample's
     # rollouts may run over it by what a sample costs.
     for x in searches:
