@@ -28,6 +28,7 @@ from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
 from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, THREE, card_text, plural
 from ..engine.melds import Meld
+from ..engine.moves import canastas_missing
 from ..engine.state import next_seat, team
 from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, paired_gain
 from .heuristic import decide
@@ -253,12 +254,12 @@ def _meld_of(v: PlayerView, rank: int) -> Meld | None:
 
 
 def _others_close(v: PlayerView) -> bool:
-    """Could the other side go out soon: its canastas made and a hand of three cards or fewer?"""
-    need = v.rules.canastas_to_go_out
+    """Could the other side go out soon: the canastas it needs to go out made (in Bolivia one of
+    them an escalera) and a hand of three cards or fewer?"""
     me = my_team(v)
     for p in range(v.rules.players):
         side = team(p, v.rules)
-        if side != me and canastas(v, side) >= need and v.hand_sizes[p] <= 3:
+        if side != me and canastas_missing(v.melds[side], v.rules) == 0 and v.hand_sizes[p] <= 3:
             return True
     return False
 
@@ -313,6 +314,8 @@ def _answer_reason(a: Action, v: PlayerView) -> str:
         return f"your side has {_cards(have, 'canasta')}; the other side still holds cards"
     if have < need:
         return f"your side has {_cards(have, 'canasta')} and needs {need} to go out"
+    if canastas_missing(v.melds[my_team(v)], v.rules):
+        return "your side still needs an escalera (a sequence canasta) to go out"
     return "your side scores more by melding on than by ending the hand now"
 
 

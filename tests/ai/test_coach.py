@@ -13,11 +13,15 @@ from canasta_tui.ai.expert import ExpertPlayer
 from canasta_tui.engine import CLASSIC, Action, Phase, PlayerView, apply, deal, view_for
 from canasta_tui.engine import actions as A
 
-from .helpers import position, shuffled
+from canasta_tui.presets import load_rules
+
+from .helpers import position, shuffled, variant_position
 from .test_fair_and_robust import midgame, permute_hidden
 
 #: Small budgets keep the tests quick; the work-counted Expert makes them exact all the same.
 QUICK = 0.1
+
+BOLIVIA = load_rules("bolivia")
 
 
 def test_take_the_pile_that_gives_the_side_its_canasta() -> None:
@@ -185,3 +189,22 @@ def test_permuting_the_hidden_cards_changes_neither_hint_nor_review() -> None:
                 assert review([Decision(v1, a)], 4, QUICK) == review([Decision(v2, a)], 4, QUICK)
             checked += 1
     assert checked >= 10
+
+
+def test_in_bolivia_a_side_without_its_escalera_is_not_close_to_going_out() -> None:
+    """Bolivia: "At least one of the two canastas must be a sequence canasta" (an escalera)
+    before a side may go out.  Two canastas of groups and two cards in hand do not make the other
+    side close; with an escalera they do."""
+    groups = ["Kh Kd Kc Ks Kh Kd Kc", "Qh Qd Qc Qs Qh Qd Qc"]
+    escalera = ["seq 4h 5h 6h 7h 8h 9h 10h", "Qh Qd Qc Qs Qh Qd Qc"]
+    for theirs, close in ((groups, False), (escalera, True)):
+        s = variant_position({0: "5c 6d 8s Jc Jd", 1: "9c 9d", 3: "4c 4d"}, rules=BOLIVIA, melds={1: theirs})
+        v = view_for(s, 0)
+        assert coach._others_close(v) is close
+
+
+def test_in_bolivia_the_answer_names_the_missing_escalera() -> None:
+    s = variant_position({0: "5c 6d", 2: "8s Jc Jd"}, rules=BOLIVIA, phase=Phase.PERMISSION,
+                         melds={0: ["Kh Kd Kc Ks Kh Kd Kc", "Qh Qd Qc Qs Qh Qd Qc"]})
+    v = view_for(s, s.actor)
+    assert coach._answer_reason(A.A_NO, v) == "your side still needs an escalera (a sequence canasta) to go out"
