@@ -12,7 +12,6 @@ from canasta_tui.ai.coach import Decision, Mistake, hint, review
 from canasta_tui.ai.expert import ExpertPlayer
 from canasta_tui.engine import CLASSIC, Action, Phase, PlayerView, apply, deal, view_for
 from canasta_tui.engine import actions as A
-
 from canasta_tui.presets import load_rules
 
 from .helpers import position, shuffled, variant_position
