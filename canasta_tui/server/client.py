@@ -30,6 +30,10 @@ from .people import Invitation, PersonOptions
 from .records import PersonRecords, TableHost, screen_options
 from .tables import Destination, Registry
 
+#: Hints one person may ask for in a minute: each is the Expert's search, in the workers that
+#: every table's computers share (ui.coaching.Coach.per_minute).
+HINTS_PER_MINUTE = 20
+
 log = logging.getLogger("canasta.server")
 
 
@@ -181,6 +185,7 @@ class ServerApp(ScreenApp):
         # A rated table is played alone: no hint, no review (its matches move ratings).
         ctl.client.coach.refusal = "No hints at a rated table: its matches count for the ratings" if rated else ""
         ctl.client.coach.review_on = self.kept.review and not rated
+        ctl.client.coach.per_minute = HINTS_PER_MINUTE
 
     def _table_client(self, link: Link, table: int, watching: bool = False) -> SeatClient:
         """The table's client of this person: their hand order and sounds, their record and options

@@ -14,6 +14,8 @@ hint and their own review, behind a screen that asks the others to look away.
 from __future__ import annotations
 
 import functools
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -61,21 +63,58 @@ class Coach:
     hand: int = 0
     #: Per seat, the review of the hand (None while it is being made).
     reviews: dict[int, list[Mistake] | None] = field(default_factory=dict)
+    #: Hints one person may ask for in a minute (0: no limit).  At a server each hint is a search
+    #: in the workers that every table's computers think in, and melding and taking it back makes
+    #: new positions as fast as keys come: a bound, so that nobody can keep the workers busy.
+    per_minute: int = 0
+    clock: Callable[[], float] = time.monotonic
     _asked: PlayerView | None = None       # the view the hint line answers
     _line: str = ""
+    _thinking: bool = False                # a hint is being worked out (one at a time)
+    _limited: bool = False                 # the hint line says to wait (asking again looks again)
+    _next: PlayerView | None = None        # asked meanwhile: worked out when the one before is done
+    _times: deque[float] = field(default_factory=deque)
 
     # ------------------------------------------------------------------ the hint
     def ask(self, view: PlayerView) -> None:
         """The hint key on the player's turn: the Expert thinks about ``view`` off the screen's thread."""
-        if self._asked == view and self._line:
+        if self._asked == view and self._line and not self._limited:
             return                               # asked already: the answer is on its way or shown
+        wait = self._wait()
         self._asked = view
+        self._limited = bool(wait)
+        if wait:
+            self._line = f"Hints: at most {self.per_minute} a minute; the next one in {wait} s"
+            return
+        self._times.append(self.clock())
         self._line = THINKING
+        if self._thinking:
+            self._next = view                    # one search at a time: this one after it
+            return
+        self._think(view)
+
+    def _wait(self) -> int:
+        """Seconds until a hint may be asked again (0: now)."""
+        if not self.per_minute:
+            return 0
+        now = self.clock()
+        while self._times and now - self._times[0] >= 60.0:
+            self._times.popleft()
+        if len(self._times) < self.per_minute:
+            return 0
+        return max(1, int(60.0 - (now - self._times[0]) + 0.999))
+
+    def _think(self, view: PlayerView) -> None:
+        self._thinking = True
 
         def done(answer: Hint | None) -> None:
+            self._thinking = False
             if self._asked == view:
                 self._line = answer.text if answer is not None else "The coach could not answer: try again"
                 self.changed()
+            later, self._next = self._next, None
+            if later is not None and later == self._asked:
+                self._think(later)
         self.run(functools.partial(hint, view, self.seed, HINT_BUDGET), done)
 
     def line(self, view: PlayerView) -> str:

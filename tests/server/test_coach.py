@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
+from canasta_tui.server import client as client_module
+
 from .helpers import Term, create_table, drive, run, serving
 
 YOUR_TURN = "Your turn: d draws from the stock, p takes the pile"
@@ -83,3 +87,25 @@ def test_the_review_of_a_hand_at_an_unrated_table() -> None:
             await alice.close()
     run(main(), timeout=240)
 
+
+
+def test_hints_are_bounded_per_person(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each hint is a search in the workers every table's computers share, and new positions come
+    as fast as keys do: a person gets HINTS_PER_MINUTE of them, then is told when the next comes."""
+    monkeypatch.setattr(client_module, "HINTS_PER_MINUTE", 1)
+
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await start_alone(alice)
+            await alice.wait_for(YOUR_TURN, timeout=60)
+            alice.send("h")
+            await alice.wait_for(lambda s: s.split("\n")[22].strip().startswith(("Draw from the stock: ", "Take the pile")),
+                                 timeout=30)
+            alice.send("d")                      # a new position: the hint line is for the last one
+            await alice.wait_for(lambda s: not s.split("\n")[22].strip().startswith(("Draw from", "Take the pile")))
+            screen = await alice.press("h", "Hints: at most 1 a minute; the next one in")
+            assert "Thinking" not in screen.split("\n")[22]
+            await alice.close()
+    run(main(), timeout=120)

@@ -5,6 +5,7 @@ after a hand the decisions the Expert would have played otherwise, each person o
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 import tomllib
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from canasta_tui.ai.coach import Hint
-from canasta_tui.engine import Phase
+from canasta_tui.engine import CLASSIC, Phase, apply, deal, full_deck, view_for
 from canasta_tui.persistence import paths
 from canasta_tui.ui import coaching
 from canasta_tui.ui.app import TableApp
@@ -219,3 +220,52 @@ def test_the_option_is_saved_and_off_by_default() -> None:
     data = tomllib.loads(paths.settings_path().read_text(encoding="utf-8"))
     assert data["review"] is True and seen[-1] == ("review", True)
     assert "Saved: Review each hand = on" in screen(page)
+
+
+def _views(n: int) -> list[Any]:
+    """``n`` different views of seat 0 (positions of one deal, a move apart)."""
+    deck = [int(c) for c in full_deck(2)]
+    random.Random(3).shuffle(deck)
+    s = deal(CLASSIC, deck, 3)
+    out = []
+    while len(out) < n:
+        out.append(view_for(s, 0))
+        s = apply(s, view_for(s, s.actor).legal[0])
+    return out
+
+
+def test_one_hint_is_worked_out_at_a_time_and_the_newest_asked_comes_next() -> None:
+    """Melding and taking it back makes new positions as fast as keys come: the coach works out one
+    hint at a time, and of those asked meanwhile only the newest (the one on the screen)."""
+    coach = coaching.Coach()
+    runs: list[tuple[Callable[[], Any], Callable[[Any], None]]] = []
+    coach.run = lambda work, done: runs.append((work, done))
+    v1, v2, v3 = _views(3)
+    coach.ask(v1)
+    coach.ask(v2)
+    coach.ask(v3)
+    assert len(runs) == 1 and coach.line(v3) == THINKING
+    runs[0][1](Hint(v1.legal[0], "first"))
+    assert len(runs) == 2                            # v3, the newest; v2 is never worked out
+    assert runs[1][0].args[0] == v3                  # type: ignore[attr-defined]
+    runs[1][1](Hint(v3.legal[0], "third"))
+    assert coach.line(v3) == "third" and len(runs) == 2
+
+
+def test_hints_are_bounded_per_minute_where_the_coach_says_so() -> None:
+    now = [0.0]
+    coach = coaching.Coach(per_minute=2, clock=lambda: now[0])
+    v1, v2, v3 = _views(3)
+    coach.run = lambda work, done: done(Hint(v1.legal[0], "ok"))
+    coach.ask(v1)
+    now[0] = 10.0
+    coach.ask(v2)
+    now[0] = 20.0
+    coach.ask(v3)
+    assert coach.line(v3) == "Hints: at most 2 a minute; the next one in 40 s"
+    now[0] = 59.0
+    coach.ask(v3)                                    # asking again looks again
+    assert coach.line(v3) == "Hints: at most 2 a minute; the next one in 1 s"
+    now[0] = 60.0
+    coach.ask(v3)
+    assert coach.line(v3) == "ok"
