@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import os
 import random
 import re
@@ -44,6 +45,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import asyncssh
@@ -219,6 +221,18 @@ class ServerProcess:
     @property
     def pid(self) -> int:
         return self.proc.pid if self.proc is not None else 0
+
+    def table_actions(self) -> int:
+        """Actions played so far at the server's tables, as their files say (every table is saved
+        after every move): how far play got, computers' moves included."""
+        if self._home is None:
+            return 0
+        total = 0
+        for path in Path(self._home.name).glob("**/tables/*.json"):
+            with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
+                game = json.loads(path.read_text(encoding="utf-8"))
+                total += sum(len(hand.get("actions", ())) for hand in game.get("hands", ()))
+        return total
 
     def cpu(self) -> tuple[float | None, float | None]:
         """CPU seconds so far: the server's own process, and its computers' worker processes."""
@@ -641,11 +655,14 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
         progress(f"{what}: playing for {st.seconds:g} s")
         loop = asyncio.get_running_loop()
         cpu0, own0, wall0 = server.cpu(), own_cpu(), time.perf_counter()
+        actions0 = server.table_actions()
         phases.start = loop.time()
         until = loop.time() + st.seconds
         await asyncio.gather(*(p.play(until) for p in players))
         wall = time.perf_counter() - wall0
         cpu1, own1 = server.cpu(), own_cpu()
+        await asyncio.sleep(0.5)          # the last moves' files are written by the store's thread
+        actions = server.table_actions() - actions0
         dropped = sum(1 for p in players + idlers if p.closed)
         idle_rates = [p.bytes_in / wall for p in idlers] if wall > 0 else []
     finally:
@@ -655,6 +672,8 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
     used = [b - a if a is not None and b is not None else None for a, b in zip(cpu0, cpu1, strict=True)]
     result = figures(st, players, busy, wall, used[0], used[1], own1 - own0, connected_s, ready_s, status, dropped)
     result["lobby_people"] = len(idlers)
+    result["table_actions"] = actions
+    result["actions_per_table_per_min"] = actions / st.tables / wall * 60 if wall > 0 else 0.0
     result["bytes_per_s_per_lobby_person"] = ({"mean": statistics.fmean(idle_rates), "max": max(idle_rates)}
                                               if idle_rates else None)
     return result | {"logins": logins} if logins is not None else result
@@ -782,6 +801,8 @@ def _run_report(r: dict[str, Any], tables: int) -> list[str]:
         f"  keys answered         {lat['n']} of {r['probes']} cursor keys   (unanswered {r['unanswered']}, "
         f"lost to a hand's end {r['lost_probes']}); {r['moves']} other keys; {r['keys_per_s']:.0f} keys/s in all",
         "  hands reached         " + " ".join(str(row["hand"]) for row in r["per_table"]),
+        f"  play                  {r.get('table_actions', 0)} actions at the tables, computers' included "
+        f"({r.get('actions_per_table_per_min', 0.0):.0f} per table a minute)",
         f"  bytes/s per client    mean {r['bytes_per_s_per_client']['mean']:7.0f}   "
         f"max {r['bytes_per_s_per_client']['max']:7.0f}",
         f"  connection setup      p50 {_ms(r['connect_ms']['p50'])} ms   p95 {_ms(r['connect_ms']['p95'])} ms   "

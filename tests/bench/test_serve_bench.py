@@ -117,9 +117,12 @@ def test_expert_computers_at_every_table_are_played_and_their_cpu_is_reported() 
     check_run(r["even"], 2, busy=False)
     if os.path.exists("/proc/self/stat"):
         assert r["even"]["computers_cpu_s"] > 0       # the Experts thought in the server's workers
+    # The tables played on: the computers' moves are in the tables' files.
+    assert r["even"]["table_actions"] > 0 and r["even"]["actions_per_table_per_min"] > 0
     text = serve_bench.report(r)
     assert "3 expert computer(s) at every table" in text
     assert "of which the computers" in text
+    assert f"{r['even']['table_actions']} actions at the tables" in text
 
 
 def test_an_unknown_computer_level_is_refused_before_a_server_starts() -> None:
