@@ -405,9 +405,10 @@ class Table:
             version = self.version
             view = self.view(seat)
             player = self.computers[seat]
-            shared = share if isinstance(player, ExpertPlayer) else None
-            if shared is not None and isinstance(player, ExpertPlayer):
-                player.budget = shared.start()
+            shared = None
+            if share is not None and isinstance(player, ExpertPlayer):
+                shared = share
+                player.budget = share.start()
             try:
                 action, thought = await loop.run_in_executor(executor, think, player, view, self._choose)
             except BrokenExecutor:
