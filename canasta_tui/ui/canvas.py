@@ -141,6 +141,11 @@ def glyph_text(text: str, g: Glyphs) -> str:
     return text.translate(_TO_ASCII) if g is ASCII else text
 
 
+def fit(text: str, width: int, ellipsis: str) -> str:
+    """``text`` cut to ``width``, with an ellipsis where it was cut."""
+    return text if len(text) <= width else text[: max(0, width - len(ellipsis))] + ellipsis
+
+
 def wrap(text: str, width: int) -> list[str]:
     """Split ``text`` into lines of at most ``width`` (continuation lines indented)."""
     out: list[str] = []

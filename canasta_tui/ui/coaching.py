@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
 from ..engine import Action, PlayerView
-from .canvas import Canvas, Options, glyph_text
+from .canvas import Canvas, Options, fit, glyph_text
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
 
@@ -218,7 +218,7 @@ class Review(TableDialog):
         for y, line in enumerate(self.lines(table, cv, opts), start=2):
             if y >= cv.height - 2:
                 break
-            cv.put(y, 1, _fit(glyph_text(line, g), cv.width - 2, g.ellipsis))
+            cv.put(y, 1, fit(glyph_text(line, g), cv.width - 2, g.ellipsis))
         cv.put(cv.height - 1, 0, self._foot()[: cv.width], "dim")
 
     def _foot(self) -> str:
@@ -244,10 +244,6 @@ class Review(TableDialog):
         if more > 0:
             shown[-1] = f"    … {more + 1} more (Down scrolls)"
         return [*head, *shown]
-
-
-def _fit(text: str, width: int, ellipsis: str) -> str:
-    return text if len(text) <= width else text[: max(0, width - len(ellipsis))] + ellipsis
 
 
 __all__ = ["THINKING", "Coach", "Review", "Runner", "run_here"]

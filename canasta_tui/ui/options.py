@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Protocol
 
 from ..engine import Rules, RulesError
 from ..text import NAME_MAX, printable
-from .canvas import Canvas, Options, glyph_text, wrap
+from .canvas import Canvas, Options, fit, glyph_text, wrap
 from .lineedit import list_move
 from .pages import Ask, Hint, LineEdit, Page, scroll_window
 
@@ -76,11 +76,6 @@ ITEMS: tuple[Item, ...] = (
          "after each hand, where the Expert would have played otherwise"),
     Item("rules", "Rule options", "page", "the rules new games play by: a preset, then single options"),
 )
-
-
-def fit(text: str, width: int, ellipsis: str) -> str:
-    """``text`` cut to ``width``, with an ellipsis where it was cut."""
-    return text if len(text) <= width else text[: max(0, width - len(ellipsis))] + ellipsis
 
 
 def shown(value: Any) -> str:
