@@ -117,17 +117,24 @@ def _new_asks() -> dict[str, int]:
     return {"A": 0, "B": 0, A.YES: 0, A.NO: 0}
 
 
+def _decide(s: GameState, players: list[ComputerPlayer], sides: list[str],
+            lat: dict[str, list[float]], asks: dict[str, int], stops: dict[str, int]) -> Action:
+    """The action of the player to act in ``s``, its time, a clock stop and a question counted."""
+    seat = s.actor
+    side = sides[seat]
+    t0 = time.perf_counter()
+    a = _choose(players[seat], s, seat)
+    lat[side].append(time.perf_counter() - t0)
+    _clock_stop(stops, side, players[seat])
+    _asked(asks, side, a)
+    return a
+
+
 def _play_out(s: GameState, players: list[ComputerPlayer], sides: list[str],
               lat: dict[str, list[float]], asks: dict[str, int], stops: dict[str, int]) -> GameState:
     n = 0
     while s.phase != Phase.HAND_OVER and n < MAX_ACTIONS:
-        seat = s.actor
-        t0 = time.perf_counter()
-        a = _choose(players[seat], s, seat)
-        lat[sides[seat]].append(time.perf_counter() - t0)
-        _clock_stop(stops, sides[seat], players[seat])
-        _asked(asks, sides[seat], a)
-        s = apply(s, a)
+        s = apply(s, _decide(s, players, sides, lat, asks, stops))
         n += 1
     return s
 
@@ -136,13 +143,7 @@ def _play_match_hand(m: Match, players: list[ComputerPlayer], sides: list[str],
                      lat: dict[str, list[float]], asks: dict[str, int], stops: dict[str, int]) -> Match:
     n = 0
     while m.state.phase != Phase.HAND_OVER and n < MAX_ACTIONS:
-        seat = m.state.actor
-        t0 = time.perf_counter()
-        a = _choose(players[seat], m.state, seat)
-        lat[sides[seat]].append(time.perf_counter() - t0)
-        _clock_stop(stops, sides[seat], players[seat])
-        _asked(asks, sides[seat], a)
-        m = play(m, a)
+        m = play(m, _decide(m.state, players, sides, lat, asks, stops))
         n += 1
     return m
 
