@@ -32,7 +32,7 @@ from ..engine.moves import canastas_missing
 from ..engine.state import next_seat, team
 from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, paired_gain
 from .heuristic import decide
-from .knowledge import canastas, my_team
+from .knowledge import canastas, may_go_out_soon, my_team, opponents
 
 #: The Expert's budget for a hint, in seconds of the bench machine's work (the same on any machine).
 HINT_BUDGET = 0.5
@@ -256,12 +256,7 @@ def _meld_of(v: PlayerView, rank: int) -> Meld | None:
 def _others_close(v: PlayerView) -> bool:
     """Could the other side go out soon: the canastas it needs to go out made (in Bolivia one of
     them an escalera) and a hand of three cards or fewer?"""
-    me = my_team(v)
-    for p in range(v.rules.players):
-        side = team(p, v.rules)
-        if side != me and canastas_missing(v.melds[side], v.rules) == 0 and v.hand_sizes[p] <= 3:
-            return True
-    return False
+    return any(may_go_out_soon(v, p, 3) for p in opponents(v))
 
 
 def _pile_reasons(v: PlayerView) -> list[str]:

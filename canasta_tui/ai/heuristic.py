@@ -525,8 +525,7 @@ def should_ask(v: PlayerView, style: Style | None = None) -> bool:
         return False
     if style is not None and style.partner and catches_opponents(v):
         return False  # clearly right to go out now: a "no" would give them turns to meld
-    return not any(v.hand_sizes[p] <= 2 and canastas_missing(v.melds[team(p, v.rules)], v.rules) <= 0
-                   for p in K.opponents(v, v.turn))
+    return not any(K.may_go_out_soon(v, p, 2) for p in K.opponents(v, v.turn))
 
 
 # --------------------------------------------------------------------------- a partner worth having
@@ -563,13 +562,12 @@ def catches_opponents(v: PlayerView) -> bool:
     return caught_cards(v) >= own + 4
 
 
-def partner_may_go_out(v: PlayerView, tm: int) -> bool:
+def partner_may_go_out(v: PlayerView) -> bool:
     """The partner of the seat to play could go out at its next turn: the side has the
     canastas it needs and the partner holds three cards or fewer.  Then the cards this
     hand keeps back would count against the side: meld them now."""
     partner = K.partner_seat(v, v.turn)
-    return (partner is not None and v.hand_sizes[partner] <= 3
-            and canastas_missing(v.melds[tm], v.rules) <= 0)
+    return partner is not None and K.may_go_out_soon(v, partner, 3)
 
 
 def partner_answer(v: PlayerView, pts: int, meldable: int) -> bool | None:
@@ -598,8 +596,7 @@ def partner_answer(v: PlayerView, pts: int, meldable: int) -> bool | None:
         return True
     if v.stock_size < 8:
         return True
-    first = K.opponents(v, asker)[0]
-    if canastas_missing(v.melds[team(first, v.rules)], v.rules) <= 0 and v.hand_sizes[first] <= 2:
+    if K.may_go_out_soon(v, K.opponents(v, asker)[0], 2):
         return True
     theirs = max(K.table_value(v, team(p, v.rules)) for p in K.opponents(v, asker))
     if theirs >= K.table_value(v, tm) + BIG_PACK:
@@ -787,7 +784,7 @@ def optional_meld(v: PlayerView, style: Style, tm: int) -> Action | None:
     keep = style.keep_cards
     if style.advanced and K.threat(v) >= 1.0:
         keep = 2  # the other side is about to go out: get the points down
-    elif style.partner and partner_may_go_out(v, tm):
+    elif style.partner and partner_may_go_out(v):
         keep = 2  # so is the partner: this hand's cards would count against the side
     best: tuple[float, Action] | None = None
     variant = S.is_variant(v.rules)

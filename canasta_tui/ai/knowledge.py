@@ -55,6 +55,12 @@ def partner_seat(v: PlayerView, seat: int | None = None) -> int | None:
     return partner(seat)
 
 
+def may_go_out_soon(v: PlayerView, seat: int, cards: int) -> bool:
+    """``seat`` could go out at its next turn: its side has the canastas it needs to go out (in
+    Bolivia one an escalera) and it holds ``cards`` cards or fewer."""
+    return v.hand_sizes[seat] <= cards and canastas_missing(v.melds[team(seat, v.rules)], v.rules) <= 0
+
+
 def next_player(v: PlayerView, seat: int | None = None) -> int:
     seat = v.seat if seat is None else seat
     return (seat + 1) % len(v.hand_sizes)
