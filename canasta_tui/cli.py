@@ -20,7 +20,7 @@ from .play.local import TableFiles
 from .play.start import open_for_play, start_table
 from .presets import load_rules, preset_names
 from .rules_cmd import rules_command
-from .server.config import DAY, MAX_TABLES, PASSWORD_ENV
+from .server.config import DAY, EXPERT_BUDGET_RANGE, MAX_TABLES, PASSWORD_ENV
 from .text import BadName, check_name, printable
 
 if TYPE_CHECKING:
@@ -322,7 +322,7 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
               help="Connections logging in at once (not logged in yet), in all.")
 @click.option("--max-logins-per-address", type=click.IntRange(1, 10000), default=3, show_default=True, metavar="N",
               help="Connections logging in at once from one address.")
-@click.option("--expert-budget", type=click.FloatRange(0.05, 10), default=1.0, show_default=True, metavar="SECONDS",
+@click.option("--expert-budget", type=click.FloatRange(*EXPERT_BUDGET_RANGE), default=1.0, show_default=True, metavar="SECONDS",
               help="An Expert computer's thinking per decision while the workers are free; when more Experts "
                    "think at once than there are workers, each gets its share, down to 0.1 s.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (table N plays seed + N - 1).")

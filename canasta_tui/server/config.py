@@ -17,6 +17,8 @@ PASSWORD_ENV = "CANASTA_SERVE_PASSWORD"
 #: The most tables a server can be told to hold (every one is kept in memory, on disk, and read
 #: again at every start).
 MAX_TABLES = 1000
+#: An Expert computer's thinking per decision at a server may be set from ... to ... seconds.
+EXPERT_BUDGET_RANGE = (0.05, 10.0)
 #: One day, in seconds (``--set-aside-days``).
 DAY = 86400.0
 
@@ -140,8 +142,9 @@ class ServerConfig:
                      "input_burst", "chat_max", "chat_lines", "workers"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
-        if not 0.05 <= self.expert_budget <= 10:
-            raise ConfigError(f"expert-budget must be between 0.05 and 10 seconds, not {self.expert_budget}")
+        low, high = EXPERT_BUDGET_RANGE
+        if not low <= self.expert_budget <= high:
+            raise ConfigError(f"expert-budget must be between {low:g} and {high:g} seconds, not {self.expert_budget}")
         if self.input_flood < self.input_burst or self.input_flood_window <= 0:
             raise ConfigError(f"input-flood ({self.input_flood} bytes) must be at least input-burst "
                               f"({self.input_burst}), in a window of more than 0 s")
@@ -190,4 +193,4 @@ class ServerConfig:
         return ("players enter with " + " or ".join(ways)) if ways else "anybody who can reach the port may enter"
 
 
-__all__ = ["DAY", "MAX_TABLES", "PASSWORD_ENV", "ConfigError", "ServerConfig", "is_fingerprint"]
+__all__ = ["DAY", "EXPERT_BUDGET_RANGE", "MAX_TABLES", "PASSWORD_ENV", "ConfigError", "ServerConfig", "is_fingerprint"]

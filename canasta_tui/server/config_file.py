@@ -33,7 +33,7 @@ from typing import Any
 from ..persistence import paths
 from ..persistence.safe_io import Unreadable, read_regular
 from ..text import printable
-from .config import DAY, MAX_TABLES, ConfigError, ServerConfig, is_fingerprint
+from .config import DAY, EXPERT_BUDGET_RANGE, MAX_TABLES, ConfigError, ServerConfig, is_fingerprint
 
 #: The settings file's section for the server.
 SECTION = "serve"
@@ -141,7 +141,7 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "motd": (_motd, "motd"),
     "admins": (_admins, "admins"),
     "seed": (_seed, "seed"),
-    "expert_budget": (_number(0.05, 10), "expert_budget"),
+    "expert_budget": (_number(*EXPERT_BUDGET_RANGE), "expert_budget"),
 }
 
 
