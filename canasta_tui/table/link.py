@@ -113,6 +113,13 @@ class Link:
             return Outcome(False, f"You do not play {self._table.name(seat)}")
         return self._table.submit(seat, actions)
 
+    def views_along(self, seat: int, actions: Sequence[Action]) -> tuple[PlayerView, ...]:
+        """The view of one of this client's seats before each action of a move it means to submit
+        (the table's :meth:`~.table.Table.views_along`): only what that seat sees at each step."""
+        if seat not in self.seats:
+            raise PermissionError(f"this client does not play Player {seat + 1}")
+        return self._table.views_along(seat, actions)
+
     def acknowledge(self) -> None:
         self._table.acknowledge(self.token)
 

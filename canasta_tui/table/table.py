@@ -293,6 +293,22 @@ class Table:
         self._after_move()
         return Outcome(True)
 
+    def views_along(self, seat: int, actions: Sequence[Action]) -> tuple[PlayerView, ...]:
+        """``seat``'s view before each of ``actions``, as :meth:`submit` would play them in turn (the
+        table is not touched): the position each action of a move is played in, for the review of
+        the hand.  Shorter than ``actions`` where one could not be played (the move is refused)."""
+        m = self.match
+        out: list[PlayerView] = []
+        for a in actions:
+            if m.state.actor != seat or m.state.phase == Phase.HAND_OVER:
+                break
+            out.append(self.view(seat) if m is self.match else view_for(m.state, seat))
+            try:
+                m = play_action(m, a)
+            except IllegalActionError:
+                break
+        return tuple(out)
+
     def _try(self, seat: int, actions: Sequence[Action]) -> tuple[Match, list[Event]]:
         """The match after ``actions`` played in turn by ``seat``, and what everybody saw them do;
         raises IllegalActionError with the reason.  Each action is played once, by ``play``

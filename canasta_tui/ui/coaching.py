@@ -16,12 +16,12 @@ from __future__ import annotations
 import functools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
-from ..engine import Action, PlayerView
+from ..engine import PlayerView
 from .canvas import Canvas, Options, fit, glyph_text
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
@@ -122,21 +122,29 @@ class Coach:
         return self._line if self._asked == view else ""
 
     # ------------------------------------------------------------------ the review
-    def record(self, hand: int, view: PlayerView, action: Action) -> bool:
-        """A human seat plays ``action`` from ``view`` in hand ``hand``: kept (True) with the review on."""
+    def record(self, hand: int, seat: int, move: Callable[[], Sequence[Decision]]) -> int:
+        """A human ``seat`` plays a move in hand ``hand``: with the review on, its decisions (``move``
+        gives them: each action of the move with the view it is played from) are kept; how many.
+
+        Every action of a move is a decision of its own: the Expert, too, decides one action at a
+        time (comparing ways to play the rest of the turn after it), so an action judged in the
+        position it was played in costs what it adds to the actions before it, and a move's
+        actions never count one choice twice."""
         if hand != self.hand:
             self.decisions.clear()
             self.reviews.clear()
             self.hand = hand
-        if not self.review_on or view.seat in self.reviews:
-            return False
-        self.decisions.setdefault(view.seat, []).append(Decision(view, action))
-        return True
+        if not self.review_on or seat in self.reviews:
+            return 0
+        kept = list(move())
+        self.decisions.setdefault(seat, []).extend(kept)
+        return len(kept)
 
-    def forget_last(self, seat: int) -> None:
-        """The move just kept was refused: it was no decision."""
-        if self.decisions.get(seat):
-            self.decisions[seat].pop()
+    def forget_last(self, seat: int, n: int = 1) -> None:
+        """The move just kept (its ``n`` decisions) was refused: it was no decision."""
+        kept = self.decisions.get(seat)
+        if kept and n > 0:
+            del kept[-n:]
 
     def hand_over(self, hand: int) -> None:
         """The hand is over: review each seat's decisions off the screen's thread."""

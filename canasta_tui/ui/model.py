@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from ..ai.coach import Decision
 from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
 from ..table import Change, Link
@@ -325,13 +326,14 @@ class Client:
         """Submit these actions as one move: the table plays all of them, or none and says why."""
         if self.viewer is None:
             return False
-        # Kept before it is played (the review of a hand its last move ends begins at once); a move
-        # of several actions is reviewed by its first, the decision it began with.
-        kept = bool(actions) and self.coach.record(self.link.hand_number, self.link.view(self.viewer), actions[0])
-        out = self.link.submit(self.viewer, actions)
+        # Kept before it is played (the review of a hand its last move ends begins at once): each
+        # action of the move with the position it is played in (see Coach.record).
+        seat = self.viewer
+        kept = self.coach.record(self.link.hand_number, seat, lambda: [
+            Decision(v, a) for v, a in zip(self.link.views_along(seat, actions), actions, strict=False)])  # shorter: refused
+        out = self.link.submit(seat, actions)
         if not out.ok:
-            if kept:
-                self.coach.forget_last(self.viewer)
+            self.coach.forget_last(seat, kept)
             self.message = out.reason.split("\n")
             if out.changed:
                 self.selected.clear()

@@ -10,9 +10,10 @@ import pytest
 from canasta_tui.ai import coach, make_player
 from canasta_tui.ai.coach import Decision, Mistake, hint, review
 from canasta_tui.ai.expert import ExpertPlayer
-from canasta_tui.engine import CLASSIC, Action, Phase, PlayerView, apply, deal, view_for
+from canasta_tui.engine import CLASSIC, Action, GameState, Phase, PlayerView, apply, deal, view_for
 from canasta_tui.engine import actions as A
 from canasta_tui.presets import load_rules
+from canasta_tui.table import Table, seats_for
 
 from .helpers import position, shuffled, variant_position
 from .test_fair_and_robust import midgame, permute_hidden
@@ -188,6 +189,38 @@ def test_permuting_the_hidden_cards_changes_neither_hint_nor_review() -> None:
                 assert review([Decision(v1, a)], 4, QUICK) == review([Decision(v2, a)], 4, QUICK)
             checked += 1
     assert checked >= 10
+    # A move of several actions (a meld, then a discard the Expert would not make): each action is
+    # a decision judged in the position the table says it is played in, the same for both deals.
+    moves = 0
+    judged: list[int] = []
+    for seed in range(6):
+        for steps in range(3, 60, 3):
+            s = midgame(seed, steps)
+            v = view_for(s, s.actor)
+            melds = [a for a in v.legal if a.kind in (A.MELD, A.ADD)]
+            if s.phase != Phase.MELD or not melds or moves >= 4:
+                continue
+            seat = s.actor
+            other = permute_hidden(s, seat, random.Random(seed * 17 + steps))
+            assert other.hands != s.hands or other.deck != s.deck
+            after = view_for(apply(s, melds[0]), seat)
+            discard = [a for a in after.legal if a.kind == A.DISCARD and a != hint(after, 4, QUICK).action][-1]
+            move = [melds[0], discard]
+            d1, d2 = (tuple(Decision(w, a) for w, a in zip(table_at(x).views_along(seat, move), move, strict=True))
+                      for x in (s, other))
+            assert d1 == d2 and [d.view for d in d1] == [v, after]
+            got = review(d1, 4, QUICK)
+            assert got == review(d2, 4, QUICK)
+            judged += [m.at for m in got]
+            moves += 1
+    assert moves == 4 and 1 in judged         # a second action of a move was among the mistakes
+
+
+def table_at(s: GameState) -> Table:
+    """A table whose game is at position ``s`` (the review's decisions come from the table)."""
+    t = Table(CLASSIC, seats_for(1, "beginner"), 0)
+    t.match = t.match._replace(state=s)
+    return t
 
 
 def test_in_bolivia_a_side_without_its_escalera_is_not_close_to_going_out() -> None:

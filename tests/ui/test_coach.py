@@ -16,8 +16,10 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from canasta_tui.ai.coach import Hint
-from canasta_tui.engine import CLASSIC, Phase, apply, deal, full_deck, view_for
+from canasta_tui.ai.coach import Decision, Hint, review
+from canasta_tui.engine import CLASSIC, Action, Phase, apply, deal, full_deck, view_for
+from canasta_tui.engine import actions as A
+from canasta_tui.engine.cards import parse_card
 from canasta_tui.persistence import paths
 from canasta_tui.ui import coaching
 from canasta_tui.ui.app import TableApp
@@ -26,8 +28,9 @@ from canasta_tui.ui.coaching import THINKING, Review
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import SheetEnd, Summary
 from canasta_tui.ui.keys import keymap
+from tests.ai.helpers import position
 
-from .helpers import client, drive, render, session
+from .helpers import client, drive, render, session, table_of
 from .pages_helpers import screen, typ
 from .test_options import options, selected
 
@@ -269,3 +272,50 @@ def test_hints_are_bounded_per_minute_where_the_coach_says_so() -> None:
     now[0] = 60.0
     coach.ask(v3)
     assert coach.line(v3) == "ok"
+
+
+# ---------------------------------------------------------------------- a move of several actions
+
+
+def _meld_then_give_the_pile() -> tuple[Controller, Action, Action]:
+    """Player 1 (the person) has drawn, holds three 7s, and the next side has six Queens down with
+    15 cards in the pile; melding the 7s and then discarding the Q♠ (one move of two actions, as a
+    meld with its discard) hands the other side the pile and its canasta.  Returns the client and
+    the two actions."""
+    t = session(seed=5)
+    # 108 cards: 8 in Player 1's hand, 5 in each other hand, 9 melded, 15 in the pile, 61 in the stock.
+    s = position({0: "7c 7d 7h Qs 4c 5d 9h Jc"}, melds={0: ["Kc Kd Kh"], 1: ["Qc Qd Qh Qs Qc Qd"]},
+                 pile="4h 5s 6c 8d 9s 10c Jd Kd 6h 8c Ah As Jh Js 10d", stock=61)
+    t.match = t.match._replace(state=s)
+    ctl = client(t)
+    ctl.client.coach.review_on = True
+    return ctl, A.meld(7, 7, 7), A.discard(int(parse_card("Qs")))
+
+
+def test_every_action_of_a_move_is_a_decision_judged_where_it_was_played() -> None:
+    """A move sends its actions in one batch (the Meld dialog's melds, melds then a discard): each
+    is a decision of its own, judged in the position it was played in.  Here the costly choice is
+    the second action (the discard that gives the other side the pile), and the review lists it."""
+    ctl, meld, discard = _meld_then_give_the_pile()
+    t = table_of(ctl)
+    before = t.view(0)
+    assert ctl.client.play([meld, discard])
+    decisions = ctl.client.coach.decisions[0]
+    assert [d.action for d in decisions] == [meld, discard]
+    assert decisions[0].view == before
+    second = decisions[1].view
+    assert second.seat == 0 and second.phase == Phase.MELD and len(second.hand) == len(before.hand) - 3
+    assert discard in second.legal and meld not in second.legal
+    mistakes = review(tuple(decisions), 1, 0.1)
+    assert [m.played for m in mistakes] == [discard]
+    assert mistakes[0].at == 1 and mistakes[0].view == second and mistakes[0].cost > 100
+    assert isinstance(decisions[1], Decision)
+
+
+def test_a_refused_move_leaves_none_of_its_decisions() -> None:
+    """A move the table refuses was no decision: none of its actions stays for the review."""
+    ctl, meld, _ = _meld_then_give_the_pile()
+    assert not ctl.client.play([meld, A.meld(9, 9, 9)])          # no three 9s: refused, nothing played
+    assert ctl.client.coach.decisions.get(0, []) == []
+    assert ctl.client.play([meld])
+    assert [d.action for d in ctl.client.coach.decisions[0]] == [meld]
