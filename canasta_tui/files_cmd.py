@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .persistence import paths, settings, stats
-from .text import printable
+from .text import points, printable
 
 
 def _console() -> Console:
@@ -92,7 +92,7 @@ def _history(con: Console, player: str | None, limit: int) -> None:
         return
     for row in rows:
         con.print(plain(f"#{row.id} {row.finished}  {row.player} ({row.level}, {row.rules} rules): "
-                        f"{'won' if row.won else 'lost'} {row.our_score} to {row.their_score}"))
+                        f"{'won' if row.won else 'lost'} {points(row.our_score)} to {points(row.their_score)}"))
         if row.sheet_problem is not None:
             con.print(plain(f"  (the score sheet cannot be read: {row.sheet_problem})"))
             continue
@@ -105,9 +105,14 @@ def _history(con: Console, player: str | None, limit: int) -> None:
         for h in row.sheet:
             cells = [str(h["hand"])]
             for side in range(sides):
-                cells += [str(h["scores"][side]["total"]), str(h["totals"][side])]
+                cells += [_number(h["scores"][side]["total"]), _number(h["totals"][side])]
             t.add_row(*cells)
         con.print(t)
+
+
+def _number(value: object) -> str:
+    """A score of a stored sheet as a person reads it ("1,500"; anything else as it was stored)."""
+    return points(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _tables(con: Console, player: str | None) -> None:
@@ -127,7 +132,7 @@ def _tables(con: Console, player: str | None) -> None:
         for col in ("#", "player", "score", "hand", "date"):
             hs.add_column(col, justify="right" if col in ("#", "score", "hand") else "left")
         for i, hsc in enumerate(scores, 1):
-            hs.add_row(str(i), plain(hsc.player), str(hsc.difference), str(hsc.hand), plain(hsc.date))
+            hs.add_row(str(i), plain(hsc.player), points(hsc.difference), str(hsc.hand), plain(hsc.date))
         con.print(hs)
 
 

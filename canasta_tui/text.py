@@ -7,6 +7,8 @@ layout.  Two tools:
 * :func:`printable` shows such text with every control character written out
   (``\\x1b``, ``\\n``), so it can be printed anywhere and still says what it held;
 * :func:`check_name` refuses a player name that holds any, or is too long.
+
+And :func:`points`, a score as a person reads it ("1,500").
 """
 
 from __future__ import annotations
@@ -60,4 +62,11 @@ def check_name(name: str) -> str:
     return clean
 
 
-__all__ = ["NAME_MAX", "BadName", "check_name", "printable"]
+def points(n: int) -> str:
+    """A score (a total, a target, a rating) as a person reads it, thousands grouped: "1,500",
+    "12,345", "-1,250", "980".  Only for what a person reads: saves, logs, the notation, ``--json``
+    and what a person types (an option's value) keep plain digits."""
+    return f"{n:,}"
+
+
+__all__ = ["NAME_MAX", "BadName", "check_name", "points", "printable"]

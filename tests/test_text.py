@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from canasta_tui.text import NAME_MAX, BadName, check_name, printable
+from canasta_tui.text import NAME_MAX, BadName, check_name, points, printable
 
 
 def test_printable_writes_escape_sequences_out() -> None:
@@ -28,3 +28,10 @@ def test_check_name_refuses_control_characters_and_long_names(bad: str) -> None:
 def test_check_name_keeps_ordinary_names() -> None:
     assert check_name("  Zoë  ") == "Zoë"
     assert check_name("x" * NAME_MAX) == "x" * NAME_MAX
+
+
+@pytest.mark.parametrize(("n", "text"), [(0, "0"), (980, "980"), (1500, "1,500"), (12345, "12,345"),
+                                         (-1250, "-1,250"), (-90, "-90"), (1234567, "1,234,567")])
+def test_points_groups_thousands_as_a_person_reads_scores(n: int, text: str) -> None:
+    """Scores a person reads (summaries, the Score page, the lobby, statistics) group thousands."""
+    assert points(n) == text

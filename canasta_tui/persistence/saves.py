@@ -32,7 +32,7 @@ from types import FrameType
 from typing import Any, NamedTuple, Protocol
 
 from ..engine import CanastaError, Match, record
-from ..text import printable
+from ..text import points, printable
 from . import paths
 from .safe_io import Unreadable, read_regular
 
@@ -259,7 +259,7 @@ class SaveInfo:
     name: str
     path: Path
     modified: float
-    summary: str          # "hand 3, 1250 to 980" or what is wrong with the file
+    summary: str          # "hand 3, 1,250 to 980" or what is wrong with the file
     ok: bool
 
 
@@ -270,7 +270,7 @@ def _summary(data: Any) -> str:
         return "not a Canasta save"
     scores = snap.get("scores")
     # Only numbers are shown: the file is not trusted until it is loaded, and text in it may hold escapes.
-    score_text = (" to ".join(str(s) if type(s) is int else "?" for s in scores[:4])
+    score_text = (" to ".join(points(s) if type(s) is int else "?" for s in scores[:4])
                   if isinstance(scores, list) else "?")
     return f"hand {len(hands)}, {score_text}"
 

@@ -32,7 +32,7 @@ from ..persistence.saves import (
 from ..persistence.stores import SettingsFile, StatsFile
 from ..presets import load_rules
 from ..table import Table, seats_for
-from ..text import printable
+from ..text import points, printable
 from .local import LocalTable, TableFiles, attach
 from .seats import saved_seats, seating
 
@@ -149,7 +149,7 @@ class LocalHome:
         if game is None:
             return None
         m = game.match
-        return f"hand {m.hand_number}, {' to '.join(str(s) for s in m.scores)}"
+        return f"hand {m.hand_number}, {' to '.join(points(s) for s in m.scores)}"
 
     def _keep_unfinished(self, loading: Path | None = None) -> tuple[list[str], str | None]:
         """A new game replaces the autosave: an unfinished game there is kept as a backup first
@@ -207,7 +207,7 @@ class LocalHome:
             return f"Not loaded: {printable(str(exc))}"
         m = game.match
         if m.winner is not None:
-            return f"Not loaded: the match in {printable(str(game.path))} is over ({' to '.join(map(str, m.scores))})"
+            return f"Not loaded: the match in {printable(str(game.path))} is over ({' to '.join(map(points, m.scores))})"
         notices, why = self._keep_unfinished(game.path)
         if why is not None:
             return why

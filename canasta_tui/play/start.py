@@ -29,6 +29,7 @@ from ..persistence.saves import (
     read_record,
 )
 from ..table import COMPUTER, Seat, Table, seats_for
+from ..text import points
 from .local import LocalTable, attach
 from .seats import saved_seats
 
@@ -46,7 +47,7 @@ def open_for_play(load: str) -> LoadedGame:
         raise click.ClickException(f"cannot load {exc}") from None
     m = game.match
     if m.winner is not None:
-        totals = " to ".join(str(s) for s in m.scores)
+        totals = " to ".join(points(s) for s in m.scores)
         raise click.ClickException(f"{game.path}: this match is over ({team_name(m.winner, m.rules)} won, "
                                    f"{totals}); there is nothing to play on. canasta --new starts a new game.")
     return game

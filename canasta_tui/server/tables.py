@@ -48,7 +48,7 @@ from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..table.seats import is_key
 from ..table.table import ThinkingShare
-from ..text import printable
+from ..text import points, printable
 from ..ui.lobbyview import (
     Access,
     Destination,
@@ -260,11 +260,12 @@ class ServerTable:
             row = row._replace(hand=self.hand_number(), score=self.score_text(), paused=self.held())
         return LobbyRow(row, self.creator, owners, keys, self.code, frozenset(self.allowed | {self.creator}))
 
-    def score_text(self) -> str:
+    def score_text(self, number: Callable[[int], str] = points) -> str:
+        """Each side's score in a few words ("1&3: 1,250  2&4: 980"; a log passes ``str``)."""
         if self.table is None:
             return ""
         m = self.table.match
-        return "  ".join(f"{short_side(t, self.rules)}: {m.scores[t]}" for t in range(self.rules.teams))
+        return "  ".join(f"{short_side(t, self.rules)}: {number(m.scores[t])}" for t in range(self.rules.teams))
 
     def winner_text(self) -> str:
         w = self.table.match.winner if self.table is not None else None
@@ -875,7 +876,7 @@ class Registry:
         self.tables[item.id] = st
         st.attach(table, self.executor)
         st.wait_for_all()
-        log.info("table %d is back: hand %d, %s", item.id, game.match.hand_number, st.score_text())
+        log.info("table %d is back: hand %d, %s", item.id, game.match.hand_number, st.score_text(str))
 
     # ------------------------------------------------------------------ people
     def admit(self, client: Client) -> str | None:

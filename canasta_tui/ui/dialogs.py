@@ -22,6 +22,7 @@ from ..engine import Action, HandRecord, Phase, PlayerView, Rules
 from ..engine import actions as A
 from ..engine.cards import RANK_OF
 from ..table import Link
+from ..text import points
 from .canvas import Canvas, Options, card_label, draw_box, glyph_text, wrap
 from .files import Files, SavedGame
 from .lineedit import LineEdit, list_move
@@ -332,7 +333,7 @@ class MatchOver(TableDialog):
         w = link.winner
         verb = "win" if rules.partnerships else "wins"
         out = [f"{side_name(w, rules, seat_names(table))} {verb} the match!" if w is not None else "The match is over", ""]
-        out += [f"{side_name(t, rules, seat_names(table))}: {link.scores[t]}" for t in range(rules.teams)]
+        out += [f"{side_name(t, rules, seat_names(table))}: {points(link.scores[t])}" for t in range(rules.teams)]
         offers = table.offers()
         if "again" in offers:
             return [*out, "", "a or Enter: Play again    m: start menu    q: quit"]

@@ -22,7 +22,7 @@ from typing import ClassVar
 from ..ai import LEVELS
 from ..engine import RulesError
 from ..presets import load_rules, preset_names
-from ..text import printable
+from ..text import points, printable
 from .canvas import Canvas, Options, Region, draw_box, draw_too_small, too_small, wrap
 from .dialogs import CHAT_MAX
 from .keys import KeyHelp, check_commands
@@ -933,7 +933,7 @@ def _default(view: LobbyView) -> int | None:
 
 
 def _row(st: TableRow, width: int) -> str:
-    head = f"{st.id:>3}  {st.rules:<12} {st.level:<9} to {st.target:<6} "
+    head = f"{st.id:>3}  {st.rules:<12} {st.level:<9} to {points(st.target):<6} "
     return (head + _state(st))[:width]
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from ..text import printable
+from ..text import points, printable
 from .canvas import Canvas, Options, wrap
 from .options import ITEMS, OptionsPage
 from .pages import Hint, Page, scroll_window
@@ -220,7 +220,7 @@ class RecordPage(Page):
             return
         cv.put(y, 0, (f"{g.hline} Rating " + g.hline * cv.width)[: cv.width], "heading")
         y += 1
-        lines = [f"{printable(r.game).title()[:8]:<8} {r.points} points after {r.matches} rated "
+        lines = [f"{printable(r.game).title()[:8]:<8} {points(r.points)} points after {r.matches} rated "
                  f"match{'es' if r.matches != 1 else ''}" for r in v.ratings if r.matches]
         if not lines:
             lines = ["No rated match yet: you start at 0 points"]
@@ -234,7 +234,7 @@ class RecordPage(Page):
         if not ms:
             cv.put(y, 2, "No finished match yet: every match you play to its end is kept here.", "dim")
             return
-        cv.put(y, 2, f"  {'finished':<16} {'rules':<10} {'partner':<10} {'opponents':<14} {'score':<15} rating", "dim")
+        cv.put(y, 2, f"  {'finished':<16} {'rules':<10} {'partner':<10} {'opponents':<13} {'score':<16} rating", "dim")
         y += 1
         room = top + rows - y - 1
         self.top = scroll_window(len(ms), self.current, room, self.top)
@@ -243,10 +243,10 @@ class RecordPage(Page):
             on = i == self.current
             partner = ", ".join(printable(p) for p in m.partners) or "-"
             opponents = ", ".join(printable(p) for p in m.opponents)
-            score = f"{'won' if m.won else 'lost'} {m.our_score}-{m.their_score}"
+            score = f"{'won' if m.won else 'lost'} {points(m.our_score)}-{points(m.their_score)}"
             change = "" if m.change is None else f"{m.change:+d}"
             text = (f"{'>' if on else ' '} {m.date:<16} {printable(m.rules)[:10]:<10} {partner[:10]:<10} "
-                    f"{opponents[:14]:<14} {score:<15} {change}")
+                    f"{opponents[:13]:<13} {score:<16} {change}")
             cv.put(y, 2, text[: cv.width - 3], "cursor" if on else "")
             y += 1
         if len(ms) > room:
@@ -376,7 +376,8 @@ class LeaderboardPage(Page):
             mine = self.service.entry
             for s in self.board[self.top:self.top + list_rows - 1]:
                 me = bool(mine) and s.entry == mine
-                text = f"{'>' if me else ' '} {s.place:>3}  {printable(s.name)[:24]:<24}{s.points:>8}{s.matches:>9}{s.wins:>6}"
+                text = (f"{'>' if me else ' '} {s.place:>3}  {printable(s.name)[:24]:<24}{points(s.points):>8}"
+                        f"{s.matches:>9}{s.wins:>6}")
                 cv.put(y, 2, text + ("  (you)" if me else ""), "cursor" if me else "")
                 y += 1
         y = top + list_rows + 2

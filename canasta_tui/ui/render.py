@@ -27,6 +27,7 @@ from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD
 from ..engine.melds import Meld
 from ..presets import rules_label
 from ..table.events import meld_starters
+from ..text import points
 from .canvas import (
     DEFAULT_OPTIONS,
     Canvas,
@@ -200,7 +201,7 @@ def draw_table_top(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options
     scores = snap.scores
     # Header: the rules and hand on the left, the match score on the right (never overlapping).
     cv.fill(0, 0, W, 1, "header")
-    right = "   ".join(f"{short_team(t, rules)}: {scores[t]}" for t in range(rules.teams)) + " "
+    right = "   ".join(f"{short_team(t, rules)}: {points(scores[t])}" for t in range(rules.teams)) + " "
     right = right[-W:]
     cv.put(0, W - len(right), right, "header")
     Region(cv, 0, 0, W - len(right) - 1, 1).put(
@@ -256,7 +257,8 @@ def _kind(snap: TableSnapshot, seat: int, g: Glyphs) -> str:
 
 def side_line(v: PlayerView, t: int, scores: Sequence[int]) -> str:
     """A side's score and what its initial meld needs (``melded`` once it has made it)."""
-    return f"{short_team(t, v.rules)}: {scores[t]}, " + ("melded" if has_melded(v, t) else f"needs {v.requirements[t]}")
+    return (f"{short_team(t, v.rules)}: {points(scores[t])}, "
+            + ("melded" if has_melded(v, t) else f"needs {points(v.requirements[t])}"))
 
 
 def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, starters: dict[tuple[int, int], int],

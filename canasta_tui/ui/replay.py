@@ -18,7 +18,7 @@ from typing import ClassVar
 from ..engine import Phase, PlayerView, team
 from ..table.events import coalesced, describe
 from ..table.replay import Frame, ReplayHand, ReplaySource, replay_source
-from ..text import printable
+from ..text import points, printable
 from .canvas import Canvas, Options, card_label, card_style, glyph_text, too_small, wrap
 from .dialogs import TableFacts
 from .pages import Hint, Page, draw_hints
@@ -176,7 +176,7 @@ class ReplayPage(Page):
         g = opts.glyphs
         rules = self.game.rules
         scores = self.scores()
-        right = "   ".join(f"{short_team(t, rules)}: {scores[t]}" for t in range(rules.teams)) + " "
+        right = "   ".join(f"{short_team(t, rules)}: {points(scores[t])}" for t in range(rules.teams)) + " "
         cv.fill(0, 0, cv.width, 1, "header")
         cv.put(0, max(0, cv.width - len(right)), right, "header")
         left = (f" REPLAY {g.dash} {printable(self.source.title)} {g.dash} hand {self.h + 1} of {self.game.hand_count}, "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Protocol
 
-from ..text import printable
+from ..text import points, printable
 from .canvas import Canvas, Options
 from .pages import Ask, Hint, Page, scroll_window
 
@@ -168,7 +168,7 @@ class StatisticsPage(Page):
         cv.put(y, x, f"[{printable(level)}]" if chosen else printable(level), "name")
         cv.put(y + 1, x, f"{'#':>2}  {'player':<12}{'score':>7}{'hand':>6}  {'date':<10}", "dim")
         for i, h in enumerate(scores[:10], 1):
-            cv.put(y + 1 + i, x, f"{i:>2}  {printable(h.player)[:12]:<12}{h.difference:>7}{h.hand:>6}  "
+            cv.put(y + 1 + i, x, f"{i:>2}  {printable(h.player)[:12]:<12}{points(h.difference):>7}{h.hand:>6}  "
                                  f"{printable(h.date)[:10]:<10}")
         if not scores:
             cv.put(y + 2, x, "    none yet", "dim")

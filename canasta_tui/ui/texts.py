@@ -9,6 +9,7 @@ from ..engine import Action, HandRecord, Phase, PlayerView, Rules, end_text, pla
 from ..engine import team as _team
 from ..engine.melds import Meld, ordered_melds
 from ..engine.scoring import TeamScore
+from ..text import points
 from .canvas import card_label, wrap
 from .files import SavedGame
 from .keys import KEYS
@@ -224,7 +225,7 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
     scores, unseen = score_so_far(v)
 
     def row(label: str, cells: Sequence[object]) -> str:
-        return f"{label:<18}" + "".join(f"{c!s:>{col}}" for c in cells)
+        return f"{label:<18}" + "".join(f"{points(c) if isinstance(c, int) else c:>{col}}" for c in cells)
 
     def canastas(t: int) -> str:
         ts = scores[t]
@@ -235,13 +236,13 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
         return ", ".join(parts) or "none"
 
     out = [row("", heads), row("Match score", [totals[t] for t in teams]),
-           row("Initial meld", ["melded" if has_melded(v, t) else f"needs {v.requirements[t]}" for t in teams]),
+           row("Initial meld", ["melded" if has_melded(v, t) else f"needs {points(v.requirements[t])}" for t in teams]),
            row("Canastas of a rank" if rules.sequences else "Canastas", [canastas(t) for t in teams])]
     kinds = special_canastas(rules)
     out += [row(name.capitalize() + "s", [count(scores[t]) for t in teams]) for name, _, count in kinds]
     out += ["", "If the hand ended now:", row("  Melded cards", [scores[t].melds for t in teams]),
             row("  Canasta bonuses", [scores[t].canasta_bonus for t in teams])]
-    out += [row(f"    {name}s {bonus}", [count(scores[t]) * bonus for t in teams]) for name, bonus, count in kinds]
+    out += [row(f"    {name}s {points(bonus)}", [count(scores[t]) * bonus for t in teams]) for name, bonus, count in kinds]
     out.append(row("  Red threes", [scores[t].red_three_points for t in teams]))
     if any(scores[t].penalties for t in teams):
         out.append(row("  Penalties", [-scores[t].penalties for t in teams]))
@@ -251,9 +252,9 @@ def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played
     out.append(row("  So far", [scores[t].total for t in teams]))
     out.append(row("  Cards not seen", [unseen[t] or "" for t in teams]))
     out.append(f"{hands_played} hand{'s' if hands_played != 1 else ''} played; the match is played to "
-               f"{rules.target_score}.")
+               f"{points(rules.target_score)}.")
     if rules.black_three_hand_penalty:
-        out.append(f"A black three left in a hand at the end costs {rules.black_three_hand_penalty}.")
+        out.append(f"A black three left in a hand at the end costs {points(rules.black_three_hand_penalty)}.")
     return out
 
 
@@ -275,10 +276,10 @@ def bonus_legend(rules: Rules) -> str:
     Bolivia's black-three penalty ("" for the other rules: their sheet is as it always was)."""
     if not rules.sequences:
         return ""
-    kinds = ", ".join(f"{name} {bonus}" for name, bonus, _ in special_canastas(rules))
+    kinds = ", ".join(f"{name} {points(bonus)}" for name, bonus, _ in special_canastas(rules))
     text = f"bonus: canastas ({kinds}), red threes, going out; net: melded cards less cards in hand and penalties"
     if rules.black_three_hand_penalty:
-        text += f" (a black three left in hand {rules.black_three_hand_penalty})"
+        text += f" (a black three left in hand {points(rules.black_three_hand_penalty)})"
     return text
 
 
@@ -289,7 +290,7 @@ def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int]
     four hands; then the totals and each side's initial meld requirement for the next hand."""
     col = 21
     out = [f"{'':<13}" + "".join(f"{side_name(t, rules, names, col - 1):>{col}}" for t in range(rules.teams))]
-    out.append(f"{'Hand Dealer':<13}" + f"{'bonus   net  total':>{col}}" * rules.teams)
+    out.append(f"{'Hand Dealer':<13}" + f"{'bonus    net  total':>{col}}" * rules.teams)
     keep = max(4, room - 5)
     shown = sheet[-keep:]
     if len(shown) < len(sheet):
@@ -299,10 +300,11 @@ def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int]
         for ts, total in zip(rec.scores, rec.totals, strict=True):
             bonus = ts.canasta_bonus + ts.red_three_points + ts.going_out
             net = ts.melds - ts.hand - ts.penalties
-            cells += f"{bonus:>{col - 14}}{net:>6}{total:>7}"
+            # Seven wide each ("-1,250" keeps a space before it), the total under the Totals row's.
+            cells += f"{points(bonus):>{col - 14}}{points(net):>7}{points(total):>7}"
         out.append(f"{rec.number:<5}{player_name(rec.dealer):<8}" + cells)
-    out.append(f"{'Totals':<13}" + "".join(f"{t:>{col}}" for t in totals))
-    out.append(f"{'Next needs':<13}" + "".join(f"{rules.requirement(t):>{col}}" for t in totals))
+    out.append(f"{'Totals':<13}" + "".join(f"{points(t):>{col}}" for t in totals))
+    out.append(f"{'Next needs':<13}" + "".join(f"{points(rules.requirement(t)):>{col}}" for t in totals))
     legend = bonus_legend(rules)
     if legend:
         out += wrap(legend, max(40, 13 + col * rules.teams))
@@ -371,8 +373,8 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         ts = rec.scores[t]
         # Every penalty named in full (the summary's column has only room for the sum).
         minus = "\u2212" if g is UNICODE else "-"
-        for reason, points in ts.penalty_items:
-            mid += wrap(f"{minus}{points} {reason}", mid_w)
+        for reason, cost in ts.penalty_items:
+            mid += wrap(f"{minus}{points(cost)} {reason}", mid_w)
         items = ts.lines()
         # Samba, Bolivia: the sambas' (escaleras') and bolivias' bonuses under the canasta bonuses,
         # or, where the column has no room for them, in the middle with the penalties.
@@ -381,8 +383,8 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
         if len(items) + 1 + len(special) <= half:
             items[2:2] = special
         else:
-            mid += [line for label, points in special for line in wrap(f"+{points}{label}", mid_w)]
-        right = [f"{label:<16}{value:>{right_w - 16}}" for label, value in items]
+            mid += [line for label, bonus in special for line in wrap(f"+{points(bonus)}{label}", mid_w)]
+        right = [f"{label:<16}{points(value):>{right_w - 16}}" for label, value in items]
         right.insert(-1, " " * (right_w - 6) + "-" * 6)
         rows = max(len(left), len(mid), len(right))
         rows = min(rows, half)
@@ -393,7 +395,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
             out.append(f"{a:<{left_w}} {b:<{mid_w}} {c:>{right_w}}".rstrip())
     while len(out) < height - 2:
         out.append("")
-    totals = "   ".join(f"{side_name(t, rules, names)}: {rec.totals[t]}" for t in range(teams))
+    totals = "   ".join(f"{side_name(t, rules, names)}: {points(rec.totals[t])}" for t in range(teams))
     out = out[: height - 2]
     out.append(f"Match: {totals}"[:width])
     out.append("Enter: the score sheet")

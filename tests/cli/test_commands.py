@@ -70,7 +70,7 @@ def test_stats_tables_history_and_reset_with_confirmation() -> None:
     code, out = run("stats")
     assert code == 0 and "Ann" in out and "expert" in out and "Win ratio" in out and "High scores" in out
     code, out = run("stats", "--history")
-    assert code == 0 and f"{m.scores[0]} to {m.scores[1]}" in out
+    assert code == 0 and f"{m.scores[0]:,} to {m.scores[1]:,}" in out
     code, out = run("stats", "--reset", input="n\n")
     assert "Nothing was reset" in out and stats.win_ratios() != []
     code, out = run("stats", "--reset", "--yes")

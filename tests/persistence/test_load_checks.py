@@ -228,7 +228,7 @@ def test_load_of_a_finished_match_says_it_is_over_and_touches_nothing(monkeypatc
     path = save("done", m, {"seats": FOUR})
     code, out, seen = launched(monkeypatch, "--load", str(path))
     assert code == 1 and seen == {}
-    totals = " to ".join(str(s) for s in m.scores)
+    totals = " to ".join(f"{s:,}" for s in m.scores)
     assert f"{path}: this match is over (Players " in out and f" won, {totals}); there is nothing to play on" in out
     assert digest(paths.autosave_path()) == before
     assert not list(paths.state_dir().glob("autosave.backup-*.json"))

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from canasta_tui.engine import HandRecord, TeamScore
 from canasta_tui.persistence import stats
 from canasta_tui.presets import load_rules
 from canasta_tui.server.auth import Identity
@@ -198,8 +199,8 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
         lines = screen.split("\n")
         assert len(lines) == 24 and max(len(line) for line in lines) <= 80
     assert "ann ✓ — 4 online" in text
-    assert ">   1  classic      expert    to 5000   hand 1  1&3: 0  2&4: 0" in text
-    assert "    2  windows      beginner  to 3000   forming: 2 of 4 seated, carol starts it" in text
+    assert ">   1  classic      expert    to 5,000  hand 1  1&3: 0  2&4: 0" in text
+    assert "    2  windows      beginner  to 3,000  forming: 2 of 4 seated, carol starts it" in text
     assert "  1  ann✓ (you)" in text and "  2  computer" in text
     assert "  3  bob✓: away, a computer takes over soon" in text
     assert "line 11 word" in text                       # the newest chat line is shown
@@ -303,3 +304,21 @@ def test_the_registrys_experts_share_the_workers_with_the_configured_budget(tmp_
         async with registry(tmp_path, expert_budget=0.05) as reg:
             assert reg.thinking.least == 0.05      # never more than the budget itself
     asyncio.run(main())
+
+
+def test_a_tables_score_reads_with_thousands_grouped_in_the_lobby_and_plain_in_the_log(tmp_path: Path) -> None:
+    """The lobby's row is read by people ("1&3: 12,345"); the server's log keeps plain digits."""
+    async def main() -> tuple[str, str]:
+        async with registry(tmp_path) as reg:
+            ann = Person("ann")
+            reg.connect(ann)
+            st = reg.create(ann, load_rules("classic"), "expert")
+            reg.start(ann, st.id)
+            assert st.table is not None
+            side = TeamScore(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            rec = HandRecord(1, 3, (side, side._replace(team=1)), (12345, -1250), 0, None)
+            st.table.match = st.table.match._replace(sheet=(rec,))
+            return st.lobby_row().row.score, st.score_text(str)
+    shown, logged = run(main())
+    assert shown == "1&3: 12,345  2&4: -1,250"
+    assert logged == "1&3: 12345  2&4: -1250"

@@ -76,7 +76,7 @@ class FixedHome:
     """A home whose unfinished game and rules are fixed (the menu's golden screens)."""
 
     rules_: Rules = field(default_factory=lambda: load_rules("classic"))
-    game: str | None = "hand 3, 1250 to 980"
+    game: str | None = "hand 3, 1,250 to 980"
     told: list[str] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
 

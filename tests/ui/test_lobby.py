@@ -59,7 +59,7 @@ PLAYING = TableRow(1, "classic", "expert", 5000, TableState.PLAYING,
                    (SeatInfo(SeatState.HUMAN, "ann", True, verified=True), SeatInfo(SeatState.COMPUTER),
                     SeatInfo(SeatState.AWAY, "bob", note="a computer takes over soon", verified=True),
                     SeatInfo(SeatState.CLAIMED, "dave", note="sits down at the next deal", verified=True)),
-                   "ann", True, 0, hand=3, score="1&3: 1250  2&4: 980")
+                   "ann", True, 0, hand=3, score="1&3: 1,250  2&4: 980")
 OVER = TableRow(3, "two-player", "advanced", 1500, TableState.OVER,
                 (SeatInfo(SeatState.COMPUTER, "eve", note="for eve"), SeatInfo(SeatState.COMPUTER)),
                 "eve", False, None, winner="Player 1 won")
@@ -215,9 +215,9 @@ def test_the_lobby_draws_its_view_at_every_size() -> None:
         check_golden(f"lobby_{size}.txt", page.paint(width, height, opts).text())
     text = screen(page)
     assert "ann ✓ — 7 online" in text.split("\n")[0]
-    assert ">   1  classic      expert    to 5000   hand 3  1&3: 1250  2&4: 980" in text
-    assert "    2  windows      beginner  to 3000   forming: 2 of 4 seated, carol starts it" in text
-    assert "    3  two-player   advanced  to 1500   over: Player 1 won" in text
+    assert ">   1  classic      expert    to 5,000  hand 3  1&3: 1,250  2&4: 980" in text
+    assert "    2  windows      beginner  to 3,000  forming: 2 of 4 seated, carol starts it" in text
+    assert "    3  two-player   advanced  to 1,500  over: Player 1 won" in text
     assert "  1  ann✓ (you)" in text and "  3  bob✓: away, a computer takes over soon" in text
     assert "  4  computer; dave✓ sits down at the next deal" in text
     assert "carol✓: anyone for a game?" in text and "~gus: me" in text
@@ -415,7 +415,7 @@ def test_a_private_or_unwatched_table_says_so_and_is_not_watched_from_the_lobby(
     playing = PLAYING._replace(my_seat=None, created_by_me=False, access=Access.INVITE, watchable=False,
                                seats=tuple(s._replace(mine=False) for s in PLAYING.seats))
     page = lobby(FakeLobby((playing,)))
-    assert "hand 3  1&3: 1250  2&4: 980 (private, not watched)" in screen(page)
+    assert "hand 3  1&3: 1,250  2&4: 980 (private, not watched)" in screen(page)
     typ(page, "w")
     assert page.message == "Table 1 is not watched: its creator chose so" and not page.done
 

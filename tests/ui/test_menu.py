@@ -18,7 +18,7 @@ def test_the_choices_are_the_dos_games_and_resume_only_with_a_game_to_resume() -
                       "Watch four computers", "Load a saved game", "Options", "Rules", "Statistics", "Help", "Quit"]
     assert "Resume" not in [c.label for c in choices(FixedHome(game=None))]
     text = screen(StartMenu(FixedHome(), FixedPages()))
-    assert "> r  Resume                  the unfinished game: hand 3, 1250 to 980" in text
+    assert "> r  Resume                  the unfinished game: hand 3, 1,250 to 980" in text
     assert "Two Human Players       Players 1 and 4, each with a computer partner" in text
 
 

@@ -112,7 +112,7 @@ def test_score_during_a_hand_is_itemised_as_if_the_hand_ended_now() -> None:
     assert row("Canasta bonuses") == ["800", "800"]      # 4s natural + 7s mixed; 10s natural + 9s mixed
     assert row("Red threes") == ["100", "200"]
     assert row("Your hand") == [str(-(5 + 5 + 10 + 10 + 10 + 10))]      # 3s 5s 8s Jd Qh Kd
-    assert row("So far") == [str(us + 800 + 100 - 50), str(them + 800 + 200)]
+    assert row("So far") == [f"{us + 800 + 100 - 50:,}", f"{them + 800 + 200:,}"]      # "1,270": thousands grouped
     assert row("Cards not seen") == ["5", "3"]          # Player 3's five; Players 2 and 4's two and one
     assert row("Match score") == ["0", "0"] and row("Initial meld") == ["melded", "melded"]
 

@@ -67,7 +67,7 @@ def test_the_replay_shows_the_match_score_after_each_hand_and_at_the_end() -> No
     for _ in range(len(m.decks) - 1):
         typ(p, "n")
     typ(p, "end")
-    assert f"1&3: {m.scores[0]}   2&4: {m.scores[1]}" in screen(p).split("\n")[0]
+    assert f"1&3: {m.scores[0]:,}   2&4: {m.scores[1]:,}" in screen(p).split("\n")[0]
     typ(p, "right")
     assert "The end of the match" in screen(p)
 
@@ -226,8 +226,8 @@ def test_the_record_lists_matches_and_opens_their_replays() -> None:
     text = screen(p)
     assert "Your record" in text.split("\n")[0]
     assert "Canasta  137 points after 3 rated matches" in text and "Samba    88 points after 1 rated match" in text
-    assert "2026-11-20 21:00 classic    bob        cy, di         won 5120-3300   +42" in text
-    assert "2026-11-13 21:00 windows    cy         bob, di        lost 2100-5010" in text
+    assert "2026-11-20 21:00 classic    bob        cy, di        won 5,120-3,300  +42" in text
+    assert "2026-11-13 21:00 windows    cy         bob, di       lost 2,100-5,010" in text
     typ(p, "down", "enter")
     assert "still being played" in screen(p) and p.child is None
     typ(p, "up", "enter")
@@ -235,7 +235,7 @@ def test_the_record_lists_matches_and_opens_their_replays() -> None:
     typ(p, "q", "s")
     assert isinstance(p.child, StatisticsPage)
     text = screen(p)
-    assert "bob" in text and "as your partner" in text and "classic rules" in text and "1450" in text
+    assert "bob" in text and "as your partner" in text and "classic rules" in text and "1,450" in text
     typ(p, "r")
     assert "reset" not in screen(p).split("\n")[-1]          # the server's records are not reset here
     typ(p, "q", "l")

@@ -106,8 +106,8 @@ def test_a_whole_samba_match_by_keys_at_80x24_with_a_sequence_a_samba_and_its_15
     assert seen.sequences >= 1, "the person's keys never melded a sequence"
     assert seen.sambas >= 1, "the person's keys never completed a samba"
     # "a sequence of seven is a samba (a canasta with a 1,500 bonus)": named in the hand's summary
-    # at 80x24 (its figures are written without a thousands separator, as all of them are).
-    shown = [s for s in summaries if re.search(r" 1 samba +1500\n", s)]
+    # at 80x24 (its figures are written with a thousands separator, as a person reads scores).
+    shown = [s for s in summaries if re.search(r" 1 samba +1,500\n", s)]
     assert shown and all(len(s.splitlines()) <= 24 and max(map(len, s.splitlines())) <= 80 for s in summaries)
     assert re.search(r"-[0-9JQKA]+[♣♦♥♠] ×7 +★samba", shown[0])
     assert seen.fallbacks * 20 < seen.keys

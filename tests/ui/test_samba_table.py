@@ -323,10 +323,10 @@ def test_the_score_dialog_names_sambas_and_bolivias() -> None:
     """Issue 19: "the scoring summary and score sheet name the new bonuses"."""
     v = samba_controller().client.view()
     text = "\n".join(score_lines(SAMBA, v, (0, 0), 0))
-    assert "Sambas" in text and "    sambas 1500" in text
+    assert "Sambas" in text and "    sambas 1,500" in text
     bv = samba_controller("bolivia").client.view()
     text = "\n".join(score_lines(BOLIVIA, bv, (0, 0), 0))
-    assert "Escaleras" in text and "Bolivias" in text and "bolivias 2500" in text
+    assert "Escaleras" in text and "Bolivias" in text and "bolivias 2,500" in text
     assert "A black three left in a hand at the end costs 100." in text
     classic_view = Controller(local_link(session(seed=5))).client.view()
     classic = "\n".join(score_lines(load_rules("classic"), classic_view, (0, 0), 0))
@@ -343,15 +343,15 @@ def test_the_summary_and_the_sheet_name_the_new_bonuses() -> None:
     lines = summary_table(v, ((),) * 4, rec, ["Player 1", "Player 2", "Player 3", "Player 4"], 80, 24)
     text = "\n".join(lines)
     # With a penalty the column is full: the bonuses go in the middle, the total stays.
-    assert "+1500 1 escalera" in text and "+2500 1 bolivia" in text and "−100 black three left in hand" in text
-    assert f"{'Total':<16}{5000:>8}" in text
+    assert "+1,500 1 escalera" in text and "+2,500 1 bolivia" in text and "−100 black three left in hand" in text
+    assert f"{'Total':<16}{'5,000':>8}" in text
     assert "4♥×7★esc" in text                   # the side's many melds in short columns, the escalera named
     calm = rec._replace(scores=(ts._replace(penalties=0, penalty_items=(), total=5100), other))
     text = "\n".join(summary_table(v, ((),) * 4, calm, ["Player 1", "Player 2", "Player 3", "Player 4"], 80, 24))
-    assert f"{' 1 escalera':<16}{1500:>8}" in text and f"{' 1 bolivia':<16}{2500:>8}" in text
-    assert f"{'Total':<16}{5100:>8}" in text
+    assert f"{' 1 escalera':<16}{'1,500':>8}" in text and f"{' 1 bolivia':<16}{'2,500':>8}" in text
+    assert f"{'Total':<16}{'5,100':>8}" in text
     sheet = "\n".join(sheet_lines(BOLIVIA, [rec], (5000, 50), 10))
-    assert "escalera 1500" in sheet and "bolivia 2500" in sheet and "black three left in hand 100" in sheet
+    assert "escalera 1,500" in sheet and "bolivia 2,500" in sheet and "black three left in hand 100" in sheet
     assert all(len(line) <= 80 for line in sheet.splitlines())
 
 

@@ -66,12 +66,12 @@ TWO_COLUMNS_OF_MELDS = '''\
  8×4+1w     K×4+1w     −100 did not go out after 'yes'  Cards in hand       -190
                                                         Penalties           -100
                                                                           ------
-                                                        Total               1405
+                                                        Total              1,405
 
 
 
 
-Match: Players 1 & 3: 310   Players 2 & 4: 1405
+Match: Players 1 & 3: 310   Players 2 & 4: 1,405
 Enter: the score sheet'''
 
 
@@ -122,9 +122,15 @@ def test_the_summary_screen_then_the_sheet_of_the_last_four_hands() -> None:
     assert hands == [3, 4, 5, 6]
     assert "(2 earlier hands" in text
     t1, t2 = m.scores
-    assert f"Totals       {t1:>21}{t2:>21}" in text
+    assert t1 >= 1000 and t2 >= 1000                       # read with a thousands separator
+    assert f"Totals       {t1:>21,}{t2:>21,}" in text
     need = [m.rules.requirement(t) for t in m.scores]
     assert f"Next needs   {need[0]:>21}{need[1]:>21}" in text
+    # Each hand's total stands under the Totals row's (the last hand's is the match's).
+    last = next(line for line in text.splitlines() if "│ 6    Player" in line)
+    totals = next(line for line in text.splitlines() if "│ Totals" in line)
+    for t in (f"{t1:,}", f"{t2:,}"):
+        assert last.rindex(t) + len(t) == totals.rindex(t) + len(t)
 
 
 def test_a_samba_summary_lists_the_sequences_at_80x24() -> None:
