@@ -60,7 +60,7 @@ class SeatClient(Controller):
         #: Leave for the lobby, with this line there (an invitation accepted to a forming table).
         self.lobby_note: str | None = None
         #: A player's: at the end of the match, "play again with the same people?" (answer, status).
-        self.again: tuple[Callable[[bool], str | None], Callable[[], str]] | None = None
+        self.again: tuple[Callable[[bool], str | None], Callable[[], str], Callable[[], bool]] | None = None
 
     @property
     def finished(self) -> bool:
@@ -303,7 +303,8 @@ class ServerApp(ScreenApp):
             return None, "That seat is not yours"
         link, since = st.enter(self, seat)
         ctl = self._table_client(link, st.id)
-        ctl.again = (lambda yes: st.answer_again(self, yes), st.again_status)
+        ctl.again = (lambda yes: st.answer_again(self, yes), st.again_status,
+                     lambda: st.asks_again(self._identity.key))
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

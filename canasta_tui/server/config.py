@@ -113,6 +113,10 @@ class ServerConfig:
     #: A table that has not started this long after somebody last sat down or stood up there goes
     #: (0: never); one where nobody connected holds a seat goes at once.
     forming_timeout: float = 3600.0
+    #: How long "Play again with the same people?" at the end of a match waits for the players'
+    #: answers: one not given by then counts as no, so that one person who walked away does not
+    #: hold the others (a person who leaves the table answers no at once).
+    rematch_answer: float = 60.0
     #: A started table no human has been at for this long is set aside (0: never): its file is kept,
     #: renamed ``<id>.aside-TIME.json``, and it is no longer brought back at start.
     set_aside_after: float = 30 * DAY
@@ -169,6 +173,8 @@ class ServerConfig:
                               f"FILE shows them), not {printable(bad[0])[:60]!r}")
         if self.forming_timeout < 0 or self.set_aside_after < 0:
             raise ConfigError("times must not be negative")
+        if self.rematch_answer <= 0:
+            raise ConfigError(f"rematch-answer must be more than 0 seconds, not {self.rematch_answer:g}")
         return self
 
     @property

@@ -113,6 +113,9 @@ TURN_TIMERS = (0, 30, 60, 120)
 EXPERT_LEAST = 0.1
 #: A timed player is warned this long before a computer plays their turn (at most a third of it).
 TURN_WARNING = 10.0
+#: The countdown of "play again?" (its deadline is ``ServerConfig.rematch_answer``) moves on in
+#: steps of this many seconds: a screen over SSH is not repainted every second for it.
+AGAIN_STEP = 5.0
 
 
 def turn_timers(shortest: int = TURN_TIMERS[1]) -> tuple[int, ...]:
@@ -194,6 +197,11 @@ class ServerTable:
     again: dict[str, bool] | None = None
     #: The table the rematch is played at, once everybody answered and somebody said yes.
     again_at: int | None = None
+    #: When the time to answer "play again?" runs out (the loop's clock), the timer of its
+    #: countdown's next step, and who did not answer in time (their no was not theirs).
+    again_until: float = 0.0
+    again_timer: asyncio.TimerHandle | None = None
+    again_late: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ what the lobby shows
     @property
@@ -510,10 +518,69 @@ class ServerTable:
     # ------------------------------------------------------------------ play again
     def _open_again(self) -> None:
         """The match is over: every human at the table is asked to play again with the same people;
-        those away count as no (a computer takes their seat)."""
+        those away count as no (a computer takes their seat), and so does an answer not given within
+        ``rematch_answer`` seconds (the question counts down)."""
         assert self.table is not None
         self.again = {s.key: False for i, s in enumerate(self.table.seats) if s.key and i not in self.links}
         self._settle_again()
+        if self._unanswered():
+            self.again_until = time.monotonic() + self.registry.config.rematch_answer
+            self._again_step()
+
+    def _unanswered(self) -> list[str]:
+        """The players who have not answered "play again?" while it is asked."""
+        if self.table is None or self.again is None or self.again_at is not None:
+            return []
+        return [s.key for s in self.table.seats if s.key and s.key not in self.again]
+
+    def asks_again(self, key: str) -> bool:
+        """Whether "play again?" still waits for ``key``'s answer (false once it was given, or
+        its time ran out)."""
+        return key in self._unanswered()
+
+    def again_left(self) -> int:
+        """Whole seconds left to answer "play again?" (0: no time, or nobody is asked any more)."""
+        if not self._unanswered():
+            return 0
+        return max(0, math.ceil(self.again_until - time.monotonic()))
+
+    def _again_step(self) -> None:
+        """The countdown moved on: the players' screens show it; at the end, who has not answered
+        says no."""
+        self.again_timer = None
+        if not self._unanswered() or self.table is None:
+            return
+        left = self.again_until - time.monotonic()
+        if left <= 0:
+            self._again_ran_out()
+            return
+        self.table.remind()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:                    # (no loop: a test of the registry alone)
+            return
+        # To the next whole step of the countdown (60, 55, 50 ... s left), or to its end.
+        self.again_timer = loop.call_later(left % AGAIN_STEP or AGAIN_STEP, self._again_step)
+
+    def _again_ran_out(self) -> None:
+        """The time to answer ran out: those who did not answer do not play again."""
+        assert self.table is not None and self.again is not None
+        late = self._unanswered()
+        names = {s.key: s.name for s in self.table.seats if s.key}
+        for k in late:
+            self.again[k] = False
+        self.again_late.update(late)
+        who = ", ".join(printable(names[k]) for k in late)
+        log.info("table %d: %s did not answer 'play again?' within %s", self.id, who,
+                 _seconds(self.registry.config.rematch_answer))
+        self.table.say("", f"{who} did not answer in time: {'does' if len(late) == 1 else 'do'} not play again")
+        self._settle_again()
+        self.registry.changed()
+
+    def _stop_again(self) -> None:
+        if self.again_timer is not None:
+            self.again_timer.cancel()
+            self.again_timer = None
 
     def again_status(self) -> str:
         """Who has not answered yet, and who plays again, for the players' box."""
@@ -525,7 +592,10 @@ class ServerTable:
         yes = [names[k] for k, v in self.again.items() if v and k in names]
         waiting = [n for k, n in names.items() if k not in self.again]
         out = f"Playing again: {', '.join(yes) or 'nobody yet'}"
-        return out + (f". Waiting for {', '.join(waiting)}" if waiting else "")
+        if waiting:
+            return out + f". Waiting for {', '.join(waiting)}: {self.again_left()} s left (no answer is a no)"
+        late = [names[k] for k in self.again_late if k in names]
+        return out + (f". {', '.join(late)} did not answer in time" if late else "")
 
     def answer_again(self, client: Client, yes: bool) -> str | None:
         """``client``, a player of this finished match, answers "play again?" (why not, or None)."""
@@ -534,6 +604,8 @@ class ServerTable:
             return "The match is not over"
         if self.seat_of(key) is None:
             return "Only the match's players are asked"
+        if key in self.again_late:
+            return "Too late: the time to answer ran out, and no answer is a no"
         if self.again_at is not None or key in self.again:
             return "You have answered"
         self.again[key] = yes
@@ -549,6 +621,7 @@ class ServerTable:
         keys = [s.key for s in self.table.seats if s.key]
         if any(k not in self.again for k in keys):
             return
+        self._stop_again()
         yes = [i for i, s in enumerate(self.table.seats) if s.key and self.again.get(s.key)]
         if yes:
             self.again_at = self.registry.rematch(self, yes)
@@ -716,6 +789,7 @@ class ServerTable:
             timer.cancel()
         self.timers.clear()
         self._stop_turn()
+        self._stop_again()
         if self.table is not None:
             self.table.close()
         if self.task is not None:

@@ -58,6 +58,7 @@ class Change(StrEnum):
     SEATS = "seats"        # who plays a seat changed
     CLOSED = "closed"      # the table closed (listeners only)
     CHAT = "chat"          # a line was said (listeners only)
+    CLOCK = "clock"        # a countdown shown over the table moved on (listeners only)
 
 
 #: What an observer receives: the table and what happened (ACTION, DEAL, LOAD, SEATS).
@@ -481,6 +482,11 @@ class Table:
         self.waiting = set(self.attendees) if match.state.phase == Phase.HAND_OVER else set()
         self._rebuild_events()
         self._changed(Change.LOAD)
+
+    def remind(self) -> None:
+        """The clients paint again, nothing else changed: a countdown they show moved on (the
+        server's "play again?" question)."""
+        self._changed(Change.CLOCK, observe=False)
 
     def say(self, who: str, text: str) -> ChatLine:
         """A chat line at this table (the server checks length and rate)."""

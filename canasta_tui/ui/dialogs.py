@@ -343,16 +343,20 @@ class MatchOver(TableDialog):
 @dataclass
 class Rematch(MatchOver):
     """The end of a match at a server: play again with the same people?  ``answer`` tells the
-    server (yes or no); ``status`` says who plays again and who has not answered.  No leaves the
-    table; so does q after a yes (which counts as no while the others have not all answered).
-    (A MatchOver: the end-of-hand flow leaves it open, as it does the plain one.)"""
+    server (yes or no); ``status`` says who plays again and who has not answered, and how long
+    they have; ``asked`` is false once this player's time to answer ran out (no answer is a no).
+    No leaves the table; so does q after a yes (which counts as no while the others have not all
+    answered).  (A MatchOver: the end-of-hand flow leaves it open, as it does the plain one.)"""
 
     title: ClassVar[str] = "Game over"
     answer: Callable[[bool], str | None] = lambda yes: None
     status: Callable[[], str] = lambda: ""
+    asked: Callable[[], bool] = lambda: True
     said: bool = False
 
     def key(self, host: TableHost, name: str) -> None:
+        if not self.said and not self.asked():
+            self.said = True                     # too late: the question is no longer this player's
         if not self.said and name in ("y", "a"):
             why = self.answer(True)
             self.said = True
@@ -367,7 +371,7 @@ class Rematch(MatchOver):
     def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
         out = MatchOver().lines(table, cv, opts)[:-1]
         status = self.status()
-        if self.said:
+        if self.said or not self.asked():
             return [*out, *wrap(status, 50), "", "q: leave the table"]
         return [*out, "Play again with the same people?", *wrap(status, 50), "",
                 "y: yes    n: no, leave the table"]

@@ -52,6 +52,7 @@ def test_options_that_cannot_go_together_or_are_out_of_range(args: tuple[str, ..
     ({"tables_per_person": 0}, "tables-per-person must be between 1 and max-tables, 40 (not 0)"),
     ({"forming_timeout": -1.0}, "times must not be negative"),
     ({"set_aside_after": -1.0}, "times must not be negative"),
+    ({"rematch_answer": 0.0}, "rematch-answer must be more than 0 seconds, not 0"),
 ])
 def test_the_limits_on_tables_are_checked_however_the_server_is_configured(changes: dict[str, Any],
                                                                            says: str) -> None:

@@ -18,12 +18,14 @@ import re
 
 from canasta_tui.persistence import paths
 from canasta_tui.persistence.saves import read_record
-from canasta_tui.server.tables import FORMING, OVER, PLAYING
+from canasta_tui.server.server import Server
+from canasta_tui.server.tables import FORMING, OVER, PLAYING, ServerTable
 from canasta_tui.table import COMPUTER, REMOTE
 
 from .helpers import DOWN, ENTER, WAIT, Term, drive, fingerprint_of, run, serving, settle
 
 RIGHT = "\x1b[C"
+QUESTION = "Play again with the same people?"
 
 
 def key(name: str) -> str:
@@ -131,6 +133,80 @@ def test_at_the_end_of_a_match_those_who_say_yes_play_again_with_the_same_option
             await settle(srv, lambda: 1 not in srv.registry.tables)
             for t in (alice, bob):
                 await t.close()
+    run(main(), timeout=200)
+
+
+async def finish_a_match_of_two(srv: Server) -> tuple[Term, Term, ServerTable]:
+    """alice and bob (Players 1 and 3) play a one-hand match, their turns played by computers, up
+    to "Play again with the same people?" on both screens."""
+    alice = await Term.connect(srv.port, "alice")
+    await alice.wait_for("No tables yet")
+    await alice.press("n", "New table")
+    await alice.press(ENTER, "is yours")
+    st = srv.registry.tables[1]
+    st.turn_timer = 0.3                                # (the players' turns go fast: computers play them)
+    st.rules = st.rules.replace(target_score=1)        # one hand is the match
+    bob = await Term.connect(srv.port, "bob")
+    await bob.press("3", "3  bob✓ (you)")
+    await alice.press("s", "hand 1")
+    await asyncio.gather(drive(alice, lambda s: QUESTION in s, timeout=100),
+                         drive(bob, lambda s: QUESTION in s, timeout=100))
+    assert st.state == OVER
+    return alice, bob, st
+
+
+def test_play_again_has_a_deadline_after_which_no_answer_is_a_no() -> None:
+    """One person who walked away does not hold the others: "Play again?" counts down (its deadline
+    shortened here through the server's rematch_answer), then whoever has not answered says no, and
+    those who said yes play on."""
+    async def main() -> None:
+        async with serving(takeover=60, rematch_answer=7) as srv:
+            alice, bob, st = await finish_a_match_of_two(srv)
+            # The question shows its countdown; bob, who walked away, presses nothing.
+            screen = await alice.press("y", "Playing again: alice. Waiting for bob: ")
+            left = int(re.search(r"Waiting for bob: (\d+) s left", screen).group(1))  # type: ignore[union-attr]
+            assert "(no answer is a no)" in screen
+            assert 0 < left <= 7
+            screen = await bob.wait_for(lambda s: re.search(r"Waiting for bob: \d s left", s) is not None)
+            assert "(no answer is a no)" in screen and "y: yes    n: no, leave the table" in screen
+            # The countdown moves on by itself, in steps of AGAIN_STEP (5 s) seconds left.
+            await bob.wait_for("Waiting for bob: 5 s left", timeout=10)
+            # The time runs out: bob's no is counted, and alice plays again with computers.
+            await settle(srv, lambda: st.again_at == 2 and 2 in srv.registry.tables, timeout=20)
+            await settle(srv, lambda: 0 in srv.registry.tables[2].links)
+            new = srv.registry.tables[2]
+            assert new.table is not None
+            assert [(s.kind, s.key) for s in new.table.seats] == [(REMOTE, key("alice")), (COMPUTER, ""),
+                                                                  (COMPUTER, ""), (COMPUTER, "")]
+            assert st.table is not None
+            assert any(line.text == "bob did not answer in time: does not play again" for line in st.table.chat)
+            # bob's screen says so; the question is no longer his to answer.
+            screen = await bob.wait_for("The new match is at table 2")
+            assert "q: leave the table" in screen and "y: yes" not in screen
+            assert st.answer_again(srv.registry.clients[key("bob")], True) == (
+                "Too late: the time to answer ran out, and no answer is a no")
+            await bob.press("y", lambda s: "q: leave the table" in s)          # nothing happens
+            assert srv.registry.tables[2].claims[2] is None
+            await bob.press("q", "Tables")
+            for t in (alice, bob):
+                await t.close()
+    run(main(), timeout=200)
+
+
+def test_a_player_who_leaves_at_play_again_answers_no_at_once() -> None:
+    """The deadline is a minute (the default), but a person who leaves the table (here: their
+    connection closes) has answered no at once: the one who said yes does not wait for it."""
+    async def main() -> None:
+        async with serving(takeover=60) as srv:
+            assert srv.registry.config.rematch_answer == 60
+            alice, bob, st = await finish_a_match_of_two(srv)
+            await alice.press("y", "Waiting for bob: ")
+            t0 = asyncio.get_running_loop().time()
+            await bob.close()
+            await settle(srv, lambda: st.again_at == 2, timeout=20)
+            assert asyncio.get_running_loop().time() - t0 < 20
+            assert st.again == {key("alice"): True, key("bob"): False} and not st.again_late
+            await alice.close()
     run(main(), timeout=200)
 
 
