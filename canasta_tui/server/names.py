@@ -146,11 +146,14 @@ def _invisible(c: str) -> bool:
         c in "\u115f\u1160\u3164\uffa0\u2800"          # Hangul fillers and the blank Braille cell
 
 
+#: The labels the table gives seats (``Player 2``, ``P2``; up to four players), as skeletons.
+_SEAT_LABELS = frozenset(f"{prefix}{n}" for prefix in ("player", "p") for n in range(1, 5))
+
+
 def _is_seat_label(sk: str) -> bool:
-    """``Player 2``, ``P2``, ``Player2``: the names the table gives seats."""
-    digits = set(skeleton("0123456789"))
-    return any(sk.startswith(prefix) and sk[len(prefix):] and set(sk[len(prefix):]) <= digits
-               for prefix in (skeleton("player"), skeleton("p")))
+    """``Player 2``, ``P2``, ``Player2`` and their look-alikes (``Pl`` for P1), but not every name
+    of P and letters that resemble digits: ``Po``, ``Pool`` and ``Polo`` are names."""
+    return sk in {skeleton(label) for label in _SEAT_LABELS}
 
 
 @dataclass

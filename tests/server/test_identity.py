@@ -392,3 +392,16 @@ def test_the_book_of_names_is_bounded_and_written_once_for_many(tmp_path: Path, 
         await asyncio.sleep(names.SAVE_DELAY + 0.2)
         assert writes == [50]
     run(many())
+
+
+@pytest.mark.parametrize("name", ["Player 2", "P2", "player4", "Pl", "P l", "Player l"])
+def test_seat_labels_and_their_look_alikes_are_not_names(name: str) -> None:
+    """``Pl`` reads as P1, the label of a seat; a person by that name would pass for the seat."""
+    with pytest.raises(NameRefused, match="a word the table uses for seats and players"):
+        check_name(name)
+
+
+@pytest.mark.parametrize("name", ["Po", "Pool", "Polo", "Poll", "P5", "Player 9", "Player One"])
+def test_names_near_a_seat_label_are_names(name: str) -> None:
+    """Letters that resemble digits make a seat label only when they spell one: seats are 1 to 4."""
+    assert check_name(name) == name
