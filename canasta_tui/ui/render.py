@@ -201,8 +201,7 @@ def draw_table_top(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options
     scores = snap.scores
     # Header: the rules and hand on the left, the match score on the right (never overlapping).
     cv.fill(0, 0, W, 1, "header")
-    right = "   ".join(f"{short_team(t, rules)}: {points(scores[t])}" for t in range(rules.teams)) + " "
-    right = right[-W:]
+    right = match_score(rules, scores)[-W:]
     cv.put(0, W - len(right), right, "header")
     Region(cv, 0, 0, W - len(right) - 1, 1).put(
         0, 0, f" CANASTA {g.dash} {rules_label(rules)} rules {g.dash} hand {snap.hand_number}", "header")
@@ -253,6 +252,11 @@ def _kind(snap: TableSnapshot, seat: int, g: Glyphs) -> str:
     if seat in snap.seats and len(snap.seats) == 1:
         return "you" + mark
     return "human" + mark
+
+
+def match_score(rules: Rules, scores: Sequence[int]) -> str:
+    """The match score as the header of the table (and of a replay) shows it: "1&3: 1,250   2&4: 980 "."""
+    return "   ".join(f"{short_team(t, rules)}: {points(scores[t])}" for t in range(rules.teams)) + " "
 
 
 def side_line(v: PlayerView, t: int, scores: Sequence[int]) -> str:

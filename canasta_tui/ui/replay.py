@@ -18,11 +18,11 @@ from typing import ClassVar
 from ..engine import Phase, PlayerView, team
 from ..table.events import coalesced, describe
 from ..table.replay import Frame, ReplayHand, ReplaySource, replay_source
-from ..text import points, printable
+from ..text import printable
 from .canvas import Canvas, Options, card_label, card_style, glyph_text, too_small, wrap
 from .dialogs import TableFacts
 from .pages import Hint, Page, draw_hints
-from .render import render, short_team, table_layout
+from .render import match_score, render, short_team, table_layout
 from .snapshot import TableSnapshot
 from .texts import meld_line, sort_hand
 
@@ -175,8 +175,7 @@ class ReplayPage(Page):
     def draw_header(self, cv: Canvas, opts: Options) -> None:
         g = opts.glyphs
         rules = self.game.rules
-        scores = self.scores()
-        right = "   ".join(f"{short_team(t, rules)}: {points(scores[t])}" for t in range(rules.teams)) + " "
+        right = match_score(rules, self.scores())
         cv.fill(0, 0, cv.width, 1, "header")
         cv.put(0, max(0, cv.width - len(right)), right, "header")
         left = (f" REPLAY {g.dash} {printable(self.source.title)} {g.dash} hand {self.h + 1} of {self.game.hand_count}, "
