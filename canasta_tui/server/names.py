@@ -133,7 +133,7 @@ def check_name(raw: str) -> str:
     if not any(c.isalnum() for c in name):
         raise NameRefused("a name needs a letter or a digit")
     sk = skeleton(name)
-    if sk in {skeleton(w) for w in _TAKEN_WORDS} or _is_seat_label(sk):
+    if sk in _refused_skeletons():
         raise NameRefused(f"{name} is a word the table uses for seats and players")
     return name
 
@@ -146,14 +146,16 @@ def _invisible(c: str) -> bool:
         c in "\u115f\u1160\u3164\uffa0\u2800"          # Hangul fillers and the blank Braille cell
 
 
-#: The labels the table gives seats (``Player 2``, ``P2``; up to four players), as skeletons.
-_SEAT_LABELS = frozenset(f"{prefix}{n}" for prefix in ("player", "p") for n in range(1, 5))
+#: The labels the table gives seats (``Player 2``, ``P2``; up to four players).
+_SEAT_LABELS = tuple(f"{prefix}{n}" for prefix in ("player", "p") for n in range(1, 5))
 
 
-def _is_seat_label(sk: str) -> bool:
-    """``Player 2``, ``P2``, ``Player2`` and their look-alikes (``Pl`` for P1), but not every name
-    of P and letters that resemble digits: ``Po``, ``Pool`` and ``Polo`` are names."""
-    return sk in {skeleton(label) for label in _SEAT_LABELS}
+@functools.cache
+def _refused_skeletons() -> frozenset[str]:
+    """What the words the table uses and its seat labels look like: a name that looks the same
+    would pass for them (``Pl`` for P1; but ``Po``, ``Pool`` and ``Polo`` are names).  Worked out
+    once, at the first name checked (the confusables' data loads then, not at import)."""
+    return frozenset(skeleton(w) for w in (*_TAKEN_WORDS, *_SEAT_LABELS))
 
 
 @dataclass
