@@ -158,7 +158,7 @@ class NewTable:
         listed = ("yes (an open table)" if self.access == Access.OPEN
                   else "yes, as private" if self.listed else "no: only to its people")
         fields = [("Rules", self.presets[self.preset]), ("Computers", LEVELS[self.level]),
-                  ("Play to", str(self.target)),
+                  ("Play to", points(self.target)),
                   ("Per turn", f"{self.timer} s" if self.timer else "off"),
                   ("Who sits", self.access.value), ("Listed", listed),
                   ("Watchers", "welcome" if self.watchable else "not allowed"),

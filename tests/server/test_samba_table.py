@@ -31,7 +31,7 @@ def test_a_samba_table_deals_fifteen_and_a_sequence_melded_by_keys_shows_in_the_
                     break
                 await ann.press("\x1b[C", lambda s, before=before: s != before)
             form = ann.text()
-            assert "Rules:     < samba >" in form and "Play to:   < 10000 >" in form   # "game to 10,000"
+            assert "Rules:     < samba >" in form and "Play to:   < 10,000 >" in form   # "game to 10,000"
             await ann.press(ENTER, "is yours")
             screen = await ann.press("s", "CANASTA — samba rules — hand 1")
             screen = await ann.wait_for("Your hand (15 cards)")          # "15 cards each"
