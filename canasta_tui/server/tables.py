@@ -669,10 +669,12 @@ class ServerTable:
         played_for = s.kind == COMPUTER      # a computer played this seat while its player was away
         if self.standing_in == seat:
             self.standing_in = None
+        # The seat keeps the name it has in this match (a key may reserve several names).
+        name = s.name
         if s.kind == COMPUTER:
-            table.set_seat(seat, Seat(REMOTE, ident.label, self.level, ident.key))
+            table.set_seat(seat, Seat(REMOTE, name, self.level, ident.key))
         if back and old is None:
-            table.say("", f"{ident.label} is back")
+            table.say("", f"{name} is back" if ident.label == name else f"{name} is back (as {ident.label})")
         link = Link(table, (seat,), client, chat=lambda text: self.registry.say_at(self, client, text))
         self.links[seat] = (client, link)
         since = self.left_at.pop(ident.key, None)

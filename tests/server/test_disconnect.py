@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from canasta_tui.engine import Phase
 
-from .helpers import ENTER, Term, drive, fingerprint_of, in_log, run, serving, settle, two_at_a_table
+from .helpers import ENTER, Term, drive, fingerprint_of, in_log, key_of, run, serving, settle, two_at_a_table
 
 
 def test_a_dropped_seat_waits_and_its_player_comes_back_to_it_with_what_happened() -> None:
@@ -130,3 +132,27 @@ def test_a_newcomer_takes_a_computers_seat_at_the_next_deal_not_in_the_middle_of
             for t in (alice, bob, carol, dave):
                 await t.close()
     run(main(), timeout=180)
+
+
+@pytest.mark.parametrize("takeover", [60.0, 0.3], ids=["seat-waiting", "computer-playing"])
+def test_a_player_back_under_another_name_of_their_key_keeps_the_seat_and_its_name(takeover: float) -> None:
+    """A key may reserve several names; the person is the key, so bob connecting as "robert"
+    gets bob's seat back, and the table goes on calling the seat by the name it has in this
+    match (the quadrants, the log and the records agree), saying who came back as whom."""
+    async def main() -> None:
+        async with serving(takeover=takeover) as srv:
+            alice, bob = await two_at_a_table(srv)
+            await bob.close()
+            table = srv.registry.tables[1].table
+            assert table is not None
+            if takeover < 1:                    # back after a computer took the seat
+                await alice.wait_for(in_log("A computer plays for bob"))
+                assert table.seats[2].kind == "computer"
+            robert = await Term.connect(srv.port, "robert", client_keys=[key_of("bob")])
+            await robert.wait_for("Your hand")
+            await alice.wait_for(in_log("bob is back (as robert)"))
+            assert table.seats[2].kind == "remote" and table.seats[2].name == "bob"
+            assert table.seats[2].key == f"key:{fingerprint_of('bob')}"
+            for t in (alice, robert):
+                await t.close()
+    run(main())
