@@ -112,7 +112,7 @@ class ServerApp(ScreenApp):
     """The app of one connection: lobby and tables in turn, until the player leaves the server."""
 
     def __init__(self, registry: Registry, identity: Identity, guest_code: str = "", returning: bool = False,
-                 admin: Admin | None = None, **kw: Any) -> None:
+                 admin: Admin | None = None, address: str = "", **kw: Any) -> None:
         super().__init__(remote=True, **kw)
         self.registry = registry
         #: The admins' actions (the lobby offers them to an admin).
@@ -122,6 +122,8 @@ class ServerApp(ScreenApp):
         self.guest_code = guest_code
         #: A guest who logged in with a seat's code (``gus+CODE``): they must hold that seat.
         self.returning = returning
+        #: Where the connection comes from (a guest, who has no key, is banned by it).
+        self.address = address
         self.reason = ""                 # why the server closed this connection (told to the player)
         self.kicked = False
         #: The lobby or the table's client this connection shows now (None between them).

@@ -30,6 +30,10 @@ class Client(Protocol):
         """A line for the person, with the bell if they want it for their turn (the turn timer)."""
 
     @property
+    def address(self) -> str:
+        """The address the connection comes from ("" when not known): a guest is banned by it."""
+
+    @property
     def guest_code(self) -> str:
         """A guest's code (their seat goes back only to whoever gives it); "" for a key."""
 

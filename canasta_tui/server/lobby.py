@@ -109,14 +109,15 @@ class RegistryLobby:
         if admin is None or not admin.is_admin(me):
             return "Only the server's admins can do that"
         try:
-            return admin_act(admin, self.registry, me, act, target.strip(), text.strip())
+            return admin_act(admin, self.registry, me, act, target.strip(), text.strip(), self.client.address)
         except AdminRefused as exc:
             return str(exc)
 
 
-def admin_act(admin: Admin, registry: Registry, me: Identity, act: AdminAct, target: str, text: str) -> str:
-    """An admin's action as the lobby asks it (``me``: the admin's identity): what was done.
-    AdminRefused says why not."""
+def admin_act(admin: Admin, registry: Registry, me: Identity, act: AdminAct, target: str, text: str,
+              my_address: str = "") -> str:
+    """An admin's action as the lobby asks it (``me``: the admin's identity, connected from
+    ``my_address``): what was done.  AdminRefused says why not."""
     if act == AdminAct.ANNOUNCE:
         n = admin.announce(me, text)
         return f"Announced to {n} {'person' if n == 1 else 'people'}"
@@ -142,13 +143,22 @@ def admin_act(admin: Admin, registry: Registry, me: Identity, act: AdminAct, tar
         hours = math.nan
     if not math.isfinite(hours):
         raise AdminRefused("Say for how many hours, then why: e.g. 24 spam in the chat")
-    who = target
-    if person is not None:
-        if not person.identity.verified:
-            raise AdminRefused(f"{person.identity.label} is a guest, without a key: ban their address")
+    who, what = target, printable(target)
+    if person is not None and person.identity.verified:
         who = person.identity.fingerprint
+    elif person is not None:
+        # A guest has no key: their connection's address is what can be kept out (with everybody
+        # else who connects from it, which the admin is told).
+        where = person.address
+        if not where:
+            raise AdminRefused(f"{person.identity.label} is a guest, and their address is not known: "
+                               "ban it by number")
+        if where == my_address:
+            raise AdminRefused(f"{person.identity.label} connects from your own address ({where}): "
+                               "remove them instead")
+        who, what = where, f"{person.identity.label}'s address {where} (everybody connecting from it)"
     ban = admin.ban(me, who, hours * 3600, words[1] if len(words) > 1 else "")
-    return f"{printable(target)} is banned until {when(ban.until)}"
+    return f"{what} is banned until {when(ban.until)}"
 
 
 def find_person(registry: Registry, name: str) -> Client | None:

@@ -545,7 +545,8 @@ class GameSession(PromptToolkitSSHSession):
             with create_app_session(input=pipe, output=self._output) as app_session:
                 self.app_session = app_session
                 app = ServerApp(self.server.registry, self.identity, self.connection.guest_code,
-                                returning=bool(self.connection.seat_code), admin=self.server.admin, input=pipe,
+                                returning=bool(self.connection.seat_code), admin=self.server.admin,
+                                address="" if self.address == "?" else self.address, input=pipe,
                                 output=self._output, options=self._options(), color=True)
                 self.app = app
                 self.server.sessions.add(self)

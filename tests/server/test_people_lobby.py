@@ -168,9 +168,25 @@ def test_the_admins_lobby_actions_ask_the_admin_and_are_logged(tmp_path: Path,
             assert "is banned from this server" in eve.kicked
             assert admin.bans.key(eve.identity.fingerprint) is not None
             assert lobby.admin(AdminAct.BAN, "10.1.2.3", "1") .startswith("10.1.2.3 is banned until ")
+            # A guest has no key: banning them by name bans the address they connect from, and
+            # the admin is told that it keeps out everybody there.
+            gus = Person("gus")
+            gus.identity = Identity("gus", guest="G" * 16)
+            reg.connect(gus)
+            assert lobby.admin(AdminAct.BAN, "~gus", "2 spam") == \
+                "~gus is a guest, and their address is not known: ban it by number"
+            gus.address = "10.9.8.7"
+            boss.address = "10.9.8.7"
+            assert lobby.admin(AdminAct.BAN, "gus", "2 spam") == \
+                "~gus connects from your own address (10.9.8.7): remove them instead"
+            assert admin.bans.address("10.9.8.7") is None
+            boss.address = "10.0.0.1"
+            said = lobby.admin(AdminAct.BAN, "~gus", "2 spam")
+            assert said.startswith("~gus's address 10.9.8.7 (everybody connecting from it) is banned until "), said
+            assert admin.bans.address("10.9.8.7") is not None
         logged = caplog.text
         for line in ("announced: Club night at 8", "closed table 1 (late)", "removed", "banned key:SHA256:EEE",
-                     "banned address:10.1.2.3"):
+                     "banned address:10.1.2.3", "banned address:10.9.8.7"):
             assert line in logged, line
     run(main())
 

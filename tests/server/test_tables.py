@@ -41,6 +41,7 @@ class Person:
         self.notes.append(f"{invitation.from_name} invites you to table {invitation.table_id}")
 
     guest_code = ""
+    address = ""
 
     def reclaim(self, code: str) -> str | None:
         return "Only a guest has a seat's code"
