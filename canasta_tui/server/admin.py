@@ -30,7 +30,7 @@ from .people import ADDRESS_PREFIX, Ban, PeopleStore, StoreError
 from .tables import FORMING, Destination, LobbyLine
 
 if TYPE_CHECKING:
-    from .tables import Registry
+    from .registry import Registry
 
 log = logging.getLogger("canasta.server")
 

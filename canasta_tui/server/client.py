@@ -28,7 +28,8 @@ from .auth import Identity, code_text
 from .lobby import RegistryLobby
 from .people import Invitation, PersonOptions
 from .records import PersonRecords, TableHost, screen_options
-from .tables import Destination, Registry
+from .registry import Registry
+from .tables import Destination
 
 #: Hints one person may ask for in a minute: each is the Expert's search, in the workers that
 #: every table's computers share (ui.coaching.Coach.per_minute).

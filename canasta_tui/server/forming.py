@@ -69,7 +69,7 @@ class FormingTable(Protocol):
 
 
 class Host(Protocol):
-    """The registry as the forming tables see it (a ``tables.Registry``)."""
+    """The registry as the forming tables see it (a ``registry.Registry``)."""
 
     @property
     def closing(self) -> bool: ...

@@ -50,7 +50,7 @@ class InvitedTable(Protocol):
 
 
 class Host(Protocol):
-    """The registry as invitations see it (a ``tables.Registry``)."""
+    """The registry as invitations see it (a ``registry.Registry``)."""
 
     @property
     def tables(self) -> Mapping[int, InvitedTable]: ...

@@ -3,7 +3,7 @@
 The lobby screen itself is :mod:`canasta_tui.ui.lobby`, with the other screens; it draws a
 :class:`~canasta_tui.ui.lobbyview.LobbyView` and acts through a
 :class:`~canasta_tui.ui.lobbyview.LobbyService`.  :class:`RegistryLobby` is that service for
-one client of the server's :class:`~.tables.Registry` (and, for an admin, of :class:`~.admin.Admin`).
+one client of the server's :class:`~.registry.Registry` (and, for an admin, of :class:`~.admin.Admin`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from ..ui.lobbyview import (
 from .admin import Admin, AdminRefused, when
 from .auth import Identity
 from .connected import Client
-from .tables import LobbyRow, Registry, TableRefused
+from .registry import Registry
+from .tables import LobbyRow, TableRefused
 
 
 class RegistryLobby:

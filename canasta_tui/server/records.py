@@ -28,7 +28,8 @@ from ..ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
 from ..ui.style import ASCII
 from .auth import Identity
 from .people import GAMES, RATING_TEXT, Game, PersonOptions
-from .tables import OVER, Registry
+from .registry import Registry
+from .tables import OVER
 
 
 class ServerApp(Protocol):

@@ -50,9 +50,9 @@ from .auth import Gate
 from .config import ConfigError, ServerConfig
 from .hostkey import fingerprint, host_key
 from .memory import TICK, Collector
+from .registry import Registry
 from .ssh import Connection, GameSession
 from .store import TableStore
-from .tables import Registry
 
 log = logging.getLogger("canasta.server")
 

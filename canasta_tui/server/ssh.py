@@ -50,7 +50,7 @@ from .config import ServerConfig
 from .lobby import CODE_MAX
 from .memory import Collector
 from .names import skeleton
-from .tables import Registry
+from .registry import Registry
 
 log = logging.getLogger("canasta.server")
 

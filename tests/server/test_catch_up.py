@@ -72,7 +72,7 @@ def test_after_a_restart_each_player_catches_up_only_on_what_they_did_not_see() 
 
 
 def test_how_far_somebody_saw_is_kept_by_hand_and_read_back_against_fewer_events() -> None:
-    from canasta_tui.server.tables import _seen_from, seen_index, seen_position
+    from canasta_tui.server.tables import seen_from, seen_index, seen_position
     from canasta_tui.table.events import DEALT, DREW, Event
 
     def hand(h: int, n: int, start: int = 0) -> list[Event]:
@@ -85,6 +85,6 @@ def test_how_far_somebody_saw_is_kept_by_hand_and_read_back_against_fewer_events
     assert seen_index(back, 1, 5) == 0            # the end of hand 1 was all they saw: hand 2 is news
     assert seen_index(back, 2, 99) == 3
     # What a save says is read only for the seats' players, and only as [hand, count].
-    assert _seen_from({"ann": [2, 2], "bob": [2, "x"], "eve": [2, 1], "cat": [True, 1]}, back,
+    assert seen_from({"ann": [2, 2], "bob": [2, "x"], "eve": [2, 1], "cat": [True, 1]}, back,
                       {"ann", "bob", "cat"}) == {"ann": 2}
-    assert _seen_from(["ann"], back, {"ann"}) == {}
+    assert seen_from(["ann"], back, {"ann"}) == {}

@@ -13,8 +13,9 @@ from canasta_tui.persistence import stats
 from canasta_tui.presets import load_rules
 from canasta_tui.server.auth import Identity
 from canasta_tui.server.people import Invitation
+from canasta_tui.server.registry import ChatLimit, Registry
 from canasta_tui.server.store import TableStore
-from canasta_tui.server.tables import FORMING, OVER, ChatLimit, Destination, Registry
+from canasta_tui.server.tables import FORMING, OVER, Destination
 
 from .helpers import config, run
 

@@ -1,0 +1,738 @@
+"""The server's registry: every table, the connected people, and the lobby's chat.
+
+The registry creates tables (:class:`~.tables.ServerTable`), seats people at them, starts them,
+brings them back after a restart and sets aside those nobody visits; it admits connections
+(each person once), keeps the lobby's chat and tells the lobbies when anything changed.
+
+Tables cost the server memory, a file and time at every start, so they are bounded: one person
+may have created ``tables_per_person`` tables that are not over, the server holds at most
+``max_tables``; a table that never starts goes (:meth:`Registry.sweep`), and a started table
+nobody has been at for ``set_aside_after`` seconds is set aside, its game kept in a file.
+
+The registry holds three collaborators of their own modules: ``registry.club`` (:mod:`.club`: the
+people store's side: records, the leaderboard, a person's options, shown ratings, a match's result),
+``registry.invitations`` (:mod:`.invitations`) and ``registry.forming`` (:mod:`.forming`: the tables
+not started yet, kept across a restart, and a seat's :class:`Claim`); they know the registry and its tables by
+protocols, so no server module imports another in a circle.
+
+Everything here runs on the event loop's thread.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
+
+from ..engine import Rules
+from ..persistence.recording import StatsRecording
+from ..table import COMPUTER, REMOTE, Seat, Table
+from ..table.table import ThinkingShare
+from ..text import printable
+from ..ui.lobbyview import (
+    Access,
+    Destination,
+    LobbyLine,
+    PersonRow,
+    TableSettings,
+)
+from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
+from .club import LEGACY, Club
+from .config import ConfigError, ServerConfig
+from .connected import Client
+from .forming import Claim, FormingTables, saved_column, saved_person, saved_text
+from .invitations import Invitations
+from .names import NameBook, NameRefused, skeleton
+from .people import (
+    PEOPLE_FILE,
+    ChatLine,
+    Game,
+    PeopleStore,
+    SqlitePeopleStore,
+    StoreError,
+    game_of,
+)
+from .store import StoredTable, TableStore
+from .tables import (
+    EXPERT_LEAST,
+    FORMING,
+    LOBBY_CHAT_KEEP,
+    OVER,
+    PLAYING,
+    TURN_TIMERS,
+    VERIFIED,
+    LobbyRow,
+    ServerTable,
+    TableRefused,
+    code_key,
+    seen_from,
+    table_code,
+    timer_text,
+    turn_timers,
+)
+
+log = logging.getLogger("canasta.server")
+
+
+class ChatLimit:
+    """At most ``lines`` lines per ``window`` seconds per player."""
+
+    def __init__(self, lines: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.lines, self.window, self.clock = lines, window, clock
+        self._said: dict[str, collections.deque[float]] = {}
+
+    def check(self, who: str) -> str | None:
+        now = self.clock()
+        q = self._said.setdefault(who, collections.deque())
+        while q and now - q[0] >= self.window:
+            q.popleft()
+        if len(q) >= self.lines:
+            wait = self.window - (now - q[0])
+            return f"Not so fast: {self.lines} lines per {self.window:g} s (wait {max(1, round(wait))} s)"
+        q.append(now)
+        return None
+
+
+class Registry:
+    """Every table of the server, the connected people, and the lobby's chat."""
+
+    def __init__(self, config: ServerConfig, store: TableStore, executor: Executor,
+                 people: PeopleStore | None = None, shortest_turn: int = TURN_TIMERS[1]) -> None:
+        self.config = config
+        #: The turn timer's choices (seconds; 0: none); only tests make the shortest one shorter.
+        self.turn_timers = turn_timers(shortest_turn)
+        #: The server is stopping: its people leave, but their seats at forming tables stay (kept).
+        self.closing = False
+        self.store = store
+        self.executor = executor
+        #: The Experts' share of the workers: every table's computers keep moving (ThinkingShare).
+        self.thinking = ThinkingShare(config.workers, config.expert_budget, min(EXPERT_LEAST, config.expert_budget))
+        self.tables: dict[int, ServerTable] = {}
+        self.clients: dict[str, Client] = {}      # identity -> its one live connection
+        if people is None:
+            try:
+                people = SqlitePeopleStore(config.home / PEOPLE_FILE)
+            except StoreError as exc:
+                raise ConfigError(str(exc)) from None
+        #: The people and records (:mod:`.people`): names, ratings, histories, options, bans, chat.
+        self.people: PeopleStore = people
+        #: The people store's side: records, the leaderboard, options, shown ratings, results.
+        self.club = Club(people, store)
+        #: Invitations to a table's free seat, kept in the people store until answered.
+        self.invitations = Invitations(self)
+        #: The tables not started yet, kept across a restart (``tables/forming.json``).
+        self.forming = FormingTables(self)
+        self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified) for c in self._last_chat()]
+        self.limit = ChatLimit(config.chat_lines, config.chat_window)
+        self.recordings: list[StatsRecording] = []
+        self.names = NameBook(config.home / NAMES_FILE, store=self.people)
+        skeleton("")           # the confusables are read now, not at the first login (0.1 s)
+        #: Wrong guest codes cost time, per name typed (as wrong passwords do per address).
+        self.codes = GuessThrottle()
+        self.next_id = 1
+        self._listeners: list[Callable[[], None]] = []
+        #: Changes told to the listeners so far; the lobby's rows as of one of them.
+        self.generation = 0
+        self._rows: tuple[int, list[LobbyRow]] = (-1, [])
+        self._online: tuple[int, list[PersonRow]] = (-1, [])
+
+    # ------------------------------------------------------------------ listeners (lobby screens)
+    def subscribe(self, fn: Callable[[], None]) -> None:
+        self._listeners.append(fn)
+
+    def unsubscribe(self, fn: Callable[[], None]) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    def changed(self) -> None:
+        self.generation += 1
+        self.forming.keep()
+        for fn in list(self._listeners):
+            fn()
+
+    def bring_back(self, table_id: int, rules: Rules, level: str, creator: str, seed: int | None, rated: bool,
+                   turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float) -> None:
+        """A forming table an earlier run kept is here again (:meth:`.forming.FormingTables.restore`)."""
+        st = ServerTable(self, table_id, rules, level, creator, seed, rated=rated, turn_timer=turn_timer)
+        st.claims = claims
+        st.take_private(private)
+        st.kept_until = kept_until
+        self.tables[table_id] = st
+        self.next_id = max(self.next_id, table_id + 1)
+
+    # ------------------------------------------------------------------ restart
+    def restore(self, stored: list[StoredTable], next_id: int) -> None:
+        """Bring back the tables saved by an earlier run (their humans' seats wait for them)."""
+        self.next_id = max(self.next_id, next_id)
+        for item in stored:
+            try:
+                self._restore(item)
+            except Exception as exc:      # one bad table must not keep the others (or the server) down
+                self.tables.pop(item.id, None)
+                log.warning("table %d could not be brought back (%s: %s); its file is left as it is",
+                            item.id, type(exc).__name__, printable(str(exc)))
+        self.forming.restore(self.store.load_forming())
+        self.sweep()
+        self.invitations.close_gone()
+        if len(self.tables) > self.config.max_tables:
+            # Every saved game comes back, even over the limit: nobody's table is lost to a setting.
+            log.warning("%d tables came back, more than the server's most (%d): no table can be created "
+                        "until some are over", len(self.tables), self.config.max_tables)
+
+    def _restore(self, item: StoredTable) -> None:
+        from ..ai import ALL_LEVELS
+
+        game = item.game
+        meta = game.meta
+        server = meta.get("server")
+        server = server if isinstance(server, dict) else {}
+        n = game.match.rules.players
+        kinds = saved_column(meta.get("seats"), n)
+        names = saved_column(meta.get("names"), n)
+        keys = saved_column(server.get("keys"), n)
+        level = saved_text(server.get("level"))
+        level = level if level in ALL_LEVELS else "advanced"
+        seats = []
+        for i in range(n):
+            key, name = saved_person(saved_text(keys[i])), printable(saved_text(names[i]))[:20]
+            kind = REMOTE if kinds[i] == "remote" and key else COMPUTER
+            seats.append(Seat(kind, name, level, key))
+        seed = meta.get("seed")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        timer = server.get("turn_timer")
+        timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
+        st = ServerTable(self, item.id, game.match.rules, level, saved_text(server.get("creator")), seed,
+                         rated=server.get("rated") is True, turn_timer=timer)
+        st.take_private(server)
+        gid = meta.get("game_id")
+        st.game_id = gid if isinstance(gid, str) and gid else f"server-{item.id}"
+        table = Table(game.match.rules, seats, seed, match=game.match, delay_ms=self.config.delay_ms,
+                      game_id=st.game_id)
+        # The shuffles go on where they stopped: one per hand dealt so far.
+        for _ in range(game.match.hand_number):
+            table.shuffled_deck()
+        st.claims = [None] * n
+        st.left_at = seen_from(server.get("seen"), table.events, {s.key for s in seats if s.key})
+        st.visited = _visited(server.get("visited"))
+        self.tables[item.id] = st
+        st.attach(table, self.executor)
+        st.wait_for_all()
+        log.info("table %d is back: hand %d, %s", item.id, game.match.hand_number, st.score_text(str))
+
+    # ------------------------------------------------------------------ people
+    def admit(self, client: Client) -> str | None:
+        """May this person come in under their name?  Why not (None: they may).  A key reserves its
+        name (or is refused one another key reserved); a guest may not use a reserved name; and
+        nobody may use a name that looks like that of somebody else who is here or seated."""
+        ident = client.identity
+        mine = skeleton(ident.name)
+        try:
+            if ident.verified:
+                self.names.check(ident.name, ident.fingerprint)
+            else:
+                self.names.guest_may_use(ident.name)
+            for other, label in self._people():
+                if other != ident.key and skeleton(label.removeprefix(GUEST_MARK)) == mine:
+                    return (f"Not let in: somebody called {label} is here, and the name {ident.name} looks the same. "
+                            "Connect with another name: ssh -l NAME ...")
+            if ident.verified:
+                self.names.take(ident.name, ident.fingerprint)     # last: only a name let in is reserved
+        except NameRefused as exc:
+            return f"Not let in: {exc}"
+        return None
+
+    def _people(self) -> list[tuple[str, str]]:
+        """Everybody who is here or holds a seat: (their key, their name as shown)."""
+        out = [(c.identity.key, c.identity.label) for c in self.clients.values()]
+        for st in self.tables.values():
+            if st.table is None:
+                out += [(c.identity, c.name) for c in st.claims if c is not None]
+            else:
+                out += [(s.key, s.name) for s in st.table.seats if s.key and not s.key.startswith(LEGACY)]
+        return out
+
+    def reclaim(self, client: Client, code: str) -> tuple[str | None, Identity | None]:
+        """A guest typed the code of a seat: (why not; or the guest identity that holds the seat)."""
+        ident = client.identity
+        if ident.verified:
+            return "Your key is who you are here: your seats come back to you by themselves", None
+        wanted = guest_identity(ident.name, code).key
+        for st in self.tables.values():
+            seat = st.seat_of(wanted)
+            if seat is not None and st.table is not None:
+                return None, guest_identity(st.table.seats[seat].name.removeprefix(GUEST_MARK), code)
+        return "No seat has that code", None
+
+    def guess_wait(self, client: Client) -> str | None:
+        """Why a guest may not try a code now (too many wrong ones), or None."""
+        wait = self.codes.wait(skeleton(client.identity.name))
+        if wait is None:
+            return "Too many wrong codes for this name: try again in a quarter of an hour"
+        if wait > 0:
+            return f"Wrong codes cost time: try again in {max(1, round(wait))} s"
+        return None
+
+    def guess_failed(self, client: Client) -> None:
+        self.codes.failed(skeleton(client.identity.name))
+        log.warning("a wrong seat code typed by %s", client.identity.log_text())
+
+    def rekey(self, client: Client, old: str) -> None:
+        """``client`` is now known by another key (a guest who typed their code)."""
+        if self.clients.get(old) is client:
+            del self.clients[old]
+        self.connect(client)
+
+    def connect(self, client: Client) -> None:
+        """One connection per identity: a newer one closes the older (a player's new terminal)."""
+        ident = client.identity
+        key = ident.key
+        old = self.clients.get(key)
+        self.clients[key] = client
+        if old is not None and old is not client:
+            old.kick("You connected again from another terminal: this connection is closed.")
+        if ident.verified:
+            self._adopt_legacy_seats(ident)
+        self.changed()
+
+    def _adopt_legacy_seats(self, ident: Identity) -> None:
+        """Seats saved before people were keys hold a name alone: the key that reserved the name
+        takes them (a guest never does)."""
+        legacy = LEGACY + skeleton(ident.name)
+        for st in self.tables.values():
+            if st.table is None:
+                continue
+            for i, s in enumerate(st.table.seats):
+                if s.key == legacy:
+                    st.table.set_seat(i, s.with_(key=ident.key))
+                    log.info("table %d: Player %d's seat (saved under the name %s) is now %s's", st.id, i + 1,
+                             printable(ident.name), ident.log_text())
+
+    def disconnect(self, client: Client) -> None:
+        key = client.identity.key
+        if self.clients.get(key) is client:
+            del self.clients[key]
+            for st in list(self.tables.values()):
+                # (a server that stops keeps its forming tables as they are: they come back)
+                if st.state == FORMING and not self.closing:
+                    st.stand(key)
+                    if st.creator == key:        # (a creator who had stood up: the next in line starts it)
+                        nxt = next((c for c in st.claims if c is not None), None)
+                        if nxt is not None:
+                            st.creator = nxt.identity
+                    self._drop_if_empty(st)
+        self.changed()
+
+    def online(self) -> int:
+        return len(self.clients)
+
+    def online_rows(self) -> list[PersonRow]:
+        """Everybody connected, where they are and their rating at the game of the table they are at
+        (in the lobby: Canasta), built once after each change for every lobby (each marks its own
+        person).  Sorted by where they are (the lobby first, then by table), then by name."""
+        at, rows = self._online
+        if at == self.generation:
+            return rows
+        where: dict[str, tuple[int, bool]] = {}
+        for st in self.tables.values():
+            for who in st.watchers:
+                where[who.identity.key] = (st.id, True)
+            for who, _ in st.links.values():
+                where[who.identity.key] = (st.id, False)
+        rows = []
+        for key, c in self.clients.items():
+            ident = c.identity
+            table, watching = where.get(key, (None, False))
+            sits = self.tables.get(table) if table is not None else None
+            game = game_of(sits.rules) if sits is not None else Game.CANASTA
+            rows.append(PersonRow(key, ident.label, ident.verified, table, watching,
+                                  self.club.shown_rating(key, game) if ident.verified else None))
+        rows.sort(key=lambda r: (r.table is not None, r.table or 0, r.watching, r.name.casefold()))
+        self._online = (self.generation, rows)
+        return rows
+
+    def lobby_rows(self) -> list[LobbyRow]:
+        """Every table as the lobby shows it, built once after each change for every lobby (each
+        marks its person's seats on them): everything a lobby shows changes with a :meth:`changed`."""
+        at, rows = self._rows
+        if at != self.generation:
+            rows = [st.lobby_row() for st in self.tables.values()]
+            self._rows = (self.generation, rows)
+        return rows
+
+    def home(self, client: Client) -> Destination | None:
+        """Where a connecting player belongs: the seat that waits for them, else one a computer keeps."""
+        key = client.identity.key
+        found: Destination | None = None
+        for st in self.tables.values():
+            if st.table is None or st.state != PLAYING:
+                continue
+            seat = st.seat_of(key)
+            if seat is None:
+                continue
+            if st.table.seats[seat].kind == REMOTE:
+                return Destination(st.id, seat)
+            found = found or Destination(st.id, seat)
+        return found
+
+    # ------------------------------------------------------------------ the lobby's commands
+    def may_create(self, client: Client) -> str | None:
+        """Why ``client`` cannot create a table now (None: they can).  Creating one stands them up
+        from a table that has not started: that one does not count."""
+        key = client.identity.key
+        config = self.config
+        left = [st for st in self.tables.values() if st.state == FORMING and st.seat_of(key) is not None]
+        mine = sum(1 for st in self.tables.values() if st.creator == key and st.state != OVER and st not in left)
+        if mine >= config.tables_per_person:
+            return f"You have {mine} tables already: finish one first (or stand up at one not started)"
+        dropped = sum(1 for st in left if sum(c is not None for c in st.claims) == 1)
+        if len(self.tables) - dropped >= config.max_tables:
+            return f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over"
+        return None
+
+    def create(self, client: Client, rules: Rules, level: str, rated: bool = False,
+               settings: TableSettings | None = None, turn_timer: float = 0) -> ServerTable:
+        """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`).
+        ``rated``: its finished match moves its players' ratings; ``settings`` (who may sit, listed,
+        watched, rated) take the place of ``rated`` when given; ``turn_timer``: seconds a human
+        has for a turn (one of :attr:`turn_timers`; 0: no timer)."""
+        if turn_timer not in self.turn_timers:
+            raise TableRefused(f"A turn timer is one of {', '.join(timer_text(t) for t in self.turn_timers)}, "
+                               f"not {turn_timer:g} s")
+        why = self.may_create(client)
+        if why is not None:
+            raise TableRefused(why)
+        settings = settings or TableSettings(rated=rated)
+        seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
+        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=settings.rated,
+                         access=settings.access, listed=settings.listed or settings.access == Access.OPEN,
+                         watchable=settings.watchable, turn_timer=float(turn_timer))
+        self._give_code(st)
+        st.claims = [None] * rules.players
+        self.next_id += 1
+        self.tables[st.id] = st
+        self._leave_forming(client.identity.key, st)     # a person claims one seat at a time
+        st.claim(client, 0)
+        private = "" if st.access == Access.OPEN else f", {st.access.value}{'' if st.listed else ', unlisted'}"
+        log.info("%s created table %d (%s rules, %s computers, to %d%s%s%s%s)", client.identity.log_text(), st.id,
+                 rules.name, level, rules.target_score, ", rated" if st.rated else "", private,
+                 "" if st.watchable else ", not watched",
+                 f", turn timer {timer_text(turn_timer)}" if turn_timer else "")
+        self.changed()
+        return st
+
+    def sit(self, client: Client, table_id: int, seat: int) -> tuple[str | None, Destination | None]:
+        """``client`` wants ``seat`` of a table: (why not, or None; where to go now, if anywhere)."""
+        st = self.tables.get(table_id)
+        if st is None:
+            return "That table is gone", None
+        if not 0 <= seat < st.players:
+            return f"This table has seats 1 to {st.players}", None
+        key = client.identity.key
+        if st.state == FORMING:
+            c = st.claims[seat]
+            if c is not None and c.identity != key:
+                return f"{c.name} sits there", None
+            why = st.may_sit(key)
+            if why:
+                return why, None
+            self._leave_forming(key, st)
+            why = st.claim(client, seat)
+            self.changed()
+            return why, None
+        if st.state == OVER or st.table is None:
+            return "This match is over", None
+        s = st.table.seats[seat]
+        if s.key == key:
+            return None, Destination(st.id, seat)
+        if s.kind == REMOTE:
+            here = seat in st.links
+            return (f"That is {s.name}'s seat" if here else f"{s.name}'s seat waits for them"), None
+        if s.key:
+            return f"That is {s.name}'s seat: a computer plays it until they come back", None
+        if seat in st.pending:
+            return f"{st.pending[seat][1].name} takes that seat at the next deal", None
+        mine = st.seat_of(key)
+        if mine is not None:
+            return f"You play Player {mine + 1} at this table", None
+        why = st.may_sit(key)
+        if why:
+            return why, None
+        st.pending[seat] = (client, Claim(key, client.identity.label))
+        self.changed()
+        return None, Destination(st.id, None)
+
+    def _leave_forming(self, key: str, st: ServerTable) -> None:
+        """``key`` sits at ``st``: they give up a seat claimed at another forming table (one that
+        is left empty goes)."""
+        for other in list(self.tables.values()):
+            if other is not st and other.state == FORMING and other.stand(key) and other.empty():
+                self.tables.pop(other.id, None)
+                self.invitations.forget(other.id)
+
+    def stand(self, client: Client, table_id: int) -> str | None:
+        """``client`` stands up at a forming table.  Its creator still starts it (a table of
+        computers only, to watch); the table goes when it is empty and its creator is gone."""
+        st = self.tables.get(table_id)
+        if st is None or st.state != FORMING or not st.stand(client.identity.key, keep_creator=True):
+            return "You have no seat to leave at this table"
+        self._drop_if_empty(st)
+        self.changed()
+        return None
+
+    def dismiss(self, client: Client, table_id: int, seat: int) -> str | None:
+        """The creator of a forming table asks the person in ``seat`` to leave (they are told)."""
+        st = self.tables.get(table_id)
+        if st is None:
+            return "That table is gone"
+        why, gone = st.dismiss(client.identity.key, seat)
+        if why or gone is None:
+            return why
+        who = self.clients.get(gone.identity)
+        if who is not None:
+            who.notify(f"{client.identity.label} asked you to leave table {st.id}")
+        log.info("%s asked %s to leave table %d", client.identity.log_text(), printable(gone.name), st.id)
+        self.changed()
+        return None
+
+    def join(self, client: Client, code: str) -> tuple[str | None, Destination | None]:
+        """``client`` typed a table's code: they may sit there, and take its free seat.  Wrong codes
+        cost time (as a guest's seat codes do)."""
+        key = skeleton(client.identity.name) + "/table"
+        wait = self.codes.wait(key)
+        if wait is None:
+            return "Too many wrong codes: try again in a quarter of an hour", None
+        if wait > 0:
+            return f"Wrong codes cost time: try again in {max(1, round(wait))} s", None
+        typed = code_key(code)
+        st = next((t for t in self.tables.values() if t.code and t.code == typed), None) if typed else None
+        if st is None:
+            self.codes.failed(key)
+            log.warning("a wrong table code typed by %s", client.identity.log_text())
+            return "No table has that code", None
+        st.allowed.add(client.identity.key)
+        mine = st.seat_of(client.identity.key)
+        if mine is not None:
+            self.changed()
+            return (None, Destination(st.id, mine)) if st.state == PLAYING else (None, None)
+        seat = self.invitations.free_seat(st)
+        if seat is None:
+            self.changed()
+            return f"Table {st.id} has no free seat (you may watch it)", None
+        return self.sit(client, st.id, seat)
+
+    def start(self, client: Client, table_id: int) -> str | None:
+        st = self.tables.get(table_id)
+        if st is None:
+            return "That table is gone"
+        if st.state != FORMING:
+            return "This table has started"
+        if st.creator != client.identity.key:
+            return f"{st.creator_name()} starts this table (they created it)"
+        seated = [(i, c) for i, c in enumerate(st.claims) if c is not None]
+        st.start(self.executor)
+        log.info("table %d starts: %s", st.id, ", ".join(printable(c.name) for _, c in seated) or "computers only")
+        for seat, c in seated:
+            who = self.clients.get(c.identity)
+            if who is not None:
+                who.moved(Destination(st.id, seat))
+        if not any(c.identity == st.creator for _, c in seated):
+            client.moved(Destination(st.id, None))          # a table of computers: its creator watches it
+        st.wait_for_all(catch_up=False)     # until each of them has sat down (at once, unless they dropped)
+        self.changed()
+        return None
+
+    def _give_code(self, st: ServerTable) -> None:
+        """A table joined with a code gets one no other table has."""
+        if st.access == Access.CODE:
+            codes = {t.code for t in self.tables.values() if t is not st}
+            st.code = ""
+            while not st.code or st.code in codes:
+                st.code = table_code()
+
+    def rematch(self, st: ServerTable, seats: Sequence[int]) -> int:
+        """The players of ``st``'s finished match in ``seats`` play again, at a new table with the same
+        seats and options (rules, computers, rated, turn timer); computers take the other seats.  Its
+        number.  (Not bounded by the tables per person: the finished table goes as they leave it.)"""
+        assert st.table is not None
+        old = st.table.seats
+        creator = st.creator if st.creator in {old[i].key for i in seats} else old[seats[0]].key
+        seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
+        new = ServerTable(self, self.next_id, st.rules, st.level, creator, seed, rated=st.rated,
+                          turn_timer=st.turn_timer)
+        new.take_private(st.private_data())          # (who may sit and watch)
+        new.allowed |= {old[i].key for i in seats}
+        self._give_code(new)                         # (a code of its own: the old table is still there)
+        new.claims = [Claim(old[i].key, old[i].name) if i in seats else None for i in range(st.players)]
+        self.next_id += 1
+        self.tables[new.id] = new
+        new.start(self.executor)
+        log.info("table %d: %s play again at table %d", st.id, ", ".join(printable(old[i].name) for i in seats), new.id)
+        st.table.say("", f"The new match is at table {new.id}")
+        for seat in seats:
+            entry = st.links.get(seat)
+            if entry is not None:
+                entry[0].moved(Destination(new.id, seat))
+        new.wait_for_all(catch_up=False)
+        self.changed()
+        return new.id
+
+    def sweep(self) -> None:
+        """Tables left alone go (every ``tick`` seconds, and at start).  One that has not started
+        goes when nobody connected holds a seat there, or when its seats have not changed for
+        ``forming_timeout``; a started table nobody has been at for ``set_aside_after`` is set
+        aside: its file is kept under another name, and it is not brought back at start."""
+        config = self.config
+        now, wall = time.monotonic(), time.time()
+        for st in list(self.tables.values()):
+            if st.state == FORMING:
+                if st.creator not in self.clients and not any(c is not None and c.identity in self.clients
+                                                              for c in st.claims):
+                    if st.kept_until > now:
+                        continue       # (brought back by a restart: its people have a while to come back)
+                    self.clear(st, "")
+                elif config.forming_timeout and now - st.touched >= config.forming_timeout:
+                    self.clear(st, f"Table {st.id} was cleared: it had not started "
+                                    f"{span(config.forming_timeout)} after somebody last sat down")
+            elif (st.state == PLAYING and config.set_aside_after and not st.present() and not st.pending
+                  and wall - st.visited >= config.set_aside_after):
+                self.set_aside(st, f"nobody had been at it for {span(wall - st.visited)}")
+
+    def clear(self, st: ServerTable, why: str) -> None:
+        """A table that has not started goes; who sat there is told ``why``."""
+        self.tables.pop(st.id, None)
+        self.invitations.forget(st.id)
+        log.info("table %d was cleared before it started%s", st.id, f": {why}" if why else "")
+        for c in st.claims:
+            who = self.clients.get(c.identity) if c is not None else None
+            if who is not None and why:
+                who.notify(why)
+        self.changed()
+
+    def set_aside(self, st: ServerTable, why: str) -> None:
+        """A started table leaves the server, its game kept: its file is renamed (the store logs
+        to what), where ``canasta --load`` plays it on."""
+        st.close()
+        self.tables.pop(st.id, None)
+        self.invitations.forget(st.id)
+        self.store.set_aside(st.id, why)
+        assert st.table is not None
+        for s in st.table.seats:
+            who = self.clients.get(s.key) if s.key else None
+            if who is not None:
+                who.notify(f"Your table {st.id} was set aside ({why}): the server's host keeps its game")
+        self.changed()
+
+    def _drop_if_empty(self, st: ServerTable) -> None:
+        """A forming table nobody sits at goes, unless its creator is here (a table of computers)."""
+        if st.state == FORMING and st.empty() and st.creator not in self.clients:
+            self.tables.pop(st.id, None)
+            self.invitations.forget(st.id)
+
+    def drop_if_over(self, st: ServerTable) -> None:
+        """A finished table goes when its last client leaves."""
+        if st.state == OVER and not st.present():
+            st.close()
+            self.tables.pop(st.id, None)
+            self.invitations.forget(st.id)
+            self.changed()
+
+    # ------------------------------------------------------------------ chat
+    def check_chat(self, client: Client, text: str) -> str | None:
+        if len(text) > self.config.chat_max:
+            return f"A chat line is at most {self.config.chat_max} characters (this one has {len(text)})"
+        return self.limit.check(client.identity.key)
+
+    def say_lobby(self, client: Client, text: str) -> str | None:
+        text = text.strip()
+        if not text:
+            return None
+        why = self.check_chat(client, text)
+        if why:
+            return why
+        ident = client.identity
+        self.chat.append(LobbyLine(ident.label, text, ident.verified))
+        del self.chat[:-LOBBY_CHAT_KEEP]
+        self.keep_chat(self.chat[-1])
+        self.changed()
+        return None
+
+    def keep_chat(self, line: LobbyLine) -> None:
+        """The lobby's chat outlasts a restart (its last :data:`LOBBY_CHAT_KEEP` lines)."""
+        try:
+            self.people.add_chat(ChatLine(line.who, line.text, line.verified, time.time()), LOBBY_CHAT_KEEP)
+        except StoreError as exc:
+            log.warning("a chat line could not be kept: %s", exc)
+
+    def _last_chat(self) -> list[ChatLine]:
+        try:
+            return self.people.last_chat(LOBBY_CHAT_KEEP)
+        except StoreError as exc:
+            log.warning("the lobby's last chat lines could not be read: %s", exc)
+            return []
+
+    def say_at(self, st: ServerTable, client: Client, text: str) -> str | None:
+        text = text.strip()
+        if not text or st.table is None:
+            return None
+        why = self.check_chat(client, text)
+        if why:
+            return why
+        ident = client.identity
+        st.table.say(ident.label + (VERIFIED if ident.verified else ""), text)
+        return None
+
+    # ------------------------------------------------------------------ saving
+    def save_trouble(self, table_id: int, reason: str | None) -> None:
+        """The table's file could not be written (``reason``), or it can again (None): the players
+        there are told, once each (the store says so only when it changes)."""
+        st = self.tables.get(table_id)
+        if st is None or st.table is None:
+            return
+        if reason is None:
+            st.table.say("", "This table is saved again: a restart would lose nothing")
+        else:
+            st.table.say("", f"This table cannot be saved right now ({_system_words(reason)}): play on, "
+                             "but a restart would lose the moves since")
+
+    # ------------------------------------------------------------------ the end
+    def close(self) -> None:
+        for st in self.tables.values():
+            st.close()
+        self.names.flush()
+        self.club.close()        # (a match being recorded is written first)
+        self.people.close()
+
+
+
+#: The file of reserved names, in the server's directory.
+NAMES_FILE = "names.json"
+
+
+def _system_words(reason: str) -> str:
+    """What the system said of a failed write (``No space left on device``), without the save's
+    own words around it (``cannot write: ...``)."""
+    head, sep, tail = reason.partition(": ")
+    return tail if sep and head.startswith("cannot write") else reason
+
+
+def span(seconds: float) -> str:
+    """A stretch of time in words: ``30 days``, ``2 hours``, ``45 minutes``, ``20 s``."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= 2 * size or (seconds >= size and seconds % size == 0):
+            n = round(seconds / size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{round(seconds, 1):g} s" if seconds < 10 else f"{round(seconds)} s"
+
+
+def _visited(value: object) -> float:
+    """When a restored table was last visited, as its save says; now if it does not say (a table is
+    never set aside for want of a date: an older server's saves count from this start)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return time.time()
+
+
+__all__ = ["NAMES_FILE", "ChatLimit", "Registry", "span"]
