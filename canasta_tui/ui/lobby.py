@@ -15,6 +15,8 @@ that, and nothing here imports it.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -259,7 +261,7 @@ class AdminLine(TextLine):
         AdminAct.ANNOUNCE: "Announce to everybody: ",
         AdminAct.CLOSE: "Close table (number, then why): ",
         AdminAct.REMOVE: "Remove (a name online, then why): ",
-        AdminAct.BAN: "Ban (a name online, SHA256:... or an address; hours; why): ",
+        AdminAct.BAN: "Ban (a name online, SHA256:... or an address, then hours, then why): ",
     }
 
     def __init__(self, act: AdminAct, text: str = "") -> None:
@@ -272,12 +274,27 @@ class AdminLine(TextLine):
         return prompt + (self.edit.text + "_")[-max(8, width - len(prompt) - 1):]
 
     def parts(self) -> tuple[str, str]:
-        """(target, text): the announcement is all text; the others' first word is the target."""
+        """(target, text): the announcement is all text; the others' first word is the target (and a
+        ban's second its hours), whether spaces, commas or semicolons come between them."""
         text = (self.entered or "").strip()
         if self.act == AdminAct.ANNOUNCE:
             return "", text
-        words = text.split(None, 1)
-        return (words[0] if words else ""), (words[1] if len(words) > 1 else "")
+        fields = 3 if self.act == AdminAct.BAN else 2
+        words = [w for w in _FIELDS.split(text, maxsplit=fields - 1) if w] + ["", ""]
+        return words[0], " ".join(w for w in words[1:fields] if w)
+
+    def hours(self) -> float | None:
+        """A ban's hours, when the line gives a number of them."""
+        _, text = self.parts()
+        try:
+            hours = float(text.split(None, 1)[0]) if text else math.nan
+        except ValueError:
+            return None
+        return hours if math.isfinite(hours) else None
+
+
+#: What may stand between an admin line's fields: spaces, commas, semicolons.
+_FIELDS = re.compile(r"[\s,;]+")
 
 
 class AdminMenu(Page):
@@ -297,7 +314,7 @@ class AdminMenu(Page):
 
     def draw(self, cv: Canvas, opts: Options) -> None:
         draw_box(cv, "Admin", ["1  announce a line to everybody", "2  close a table (its game is kept)",
-                               "3  remove a person from the server", "4  ban a key or an address for a time", "",
+                               "3  remove a person from the server", "4  ban a person, a key or an address for a time", "",
                                "Each asks before it is done, and is logged.", "Any other key: cancel"])
 
 
@@ -541,12 +558,18 @@ class LobbyPeople(Page):
     def _admin_ask(self, line: AdminLine) -> None:
         target, text = line.parts()
         act = line.act
-        question = {
-            AdminAct.ANNOUNCE: f"Announce to everybody: {text}?",
-            AdminAct.CLOSE: f"Close table {target}? Everybody at it goes back to the lobby; its game is kept.",
-            AdminAct.REMOVE: f"Remove {target} from the server?",
-            AdminAct.BAN: f"Ban {target} for {text.split(None, 1)[0] if text else '?'} hours?",
-        }[act]
+        hours = line.hours()
+        if act == AdminAct.BAN:
+            if not target or hours is None:
+                self.message = "Say whom, for how many hours, then why: e.g. eve 24 spam in the chat"
+                return
+            question = f"Ban {target} for {hours:g} hour{'' if hours == 1 else 's'}?"
+        else:
+            question = {
+                AdminAct.ANNOUNCE: f"Announce to everybody: {text}?",
+                AdminAct.CLOSE: f"Close table {target}? Everybody at it goes back to the lobby; its game is kept.",
+                AdminAct.REMOVE: f"Remove {target} from the server?",
+            }[act]
 
         def do() -> None:
             self.message = self.service.admin(act, target, text)

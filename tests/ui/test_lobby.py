@@ -453,6 +453,14 @@ def test_admin_keys_ask_first_and_only_admins_have_them() -> None:
     assert isinstance(page.child, Confirm) and "Ban bob for 24 hours?" in screen(page)
     typ(page, "n")
     assert fake.asked == [] and page.message == "Nothing was done"
+    # Commas or semicolons between the fields read as spaces; a ban without its hours is asked again.
+    typ(page, "a", "4", *"~gus; 1; flooding the chat, twice", "enter")
+    assert isinstance(page.child, Confirm) and "Ban ~gus for 1 hour?" in screen(page)
+    typ(page, "y")
+    assert fake.asked[-1] == "admin ban '~gus' '1 flooding the chat, twice'"
+    typ(page, "a", "4", *"eve spam", "enter")
+    assert page.child is None and page.message == "Say whom, for how many hours, then why: e.g. eve 24 spam in the chat"
+    fake.asked.clear()
     typ(page, "a", "2")                               # close: the chosen table is offered
     typ(page, *"late", "enter", "y")
     assert fake.asked == ["admin close a table '1' 'late'"] and page.message == "done"
