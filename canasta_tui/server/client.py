@@ -21,7 +21,7 @@ from ..text import printable
 from ..ui.app import ScreenApp
 from ..ui.canvas import Canvas, Options
 from ..ui.controller import Controller
-from ..ui.dialogs import Invited, MatchOver, Rematch
+from ..ui.dialogs import Invited, MatchOver, Rematch, RematchQuestion
 from ..ui.lobby import LobbyScreen
 from .admin import Admin
 from .auth import Identity, code_text
@@ -60,8 +60,8 @@ class SeatClient(Controller):
         self.watching = watching
         #: Leave for the lobby, with this line there (an invitation accepted to a forming table).
         self.lobby_note: str | None = None
-        #: A player's: at the end of the match, "play again with the same people?" (answer, status).
-        self.again: tuple[Callable[[bool], str | None], Callable[[], str], Callable[[], bool]] | None = None
+        #: A player's: at the end of the match, "play again with the same people?".
+        self.again: RematchQuestion | None = None
 
     @property
     def finished(self) -> bool:
@@ -98,7 +98,8 @@ class SeatClient(Controller):
         """A player's end of the match asks "play again?" instead of only saying who won."""
         dialog = self.client.dialog
         if self.again is not None and isinstance(dialog, MatchOver) and not isinstance(dialog, Rematch):
-            self.client.dialog = Rematch(*self.again)
+            q = self.again
+            self.client.dialog = Rematch(answer=q.answer, status=q.status, asked=q.asked)
 
     def paint(self, width: int, height: int, opts: Options) -> Canvas:
         self._offer_again()
@@ -306,8 +307,8 @@ class ServerApp(ScreenApp):
             return None, "That seat is not yours"
         link, since = st.enter(self, seat)
         ctl = self._table_client(link, st.id)
-        ctl.again = (lambda yes: st.answer_again(self, yes), st.again_status,
-                     lambda: st.asks_again(self._identity.key))
+        ctl.again = RematchQuestion(answer=lambda yes: st.answer_again(self, yes), status=st.again_status,
+                                    asked=lambda: st.asks_again(self._identity.key))
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

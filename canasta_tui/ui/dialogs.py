@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Generic, Protocol, TypeVar
+from typing import ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from ..engine import Action, HandRecord, Phase, PlayerView, Rules
 from ..engine import actions as A
@@ -338,6 +338,15 @@ class MatchOver(TableDialog):
         if "again" in offers:
             return [*out, "", "a or Enter: Play again    m: start menu    q: quit"]
         return [*out, "", "Enter: leave the table"]
+
+
+class RematchQuestion(NamedTuple):
+    """"Play again with the same people?" as the server asks one player: tell it the answer (why
+    not, or None), say how things stand, and whether the question is still this player's."""
+
+    answer: Callable[[bool], str | None]
+    status: Callable[[], str]
+    asked: Callable[[], bool]
 
 
 @dataclass
