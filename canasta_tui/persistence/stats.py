@@ -174,7 +174,22 @@ def check_schema(db: sqlite3.Connection, path: Path, kind: Database = STATS) -> 
 
     0 means an empty database (no tables yet).  StatsError for a newer version, another
     program's database, or missing tables or columns.
+
+    The version and the tables are read in one read transaction: another process may create the
+    schema between two reads, and a version 0 read before it with the tables read after it would
+    call a canasta database another program's.
     """
+    own = not db.in_transaction
+    if own:
+        db.execute("BEGIN")
+    try:
+        return _check_schema(db, path, kind)
+    finally:
+        if own:
+            db.execute("COMMIT")
+
+
+def _check_schema(db: sqlite3.Connection, path: Path, kind: Database) -> int:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     where = _where(path)
     what = f"the {kind.noun} database"
