@@ -222,7 +222,10 @@ class ExpertPlayer:
         values = self.sample_values(v, cands)
         if len(values[0]) < 2:
             return cands[0]
-        return cands[best_candidate(corrected(v, cands, values))]
+        if v.phase == Phase.DRAW and not is_variant(v.rules):
+            values = [[x + PILE_SAMPLING_BIAS for x in xs] if a.kind == A.PILE else xs
+                      for xs, (a, _) in zip(values, cands, strict=True)]
+        return cands[best_candidate(values)]
 
     def work_budget(self, rules: Rules | None = None) -> int:
         """Nodes one decision may play in its rollouts (under ``rules``; classic when None)."""
@@ -291,16 +294,6 @@ class ExpertPlayer:
             s = apply_legal(s, a)  # taken from v.legal: no need to check it again
             steps += 1
         return evaluate(s, me), steps + 1
-
-
-def corrected(v: PlayerView, cands: list[tuple[Action, Style | None]],
-              values: list[list[float]]) -> list[list[float]]:
-    """The candidates' sampled values as the Expert weighs them: at the draw in classic Canasta,
-    taking the pile gets back what sampled deals undervalue it by (``PILE_SAMPLING_BIAS``)."""
-    if v.phase != Phase.DRAW or is_variant(v.rules):
-        return values
-    return [[x + PILE_SAMPLING_BIAS for x in xs] if a.kind == A.PILE else xs
-            for xs, (a, _) in zip(values, cands, strict=True)]
 
 
 def work_rate(rules: Rules | None) -> float:
