@@ -3,14 +3,10 @@
 At the decisions that matter (draw or take the pile, how to play the meld turn, going
 out, which card to discard, answering "May I go out?") the Expert deals the cards it
 cannot see at random, consistently with everything its view shows
-(:func:`~canasta_tui.engine.determinize`; in classic Canasta shaped as players keep their
-hands, with the pairs they hold: :func:`shaped_deal`), plays each candidate in every sampled deal
+(:func:`~canasta_tui.engine.determinize`), plays each candidate in every sampled deal
 and lets rules of thumb play on for a round (the rollout), then scores the
 position.  The same sampled deals are used for every candidate (common random numbers),
-so the comparison is fair even with few samples.  In classic Canasta the draw compares every
-way of taking the pile with drawing (the sampled deals' measured undervaluing of the pile
-corrected: ``PILE_SAMPLING_BIAS``), the turn a hand kept for the pile among its ways of playing,
-and up to eight discards.  Elsewhere it plays its own rules of
+so the comparison is fair even with few samples.  Elsewhere it plays its own rules of
 thumb (:data:`~canasta_tui.ai.heuristic.EXPERT`: Advanced with faster mixed canastas and
 fewer cards held back), which its side also follows in the rollouts; the opponents are
 modelled as Advanced.
@@ -34,20 +30,8 @@ import random
 import time
 from dataclasses import replace
 
-from ..engine import (
-    Action,
-    GameState,
-    Phase,
-    PlayerView,
-    Rules,
-    apply,
-    determinize,
-    had_turn,
-    score_hand,
-    view_for,
-)
+from ..engine import Action, GameState, Phase, PlayerView, Rules, apply, score_hand, view_for
 from ..engine import actions as A
-from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_OF, VALUE
 from ..engine.moves import apply_legal
 from ..engine.scoring import canasta_bonus, red_three_points
 from ..engine.state import team
@@ -95,16 +79,6 @@ SE_MARGIN = 2.0
 DRAW_SAMPLES = 1.6
 #: Worth of a card held at the horizon (options to meld and to take the pile).
 CARD_OPTION = 6.0
-#: Classic Canasta: what sampled deals undervalue taking the pile by, against drawing, added to
-#: every way of taking it at the draw.  Measured against the same search told every hand (80 deal
-#: pairs against Advanced): the sampled deals' estimate of drawing over taking the pile was 76
-#: points (± 14) above the informed one with uniform deals, 51 (± 25) with shaped ones.
-PILE_SAMPLING_BIAS = 50.0
-#: Classic Canasta: the discards compared at most, and how far (by the rules of thumb's cost)
-#: from the cheapest; the ways of taking the pile compared with drawing.
-DISCARD_CANDIDATES = 8
-DISCARD_SPREAD = 200.0
-PILE_CANDIDATES = 4
 #: Steps a rollout may take at most (a safety net).
 MAX_ROLLOUT_STEPS = 200
 
@@ -182,10 +156,8 @@ class ExpertPlayer:
         if v.phase == Phase.DRAW:
             piles = [a for a in legal if a.kind == A.PILE]
             if A.A_DRAW in legal and piles:
-                if is_variant(v.rules):
-                    out.append((A.A_DRAW if base != A.A_DRAW else piles[0], None))
-                else:  # every way of taking the pile (the rules of thumb's order), and drawing
-                    out += [(a, None) for a in [A.A_DRAW, *piles[:PILE_CANDIDATES]] if a != base]
+                alt = A.A_DRAW if base != A.A_DRAW else piles[0]
+                out.append((alt, None))
             return out
         if v.phase != Phase.MELD or v.t.final:
             return out
@@ -198,8 +170,6 @@ class ExpertPlayer:
             if go_out_plan(v, tm) is not None:
                 variants += [replace(style, go_out=1), replace(style, go_out=-1)]
             variants.append(EXPERT if style == EXPERT_AGGRESSIVE else EXPERT_AGGRESSIVE)
-            if not is_variant(v.rules):
-                variants.append(replace(style, keep_cards=5))   # keep a hand of pairs for the pile
             for st in (st for st in variants if st != style):
                 a = decide(v, st, TurnMemory())
                 if a in legal:
@@ -209,9 +179,8 @@ class ExpertPlayer:
             ds = [a for a in legal if a.kind == A.DISCARD]
             scored = sorted(discard_scores(v, style, ds), key=lambda x: (x[0], x[1].card))
             top = scored[0][0]
-            most, spread = (4, 80.0) if is_variant(v.rules) else (DISCARD_CANDIDATES, DISCARD_SPREAD)
-            for sc, a in scored[:most]:
-                if a != base and sc - top < spread:
+            for sc, a in scored[:4]:
+                if a != base and sc - top < 80.0:
                     out.append((a, None))
         return out
 
@@ -222,9 +191,6 @@ class ExpertPlayer:
         values = self.sample_values(v, cands)
         if len(values[0]) < 2:
             return cands[0]
-        if v.phase == Phase.DRAW and not is_variant(v.rules):
-            values = [[x + PILE_SAMPLING_BIAS for x in xs] if a.kind == A.PILE else xs
-                      for xs, (a, _) in zip(values, cands, strict=True)]
         return cands[best_candidate(values)]
 
     def work_budget(self, rules: Rules | None = None) -> int:
@@ -250,7 +216,7 @@ class ExpertPlayer:
                 break
             rng = random.Random(f"{key}:{i}")
             try:
-                world = shaped_deal(v, rng) if v.phase != Phase.PERMISSION else deal_after_ask(v, rng)
+                world = deal_after_ask(v, rng)
             except AssertionError:
                 break
             got: list[float] = []
@@ -351,53 +317,3 @@ def evaluate(s: GameState, me: int) -> float:
         total -= s.penalties[tm]
         vals.append(total)
     return vals[me] - max(x for i, x in enumerate(vals) if i != me)
-
-
-def shaped_deal(v: PlayerView, rng: random.Random) -> GameState:
-    """A deal of the cards this seat cannot see, in which the other players' hands have the shape
-    players keep (classic Canasta; elsewhere :func:`~canasta_tui.engine.determinize`).
-
-    A uniform deal gives the other players natural pairs far less often than they hold them:
-    they keep pairs to take the pile and throw singletons (in Expert against Advanced play, hands
-    of 4 to 7 cards held 1.31 pairs, uniform deals 0.73).  So each player who has had a turn is
-    dealt, after the uniform deal, as many more cards as their hidden cards, throwing back each
-    time a black three or else their lowest singleton (into the stock, anywhere); a red three or
-    a wild card drawn goes back at once (laid out, or melded, not kept).  Their hands then hold
-    1.27 pairs, and "the next player holds a pair of this rank" comes out as often as it is so.
-    Only the view is used: the deal is still one the seat cannot tell from the real one."""
-    w = determinize(v, rng)
-    if is_variant(v.rules):
-        return w
-    hands = list(w.hands)
-    stock = list(w.deck[w.stock_pos:])
-    rest = list(w.deck[:w.stock_pos])           # the deck's cards out of the stock
-    for p in range(len(hands)):
-        if p == v.seat or not had_turn(v, p):
-            continue
-        known = list(v.known[p])
-        held = list(hands[p])
-        for c in known:
-            held.remove(c)
-        for _ in range(min(len(held), len(stock) // 3)):
-            i = rng.randrange(len(stock))
-            c = stock[i]
-            if IS_RED_THREE[c] or IS_WILD[c]:
-                continue
-            stock[i] = stock[-1]
-            stock.pop()
-            held.append(c)
-            counts: dict[int, int] = {}
-            for x in held:
-                if not IS_WILD[x]:
-                    counts[RANK_OF[x]] = counts.get(RANK_OF[x], 0) + 1
-            junk = [x for x in held if IS_BLACK_THREE[x]] or \
-                [x for x in held if not IS_WILD[x] and counts[RANK_OF[x]] == 1] or [c]
-            low = min(VALUE[x] for x in junk)
-            out = rng.choice([x for x in junk if VALUE[x] == low])
-            held.remove(out)
-            stock.insert(rng.randrange(len(stock) + 1), out)
-            if out != c:
-                rest.remove(out)
-                rest.append(c)
-        hands[p] = tuple(sorted(known + held))
-    return w._replace(hands=tuple(hands), deck=tuple(rest + stock))

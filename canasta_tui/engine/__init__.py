@@ -42,17 +42,7 @@ from .state import (
     team_name,
     team_seats,
 )
-from .view import (
-    PUBLIC,
-    PlayerView,
-    determinize,
-    had_turn,
-    public_view,
-    unseen_cards,
-    view_for,
-    view_from_dict,
-    view_to_dict,
-)
+from .view import PUBLIC, PlayerView, determinize, public_view, unseen_cards, view_for, view_from_dict, view_to_dict
 
 __all__ = [
     "CLASSIC",
@@ -87,7 +77,6 @@ __all__ = [
     "end_text",
     "explain",
     "full_deck",
-    "had_turn",
     "improper_melds",
     "is_legal",
     "legal_actions",

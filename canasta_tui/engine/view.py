@@ -156,7 +156,7 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     """
     pool = unseen_cards(v)
     rng.shuffle(pool)
-    laid = tuple(had_turn(v, p) for p in range(len(v.hand_sizes)))
+    laid = tuple(_had_turn(v, p) for p in range(len(v.hand_sizes)))
     # A player who has had a turn has laid out every red three: none may be dealt to them.
     plain = [c for c in pool if not IS_RED_THREE[c]]
     hands: list[tuple[int, ...]] = []
@@ -200,7 +200,7 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     )
 
 
-def had_turn(v: PlayerView, p: int) -> bool:
+def _had_turn(v: PlayerView, p: int) -> bool:
     """Has seat ``p`` had its first turn (so its dealt red threes are laid out)?"""
     n = len(v.hand_sizes)
     first = (v.dealer + 1) % n
