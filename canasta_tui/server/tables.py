@@ -522,6 +522,12 @@ class ServerTable:
             self.again_until = time.monotonic() + self.registry.config.rematch_answer
             self._again_step()
 
+    def _player_names(self) -> dict[str, str]:
+        """The match's players (identity -> the seat's name in this match, whatever name they
+        connected under since)."""
+        assert self.table is not None
+        return {s.key: s.name for s in self.table.seats if s.key}
+
     def _unanswered(self) -> list[str]:
         """The players who have not answered "play again?" while it is asked."""
         if self.table is None or self.again is None or self.again_at is not None:
@@ -561,7 +567,7 @@ class ServerTable:
         """The time to answer ran out: those who did not answer do not play again."""
         assert self.table is not None and self.again is not None
         late = self._unanswered()
-        names = {s.key: s.name for s in self.table.seats if s.key}
+        names = self._player_names()
         for k in late:
             self.again[k] = False
         self.again_late.update(late)
@@ -583,7 +589,7 @@ class ServerTable:
             return ""
         if self.again_at is not None:
             return f"The new match is at table {self.again_at}"
-        names = {s.key: s.name for s in self.table.seats if s.key}
+        names = self._player_names()
         yes = [names[k] for k, v in self.again.items() if v and k in names]
         waiting = [n for k, n in names.items() if k not in self.again]
         out = f"Playing again: {', '.join(yes) or 'nobody yet'}"
@@ -604,7 +610,7 @@ class ServerTable:
         if self.again_at is not None or key in self.again:
             return "You have answered"
         self.again[key] = yes
-        self.table.say("", f"{client.identity.label} {'plays again' if yes else 'does not play again'}")
+        self.table.say("", f"{self._player_names()[key]} {'plays again' if yes else 'does not play again'}")
         self._settle_again()
         self.registry.changed()
         return None

@@ -18,11 +18,13 @@ import re
 
 from canasta_tui.persistence import paths
 from canasta_tui.persistence.saves import read_record
+from canasta_tui.server.auth import Identity
 from canasta_tui.server.server import Server
 from canasta_tui.server.tables import FORMING, OVER, PLAYING, ServerTable
 from canasta_tui.table import COMPUTER, REMOTE
 
 from .helpers import DOWN, ENTER, WAIT, Term, drive, fingerprint_of, run, serving, settle
+from .test_tables import Person
 
 RIGHT = "\x1b[C"
 QUESTION = "Play again with the same people?"
@@ -248,3 +250,21 @@ def test_forming_tables_their_seats_options_and_invitations_outlast_a_restart() 
             for t in (alice, dave):
                 await t.close()
     run(main(), timeout=120)
+
+
+def test_the_answer_to_play_again_names_the_seat_not_the_name_connected_under() -> None:
+    """A key may reserve several names: bob answering as "robert" is bob at this table, in the
+    table's log as in the question's status (one name for a seat through a match)."""
+    async def main() -> None:
+        async with serving(takeover=60) as srv:
+            alice, bob, st = await finish_a_match_of_two(srv)
+            await alice.press("y", "Waiting for bob: ")
+            robert = Person("robert")
+            robert.identity = Identity("robert", fingerprint_of("bob"))
+            assert st.answer_again(robert, False) is None    # type: ignore[arg-type]
+            assert st.table is not None
+            said = [line.text for line in st.table.chat]
+            assert "bob does not play again" in said and not any("robert" in t for t in said)
+            for t in (alice, bob):
+                await t.close()
+    run(main(), timeout=200)
