@@ -8,7 +8,6 @@ one client of the server's :class:`~.registry.Registry` (and, for an admin, of :
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 from ..engine import Rules
@@ -24,6 +23,7 @@ from ..ui.lobbyview import (
     PersonRow,
     TableRow,
     TableSettings,
+    ban_hours,
 )
 from .admin import Admin, AdminRefused, when
 from .auth import Identity
@@ -138,11 +138,8 @@ def admin_act(admin: Admin, registry: Registry, me: Identity, act: AdminAct, tar
         admin.remove(me, person.identity.key, text)
         return f"{person.identity.label} was removed"
     words = text.split(None, 1)
-    try:
-        hours = float(words[0]) if words else math.nan
-    except ValueError:
-        hours = math.nan
-    if not math.isfinite(hours):
+    hours = ban_hours(text)
+    if hours is None:
         raise AdminRefused("Say for how many hours, then why: e.g. 24 spam in the chat")
     who, what = target, printable(target)
     if person is not None and person.identity.verified:

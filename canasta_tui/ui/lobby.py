@@ -15,7 +15,6 @@ that, and nothing here imports it.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from .lobbyview import (
     TableRow,
     TableSettings,
     TableState,
+    ban_hours,
 )
 from .menu import Info
 from .pages import Page
@@ -285,12 +285,7 @@ class AdminLine(TextLine):
 
     def hours(self) -> float | None:
         """A ban's hours, when the line gives a number of them."""
-        _, text = self.parts()
-        try:
-            hours = float(text.split(None, 1)[0]) if text else math.nan
-        except ValueError:
-            return None
-        return hours if math.isfinite(hours) else None
+        return ban_hours(self.parts()[1])
 
 
 #: What may stand between an admin line's fields: spaces, commas, semicolons.
@@ -558,8 +553,8 @@ class LobbyPeople(Page):
     def _admin_ask(self, line: AdminLine) -> None:
         target, text = line.parts()
         act = line.act
-        hours = line.hours()
         if act == AdminAct.BAN:
+            hours = line.hours()
             if not target or hours is None:
                 self.message = "Say whom, for how many hours, then why: e.g. eve 24 spam in the chat"
                 return

@@ -10,6 +10,7 @@ module knows nothing of the server: the server imports these types, never the ot
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from enum import StrEnum
 from typing import NamedTuple, Protocol
@@ -50,6 +51,17 @@ class AdminAct(StrEnum):
     CLOSE = "close a table"
     REMOVE = "remove a person"
     BAN = "ban"
+
+
+def ban_hours(text: str) -> float | None:
+    """A ban's hours, the first word of what follows its target ("24 spam in the chat"); None
+    when that is not a finite number.  The lobby asks again on None, the server refuses it."""
+    words = text.split(None, 1)
+    try:
+        hours = float(words[0]) if words else math.nan
+    except ValueError:
+        return None
+    return hours if math.isfinite(hours) else None
 
 
 class TableSettings(NamedTuple):
@@ -234,4 +246,4 @@ class LobbyService(Protocol):
 
 
 __all__ = ["OPEN_TABLE", "Access", "AdminAct", "Destination", "InvitationRow", "LobbyLine", "LobbyService",
-           "LobbyView", "PersonRow", "SeatInfo", "SeatState", "TableRow", "TableSettings", "TableState"]
+           "LobbyView", "PersonRow", "SeatInfo", "SeatState", "TableRow", "TableSettings", "TableState", "ban_hours"]
