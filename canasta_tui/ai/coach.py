@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
-from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, THREE, card_text, plural
+from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, THREE, card_text, plural, rank_value
 from ..engine.melds import Meld
 from ..engine.moves import canastas_missing
 from ..engine.state import next_seat, team
@@ -316,7 +316,15 @@ def _answer_reason(a: Action, v: PlayerView) -> str:
 
 def _meld_reason(a: Action, v: PlayerView) -> str:
     if v.meld_needed and v.meld_count < v.meld_needed:
-        return f"your initial meld needs {v.meld_needed} points ({v.meld_count} so far)"
+        need, so_far = v.meld_needed, v.meld_count
+        if v.t.drew == "pile" or a.card >= 0:
+            # Cards from the pile do not count toward it (only the upcard does), and a sequence's
+            # worth depends on its cards: say what is needed, not a figure the view cannot check.
+            return f"toward your initial meld of {need} ({so_far} so far)"
+        total = so_far + sum(rank_value(r) for r in a.ranks)
+        if total >= need:
+            return f"it makes your initial meld: {total} points of the {need} needed"
+        return f"it brings your initial meld to {total} of the {need} points it needs"
     if len(a.ranks) >= CANASTA:
         return "it is a canasta at once"
     if _others_close(v):

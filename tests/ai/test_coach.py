@@ -240,3 +240,15 @@ def test_in_bolivia_the_answer_names_the_missing_escalera() -> None:
                          melds={0: ["Kh Kd Kc Ks Kh Kd Kc", "Qh Qd Qc Qs Qh Qd Qc"]})
     v = view_for(s, s.actor)
     assert coach._answer_reason(A.A_NO, v) == "your side still needs an escalera (a sequence canasta) to go out"
+
+
+def test_a_meld_toward_the_initial_meld_says_what_it_counts() -> None:
+    """RULES.md "Initial meld": "the first meld of a side must count at least 50 points" (here,
+    with 0 on the score).  The reason counts the meld's own cards: 5 5 Joker is 60 points and
+    makes it; 5 5 5 is 15 and does not."""
+    s = position({0: "5c 5h 5d 9s Kd 2c JK"}, melds={1: ["8c 8d 8h"]})
+    s = s._replace(has_melded=(False, True, False, True), t=s.t._replace(opened_at_start=False, melded_before=False))
+    v = view_for(s, 0)
+    assert v.meld_needed == 50 and v.meld_count == 0
+    assert coach.reason(A.meld(5, 5, 14), v) == "it makes your initial meld: 60 points of the 50 needed"
+    assert coach.reason(A.meld(5, 5, 5), v) == "it brings your initial meld to 15 of the 50 points it needs"
