@@ -384,7 +384,11 @@ def status_line(c: Client) -> str:
     if coached:
         return coached
     if v.phase == Phase.DRAW:
-        return "Your turn: d draws from the stock, p takes the pile"
+        if any(a.kind == A.PILE for a in v.legal):
+            return "Your turn: d draws from the stock, p takes the pile"
+        if A.A_DRAW not in v.legal:
+            return "Your turn: the stock is exhausted"
+        return "Your turn: d draws from the stock; the pile cannot be taken now (p says why)"
     if v.phase == Phase.PERMISSION:
         return "Answer your partner: y or n"
     if v.t.permission == 1:

@@ -12,7 +12,7 @@ from canasta_tui.server import client as client_module
 
 from .helpers import Term, create_table, drive, run, serving
 
-YOUR_TURN = "Your turn: d draws from the stock, p takes the pile"
+YOUR_TURN = "Your turn: d draws from the stock"  # then what the pile allows
 
 
 async def start_alone(t: Term) -> None:
@@ -50,7 +50,7 @@ def test_h_gives_a_hint_at_an_unrated_table_and_nothing_at_a_rated_one() -> None
             await bob.press("s", "hand 1")
             await bob.wait_for(YOUR_TURN, timeout=60)
             screen = await bob.press("h", "No hints at a rated table")
-            assert screen.split("\n")[22].strip() == YOUR_TURN or "No hints at a rated table" in screen
+            assert screen.split("\n")[22].startswith(YOUR_TURN) or "No hints at a rated table" in screen
             assert st.table is not None
             for t in (alice, bob):
                 await t.close()

@@ -257,3 +257,19 @@ def test_score_dialog_names_the_sides_by_their_players_names() -> None:
     names = ["a" * 20, "Player 2", "b" * 20, "Player 4"]
     assert side_name(0, t.rules, names, 14) == "aaaa~ & bbbb~"
     assert side_name(1, t.rules, names) == "Players 2 & 4"
+
+
+def test_the_turn_line_offers_the_pile_only_when_it_can_be_taken() -> None:
+    """RULES.md "Stop cards": a black three on the pile stops it for the next player.  The hint
+    line then offers only the stock (p still says why), and offers the pile when it may be taken."""
+    from canasta_tui.ui.model import status_line
+    from tests.ai.helpers import position
+
+    def line(pile: str) -> str:
+        s = position({0: "7h 7s 8s 9c"}, melds={0: ["5c 5h 5d"]}, phase=Phase.DRAW)
+        t = session()
+        t.match = t.match._replace(state=s._replace(pile=tuple(int(parse_card(x)) for x in pile.split())))
+        return status_line(client(t).client)
+
+    assert line("4c 9d 3c") == "Your turn: d draws from the stock; the pile cannot be taken now (p says why)"
+    assert line("4c 9d 7d") == "Your turn: d draws from the stock, p takes the pile"
