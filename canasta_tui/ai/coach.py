@@ -214,7 +214,7 @@ def reason(a: Action, v: PlayerView) -> str:
 def reasons(a: Action, v: PlayerView) -> list[str]:
     """Why, the fullest way first, then shorter ones (a hint takes the first that fits its line)."""
     if a.kind == A.PILE:
-        return _pile_reasons(v)
+        return _pile_reasons(a, v)
     return [_reason(a, v), SHORT.get(a.kind, "the Expert's search finds it best")]
 
 
@@ -259,7 +259,7 @@ def _others_close(v: PlayerView) -> bool:
     return any(may_go_out_soon(v, p, 3) for p in opponents(v))
 
 
-def _pile_reasons(v: PlayerView) -> list[str]:
+def _pile_reasons(a: Action, v: PlayerView) -> list[str]:
     up = v.upcard
     n = len(v.pile)
     if up is None:
@@ -278,7 +278,24 @@ def _pile_reasons(v: PlayerView) -> list[str]:
         return [f"{holds} and gives your side a canasta of {plural(r)}", f"it gives your side a canasta of {plural(r)}"]
     if v.meld_needed:
         return [f"{holds}, toward your initial meld of {v.meld_needed}", *short]
-    return [f"{holds} ({_cards(n)} in all)", *short] if shown else short
+    if shown:
+        return [f"{holds} ({_cards(n)} in all)", *short]
+    # Nothing in it stands out: say how the upcard is melded, and what comes with it.
+    how = _upcard_meld(a, v, up)
+    more = f", and {_cards(n - 1)} come{'s' if n == 2 else ''} with it" if n > 1 else ""
+    return [f"{how}{more}", how, *short]
+
+
+def _upcard_meld(a: Action, v: PlayerView, up: int) -> str:
+    """How a pile take melds the upcard: onto the side's meld, with a pair, or with a wild card."""
+    r = RANK_OF[up]
+    shown = card_text(up, True)
+    if not a.ranks:
+        return f"the {shown} goes onto your {plural(r)}"
+    if all(x == r for x in a.ranks):
+        return f"your pair of {plural(r)} melds the {shown}"
+    word = RANK_WORDS[r]
+    return f"{'an' if word[0] in 'AEIOU' else 'a'} {word} and a wild card meld the {shown}"
 
 
 def _draw_reason(v: PlayerView) -> str:

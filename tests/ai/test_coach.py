@@ -252,3 +252,23 @@ def test_a_meld_toward_the_initial_meld_says_what_it_counts() -> None:
     assert v.meld_needed == 50 and v.meld_count == 0
     assert coach.reason(A.meld(5, 5, 14), v) == "it makes your initial meld: 60 points of the 50 needed"
     assert coach.reason(A.meld(5, 5, 5), v) == "it brings your initial meld to 15 of the 50 points it needs"
+
+
+@pytest.mark.parametrize(("hand", "melds", "said"), [
+    ("7h 9c 10s Jh", ["7c 7s 7h"], "the 7♦ goes onto your Sevens, and 2 cards come with it"),
+    ("7h 7s 9c 10s Jh", ["Qc Qd Qh"], "your pair of Sevens melds the 7♦, and 2 cards come with it"),
+    ("Ah 9c 10s Jh 2c", ["Qc Qd Qh"], "an Ace and a wild card meld the A♦, and 2 cards come with it"),
+])
+def test_a_pile_with_nothing_in_it_says_how_the_upcard_is_melded(hand: str, melds: list[str], said: str) -> None:
+    """RULES.md "Draw or take the pile": the player "must meld the upcard", onto the side's meld
+    or with a natural pair (a natural card and a wild card, when the pile is not frozen); the
+    reason says which, and what comes with it, where "it holds 3 cards" said nothing."""
+    from canasta_tui.engine.cards import parse_card
+
+    up = "Ad" if said.startswith("an Ace") else "7d"
+    s = position({0: hand}, melds={0: melds, 1: ["8c 8d 8h"]}, phase=Phase.DRAW)
+    s = s._replace(pile=tuple(int(parse_card(x)) for x in ("4c", "9d", up)))
+    v = view_for(s, 0)
+    takes = [a for a in v.legal if a.kind == A.PILE]
+    assert takes
+    assert coach.reason(takes[-1], v) == said
