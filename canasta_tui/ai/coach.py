@@ -28,7 +28,7 @@ from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
 from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, THREE, card_text, plural, rank_value
 from ..engine.melds import Meld
-from ..engine.moves import canastas_missing
+from ..engine.moves import add_target, canastas_missing, group_slot
 from ..engine.state import next_seat, team
 from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, paired_gain
 from .heuristic import decide
@@ -228,7 +228,9 @@ def _reason(a: Action, v: PlayerView) -> str:
     if a.kind == A.MELD:
         return _meld_reason(a, v)
     if a.kind == A.ADD:
-        m = _meld_of(v, a.target)
+        # The meld the card really goes onto: a sequence by its span, and in Samba the meld of the
+        # rank that is short of a canasta (not a finished canasta of the same rank).
+        m = add_target(v.melds[my_team(v)], a, v.rules)
         size = (m.size if m is not None else 0) + 1
         if size == CANASTA:
             return "it completes a canasta"
@@ -250,7 +252,9 @@ def _side_melds(v: PlayerView, side: int) -> list[Meld]:
 
 
 def _meld_of(v: PlayerView, rank: int) -> Meld | None:
-    return next((m for m in _side_melds(v, my_team(v)) if not m.is_sequence and m.rank == rank), None)
+    """The side's meld that cards of ``rank`` go onto (Samba: the one short of a canasta)."""
+    row = v.melds[my_team(v)]
+    return row[group_slot(row, rank, v.rules)] if 0 <= rank < len(row) else None
 
 
 def _others_close(v: PlayerView) -> bool:

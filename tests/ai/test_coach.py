@@ -272,3 +272,26 @@ def test_a_pile_with_nothing_in_it_says_how_the_upcard_is_melded(hand: str, meld
     takes = [a for a in v.legal if a.kind == A.PILE]
     assert takes
     assert coach.reason(takes[-1], v) == said
+
+
+SAMBA = load_rules("samba")
+
+
+def test_adding_to_a_sequence_counts_that_sequences_cards() -> None:
+    """Samba (RULES.md "Sequences"): a sequence of seven cards of one suit is a samba.  With
+    6♥ to 10♥ down, the J♥ makes six cards: one more makes the samba.  The reason counted the
+    added card alone ("6 more cards make a canasta")."""
+    s = variant_position({0: "Jh 5d 6c Kd"}, rules=SAMBA, melds={0: ["seq 6h 7h 8h 9h 10h"], 1: ["Qc Qd Qs"]})
+    v = view_for(s, 0)
+    add = next(a for a in v.legal if a.kind == A.ADD and a.is_sequence)
+    assert coach.reason(add, v) == "1 more card makes a canasta"
+
+
+def test_in_samba_a_card_of_a_rank_with_a_canasta_counts_toward_the_open_meld() -> None:
+    """Samba: "A side may have two canastas in the same rank"; a King goes onto the open meld of
+    Kings beside the finished canasta, and the reason counts that meld, not the canasta."""
+    s = variant_position({0: "Kh 5d 6c 9s"}, rules=SAMBA,
+                         melds={0: ["Kc Kd Ks Kh Kc Kd Ks", "Ks Kc Kd"], 1: ["Qc Qd Qs"]})
+    v = view_for(s, 0)
+    add = next(a for a in v.legal if a.kind == A.ADD)
+    assert coach.reason(add, v) == "3 more cards make a canasta"
