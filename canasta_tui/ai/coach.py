@@ -232,11 +232,14 @@ def _reason(a: Action, v: PlayerView) -> str:
         # rank that is short of a canasta (not a finished canasta of the same rank).
         m = add_target(v.melds[my_team(v)], a, v.rules)
         size = (m.size if m is not None else 0) + 1
+        # Samba, Bolivia: a sequence of seven is a samba (escalera), by the rules' own name.
+        what = f"{'an' if v.rules.sequence_canasta_name[0] in 'aeiou' else 'a'} {v.rules.sequence_canasta_name}" \
+            if m is not None and m.is_sequence else "a canasta"
         if size == CANASTA:
-            return "it completes a canasta"
+            return f"it completes {what}"
         if size < CANASTA:
             more = CANASTA - size
-            return f"{more} more card{'s make' if more > 1 else ' makes'} a canasta"
+            return f"{more} more card{'s make' if more > 1 else ' makes'} {what}"
         return "a card on the table can no longer count against you"
     if a.kind == A.ASK:
         return "your canastas are made: end the hand now"

@@ -280,11 +280,15 @@ SAMBA = load_rules("samba")
 def test_adding_to_a_sequence_counts_that_sequences_cards() -> None:
     """Samba (RULES.md "Sequences"): a sequence of seven cards of one suit is a samba.  With
     6♥ to 10♥ down, the J♥ makes six cards: one more makes the samba.  The reason counted the
-    added card alone ("6 more cards make a canasta")."""
+    added card alone ("6 more cards make a canasta"); it names the samba (Bolivia: the escalera)."""
     s = variant_position({0: "Jh 5d 6c Kd"}, rules=SAMBA, melds={0: ["seq 6h 7h 8h 9h 10h"], 1: ["Qc Qd Qs"]})
     v = view_for(s, 0)
     add = next(a for a in v.legal if a.kind == A.ADD and a.is_sequence)
-    assert coach.reason(add, v) == "1 more card makes a canasta"
+    assert coach.reason(add, v) == "1 more card makes a samba"
+    bolivia = variant_position({0: "Jh 5d 6c Kd"}, rules=BOLIVIA, melds={0: ["seq 6h 7h 8h 9h 10h"], 1: ["Qc Qd Qs"]})
+    v = view_for(bolivia, 0)
+    add = next(a for a in v.legal if a.kind == A.ADD and a.is_sequence)
+    assert coach.reason(add, v) == "1 more card makes an escalera"
 
 
 def test_in_samba_a_card_of_a_rank_with_a_canasta_counts_toward_the_open_meld() -> None:
