@@ -100,6 +100,7 @@ class SeatClient(Controller):
         if self.again is not None and isinstance(dialog, MatchOver) and not isinstance(dialog, Rematch):
             q = self.again
             self.client.dialog = Rematch(answer=q.answer, status=q.status, asked=q.asked)
+            q.seen()
 
     def paint(self, width: int, height: int, opts: Options) -> Canvas:
         self._offer_again()
@@ -308,7 +309,8 @@ class ServerApp(ScreenApp):
         link, since = st.enter(self, seat)
         ctl = self._table_client(link, st.id)
         ctl.again = RematchQuestion(answer=lambda yes: st.answer_again(self, yes), status=st.again_status,
-                                    asked=lambda: st.asks_again(self._identity.key))
+                                    asked=lambda: st.asks_again(self._identity.key),
+                                    seen=lambda: st.saw_again(self._identity.key))
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

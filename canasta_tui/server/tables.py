@@ -192,9 +192,12 @@ class ServerTable:
     again: dict[str, bool] | None = None
     #: The table the rematch is played at, once everybody answered and somebody said yes.
     again_at: int | None = None
-    #: When the time to answer "play again?" runs out (the loop's clock), the timer of its
+    #: Each player's time to answer "play again?" starts when their screen first shows it
+    #: (``again_seen``, the loop's clock), or at ``again_until`` (``rematch_answer`` after the match
+    #: ended) if that is earlier, so that nobody holds the table for ever; the timer of the
     #: countdown's next step, and who did not answer in time (their no was not theirs).
     again_until: float = 0.0
+    again_seen: dict[str, float] = field(default_factory=dict)
     again_timer: asyncio.TimerHandle | None = None
     again_late: set[str] = field(default_factory=set)
 
@@ -519,6 +522,8 @@ class ServerTable:
         self.again = {s.key: False for i, s in enumerate(self.table.seats) if s.key and i not in self.links}
         self._settle_again()
         if self._unanswered():
+            # Each player's countdown waits until they see the question (the last hand's score and
+            # its review come first), up to this.
             self.again_until = time.monotonic() + self.registry.config.rematch_answer
             self._again_step()
 
@@ -534,16 +539,30 @@ class ServerTable:
             return []
         return [s.key for s in self.table.seats if s.key and s.key not in self.again]
 
+    def saw_again(self, key: str) -> None:
+        """``key``'s screen shows "play again?": their time to answer starts now (once)."""
+        if key in self.again_seen or key not in self._unanswered():
+            return
+        self.again_seen[key] = time.monotonic()
+        self._stop_again()
+        self._again_step()
+
+    def _again_deadline(self, key: str) -> float:
+        """When ``key``'s time to answer runs out: ``rematch_answer`` after they first saw the
+        question, or after ``again_until`` when they had not seen it by then."""
+        start = min(self.again_seen.get(key, self.again_until), self.again_until)
+        return start + self.registry.config.rematch_answer
+
     def asks_again(self, key: str) -> bool:
         """Whether "play again?" still waits for ``key``'s answer (false once it was given, or
         its time ran out)."""
         return key in self._unanswered()
 
-    def again_left(self) -> int:
-        """Whole seconds left to answer "play again?" (0: no time, or nobody is asked any more)."""
-        if not self._unanswered():
+    def again_left(self, key: str) -> int:
+        """Whole seconds ``key`` has left to answer "play again?" (0: no time, or not asked)."""
+        if key not in self._unanswered():
             return 0
-        return max(0, math.ceil(self.again_until - time.monotonic()))
+        return max(0, math.ceil(self._again_deadline(key) - time.monotonic()))
 
     def _again_step(self) -> None:
         """The countdown moved on: the players' screens show it; at the end, who has not answered
@@ -551,22 +570,25 @@ class ServerTable:
         self.again_timer = None
         if not self._unanswered() or self.table is None:
             return
-        left = self.again_until - time.monotonic()
-        if left <= 0:
-            self._again_ran_out()
+        now = time.monotonic()
+        late = [k for k in self._unanswered() if self._again_deadline(k) <= now]
+        if late:
+            self._again_ran_out(late)
+        waiting = self._unanswered()
+        if not waiting:
             return
         self.table.remind()
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:                    # (no loop: a test of the registry alone)
             return
-        # To the next whole step of the countdown (60, 55, 50 ... s left), or to its end.
-        self.again_timer = loop.call_later(left % AGAIN_STEP or AGAIN_STEP, self._again_step)
+        # To the next whole step of someone's countdown (60, 55, 50 ... s left), or to its end.
+        step = min((self._again_deadline(k) - now) % AGAIN_STEP or AGAIN_STEP for k in waiting)
+        self.again_timer = loop.call_later(step, self._again_step)
 
-    def _again_ran_out(self) -> None:
-        """The time to answer ran out: those who did not answer do not play again."""
+    def _again_ran_out(self, late: list[str]) -> None:
+        """The time to answer ran out for ``late``: they did not answer, and do not play again."""
         assert self.table is not None and self.again is not None
-        late = self._unanswered()
         names = self._player_names()
         for k in late:
             self.again[k] = False
@@ -591,10 +613,10 @@ class ServerTable:
             return f"The new match is at table {self.again_at}"
         names = self._player_names()
         yes = [names[k] for k, v in self.again.items() if v and k in names]
-        waiting = [n for k, n in names.items() if k not in self.again]
+        waiting = [f"{n}: {self.again_left(k)} s left" for k, n in names.items() if k not in self.again]
         out = f"Playing again: {', '.join(yes) or 'nobody yet'}"
         if waiting:
-            return out + f". Waiting for {', '.join(waiting)}: {self.again_left()} s left (no answer is a no)"
+            return out + f". Waiting for {', '.join(waiting)} (no answer is a no)"
         late = [names[k] for k in self.again_late if k in names]
         return out + (f". {', '.join(late)} did not answer in time" if late else "")
 

@@ -347,6 +347,8 @@ class RematchQuestion(NamedTuple):
     answer: Callable[[bool], str | None]
     status: Callable[[], str]
     asked: Callable[[], bool]
+    #: The question is on the player's screen: their time to answer starts.
+    seen: Callable[[], None] = lambda: None
 
 
 @dataclass

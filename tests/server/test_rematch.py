@@ -195,6 +195,42 @@ def test_play_again_has_a_deadline_after_which_no_answer_is_a_no() -> None:
     run(main(), timeout=200)
 
 
+def test_the_time_to_answer_play_again_starts_when_the_question_is_seen() -> None:
+    """bob is still reading the last hand's score when alice has answered: his countdown waits
+    until "Play again?" is on his screen (here 3.5 s after alice saw it, with 6 s to answer), so he
+    has the whole time then.  It waits at most ``rematch_answer`` after the match ended."""
+    async def main() -> None:
+        async with serving(takeover=60, rematch_answer=6) as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await alice.press("n", "New table")
+            await alice.press(ENTER, "is yours")
+            st = srv.registry.tables[1]
+            st.turn_timer = 0.3
+            st.rules = st.rules.replace(target_score=1)
+            bob = await Term.connect(srv.port, "bob")
+            await bob.press("3", "3  bob✓ (you)")
+            await alice.press("s", "hand 1")
+            await asyncio.gather(drive(alice, lambda s: QUESTION in s, timeout=100),
+                                 drive(bob, lambda s: "is over" in s, timeout=100))
+            assert QUESTION not in bob.text()
+            await alice.press("y", "Playing again: alice. Waiting for bob: ")
+            # bob has not seen the question: his time starts at the latest 6 s after the match ended.
+            assert st.again_until > 0 and key("bob") not in st.again_seen
+            assert abs(st._again_deadline(key("bob")) - (st.again_until + 6)) < 1e-6
+            await asyncio.sleep(3.5)
+            assert st.asks_again(key("bob"))
+            screen = await drive(bob, lambda s: QUESTION in s and "Waiting for bob" in s, timeout=10)
+            left = int(re.search(r"Waiting for bob: (\d+) s left", screen).group(1))  # type: ignore[union-attr]
+            assert left >= 5, screen               # the whole 6 s, not the 2.5 s a shared clock left
+            bob.send("y")
+            await settle(srv, lambda: st.again_at == 2)         # both said yes: the new match
+            assert st.again == {key("alice"): True, key("bob"): True} and not st.again_late
+            for t in (alice, bob):
+                await t.close()
+    run(main(), timeout=200)
+
+
 def test_a_player_who_leaves_at_play_again_answers_no_at_once() -> None:
     """The deadline is a minute (the default), but a person who leaves the table (here: their
     connection closes) has answered no at once: the one who said yes does not wait for it."""
