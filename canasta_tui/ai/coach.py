@@ -283,12 +283,12 @@ def _pile_reasons(a: Action, v: PlayerView) -> list[str]:
     short = [f"it holds {' and '.join(shown[:1])}", f"it holds {_cards(n)}"] if shown else [holds]
     if (m is None or not m.is_canasta) and have >= CANASTA:
         return [f"{holds} and gives your side a canasta of {plural(r)}", f"it gives your side a canasta of {plural(r)}"]
+    # When nothing in it stands out: how the upcard is melded (and what comes with it).
+    how = _upcard_meld(a, v, up)
     if v.meld_needed:
-        return [f"{holds}, toward your initial meld of {v.meld_needed}", *short]
+        return [f"{holds if shown else how}, toward your initial meld of {v.meld_needed}", *short]
     if shown:
         return [f"{holds} ({_cards(n)} in all)", *short]
-    # Nothing in it stands out: say how the upcard is melded, and what comes with it.
-    how = _upcard_meld(a, v, up)
     more = f", and {_cards(n - 1)} come{'s' if n == 2 else ''} with it" if n > 1 else ""
     return [f"{how}{more}", how, *short]
 

@@ -274,6 +274,20 @@ def test_a_pile_with_nothing_in_it_says_how_the_upcard_is_melded(hand: str, meld
     assert coach.reason(takes[-1], v) == said
 
 
+def test_a_pile_toward_the_initial_meld_says_how_the_upcard_is_melded() -> None:
+    """RULES.md "Initial meld": until its side has melded, a player takes the pile only with a
+    natural pair of the upcard's rank, and the upcard counts toward the initial meld."""
+    from canasta_tui.engine.cards import parse_card
+
+    s = position({0: "Kh Ks Qc Qd Qh 9c 4d"}, melds={1: ["8c 8d 8h"]}, phase=Phase.DRAW)
+    s = s._replace(has_melded=(False, True, False, True), t=s.t._replace(opened_at_start=False, melded_before=False),
+                   pile=tuple(int(parse_card(x)) for x in ("4c", "9d", "Kd")))
+    v = view_for(s, 0)
+    takes = [a for a in v.legal if a.kind == A.PILE]
+    assert takes and v.meld_needed == 50
+    assert coach.reason(takes[0], v) == "your pair of Kings melds the K♦, toward your initial meld of 50"
+
+
 SAMBA = load_rules("samba")
 
 
