@@ -33,6 +33,7 @@ from ..engine.state import next_seat, team
 from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, paired_gain
 from .heuristic import decide
 from .knowledge import canastas, may_go_out_soon, my_team, opponents
+from .samba import takes_onto
 
 #: The Expert's budget for a hint, in seconds of the bench machine's work (the same on any machine).
 HINT_BUDGET = 0.5
@@ -94,6 +95,19 @@ class Mistake(NamedTuple):
         cost = f"-{self.cost:.0f} ±{self.error:.0f}"
         return (f"{cost:<10} your turn {self.own_turn}: you {done(self.played, self.view)}; "
                 f"better: {_lower(todo(self.better, self.view))}")
+
+    @property
+    def why(self) -> str:
+        """Why, in Canasta's words: between two discards, what the one played gave away when the view
+        shows it (the next side could take the pile with it); else the reason for the better move."""
+        v, played = self.view, self.played
+        if played.kind == A.DISCARD and self.better.kind == A.DISCARD and not IS_WILD[played.card] \
+                and not IS_BLACK_THREE[played.card] and not v.frozen:
+            r = RANK_OF[played.card]
+            their = team(next_seat(v.seat, v.rules.players), v.rules)
+            if takes_onto(v.melds[their], r, v.rules):
+                return f"the next side has {plural(r)} down: the pile ({_cards(len(v.pile) + 1)}) was theirs to take"
+        return reasons(self.better, v)[0]
 
 
 # ---------------------------------------------------------------------- the Expert's answers

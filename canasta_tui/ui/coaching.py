@@ -245,12 +245,14 @@ class Review(TableDialog):
                 "each choice lost by its estimate, ± its standard error.", ""]
         if not got:
             return [*head[:1], "", "Nowhere that cost more than the Expert's own uncertainty: well played."]
-        rows = cv.height - 4 - len(head)
+        # Each choice takes two lines: what was played and the better move, then why.
+        rows = max(1, (cv.height - 4 - len(head)) // 2)
         self.top = max(0, min(self.top, len(got) - rows))
-        shown = [m.text for m in got][self.top:self.top + rows]
-        more = len(got) - self.top - len(shown)
+        items = got[self.top:self.top + rows]
+        shown = [line for m in items for line in (m.text, f"{'':10} {m.why}")]
+        more = len(got) - self.top - len(items)
         if more > 0:
-            shown[-1] = f"    … {more + 1} more (Down scrolls)"
+            shown[-2:] = [f"    … {more + 1} more (Down scrolls)"]
         return [*head, *shown]
 
 

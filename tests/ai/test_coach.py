@@ -313,3 +313,19 @@ def test_in_samba_a_card_of_a_rank_with_a_canasta_counts_toward_the_open_meld() 
     v = view_for(s, 0)
     add = next(a for a in v.legal if a.kind == A.ADD)
     assert coach.reason(add, v) == "3 more cards make a canasta"
+
+
+def test_a_review_says_why_a_discard_gave_the_pile_away() -> None:
+    """RULES.md "Draw or take the pile": a player may take the pile by melding its upcard onto their
+    side's meld of its rank.  A Five discarded where a Nine was better gave the next side, with
+    Fives down, the pile; the review says so, and otherwise gives the reason for the better move."""
+    s = position({0: "5d 9c Kh"}, melds={0: ["5c 5h 5s"], 1: ["5c 5d 5h"]}, pile="4c 7d 8h 9s")
+    v = view_for(s, 0)
+    five = next(a for a in v.legal if a.kind == A.DISCARD and a.card == s.hands[0][0])
+    nine = next(a for a in v.legal if a.kind == A.DISCARD and a.card == s.hands[0][1])
+    m = Mistake(0, v, five, nine, 120.0, 20.0)
+    assert m.why == "the next side has Fives down: the pile (5 cards) was theirs to take"
+    # Against a meld, what the meld does is the lesson (not the discard that came instead of it).
+    onto = A.add(5)
+    assert Mistake(0, v, five, onto, 120.0, 20.0).why == coach.reason(onto, v) == "3 more cards make a canasta"
+    assert Mistake(0, v, nine, five, 120.0, 20.0).why == coach.reason(five, v)

@@ -171,6 +171,7 @@ def test_the_review_after_a_hand_lists_costs_and_fits_80x24(quick_review: None) 
     assert costs == sorted(costs, reverse=True)
     if mistakes:
         assert lines[5].strip() == mistakes[0].text[:77].strip() or lines[5].endswith("…")
+        assert lines[6].startswith(" " * 12) and mistakes[0].why.startswith(lines[6].strip().rstrip("…"))  # why
         assert "±" in text
     else:
         assert "well played" in text
