@@ -336,6 +336,9 @@ def _draw_reason(v: PlayerView) -> str:
     if v.frozen:
         return f"the pile is frozen: it takes a natural pair of {plural(r)}"
     if v.meld_needed:
+        if sum(1 for c in v.hand if RANK_OF[c] == r and not IS_WILD[c]) < 2:
+            # "Until your side has made its initial meld, the pile is frozen for you"
+            return f"until your side has melded, the pile takes a natural pair of {plural(r)}"
         return f"the upcard does not make your initial meld of {v.meld_needed}"
     return f"you cannot meld the upcard {card_text(up, True)}"
 

@@ -329,3 +329,20 @@ def test_a_review_says_why_a_discard_gave_the_pile_away() -> None:
     onto = A.add(5)
     assert Mistake(0, v, five, onto, 120.0, 20.0).why == coach.reason(onto, v) == "3 more cards make a canasta"
     assert Mistake(0, v, nine, five, 120.0, 20.0).why == coach.reason(five, v)
+
+
+@pytest.mark.parametrize(("hand", "said"), [
+    ("10h 4c 7s 8d 9c", "until your side has melded, the pile takes a natural pair of Tens"),
+    ("10h 10s 4c 7s 8d", "the upcard does not make your initial meld of 50"),
+])
+def test_a_pile_frozen_until_the_initial_meld_says_what_taking_it_needs(hand: str, said: str) -> None:
+    """RULES.md "The frozen pile": "Until your side has made its initial meld, the pile is frozen
+    for you": taking it needs a natural pair of the upcard's rank, and then the initial meld."""
+    from canasta_tui.engine.cards import parse_card
+
+    s = position({0: hand}, melds={1: ["8c 8d 8h"]}, phase=Phase.DRAW)
+    s = s._replace(has_melded=(False, True, False, True), t=s.t._replace(opened_at_start=False, melded_before=False),
+                   pile=tuple(int(parse_card(x)) for x in ("4d", "10d")))
+    v = view_for(s, 0)
+    assert not any(a.kind == A.PILE for a in v.legal)
+    assert coach.reason(A.A_DRAW, v) == said
