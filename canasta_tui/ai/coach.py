@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
-from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, THREE, card_text, plural, rank_value
+from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WORDS, THREE, a_or_an, card_text, plural, rank_value
 from ..engine.melds import Meld
 from ..engine.moves import add_target, canastas_missing, group_slot
 from ..engine.state import next_seat, team
@@ -176,7 +176,7 @@ def _cards(n: int, what: str = "card") -> str:
 
 def _count(n: int, rank: int) -> str:
     """"three Kings", "a King"."""
-    return f"a {RANK_WORDS[rank]}" if n == 1 else f"{_COUNT.get(n, str(n))} {plural(rank)}"
+    return a_or_an(RANK_WORDS[rank]) if n == 1 else f"{_COUNT.get(n, str(n))} {plural(rank)}"
 
 
 def todo(a: Action, v: PlayerView) -> str:
@@ -247,8 +247,7 @@ def _reason(a: Action, v: PlayerView) -> str:
         m = add_target(v.melds[my_team(v)], a, v.rules)
         size = (m.size if m is not None else 0) + 1
         # Samba, Bolivia: a sequence of seven is a samba (escalera), by the rules' own name.
-        what = f"{'an' if v.rules.sequence_canasta_name[0] in 'aeiou' else 'a'} {v.rules.sequence_canasta_name}" \
-            if m is not None and m.is_sequence else "a canasta"
+        what = a_or_an(v.rules.sequence_canasta_name) if m is not None and m.is_sequence else "a canasta"
         if size == CANASTA:
             return f"it completes {what}"
         if size < CANASTA:
@@ -315,8 +314,7 @@ def _upcard_meld(a: Action, v: PlayerView, up: int) -> str:
         return f"the {shown} goes onto your {plural(r)}"
     if all(x == r for x in a.ranks):
         return f"your pair of {plural(r)} melds the {shown}"
-    word = RANK_WORDS[r]
-    return f"{'an' if word[0] in 'AEIOU' else 'a'} {word} and a wild card meld the {shown}"
+    return f"{a_or_an(RANK_WORDS[r])} and a wild card meld the {shown}"
 
 
 def _draw_reason(v: PlayerView) -> str:

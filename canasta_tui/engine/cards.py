@@ -122,6 +122,11 @@ def plural(rank: int) -> str:
     return RANK_WORDS[rank] + ("es" if rank == 6 else "s")
 
 
+def a_or_an(word: str) -> str:
+    """"an Ace", "an escalera", "a samba": ``word`` with its indefinite article."""
+    return f"{'an' if word[:1].lower() in ('a', 'e', 'i', 'o', 'u') else 'a'} {word}"
+
+
 def card(rank: int, suit: int = CLUBS) -> Card:
     """The card of this rank and suit (suit is ignored for jokers)."""
     return CARDS[_code(rank, suit)]

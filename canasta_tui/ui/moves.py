@@ -12,7 +12,18 @@ from collections.abc import Sequence
 
 from ..engine import Action, PlayerView, Rules, team
 from ..engine import actions as A
-from ..engine.cards import IS_WILD, RANK_OF, RANK_WORDS, SUIT_OF, THREE, card_text, plural, sequence_position, sequence_rank
+from ..engine.cards import (
+    IS_WILD,
+    RANK_OF,
+    RANK_WORDS,
+    SUIT_OF,
+    THREE,
+    a_or_an,
+    card_text,
+    plural,
+    sequence_position,
+    sequence_rank,
+)
 from ..engine.melds import SEQUENCE_MAX, Meld
 from ..engine.moves import group_slot, may_start_group
 
@@ -82,7 +93,7 @@ def compose_sequence(cards: Sequence[int], row: Sequence[Meld | None], rules: Ru
     if len(cards) < 3:
         return f"A new sequence needs three cards of one suit in order: you selected {_run_text(run)}"
     if len(cards) > SEQUENCE_MAX:
-        return f"A sequence holds at most seven cards (seven make {'an' if name[0] in 'aeiou' else 'a'} {name})"
+        return f"A sequence holds at most seven cards (seven make {a_or_an(name)})"
     out = [A.meld_sequence(*run[:3])]
     for i in range(3, len(run)):
         out.append(A.add_to_sequence(run[i], pos[0], pos[i - 1]))
