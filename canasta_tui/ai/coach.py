@@ -299,7 +299,8 @@ def _pile_reasons(a: Action, v: PlayerView) -> list[str]:
     # When nothing in it stands out: how the upcard is melded (and what comes with it).
     how = _upcard_meld(a, v, up)
     if v.meld_needed:
-        return [f"{holds if shown else how}, toward your initial meld of {v.meld_needed}", *short]
+        # (when that line is too long for the hint, how the upcard is melded alone)
+        return [f"{holds if shown else how}, toward your initial meld of {v.meld_needed}", *([] if shown else [how]), *short]
     if shown:
         return [f"{holds} ({_cards(n)} in all)", *short]
     more = f", and {_cards(n - 1)} come{'s' if n == 2 else ''} with it" if n > 1 else ""
@@ -335,8 +336,9 @@ def _draw_reason(v: PlayerView) -> str:
         return f"the pile is frozen: it takes a natural pair of {plural(r)}"
     if v.meld_needed:
         if sum(1 for c in v.hand if RANK_OF[c] == r and not IS_WILD[c]) < 2:
-            # "Until your side has made its initial meld, the pile is frozen for you"
-            return f"until your side has melded, the pile takes a natural pair of {plural(r)}"
+            # "Until your side has made its initial meld, the pile is frozen for you" (short enough
+            # for the hint line with "Draw from the stock: " and the longest rank name).
+            return f"the pile takes a natural pair of {plural(r)} (frozen for you)"
         return f"the upcard does not make your initial meld of {v.meld_needed}"
     return f"you cannot meld the upcard {card_text(up, True)}"
 

@@ -286,6 +286,7 @@ def test_a_pile_toward_the_initial_meld_says_how_the_upcard_is_melded() -> None:
     takes = [a for a in v.legal if a.kind == A.PILE]
     assert takes and v.meld_needed == 50
     assert coach.reason(takes[0], v) == "your pair of Kings melds the K♦, toward your initial meld of 50"
+    assert coach.reasons(takes[0], v)[1] == "your pair of Kings melds the K♦"   # a hint line too short for it all
 
 
 SAMBA = load_rules("samba")
@@ -332,7 +333,7 @@ def test_a_review_says_why_a_discard_gave_the_pile_away() -> None:
 
 
 @pytest.mark.parametrize(("hand", "said"), [
-    ("10h 4c 7s 8d 9c", "until your side has melded, the pile takes a natural pair of Tens"),
+    ("10h 4c 7s 8d 9c", "the pile takes a natural pair of Tens (frozen for you)"),
     ("10h 10s 4c 7s 8d", "the upcard does not make your initial meld of 50"),
 ])
 def test_a_pile_frozen_until_the_initial_meld_says_what_taking_it_needs(hand: str, said: str) -> None:
@@ -346,3 +347,5 @@ def test_a_pile_frozen_until_the_initial_meld_says_what_taking_it_needs(hand: st
     v = view_for(s, 0)
     assert not any(a.kind == A.PILE for a in v.legal)
     assert coach.reason(A.A_DRAW, v) == said
+    # It fits the hint line even with the longest rank names (else the hint says something vaguer).
+    assert len(f"{coach.todo(A.A_DRAW, v)}: {said.replace('Tens', 'Queens')}") <= coach.LINE
