@@ -332,14 +332,18 @@ def _draw_reason(v: PlayerView) -> str:
         return "a black three on top blocks the pile this turn"
     if IS_WILD[up]:
         return "a wild card on top: the pile is frozen and cannot be taken with it"
-    if v.frozen:
+    pair = sum(1 for c in v.hand if RANK_OF[c] == r and not IS_WILD[c]) >= 2
+    if v.frozen and not pair:
         return f"the pile is frozen: it takes a natural pair of {plural(r)}"
     if v.meld_needed:
-        if sum(1 for c in v.hand if RANK_OF[c] == r and not IS_WILD[c]) < 2:
+        if not pair:
             # "Until your side has made its initial meld, the pile is frozen for you" (short enough
             # for the hint line with "Draw from the stock: " and the longest rank name).
             return f"the pile takes a natural pair of {plural(r)} (frozen for you)"
         return f"the upcard does not make your initial meld of {v.meld_needed}"
+    if pair:
+        # The pair is there: what stops the take is the card the turn must end with.
+        return "taking the pile would leave you no card to discard"
     return f"you cannot meld the upcard {card_text(up, True)}"
 
 

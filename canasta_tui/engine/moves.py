@@ -468,7 +468,7 @@ def _pile_actions(s: GameState) -> list[Action]:
     return out
 
 
-def _pile_problem(s: GameState, a: Action) -> str | None:
+def _pile_problem(s: GameState, a: Action, way: str = " this way") -> str | None:
     """Whole-turn checks for taking the pile: the initial meld must be reachable and a
     card must remain to keep (or the side must be able to go out)."""
     seat = s.turn
@@ -480,7 +480,7 @@ def _pile_problem(s: GameState, a: Action) -> str | None:
         need = meld_needed(s) + (0 if s.rules.top_card_counts_for_initial_meld else VALUE[s.pile[-1]])
         best = _best_initial_points(s, a, len(rest))
         if best < need:
-            return f"Initial meld needs {need} points; taking the pile this way makes at most {best}"
+            return f"Initial meld needs {need} points; taking the pile{way} makes at most {best}"
     if left <= 1:
         after = _apply_unchecked(s, a)
         if left == 0:
@@ -1485,8 +1485,13 @@ def _pile_reason(s: GameState, a: Action) -> str:
     counts = _count(s.hands[seat])
     row = s.melds[tm]
     m = row[group_slot(row, r, rules)]
-    if a in _pile_candidates(s):
+    candidates = _pile_candidates(s)
+    if a in candidates:
         return _pile_problem(s, a) or "You may not take the pile that way"
+    if not a.ranks and candidates and not _pile_actions(s):
+        # "Take the pile" asked without saying how, and the player holds what it takes (the natural
+        # pair of a frozen pile, say): the reason is the whole turn's (the initial meld, a card to keep).
+        return _pile_problem(s, candidates[0], way="") or "You may not take the pile now"
     name = plural(r)
     if m is not None and m.size >= 7 and not rules.pile_onto_completed_canasta:
         return f"These rules do not allow adding the upcard to your completed canasta of {name}"

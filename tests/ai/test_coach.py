@@ -332,20 +332,37 @@ def test_a_review_says_why_a_discard_gave_the_pile_away() -> None:
     assert Mistake(0, v, nine, five, 120.0, 20.0).why == coach.reason(five, v)
 
 
-@pytest.mark.parametrize(("hand", "said"), [
-    ("10h 4c 7s 8d 9c", "the pile takes a natural pair of Tens (frozen for you)"),
-    ("10h 10s 4c 7s 8d", "the upcard does not make your initial meld of 50"),
+@pytest.mark.parametrize(("hand", "under", "said"), [
+    ("10h 4c 7s 8d 9c", "4d", "the pile takes a natural pair of Tens (frozen for you)"),
+    ("10h 10s 4c 7s 8d", "4d", "the upcard does not make your initial meld of 50"),
+    # Frozen by a wild card too: the pair is held, so the initial meld is what is short.
+    ("10h 10s 4c 7s 8d", "2d", "the upcard does not make your initial meld of 50"),
+    ("10h 4c 7s 8d 9c", "2d", "the pile is frozen: it takes a natural pair of Tens"),
 ])
-def test_a_pile_frozen_until_the_initial_meld_says_what_taking_it_needs(hand: str, said: str) -> None:
+def test_a_pile_frozen_until_the_initial_meld_says_what_taking_it_needs(hand: str, under: str, said: str) -> None:
     """RULES.md "The frozen pile": "Until your side has made its initial meld, the pile is frozen
     for you": taking it needs a natural pair of the upcard's rank, and then the initial meld."""
     from canasta_tui.engine.cards import parse_card
 
     s = position({0: hand}, melds={1: ["8c 8d 8h"]}, phase=Phase.DRAW)
     s = s._replace(has_melded=(False, True, False, True), t=s.t._replace(opened_at_start=False, melded_before=False),
-                   pile=tuple(int(parse_card(x)) for x in ("4d", "10d")))
+                   pile=tuple(int(parse_card(x)) for x in (under, "10d")), frozen=under == "2d")
     v = view_for(s, 0)
     assert not any(a.kind == A.PILE for a in v.legal)
     assert coach.reason(A.A_DRAW, v) == said
     # It fits the hint line even with the longest rank names (else the hint says something vaguer).
     assert len(f"{coach.todo(A.A_DRAW, v)}: {said.replace('Tens', 'Queens')}") <= coach.LINE
+
+
+def test_a_pile_held_back_by_the_last_card_says_so() -> None:
+    """RULES.md "Going out": a player may not take the pile and be left with no card to discard
+    unless the side can go out; holding the pair, that (not the pair) is why the hint draws."""
+    from canasta_tui.engine.cards import parse_card
+
+    s = position({0: "10h 10s"}, melds={0: ["8c 8d 8h"]}, phase=Phase.DRAW)
+    s = s._replace(pile=(int(parse_card("10d")),))
+    v = view_for(s, 0)
+    assert not any(a.kind == A.PILE for a in v.legal)
+    said = coach.reason(A.A_DRAW, v)
+    assert said == "taking the pile would leave you no card to discard"
+    assert len(f"{coach.todo(A.A_DRAW, v)}: {said}") <= coach.LINE

@@ -88,6 +88,9 @@ def test_from_the_pile_a_requirement_out_of_reach_refuses_the_pile() -> None:
     s = position({0: "Kh Kd Qh Qd 2c 5c 6c"}, phase=D, pile="Kc Qs Ks", requirements=(90, 50))
     assert legal(s) == ["draw"]
     assert why(s, "pile K K") == "Initial meld needs 90 points; taking the pile this way makes at most 70"
+    # Asked without saying how (the Pile key): the pair is there, so the reason is the requirement,
+    # not "you need a natural pair of Kings" (found playing: it told a player holding the pair so).
+    assert why(s, "pile") == "Initial meld needs 90 points; taking the pile makes at most 70"
 
 
 def test_after_the_initial_meld_any_valid_meld() -> None:
