@@ -1494,16 +1494,23 @@ def _pile_reason(s: GameState, a: Action) -> str:
         return _pile_problem(s, candidates[0], way="") or "You may not take the pile now"
     name = plural(r)
     if m is not None and m.size >= 7 and not rules.pile_onto_completed_canasta:
-        return f"These rules do not allow adding the upcard to your completed canasta of {name}"
+        text = f"These rules do not allow adding the upcard to your completed canasta of {name}"
+        if rules.several_groups:
+            text += f"; a natural pair of {name} from your hand would start a new meld beside it"
+        return text
     if s.frozen:
         return f"The pile is frozen ({_why_frozen(s)}): you need a natural pair of {name} from your hand"
     if not s.t.opened_at_start:
         return (f"Until your side has made its initial meld, the pile is frozen for you: "
                 f"you need a natural pair of {name} from your hand")
     if not a.ranks:
+        # Say also what would take it: a player who presses Pile wants to know how, not only why not.
+        text = f"Your side has no meld of {name} to add the upcard to"
         if rules.sequences:
-            return f"Your side has no meld of {name} to add the upcard to (it never goes onto a sequence)"
-        return f"Your side has no meld of {name} to add the upcard to"
+            text += " (it never goes onto a sequence)"
+        if rules.pile_new_meld_needs_natural_pair or rules.wilds_allowed(2) < 1:
+            return f"{text}; a new meld of {name} takes a natural pair of them from your hand"
+        return f"{text}; a new meld of {name} takes a natural pair of them, or one and a wild card, from your hand"
     if any(x != r and x not in _WILD_RANKS for x in a.ranks) or len(a.ranks) != 2:
         return f"Take the pile with cards that meld with the upcard, like: pile {RANK_NAMES[r]} {RANK_NAMES[r]}"
     if m is not None and any(x in _WILD_RANKS for x in a.ranks):

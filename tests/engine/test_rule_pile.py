@@ -32,7 +32,8 @@ def test_the_unfrozen_pile_makes_a_new_meld_with_a_pair_or_a_card_and_a_wild() -
     one wild card")."""
     s = position({0: "9h 9d 2c 6c 7c"}, phase=D, melds={0: ["Ac Ad Ah"]}, pile="8h 9c")
     assert legal(s) == ["draw", "pile 9 9", "pile 9 2"]
-    assert why(s, "pile") == "Your side has no meld of Nines to add the upcard to"
+    assert why(s, "pile") == ("Your side has no meld of Nines to add the upcard to; a new meld of Nines takes "
+                              "a natural pair of them, or one and a wild card, from your hand")
     after = run(s, "pile 9 2")
     m = after.melds[0][9]
     assert m is not None and m.naturals == cards("9c 9d") and m.wilds == cards("2c")

@@ -189,7 +189,8 @@ def test_pile_upcard_goes_only_to_a_group_short_of_a_canasta() -> None:
     canasta = position({0: "Kh 5s 9d 7c 8c"}, rules=SAMBA, phase=Phase.DRAW,
                        melds={0: ["Kc Kd Ks Kh Kc Kd Ks"]}, pile="4c Kc")
     assert legal(canasta) == ["draw"]
-    assert why(canasta, "pile") == "These rules do not allow adding the upcard to your completed canasta of Kings"
+    assert why(canasta, "pile") == ("These rules do not allow adding the upcard to your completed canasta of Kings; "
+                                    "a natural pair of Kings from your hand would start a new meld beside it")
     pair = position({0: "Kh Kd 5s 9d 7c"}, rules=SAMBA, phase=Phase.DRAW,
                     melds={0: ["Kc Kd Ks Kh Kc Kd Ks"]}, pile="4c Kc")
     assert legal(pair) == ["draw", "pile K K"]
@@ -203,7 +204,8 @@ def test_pile_upcard_never_starts_or_extends_a_sequence() -> None:
     s = position({0: "Qh 10h 9h 7c 8c"}, rules=SAMBA, phase=Phase.DRAW, melds={0: ["seq 7h 8h 9h 10h"]},
                  pile="4c Jh")
     assert legal(s) == ["draw"]
-    assert why(s, "pile") == "Your side has no meld of Jacks to add the upcard to (it never goes onto a sequence)"
+    assert why(s, "pile") == ("Your side has no meld of Jacks to add the upcard to (it never goes onto a sequence); "
+                              "a new meld of Jacks takes a natural pair of them, or one and a wild card, from your hand")
 
 
 def test_bolivia_pile_topped_by_a_wild_card_cannot_be_taken() -> None:
