@@ -126,15 +126,6 @@ def test_bolivia_wild_card_goes_to_the_wild_meld_not_a_group() -> None:
     assert choice(classic_like, EXPERT) == "add 2 to K"  # Samba has no wild melds
 
 
-def test_bolivia_advanced_does_not_spend_a_wild_card_on_a_small_pile() -> None:
-    """Bolivia: a pile of three taken with a wild card costs a card worth more toward a bolivia."""
-    s = variant_position({0: "Qh 2c 5s 9d 4c"}, rules=BOLIVIA, phase=Phase.DRAW, melds={0: ["Ac Ad As"]},
-                         pile="8c 7d Qs")
-    v = view_for(s, 0)
-    assert A.pile_with(12, 2) in v.legal
-    assert choice(s) == "draw"
-
-
 # --------------------------------------------------------------------------- going out
 
 def test_samba_goes_out_by_completing_a_samba_as_second_canasta() -> None:

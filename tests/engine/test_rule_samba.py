@@ -198,6 +198,23 @@ def test_pile_upcard_goes_only_to_a_group_short_of_a_canasta() -> None:
     assert [m.size for m in after.team_melds(0)] == [7, 3]  # a new meld beside the canasta
 
 
+@pytest.mark.parametrize("preset", ["samba", "bolivia"])
+def test_pile_new_meld_takes_a_natural_pair_never_one_and_a_wild_card(preset: str) -> None:
+    """Bicycle, Samba: "The discard pile may be taken only with a natural matching pair or, when it
+    is not frozen, the top card can be added to a meld that is less than a canasta" (Bolivia: "the
+    same game as Samba"): one natural card and a wild card never take it for a new meld."""
+    rules = load_rules(preset)
+    one = position({0: "Jc 2c 9h 7c 8c"}, rules=rules, phase=Phase.DRAW, melds={0: ["Ac Ad Ah"]}, pile="4c Jh")
+    assert legal(one) == ["draw"]
+    assert why(one, "pile J 2") == "These rules need a natural pair of Jacks to take the pile for a new meld"
+    assert why(one, "pile") == ("Your side has no meld of Jacks to add the upcard to (it never goes onto a "
+                                "sequence); a new meld of Jacks takes a natural pair of them from your hand")
+    pair = position({0: "Jc Jd 2c 9h 7c"}, rules=rules, phase=Phase.DRAW, melds={0: ["Ac Ad Ah"]}, pile="4c Jh")
+    assert legal(pair) == ["draw", "pile J J"]
+    onto = position({0: "2c 9h 7c 8c"}, rules=rules, phase=Phase.DRAW, melds={0: ["Jc Jd Js"]}, pile="4c Jh")
+    assert legal(onto) == ["draw", "pile"]
+
+
 def test_pile_upcard_never_starts_or_extends_a_sequence() -> None:
     """"The top card may not be taken to start a sequence meld" (nor, here, to extend one:
     see rules/README.md)."""
@@ -205,7 +222,7 @@ def test_pile_upcard_never_starts_or_extends_a_sequence() -> None:
                  pile="4c Jh")
     assert legal(s) == ["draw"]
     assert why(s, "pile") == ("Your side has no meld of Jacks to add the upcard to (it never goes onto a sequence); "
-                              "a new meld of Jacks takes a natural pair of them, or one and a wild card, from your hand")
+                              "a new meld of Jacks takes a natural pair of them from your hand")
 
 
 def test_bolivia_pile_topped_by_a_wild_card_cannot_be_taken() -> None:

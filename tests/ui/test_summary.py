@@ -135,11 +135,11 @@ def test_the_summary_screen_then_the_sheet_of_the_last_four_hands() -> None:
 
 def test_a_samba_summary_lists_the_sequences_at_80x24() -> None:
     """Samba (issue 19): the summary's melds include the side's sequences, named by their
-    lowest card ("9♥×3": three hearts from the nine), after its melds of one rank."""
+    lowest card ("7♥×3": three hearts from the seven), after its melds of one rank."""
     m = start(0, "samba")
     while not m.sheet:
         m = step(m, 0)
     lines = summary_table(public_view(m.state), m.state.hands, m.sheet[-1], names(), 80, 24)
     assert len(lines) == 24 and max(map(len, lines)) <= 80
     top = "\n".join(lines[2:8])
-    assert "9♥×3" in top and "10♠×3" in top
+    assert "7♥×3" in top and "9♠×5" in top
