@@ -138,11 +138,12 @@ class NewTable:
         elif self.row == 1:
             self.level = (self.level + step) % len(LEVELS)
         elif self.row == 3:
+            # Numbers stop at their ends (no 15,000 after 1,500); named choices go round.
             i = self.timers.index(self.timer) if self.timer in self.timers else 0
-            self.timer = self.timers[(i + step) % len(self.timers)]
+            self.timer = self.timers[max(0, min(len(self.timers) - 1, i + step))]
         elif self.row == 2:
             ts = self.targets()
-            self.target = ts[(ts.index(self.target) + step) % len(ts)]
+            self.target = ts[max(0, min(len(ts) - 1, ts.index(self.target) + step))]
         elif self.row == 4:
             kinds = list(Access)
             self.access = kinds[(kinds.index(self.access) + step) % len(kinds)]

@@ -457,7 +457,12 @@ class RuleOptionsPage(Page):
         now = getattr(self.rules(), item.key)
         if item.kind in ("bool", "choice"):
             vals = item.values
-            self.set_option(item, vals[(vals.index(now) + by) % len(vals)] if now in vals else vals[0])
+            if now not in vals:
+                self.set_option(item, vals[0])
+            elif all(type(x) is int for x in vals):      # numbers stop at their ends; words go round
+                self.set_option(item, vals[max(0, min(len(vals) - 1, vals.index(now) + by))])
+            else:
+                self.set_option(item, vals[(vals.index(now) + by) % len(vals)])
         else:
             self.say(f"Enter types a value for {item.key} ({item.allowed})")
 

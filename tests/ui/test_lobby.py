@@ -247,9 +247,9 @@ def test_the_new_table_form_offers_the_servers_turn_timers_off_by_default() -> N
     page = lobby(fake)
     typ(page, "n")
     assert "  Per turn:  < off >" in screen(page)
-    typ(page, "down", "down", "down", "left")           # from off, back round to the longest
-    assert "> Per turn:  < 120 s >" in screen(page)
-    typ(page, "right", "right")                         # off, then 30 s
+    typ(page, "down", "down", "down", "left")           # off is the smallest: it stays
+    assert "> Per turn:  < off >" in screen(page)
+    typ(page, "right")                                  # then 30 s
     assert "> Per turn:  < 30 s >" in screen(page)
     typ(page, "enter")
     assert fake.asked == ["create classic advanced 5000 timer 30"]
@@ -505,6 +505,31 @@ def test_a_new_tables_score_to_play_to_follows_its_rules_preset() -> None:
             form.change(1)
         assert form.target == load_rules(name).target_score
     assert NewTable().target == 5000 and load_rules("bolivia").target_score == 15000
+
+
+def test_a_new_tables_numbers_stop_at_their_ends() -> None:
+    """The score to play to and the turn timer are numbers in order: Left at the smallest and
+    Right at the largest stay there (they used to go round, from 1,500 to 15,000), while a
+    named choice (the computers' level) still goes round."""
+    from canasta_tui.ui.lobby import NewTable
+
+    form = NewTable(timers=(0, 30, 60))
+    form.row = 2
+    for _ in range(len(form.targets()) + 2):
+        form.change(-1)
+    assert form.target == min(form.targets())
+    for _ in range(len(form.targets()) + 2):
+        form.change(1)
+    assert form.target == max(form.targets())
+    form.row = 3
+    form.change(-1)
+    assert form.timer == 0
+    form.change(1), form.change(1), form.change(1)
+    assert form.timer == 60
+    form.row = 1
+    form.level = 0
+    form.change(-1)
+    assert form.level == 2
 
 
 @pytest.mark.parametrize("admin", [False, True])

@@ -171,7 +171,7 @@ def test_a_number_out_of_the_engine_s_bounds_is_refused_with_the_reason() -> Non
 def test_a_combination_the_rules_refuse_says_why() -> None:
     page = rules()
     go(page, "players")
-    typ(page, "right")
+    typ(page, "left")
     assert "partnerships need 4 players" in screen(page)
     assert not paths.settings_path().exists()
     go(page, "partnerships")
@@ -179,6 +179,18 @@ def test_a_combination_the_rules_refuse_says_why() -> None:
     go(page, "players")
     typ(page, "left")                                    # 4 -> 3, without partnerships
     assert file()["rule_options"] == {"partnerships": False, "players": 3}
+
+
+def test_a_number_chosen_from_a_list_stops_at_its_ends() -> None:
+    """players is 2, 3 or 4 (rules/README.md): Right at 4 stays at 4 (it used to go round to 2)."""
+    page = rules()
+    go(page, "partnerships")
+    typ(page, "right")                                   # off, so 2 and 3 players are allowed
+    go(page, "players")
+    typ(page, "right")
+    assert "players" not in file().get("rule_options", {})
+    typ(page, "left", "left", "left")
+    assert file()["rule_options"]["players"] == 2
 
 
 def test_the_initial_meld_is_typed_as_steps_and_a_bad_step_is_explained() -> None:
