@@ -110,7 +110,7 @@ def meld(client: Client) -> None:
     row = v.melds[team(v.turn, v.rules)]
     # Samba, Bolivia: the cards the person selected are the ones melded (suits matter there).
     plan = compose_meld(cards, row, v.rules.wild_melds_allowed, v.rules,
-                        named=bool(client.selected) and v.rules.sequences)
+                        named=bool(client.selected) and v.rules.sequences, selected=bool(client.selected))
     if isinstance(plan, str):
         client.message = [plan]
         return

@@ -101,7 +101,7 @@ def compose_sequence(cards: Sequence[int], row: Sequence[Meld | None], rules: Ru
 
 
 def compose_meld(cards: Sequence[int], row: Sequence[Meld | None], wild_melds: bool,
-                 rules: Rules | None = None, *, named: bool = False) -> list[Action] | str:
+                 rules: Rules | None = None, *, named: bool = False, selected: bool = True) -> list[Action] | str:
     """Turn a selection of hand cards into the engine's atomic actions (or say why not).
 
     A new meld is always three cards, so a bigger selection is ``meld`` then ``add``s;
@@ -111,12 +111,13 @@ def compose_meld(cards: Sequence[int], row: Sequence[Meld | None], wild_melds: b
     the same rank"), and wild cards start a further wild meld once the bolivia is complete.
     With ``named`` the melds of one rank name the natural cards of ``cards`` (``meld 9h 9h 9s``,
     ``add 9h``): the very cards the player selected leave the hand, not the first of their rank
-    (in Samba and Bolivia the suit of a kept card matters to its sequences).
+    (in Samba and Bolivia the suit of a kept card matters to its sequences).  ``selected`` False:
+    the cards are the cursor card's rank in the hand, and a refusal says "you hold", not "you selected".
     """
     seq = compose_sequence(cards, row, rules) if rules is not None else None
     if isinstance(seq, list):
         return seq
-    plan = _compose_groups(cards, row, wild_melds, rules)
+    plan = _compose_groups(cards, row, wild_melds, rules, "you selected" if selected else "you hold")
     if named and isinstance(plan, list):
         plan = _name_copies(plan, cards)
     # Not a sequence: the cards may still go onto the side's melds of their ranks.
@@ -161,7 +162,7 @@ def _compose_wilds(wilds: Sequence[int], row: Sequence[Meld | None], wild_melds:
 
 
 def _compose_groups(cards: Sequence[int], row: Sequence[Meld | None], wild_melds: bool,
-                    rules: Rules | None) -> list[Action] | str:
+                    rules: Rules | None, you: str = "you selected") -> list[Action] | str:
     """:func:`compose_meld` for melds of one rank and of wild cards."""
     several = rules is not None and rules.several_groups
     naturals: dict[int, int] = {}
@@ -190,7 +191,7 @@ def _compose_groups(cards: Sequence[int], row: Sequence[Meld | None], wild_melds
     if short and len(naturals) > 1:
         # Name the whole selection, not just the first rank that falls short.
         lacking = " and ".join(plural(r) for r in sorted(short))
-        return f"A new meld needs three cards: you selected {said} (not enough {lacking})"
+        return f"A new meld needs three cards: {you} {said} (not enough {lacking})"
     out: list[Action] = []
     for r, n in sorted(naturals.items()):
         if r not in fresh:
@@ -205,9 +206,12 @@ def _compose_groups(cards: Sequence[int], row: Sequence[Meld | None], wild_melds
             out.append(A.meld(r, r, wilds[0]))
             out.extend(A.add(w, r) for w in wilds[1:])
         elif wilds:
-            return f"A new meld needs at least two natural cards: you selected {said}"
+            return f"A new meld needs at least two natural cards: {you} {said}"
+        elif r == THREE:
+            # Not "add a wild card": black threes meld only in going out, three or four of them.
+            return f"A new meld needs three cards: {you} {said}; black threes meld only when going out"
         else:
-            return (f"A new meld needs three cards: you selected {said}"
+            return (f"A new meld needs three cards: {you} {said}"
                     + ("" if n == 2 else "; select at least two natural cards and a wild card"))
     return out
 

@@ -229,3 +229,34 @@ def test_the_refusal_and_the_bar_count_the_same_cards() -> None:
     ctl.key("m")
     assert ctl.message == ["A new meld needs at least two natural cards: you selected one Ace and two Jokers"]
     assert "selected: 3" in render(ctl, 80, 24).text()
+
+
+def test_m_on_the_cursor_card_says_what_the_hand_holds_and_threes_meld_only_going_out() -> None:
+    """m with nothing selected melds the cursor card's rank, so a refusal says "you hold", not
+    "you selected" (nothing was).  RULES.md "Black threes": they are melded only when going out,
+    so the refusal does not suggest a wild card for them."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+    from positions import position
+
+    from canasta_tui.engine.cards import card_text
+
+    s = session(seed=5)
+    s.match = s.match._replace(state=position({0: "Kc 3s 3c 7s 9c 9d"}))
+    ctl = Controller(local_link(s))
+    ctl.client.viewer = 0
+    names = [card_text(c) for c in ctl.client.hand()]
+    ctl.client.cursor = names.index("Kc")
+    ctl.key("m")
+    assert ctl.message == ["A new meld needs three cards: you hold one King; select at least two natural cards "
+                           "and a wild card"]
+    ctl.client.message = []                   # (a key first closes the message shown)
+    ctl.client.cursor = names.index("3s")
+    ctl.key("m")
+    assert ctl.message == ["A new meld needs three cards: you hold two Threes; black threes meld only when going out"]
+    ctl.client.message = []
+    ctl.client.selected = {names.index("3s")}
+    ctl.key("m")
+    assert ctl.message == ["A new meld needs three cards: you selected one Three; black threes meld only when going out"]
