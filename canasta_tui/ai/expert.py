@@ -190,7 +190,7 @@ class ExpertPlayer:
                 if a in legal:
                     out.append((a, st))
             return out
-        if base.kind == A.DISCARD:
+        if base.kind == A.DISCARD and not trusts_discard_habit(v):
             ds = [a for a in legal if a.kind == A.DISCARD]
             scored = sorted(discard_scores(v, style, ds), key=lambda x: (x[0], x[1].card))
             top = scored[0][0]
@@ -294,6 +294,15 @@ def corrected(v: PlayerView, cands: list[tuple[Action, Style | None]],
         return values
     bias = pile_bias(len(v.pile))
     return [[x + bias for x in xs] if a.kind == A.PILE else xs for xs, (a, _) in zip(values, cands, strict=True)]
+
+
+def trusts_discard_habit(v: PlayerView) -> bool:
+    """Whether the Expert keeps its rules of thumb's discard without searching others: in classic
+    Canasta when the next player holds at least ``PILE_BIAS_HAND`` cards.  Sampled deals give that
+    long hand about half the natural pairs a real one keeps for the pile, so they underrate what a
+    discard gives away, and the search's choice of a riskier card was the worse one (benched:
+    docs/expert-strength.md)."""
+    return not is_variant(v.rules) and v.hand_sizes[(v.seat + 1) % v.rules.players] >= PILE_BIAS_HAND
 
 
 def work_rate(rules: Rules | None) -> float:

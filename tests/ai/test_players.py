@@ -93,3 +93,25 @@ def test_the_expert_adds_back_what_sampled_deals_undervalue_the_pile_by(
     chosen = ExpertPlayer(1, aggression=0, budget=0.1).choose(v)
     assert (chosen.kind == A.PILE) is takes
     assert chosen.kind in (A.PILE, A.DRAW)
+
+
+@pytest.mark.parametrize(("next_hand", "searched"), [("4c 5d 6h 8s 9c", False), ("4c 5d 6h", True)])
+def test_the_expert_keeps_its_habits_discard_when_the_next_hand_is_long(next_hand: str, searched: bool) -> None:
+    """RULES.md "Draw or take the pile": the next player takes the pile with a natural pair of the
+    upcard.  A long hand keeps about twice the pairs a sampled deal gives it, so the samples
+    underrate what a discard gives away: against a hand of five cards or more the Expert keeps its
+    rules of thumb's discard (they weigh the danger themselves) and compares no others; against a
+    short hand it still searches the discard (docs/expert-strength.md)."""
+    from canasta_tui.ai.expert import ExpertPlayer, trusts_discard_habit
+
+    s = position({0: "Kc 7d Jh 9s 4d 5c", 1: next_hand}, melds={0: ["Qh Qd Qc"]})
+    v = view_for(s, 0)
+    ex = ExpertPlayer(1, aggression=0, budget=0.1)
+    ex.memory.start(v)
+    ex.memory.extra["planned"] = True               # the turn's way of playing is chosen already
+    base = decide(v, ex.style, ex.memory)
+    assert base.kind == A.DISCARD
+    cands = ex._candidates(v, base)
+    assert trusts_discard_habit(v) is not searched
+    assert (len(cands) > 1) is searched
+    assert cands[0] == (base, None)
