@@ -32,7 +32,7 @@ from ..engine.moves import add_target, canastas_missing, group_slot
 from ..engine.state import next_seat, team
 from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, corrected, paired_gain
 from .heuristic import decide
-from .knowledge import canastas, may_go_out_soon, my_team, opponents
+from .knowledge import canastas, counts, may_go_out_soon, my_team, opponents
 from .samba import takes_onto
 
 #: The Expert's budget for a hint, in seconds of the bench machine's work (the same on any machine).
@@ -286,14 +286,14 @@ def _pile_reasons(a: Action, v: PlayerView) -> list[str]:
     if up is None:
         return ["it is there to take"]
     r = RANK_OF[up]
-    counts = Counter(RANK_OF[c] for c in v.pile if not IS_WILD[c] and RANK_OF[c] != THREE)
+    in_pile = Counter(RANK_OF[c] for c in v.pile if not IS_WILD[c] and RANK_OF[c] != THREE)
     wild = sum(1 for c in v.pile if IS_WILD[c])
-    shown = [_count(k, rank) for rank, k in counts.most_common(2) if k >= 2]
+    shown = [_count(k, rank) for rank, k in in_pile.most_common(2) if k >= 2]
     if wild:
         shown.append("a wild card" if wild == 1 else f"{_COUNT.get(wild, str(wild))} wild cards")
     holds = f"it holds {' and '.join(shown)}" if shown else f"it holds {_cards(n)}"
     m = _meld_of(v, r)
-    have = (m.size if m is not None else 0) + sum(1 for c in v.hand if RANK_OF[c] == r) + counts[r]
+    have = (m.size if m is not None else 0) + counts(v.hand)[r] + in_pile[r]
     short = [f"it holds {' and '.join(shown[:1])}", f"it holds {_cards(n)}"] if shown else [holds]
     if (m is None or not m.is_canasta) and have >= CANASTA:
         return [f"{holds} and gives your side a canasta of {plural(r)}", f"it gives your side a canasta of {plural(r)}"]
@@ -333,7 +333,7 @@ def _draw_reason(v: PlayerView) -> str:
         return "a black three on top blocks the pile this turn"
     if IS_WILD[up]:
         return "a wild card on top: the pile is frozen and cannot be taken with it"
-    pair = sum(1 for c in v.hand if RANK_OF[c] == r and not IS_WILD[c]) >= 2
+    pair = counts(v.hand)[r] >= 2           # a natural pair of the upcard's rank
     if v.frozen and not pair:
         return f"the pile is frozen: it takes a natural pair of {plural(r)}"
     if v.meld_needed:

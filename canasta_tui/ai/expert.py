@@ -50,6 +50,7 @@ from .heuristic import (
     go_out_plan,
     safe_fallback,
 )
+from .knowledge import next_player
 from .samba import canasta_progress, hand_card_cost, is_variant
 
 #: Sampled deals per second of budget for each candidate: enough that the node cap below,
@@ -288,12 +289,16 @@ def corrected(v: PlayerView, cands: list[tuple[Action, Style | None]],
     """The candidates' sampled values as the Expert weighs them: at the draw in classic Canasta,
     taking the pile gets back what sampled deals undervalue it by (:func:`pile_bias`), when the
     next player holds at least ``PILE_BIAS_HAND`` cards."""
-    if v.phase != Phase.DRAW or is_variant(v.rules):
-        return values
-    if v.hand_sizes[(v.seat + 1) % v.rules.players] < PILE_BIAS_HAND:
+    if v.phase != Phase.DRAW or not long_next_hand(v):
         return values
     bias = pile_bias(len(v.pile))
     return [[x + bias for x in xs] if a.kind == A.PILE else xs for xs, (a, _) in zip(values, cands, strict=True)]
+
+
+def long_next_hand(v: PlayerView) -> bool:
+    """Classic Canasta, and the next player holds at least ``PILE_BIAS_HAND`` cards: the hands
+    whose pairs sampled deals miss (:func:`corrected`, :func:`trusts_discard_habit`)."""
+    return not is_variant(v.rules) and v.hand_sizes[next_player(v)] >= PILE_BIAS_HAND
 
 
 def trusts_discard_habit(v: PlayerView) -> bool:
@@ -303,7 +308,7 @@ def trusts_discard_habit(v: PlayerView) -> bool:
     discard gives away, and the search's choice of a riskier card was the worse one.  Benched over
     1,200 deal pairs a level (seeds 2026-2028, docs/expert-strength.md): +2.3 ± 1.9 points of pairs
     against Advanced, -0.3 ± 1.4 against Beginner."""
-    return not is_variant(v.rules) and v.hand_sizes[(v.seat + 1) % v.rules.players] >= PILE_BIAS_HAND
+    return long_next_hand(v)
 
 
 def work_rate(rules: Rules | None) -> float:

@@ -1488,10 +1488,13 @@ def _pile_reason(s: GameState, a: Action) -> str:
     candidates = _pile_candidates(s)
     if a in candidates:
         return _pile_problem(s, a) or "You may not take the pile that way"
-    if not a.ranks and candidates and not _pile_actions(s):
+    if not a.ranks and candidates:
         # "Take the pile" asked without saying how, and the player holds what it takes (the natural
-        # pair of a frozen pile, say): the reason is the whole turn's (the initial meld, a card to keep).
-        return _pile_problem(s, candidates[0], way="") or "You may not take the pile now"
+        # pair of a frozen pile, say): when no way passes, the reason is the whole turn's (the
+        # initial meld, a card to keep).
+        problems = [_pile_problem(s, c, way="") for c in candidates]
+        if all(problems):
+            return problems[0] or "You may not take the pile now"
     name = plural(r)
     if m is not None and m.size >= 7 and not rules.pile_onto_completed_canasta:
         text = f"These rules do not allow adding the upcard to your completed canasta of {name}"

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class LineEdit:
     """A one-line text field: type, Backspace, Ctrl-U; Enter to take it, Esc, Tab or Up/Down to leave it."""
@@ -44,4 +49,14 @@ def list_move(name: str, current: int, n: int, cycle: bool = False) -> int | Non
     return None
 
 
-__all__ = ["LineEdit", "list_move"]
+def step_choice(values: Sequence[T], now: T, by: int, *, cycle: bool) -> T:
+    """The value ``by`` places from ``now`` among ``values`` (the first when ``now`` is none of
+    them), for Left/Right on a choice: past either end it goes round with ``cycle`` (named
+    choices), else it stays at the end (numbers in order: no 15,000 after 1,500)."""
+    if now not in values:
+        return values[0]
+    i = values.index(now) + by
+    return values[i % len(values)] if cycle else values[max(0, min(len(values) - 1, i))]
+
+
+__all__ = ["LineEdit", "list_move", "step_choice"]

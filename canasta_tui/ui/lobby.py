@@ -27,7 +27,7 @@ from ..text import points, printable
 from .canvas import Canvas, Options, Region, draw_box, draw_too_small, too_small, wrap
 from .dialogs import CHAT_MAX
 from .keys import KeyHelp, check_commands
-from .lineedit import LineEdit, list_move
+from .lineedit import LineEdit, list_move, step_choice
 from .lobbyview import (
     Access,
     AdminAct,
@@ -142,11 +142,9 @@ class NewTable:
             i = self.timers.index(self.timer) if self.timer in self.timers else 0
             self.timer = self.timers[max(0, min(len(self.timers) - 1, i + step))]
         elif self.row == 2:
-            ts = self.targets()
-            self.target = ts[max(0, min(len(ts) - 1, ts.index(self.target) + step))]
+            self.target = step_choice(self.targets(), self.target, step, cycle=False)
         elif self.row == 4:
-            kinds = list(Access)
-            self.access = kinds[(kinds.index(self.access) + step) % len(kinds)]
+            self.access = step_choice(list(Access), self.access, step, cycle=True)
         elif self.row == 5:
             self.listed = not self.listed
         elif self.row == 6:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Protocol
 from ..engine import Rules, RulesError
 from ..text import NAME_MAX, printable
 from .canvas import Canvas, Options, fit, glyph_text, wrap
-from .lineedit import list_move
+from .lineedit import list_move, step_choice
 from .pages import Ask, Hint, LineEdit, Page, scroll_window
 
 
@@ -175,7 +175,7 @@ class OptionsPage(Page):
             self.put(item, not v)
         elif item.kind == "choice":
             vals = item.values
-            self.put(item, vals[(vals.index(v) + by) % len(vals)] if v in vals else vals[0])
+            self.put(item, step_choice(vals, v, by, cycle=True))
         elif item.kind == "number":
             lo, hi, step = item.values
             self.put(item, max(lo, min(hi, int(v) + by * step)))
@@ -387,7 +387,7 @@ class RuleOptionsPage(Page):
     def choose_preset(self, by: int) -> None:
         names = self.source.presets()
         now = self.preset_name()
-        name = names[(names.index(now) + by) % len(names)] if now in names else names[0]
+        name = step_choice(names, now, by, cycle=True)
         n = len(self.overrides())
         if n:
             self.open(Ask("Start from a preset", [
@@ -457,12 +457,8 @@ class RuleOptionsPage(Page):
         now = getattr(self.rules(), item.key)
         if item.kind in ("bool", "choice"):
             vals = item.values
-            if now not in vals:
-                self.set_option(item, vals[0])
-            elif all(type(x) is int for x in vals):      # numbers stop at their ends; words go round
-                self.set_option(item, vals[max(0, min(len(vals) - 1, vals.index(now) + by))])
-            else:
-                self.set_option(item, vals[(vals.index(now) + by) % len(vals)])
+            # numbers stop at their ends; words (and yes/no) go round
+            self.set_option(item, step_choice(vals, now, by, cycle=not all(type(x) is int for x in vals)))
         else:
             self.say(f"Enter types a value for {item.key} ({item.allowed})")
 
