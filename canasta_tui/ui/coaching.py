@@ -21,10 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
-from ..engine import PlayerView
-from .canvas import Canvas, Options, fit, glyph_text
+from ..engine import Phase, PlayerView
+from ..engine.state import next_seat, team
+from .canvas import Canvas, Options, card_label, fit, glyph_text
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
+from .style import Glyphs
+from .texts import meld_cell, ordered_slots, sort_hand
 
 #: Runs ``work`` off the screen's thread, then ``done`` with its answer (None if it failed) on it.
 Runner = Callable[[Callable[[], Any], Callable[[Any], None]], None]
@@ -171,10 +174,12 @@ class Coach:
 
 @dataclass
 class Review(TableDialog):
-    """After a hand: the decisions where the Expert would have chosen otherwise, most costly first.
-    Up/Down and PgUp/PgDn scroll; Enter goes on (to the next player's review in hot-seat, then the
-    score sheet); Esc skips a review still being made.  In hot-seat each player's review comes
-    behind a screen that asks the others to look away."""
+    """After a hand: the decisions where the Expert would have chosen otherwise, most costly first,
+    and under them the position the chosen one was decided in, as the player saw it (their hand,
+    the pile, both sides' melds, the others' cards in hand): a choice is understood in its position.
+    Up/Down choose a decision (PgUp/PgDn, Home/End the first and the last); Enter goes on (to the
+    next player's review in hot-seat, then the score sheet); Esc skips a review still being made.
+    In hot-seat each player's review comes behind a screen that asks the others to look away."""
 
     full_screen: ClassVar[bool] = True
     title: ClassVar[str] = "Review of the hand"
@@ -183,7 +188,8 @@ class Review(TableDialog):
     private: bool = False        # hot-seat: ask the others to look away first
     at: int = 0                  # whose review (index into seats)
     shown: bool = False          # hot-seat: that player pressed Enter
-    top: int = 0                 # the first line shown
+    chosen: int = 0              # the decision whose position is shown (index into the review)
+    top: int = 0                 # the first decision listed
 
     @property
     def seat(self) -> int:
@@ -196,15 +202,15 @@ class Review(TableDialog):
             elif name == "escape":
                 self._next(host)
             return
-        moved = list_move(name, self.top, max(1, len(self._items())))
+        moved = list_move(name, self.chosen, max(1, len(self._items())))
         if moved is not None:
-            self.top = moved
+            self.chosen = moved
         elif name in ("enter", "space", "escape", "q"):
             self._next(host)
 
     def _next(self, host: TableHost) -> None:
         self.at += 1
-        self.top = 0
+        self.top = self.chosen = 0
         self.shown = False
         if self.at >= len(self.seats):
             host.open(SheetEnd())
@@ -223,10 +229,15 @@ class Review(TableDialog):
                 cv.put(cv.height // 2 - 1 + i, max(0, (cv.width - len(line)) // 2), line, "message" if i == 0 else "")
             return
         cv.put(0, 0, (f"{g.hline} {self.title}: {name} " + g.hline * cv.width)[: cv.width], "heading")
-        for y, line in enumerate(self.lines(table, cv, opts), start=2):
+        lines = self.lines(table, cv, opts)       # first: it scrolls the list to the chosen decision
+        chosen = self._chosen_rows()
+        for y, line in enumerate(lines, start=2):
             if y >= cv.height - 2:
                 break
-            cv.put(y, 1, fit(glyph_text(line, g), cv.width - 2, g.ellipsis))
+            style = "selected" if y - 2 in chosen else "dim" if line.startswith(g.hline) else ""
+            cv.put(y, 2, fit(glyph_text(line, g), cv.width - 3, g.ellipsis), style)
+            if y - 2 == min(chosen, default=-1):
+                cv.put(y, 0, ">", "selected")       # the chosen decision, without colour too
         cv.put(cv.height - 1, 0, self._foot()[: cv.width], "dim")
 
     def _foot(self) -> str:
@@ -234,7 +245,17 @@ class Review(TableDialog):
         go = "Enter: the score sheet" if last else "Enter: the next player's review"
         if self.coach.reviews.get(self.seat) is None:
             return f"{go}    Esc: skip the review"
-        return f"Up/Down: scroll    {go}"
+        return f"Up/Down: choose a decision    {go}" if self._items() else go
+
+    #: Lines above the list: the explanation and a blank line.
+    HEAD = 3
+
+    def _chosen_rows(self) -> set[int]:
+        """The rows of :meth:`lines` (from 0) of the chosen decision: what was played, and why."""
+        if not self._items():
+            return set()
+        first = self.HEAD + 2 * (self.chosen - self.top)
+        return {first, first + 1}
 
     def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
         got = self.coach.reviews.get(self.seat)
@@ -245,15 +266,49 @@ class Review(TableDialog):
                 "each choice lost by its estimate, ± its standard error.", ""]
         if not got:
             return [*head[:1], "", "Nowhere that cost more than the Expert's own uncertainty: well played."]
-        # Each choice takes two lines: what was played and the better move, then why.
-        rows = max(1, (cv.height - 4 - len(head)) // 2)
-        self.top = max(0, min(self.top, len(got) - rows))
+        self.chosen = max(0, min(self.chosen, len(got) - 1))
+        m = got[self.chosen]
+        when = {Phase.DRAW: "before you drew", Phase.PERMISSION: "when asked"}.get(m.view.phase, "after you drew")
+        below = [opts.glyphs.hline * 3 + f" Your turn {m.own_turn}, {when}: what you saw",
+                 *position_lines(m.view, table.sort, opts.glyphs, table.link.name)]
+        # Each decision takes two lines: what was played and the better move, then why.
+        rows = max(1, (cv.height - 4 - len(head) - len(below) - 1) // 2)
+        self.top = max(0, min(self.top, self.chosen, len(got) - rows))
+        self.top = max(self.top, self.chosen - rows + 1)
         items = got[self.top:self.top + rows]
-        shown = [line for m in items for line in (m.text, f"{'':10} {m.why}")]
+        shown = [line for it in items for line in (it.text, f"{'':10} {it.why}")]
         more = len(got) - self.top - len(items)
-        if more > 0:
-            shown[-2:] = [f"    … {more + 1} more (Down scrolls)"]
-        return [*head, *shown]
+        if more > 0 and self.chosen < self.top + len(items) - 1:
+            shown[-2:] = [f"    … {more + 1} more (Down goes on)"]
+        elif more > 0:
+            shown.append(f"    … {more} more (Down goes on)")
+        gap = max(1, cv.height - 4 - len(head) - len(shown) - len(below))
+        return [*head, *shown, *[""] * gap, *below]
 
 
-__all__ = ["THINKING", "Coach", "Review", "Runner", "run_here"]
+def position_lines(v: PlayerView, order: str, g: Glyphs, name: Callable[[int], str]) -> list[str]:
+    """The position of a decision in a few lines, from the player's own view only (what they saw
+    then): their hand in their sort order, the pile and the stock, each side's melds, and how many
+    cards the others held."""
+    hand = " ".join(card_label(c, g) for c in sort_hand(v.hand, order))
+    pile = "Pile: empty" if not v.pile else (
+        f"Pile: {len(v.pile)} card{'s' if len(v.pile) != 1 else ''}, upcard {card_label(v.pile[-1], g)}"
+        + (" (frozen)" if v.frozen else ""))
+    mine = team(v.seat, v.rules)
+
+    def melds(t: int) -> str:
+        cells = [meld_cell(m, 12, g, v.rules).strip() for _, m in ordered_slots(v.melds[t])]
+        return "  ".join(cells) if cells else "no melds yet"
+
+    others = [s for s in range(v.rules.players) if s != v.seat]
+    held = ", ".join(f"{name(s)} {v.hand_sizes[s]}" for s in others)
+    nxt = next_seat(v.seat, v.rules.players)
+    return [f"Your hand ({len(v.hand)}): {hand}",
+            f"{pile}; stock {v.stock_size}",
+            f"Your side: {melds(mine)}",
+            *(f"{'Theirs' if v.rules.teams == 2 else name(t)}: {melds(t)}"
+              for t in range(v.rules.teams) if t != mine),
+            f"Cards in hand: {held} (next: {name(nxt)})"]
+
+
+__all__ = ["THINKING", "Coach", "Review", "Runner", "position_lines", "run_here"]

@@ -239,7 +239,7 @@ still out tells you how safe it is to let a pile grow.
 A coach sits at the table: h on your turn shows what the Expert would play now and why, from \
 what you can see.  With Review each hand on (Options), each hand ends with your decisions where \
 the Expert would have played otherwise and the points each cost by its estimate (± its \
-uncertainty), most costly first."""
+uncertainty), most costly first; Up and Down choose one and show the position you made it in."""
 
 
 def strategy_lines(width: int) -> list[Line]:

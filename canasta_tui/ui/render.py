@@ -47,8 +47,8 @@ from .canvas import (
 from .dialogs import Quit
 from .keys import BAR
 from .snapshot import Clicks, TableSnapshot
-from .style import UNICODE, Glyphs
-from .texts import canasta_tag, has_melded, meld_cards, meld_line, meld_name, ordered_slots
+from .style import Glyphs
+from .texts import canasta_tag, has_melded, meld_cards, meld_cell, meld_line, ordered_slots
 
 if TYPE_CHECKING:
     from prompt_toolkit.mouse_events import MouseEvent
@@ -321,35 +321,6 @@ def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, star
     melds = [(slot, m) for slot, m in ordered_slots(v.melds[t])
              if starters.get((t, slot if slot < 15 or m.is_sequence else m.rank), first) == seat]
     draw_melds(Region(r.cv, inner.x, inner.y + 1, inner.w, inner.h - 1), snap.clicks, t, melds, opts, rules)
-
-
-def meld_cell(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> str:
-    """A meld in a narrow cell: ``K×5+2 ★mix`` (rank, natural cards, wild cards, canasta kind);
-    a sequence by its run, ``7♥-10♥``, ``8♥-A♥★sa`` for a samba (Samba, Bolivia)."""
-    name = meld_name(m, g)
-    tag = canasta_tag(m, g, short=True, rules=rules)
-    if m.is_sequence:
-        for text in (f"{name} {tag}", f"{name}{tag}", f"{name} {tag[:3]}", f"{name}{tag[:3]}", f"{name}{tag[:2]}",
-                     f"{name}{tag[:1]}"):
-            if len(text) <= width:
-                return text.rstrip()
-        return name[:width]
-    times = "×" if g is UNICODE else "x"
-    if m.is_wild_meld:          # Bolivia: "W×4", "W×7★bol"
-        for text in (f"{name:>2}{times}{len(m.wilds)} {tag}", f"{name}{times}{len(m.wilds)}{tag}"):
-            if len(text) <= width:
-                return text.rstrip()
-        return f"{name}{times}{len(m.wilds)}{tag}"[:width]
-    wilds = f"+{len(m.wilds)}" if m.wilds else ""
-    # The widest spelling that fits: a 24-column quadrant (80x24) has cells of 9.
-    forms = [f"{name:>2}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),
-             f"{name}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),
-             f"{name}{times}{len(m.naturals)}{wilds}{tag}",
-             f"{name}{times}{len(m.naturals)}{wilds}{tag[:2]}"]
-    for text in forms:
-        if len(text) <= width:
-            return text
-    return forms[-1][:width]
 
 
 def _meld_style(m: Meld) -> str:

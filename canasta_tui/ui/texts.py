@@ -186,6 +186,35 @@ def meld_line(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> tup
     return (left + " " + tag)[:width], style
 
 
+def meld_cell(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> str:
+    """A meld in a narrow cell: ``K×5+2 ★mix`` (rank, natural cards, wild cards, canasta kind);
+    a sequence by its run, ``7♥-10♥``, ``8♥-A♥★sa`` for a samba (Samba, Bolivia)."""
+    name = meld_name(m, g)
+    tag = canasta_tag(m, g, short=True, rules=rules)
+    if m.is_sequence:
+        for text in (f"{name} {tag}", f"{name}{tag}", f"{name} {tag[:3]}", f"{name}{tag[:3]}", f"{name}{tag[:2]}",
+                     f"{name}{tag[:1]}"):
+            if len(text) <= width:
+                return text.rstrip()
+        return name[:width]
+    times = "×" if g is UNICODE else "x"
+    if m.is_wild_meld:          # Bolivia: "W×4", "W×7★bol"
+        for text in (f"{name:>2}{times}{len(m.wilds)} {tag}", f"{name}{times}{len(m.wilds)}{tag}"):
+            if len(text) <= width:
+                return text.rstrip()
+        return f"{name}{times}{len(m.wilds)}{tag}"[:width]
+    wilds = f"+{len(m.wilds)}" if m.wilds else ""
+    # The widest spelling that fits: a 24-column quadrant (80x24) has cells of 9.
+    forms = [f"{name:>2}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),
+             f"{name}{times}{len(m.naturals)}{wilds}" + ("w" if wilds else "") + (" " + tag if tag else ""),
+             f"{name}{times}{len(m.naturals)}{wilds}{tag}",
+             f"{name}{times}{len(m.naturals)}{wilds}{tag[:2]}"]
+    for text in forms:
+        if len(text) <= width:
+            return text
+    return forms[-1][:width]
+
+
 def has_melded(v: PlayerView, t: int) -> bool:
     """Side ``t`` has made its initial meld: it has melds, and if it is the side playing now,
     this turn's melds meet the requirement (until then they may still come back)."""

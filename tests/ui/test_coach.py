@@ -19,7 +19,7 @@ from prompt_toolkit.output import DummyOutput
 from canasta_tui.ai.coach import Decision, Hint, review
 from canasta_tui.engine import CLASSIC, Action, Phase, apply, deal, full_deck, view_for
 from canasta_tui.engine import actions as A
-from canasta_tui.engine.cards import parse_card
+from canasta_tui.engine.cards import card_text, parse_card
 from canasta_tui.persistence import paths
 from canasta_tui.ui import coaching
 from canasta_tui.ui.app import TableApp
@@ -28,6 +28,7 @@ from canasta_tui.ui.coaching import THINKING, Review
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import SheetEnd, Summary
 from canasta_tui.ui.keys import keymap
+from canasta_tui.ui.texts import sort_hand
 from tests.ai.helpers import position
 
 from .helpers import client, drive, render, session, table_of
@@ -170,8 +171,8 @@ def test_the_review_after_a_hand_lists_costs_and_fits_80x24(quick_review: None) 
     costs = [m.cost for m in mistakes]
     assert costs == sorted(costs, reverse=True)
     if mistakes:
-        assert lines[5].strip() == mistakes[0].text[:77].strip() or lines[5].endswith("…")
-        assert lines[6].startswith(" " * 12) and mistakes[0].why.startswith(lines[6].strip().rstrip("…"))  # why
+        assert lines[5] == "> " + mistakes[0].text[:76] or lines[5].endswith("…")    # the chosen one
+        assert lines[6].startswith(" " * 13) and mistakes[0].why.startswith(lines[6].strip().rstrip("…"))  # why
         assert "±" in text
     else:
         assert "well played" in text
@@ -179,6 +180,36 @@ def test_the_review_after_a_hand_lists_costs_and_fits_80x24(quick_review: None) 
     ctl.key("down")
     ctl.key("enter")
     assert isinstance(ctl.client.dialog, SheetEnd)
+
+
+def test_the_review_shows_the_position_of_the_chosen_decision(quick_review: None) -> None:
+    """A choice is understood in its position: under the list, the chosen decision's position as
+    the player saw it (their hand then, the pile, the melds, the others' cards in hand); Down
+    chooses the next decision and shows its position, the list following the choice."""
+    ctl = client(session(seed=3))
+    ctl.client.coach.review_on = True
+    play_to_summary(ctl)
+    mistakes = ctl.client.coach.reviews[0]
+    assert mistakes is not None and len(mistakes) >= 6, "seed 3's simple player makes mistakes enough"
+    ctl.key("enter")
+    for i, m in enumerate(mistakes):
+        lines = render(ctl, 80, 24).text().splitlines()
+        v = m.view
+        chosen = [line for line in lines if line.startswith("> ")]
+        assert len(chosen) == 1 and chosen[0][2:].startswith(m.text[:70])
+        hand = next(line for line in lines if line.startswith("  Your hand ("))
+        assert hand.startswith(f"  Your hand ({len(v.hand)}): ")
+        shown = hand.split(": ", 1)[1].rstrip("…").split()
+        assert shown == [card_text(c, symbols=True) for c in sort_hand(v.hand)][:len(shown)]
+        assert f"your turn {m.own_turn}" in chosen[0] and f"Your turn {m.own_turn}, " in "\n".join(lines)
+        assert f"stock {v.stock_size}" in "\n".join(lines)
+        assert all(len(line) <= 80 for line in lines) and len(lines) == 24
+        if i < len(mistakes) - 1:
+            ctl.key("down")
+    ctl.key("down")                                      # the last stays chosen
+    assert render(ctl, 80, 24).text().count("\n> ") == 1
+    ctl.key("home")
+    assert render(ctl, 80, 24).text().splitlines()[5] == "> " + mistakes[0].text[:76]
 
 
 def test_esc_skips_a_review_still_being_made() -> None:
