@@ -27,7 +27,7 @@ from .canvas import Canvas, Options, card_label, fit, glyph_text
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
 from .style import Glyphs
-from .texts import meld_cell, ordered_slots, sort_hand
+from .texts import meld_cell, ordered_slots, side_name, sort_hand
 
 #: Runs ``work`` off the screen's thread, then ``done`` with its answer (None if it failed) on it.
 Runner = Callable[[Callable[[], Any], Callable[[Any], None]], None]
@@ -300,13 +300,14 @@ def position_lines(v: PlayerView, order: str, g: Glyphs, name: Callable[[int], s
         cells = [meld_cell(m, 12, g, v.rules).strip() for _, m in ordered_slots(v.melds[t])]
         return "  ".join(cells) if cells else "no melds yet"
 
+    names = [name(s) for s in range(v.rules.players)]
     others = [s for s in range(v.rules.players) if s != v.seat]
     held = ", ".join(f"{name(s)} {v.hand_sizes[s]}" for s in others)
     nxt = next_seat(v.seat, v.rules.players)
     return [f"Your hand ({len(v.hand)}): {hand}",
             f"{pile}; stock {v.stock_size}",
             f"Your side: {melds(mine)}",
-            *(f"{'Theirs' if v.rules.teams == 2 else name(t)}: {melds(t)}"
+            *(f"{'Theirs' if v.rules.teams == 2 else side_name(t, v.rules, names)}: {melds(t)}"
               for t in range(v.rules.teams) if t != mine),
             f"Cards in hand: {held} (next: {name(nxt)})"]
 

@@ -351,3 +351,35 @@ def test_a_refused_move_leaves_none_of_its_decisions() -> None:
     assert ctl.client.coach.decisions.get(0, []) == []
     assert ctl.client.play([meld])
     assert [d.action for d in ctl.client.coach.decisions[0]] == [meld]
+
+
+@pytest.mark.parametrize("preset", ["classic", "three-player", "samba"])
+def test_the_position_of_a_decision_reads_from_the_players_own_view(preset: str) -> None:
+    """The review's position: the player's hand (their sort order), the pile and stock, each side's
+    melds by its name (three players: each player is a side), and the others' cards in hand; from
+    the view alone, so another seat's hidden cards cannot appear in it."""
+    from canasta_tui.ai import make_player
+    from canasta_tui.engine import team_name
+    from canasta_tui.presets import load_rules
+    from canasta_tui.ui.canvas import DEFAULT_OPTIONS
+    from canasta_tui.ui.coaching import position_lines
+    rules = load_rules(preset)
+    rng = random.Random(4)
+    deck = list(full_deck(rules.packs))
+    rng.shuffle(deck)
+    s = deal(rules, deck, 0)
+    ps = [make_player("beginner", i) for i in range(rules.players)]
+    while s.turn_number < 12 and s.phase != Phase.HAND_OVER:
+        s = apply(s, ps[s.actor].choose(view_for(s, s.actor)))
+    v = view_for(s, 0)
+    names = {0: "ann"}.get
+    lines = position_lines(v, "suit", DEFAULT_OPTIONS.glyphs, lambda seat: names(seat) or f"Player {seat + 1}")
+    assert lines[0] == f"Your hand ({len(v.hand)}): " + " ".join(card_text(c, symbols=True) for c in sort_hand(v.hand, "suit"))
+    assert lines[1].endswith(f"; stock {v.stock_size}") and (f"Pile: {len(v.pile)} card" in lines[1] or not v.pile)
+    assert lines[2].startswith("Your side: ")
+    sides = [line.split(":")[0] for line in lines[3:-1]]
+    assert sides == (["Theirs"] if rules.teams == 2 else [team_name(t, rules) for t in range(1, rules.teams)])
+    held = ", ".join(f"Player {p + 1} {v.hand_sizes[p]}" for p in range(1, rules.players))
+    assert lines[-1] == f"Cards in hand: {held} (next: Player 2)"
+    others = {c for p in range(1, rules.players) for c in s.hands[p]} - set(v.hand)
+    assert not any(card_text(c, symbols=True) in lines[0].split() for c in others)
