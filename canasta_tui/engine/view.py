@@ -175,6 +175,10 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
         taken.extend(got)
     for c in taken:
         pool.remove(c)
+    # Shuffled again: the laid hands took only plain cards from the front of the pool, which
+    # leaves the red threes they passed over bunched at its front, so without this the stock's
+    # top would hold a red three in most deals (the next draw "finds" 100 points).
+    rng.shuffle(pool)
     i = 0
     for p, size in enumerate(v.hand_sizes):
         if p != v.seat and not laid[p]:
