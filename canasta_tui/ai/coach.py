@@ -30,7 +30,7 @@ from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WO
 from ..engine.melds import Meld
 from ..engine.moves import add_target, canastas_missing, group_slot
 from ..engine.state import next_seat, team
-from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, corrected, paired_gain
+from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, paired_gain
 from .heuristic import decide
 from .knowledge import canastas, counts, may_go_out_soon, my_team, opponents
 from .samba import takes_onto
@@ -153,7 +153,6 @@ def judge(index: int, d: Decision, seed: int, budget: float) -> Mistake | None:
     values = ex.sample_values(v, cands)
     if len(values[0]) < 2:
         return None
-    values = corrected(v, cands, values)          # weighed as the Expert weighs them when it plays
     best = best_candidate(values)
     mine = next(j for j, (a, _) in enumerate(cands) if a == played)
     if mine == best:

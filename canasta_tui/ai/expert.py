@@ -6,9 +6,8 @@ cannot see at random, consistently with everything its view shows
 (:func:`~canasta_tui.engine.determinize`), plays each candidate in every sampled deal
 and lets rules of thumb play on for a round (the rollout), then scores the
 position.  The same sampled deals are used for every candidate (common random numbers),
-so the comparison is fair even with few samples.  At the draw in classic Canasta, taking the
-pile gets back what such uniform deals undervalue it by (the others keep pairs for the pile:
-:data:`PILE_SAMPLING_BIAS`).  Elsewhere it plays its own rules of
+so the comparison is fair even with few samples.  Against a long hand in classic Canasta it
+keeps its rules of thumb's discard (:func:`trusts_discard_habit`).  Elsewhere it plays its own rules of
 thumb (:data:`~canasta_tui.ai.heuristic.EXPERT`: Advanced with faster mixed canastas and
 fewer cards held back), which its side also follows in the rollouts; the opponents are
 modelled as Advanced.
@@ -82,19 +81,9 @@ SE_MARGIN = 2.0
 DRAW_SAMPLES = 1.6
 #: Worth of a card held at the horizon (options to meld and to take the pile).
 CARD_OPTION = 6.0
-#: Classic Canasta: what sampled deals undervalue taking the pile by at the draw, for piles of
-#: under 4 cards, 4 to 7, and 8 or more (added back to taking it).  The other players keep
-#: pairs for the pile, so their real hands hold about twice the natural pairs of a uniform
-#: deal: in sampled deals the pile a player draws over is taken by the next one less often than
-#: it would be.  Measured against the same search told every hand (2026-11-24: +76 ± 14 points
-#: over 320 draws, growing with the pile), then benched (docs/expert-strength.md).
-PILE_SAMPLING_BIAS = (60.0, 90.0, 110.0)
-#: ... added only when the next player holds at least this many cards: the pairs uniform deals
-#: miss are kept in long hands (a Beginner melds down and keeps few; ungated, the correction cost
-#: 23 points a hand against Beginner over 1,200 pairs).  Gated, over 1,200 pairs a level (seeds
-#: 2026-2028): +3.0 ± 2.1 points of pairs against Advanced, +1.5 ± 1.8 against Beginner, and
-#: no points a hand lost against either.
-PILE_BIAS_HAND = 5
+#: A hand of at least this many cards keeps about twice the natural pairs a uniform sampled deal
+#: gives it (players keep pairs for the pile): see :func:`trusts_discard_habit`.
+LONG_HAND = 5
 #: Steps a rollout may take at most (a safety net).
 MAX_ROLLOUT_STEPS = 200
 
@@ -207,7 +196,7 @@ class ExpertPlayer:
         values = self.sample_values(v, cands)
         if len(values[0]) < 2:
             return cands[0]
-        return cands[best_candidate(corrected(v, cands, values))]
+        return cands[best_candidate(values)]
 
     def work_budget(self, rules: Rules | None = None) -> int:
         """Nodes one decision may play in its rollouts (under ``rules``; classic when None)."""
@@ -278,32 +267,15 @@ class ExpertPlayer:
         return evaluate(s, me), steps + 1
 
 
-def pile_bias(pile: int) -> float:
-    """What sampled deals undervalue taking a pile of ``pile`` cards by (:data:`PILE_SAMPLING_BIAS`)."""
-    small, middle, large = PILE_SAMPLING_BIAS
-    return small if pile < 4 else middle if pile < 8 else large
-
-
-def corrected(v: PlayerView, cands: list[tuple[Action, Style | None]],
-              values: list[list[float]]) -> list[list[float]]:
-    """The candidates' sampled values as the Expert weighs them: at the draw in classic Canasta,
-    taking the pile gets back what sampled deals undervalue it by (:func:`pile_bias`), when the
-    next player holds at least ``PILE_BIAS_HAND`` cards."""
-    if v.phase != Phase.DRAW or not long_next_hand(v):
-        return values
-    bias = pile_bias(len(v.pile))
-    return [[x + bias for x in xs] if a.kind == A.PILE else xs for xs, (a, _) in zip(values, cands, strict=True)]
-
-
 def long_next_hand(v: PlayerView) -> bool:
-    """Classic Canasta, and the next player holds at least ``PILE_BIAS_HAND`` cards: the hands
-    whose pairs sampled deals miss (:func:`corrected`, :func:`trusts_discard_habit`)."""
-    return not is_variant(v.rules) and v.hand_sizes[next_player(v)] >= PILE_BIAS_HAND
+    """Classic Canasta, and the next player holds at least :data:`LONG_HAND` cards: a hand whose
+    pairs sampled deals miss (:func:`trusts_discard_habit`)."""
+    return not is_variant(v.rules) and v.hand_sizes[next_player(v)] >= LONG_HAND
 
 
 def trusts_discard_habit(v: PlayerView) -> bool:
     """Whether the Expert keeps its rules of thumb's discard without searching others: in classic
-    Canasta when the next player holds at least ``PILE_BIAS_HAND`` cards.  Sampled deals give that
+    Canasta when the next player holds at least :data:`LONG_HAND` cards.  Sampled deals give that
     long hand about half the natural pairs a real one keeps for the pile, so they underrate what a
     discard gives away, and the search's choice of a riskier card was the worse one.  Benched over
     1,200 deal pairs a level (seeds 2026-2028, docs/expert-strength.md): +2.3 ± 1.9 points of pairs

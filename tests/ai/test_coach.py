@@ -168,12 +168,9 @@ def test_a_difference_within_the_noise_is_not_a_mistake(monkeypatch: pytest.Monk
 
 
 def test_the_review_weighs_the_draw_as_the_expert_plays_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Expert adds back at the draw what sampled deals undervalue taking the pile by
-    (expert.pile_bias: 60 points for a pile of 3 cards); the review judges the player's draw with
-    the same correction, so a pile the samples put 30 points below drawing is the better choice,
-    by the 30 points the correction leaves."""
-    from canasta_tui.ai.expert import pile_bias
-
+    """The review judges a draw by the Expert's samples alone, as the Expert plays it: a pile the
+    samples put 30 points below drawing is the worse choice, by those 30 points (nothing is added
+    back for the pile since the samples deal the stock in random order)."""
     def values(self: ExpertPlayer, v: PlayerView, cands: list[tuple[Action, object]]) -> list[list[float]]:
         return [[100.0 - (30.0 if a.kind == A.PILE else 0.0) + d for d in (0.0, 1.0, -1.0, 0.5)] for a, _ in cands]
     monkeypatch.setattr(ExpertPlayer, "sample_values", values)
@@ -181,8 +178,8 @@ def test_the_review_weighs_the_draw_as_the_expert_plays_it(monkeypatch: pytest.M
     v = view_for(s, 0)
     pile = next(a for a in v.legal if a.kind == A.PILE)
     got = review([Decision(v, A.A_DRAW), Decision(v, pile)], 0, QUICK)
-    assert [(m.played, m.better) for m in got] == [(A.A_DRAW, pile)]
-    assert pile_bias(3) == 60.0 and got[0].cost == pytest.approx(60.0 - 30.0)
+    assert [(m.played, m.better) for m in got] == [(pile, A.A_DRAW)]
+    assert got[0].cost == pytest.approx(30.0)
 
 
 # ---------------------------------------------------------------------- no peeking
