@@ -279,7 +279,8 @@ def trusts_discard_habit(v: PlayerView) -> bool:
     long hand about half the natural pairs a real one keeps for the pile, so they underrate what a
     discard gives away, and the search's choice of a riskier card was the worse one.  Benched over
     1,200 deal pairs a level (seeds 2026-2028, docs/expert-strength.md): +2.3 ± 1.9 points of pairs
-    against Advanced, -0.3 ± 1.4 against Beginner."""
+    against Advanced, -0.3 ± 1.4 against Beginner (before the sampled stock was put in random
+    order, which does not bear on it: every discard is followed by the same draw)."""
     return long_next_hand(v)
 
 
