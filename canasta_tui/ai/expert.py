@@ -267,12 +267,6 @@ class ExpertPlayer:
         return evaluate(s, me), steps + 1
 
 
-def long_next_hand(v: PlayerView) -> bool:
-    """Classic Canasta, and the next player holds at least :data:`LONG_HAND` cards: a hand whose
-    pairs sampled deals miss (:func:`trusts_discard_habit`)."""
-    return not is_variant(v.rules) and v.hand_sizes[next_player(v)] >= LONG_HAND
-
-
 def trusts_discard_habit(v: PlayerView) -> bool:
     """Whether the Expert keeps its rules of thumb's discard without searching others: in classic
     Canasta when the next player holds at least :data:`LONG_HAND` cards.  Sampled deals give that
@@ -281,7 +275,7 @@ def trusts_discard_habit(v: PlayerView) -> bool:
     1,200 deal pairs a level (seeds 2026-2028, docs/expert-strength.md): +2.3 ± 1.9 points of pairs
     against Advanced, -0.3 ± 1.4 against Beginner (before the sampled stock was put in random
     order, which does not bear on it: every discard is followed by the same draw)."""
-    return long_next_hand(v)
+    return not is_variant(v.rules) and v.hand_sizes[next_player(v)] >= LONG_HAND
 
 
 def work_rate(rules: Rules | None) -> float:

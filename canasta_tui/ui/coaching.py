@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
 from ..engine import Phase, PlayerView
 from ..engine.state import next_seat, team
-from .canvas import Canvas, Options, card_label, fit, glyph_text
+from .canvas import Canvas, Options, card_label, fit, folded, glyph_text
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
 from .style import Glyphs
@@ -292,8 +292,7 @@ def position_lines(v: PlayerView, order: str, g: Glyphs, name: Callable[[int], s
     cards the others held."""
     hand = " ".join(card_label(c, g) for c in sort_hand(v.hand, order))
     pile = "Pile: empty" if not v.pile else (
-        f"Pile: {len(v.pile)} card{'s' if len(v.pile) != 1 else ''}, upcard {card_label(v.pile[-1], g)}"
-        + (" (frozen)" if v.frozen else ""))
+        f"Pile: {folded(len(v.pile))}, upcard {card_label(v.pile[-1], g)}" + (" (frozen)" if v.frozen else ""))
     mine = team(v.seat, v.rules)
 
     def melds(t: int) -> str:
@@ -302,14 +301,14 @@ def position_lines(v: PlayerView, order: str, g: Glyphs, name: Callable[[int], s
 
     names = [name(s) for s in range(v.rules.players)]
     others = [s for s in range(v.rules.players) if s != v.seat]
-    held = ", ".join(f"{name(s)} {v.hand_sizes[s]}" for s in others)
+    held = ", ".join(f"{names[s]} {v.hand_sizes[s]}" for s in others)
     nxt = next_seat(v.seat, v.rules.players)
     return [f"Your hand ({len(v.hand)}): {hand}",
             f"{pile}; stock {v.stock_size}",
             f"Your side: {melds(mine)}",
             *(f"{'Theirs' if v.rules.teams == 2 else side_name(t, v.rules, names)}: {melds(t)}"
               for t in range(v.rules.teams) if t != mine),
-            f"Cards in hand: {held} (next: {name(nxt)})"]
+            f"Cards in hand: {held} (next: {names[nxt]})"]
 
 
 __all__ = ["THINKING", "Coach", "Review", "Runner", "position_lines", "run_here"]
