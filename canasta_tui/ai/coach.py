@@ -32,8 +32,8 @@ from ..engine.moves import add_target, canastas_missing, group_slot
 from ..engine.state import next_seat, team
 from .expert import MIN_GAIN, SE_MARGIN, ExpertPlayer, best_candidate, paired_gain
 from .heuristic import decide
-from .knowledge import canastas, counts, may_go_out_soon, my_team, opponents
-from .samba import takes_onto
+from .knowledge import canastas, counts, may_go_out_soon, my_team, opponents, passed_ranks
+from .samba import is_variant, takes_onto
 
 #: The Expert's budget for a hint, in seconds of the bench machine's work (the same on any machine).
 HINT_BUDGET = 0.5
@@ -397,6 +397,8 @@ def _discard_reason(a: Action, v: PlayerView) -> str:
     total = 4 * v.rules.packs
     if r in {RANK_OF[k] for k in v.known[nxt]}:
         return f"the next player holds {plural(r)}: a risk, but the rest cost more"
+    if not is_variant(v.rules) and r in passed_ranks(v, nxt):  # measured in classic Canasta
+        return f"the pile shows the next player let {plural(r)} go: no pair to take it with"
     if _others_close(v):
         return "the other side may go out soon: shed points you cannot meld"
     if in_sight >= total // 2:

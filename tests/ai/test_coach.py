@@ -12,6 +12,7 @@ from canasta_tui.ai.coach import Decision, Mistake, hint, review
 from canasta_tui.ai.expert import ExpertPlayer
 from canasta_tui.engine import CLASSIC, Action, GameState, Phase, PlayerView, apply, deal, view_for
 from canasta_tui.engine import actions as A
+from canasta_tui.engine.cards import parse_cards
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table, seats_for
 
@@ -381,3 +382,15 @@ def test_a_pile_held_back_by_the_last_card_says_so() -> None:
     said = coach.reason(A.A_DRAW, v)
     assert said == "taking the pile would leave you no card to discard"
     assert len(f"{coach.todo(A.A_DRAW, v)}: {said}") <= coach.LINE
+
+
+def test_a_discard_the_next_player_let_go_says_so() -> None:
+    """DOS "Strategy": "Build up a hand of pairs": a player keeps pairs to take the pile, so a rank
+    it discarded since the pile was last taken (the pile holds the discards in turn order) is one
+    it holds no pair of.  The Jack on the pile is the next player's discard; the Nine is not."""
+    s = position({0: "Jd 9c Kd Kh 4c 4d"}, melds={1: ["Ah Ad As"]})
+    s = s._replace(pile=tuple(int(c) for c in parse_cards("9s 9h 5s Jh 6h 8c")))  # bottom first
+    v = view_for(s, 0)
+    jack, nine = (A.discard(int(c)) for c in parse_cards("Jd 9c"))
+    assert coach.reason(jack, v) == "the pile shows the next player let Jacks go: no pair to take it with"
+    assert "let" not in coach.reason(nine, v)
