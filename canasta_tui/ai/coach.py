@@ -398,7 +398,7 @@ def _discard_reason(a: Action, v: PlayerView) -> str:
     if r in {RANK_OF[k] for k in v.known[nxt]}:
         return f"the next player holds {plural(r)}: a risk, but the rest cost more"
     if not is_variant(v.rules) and r in passed_ranks(v, nxt):  # measured in classic Canasta
-        return f"the pile shows the next player let {plural(r)} go: no pair to take it with"
+        return f"the next player let {plural(r)} go: no pair to take the pile"
     if _others_close(v):
         return "the other side may go out soon: shed points you cannot meld"
     if in_sight >= total // 2:

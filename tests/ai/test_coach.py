@@ -392,5 +392,6 @@ def test_a_discard_the_next_player_let_go_says_so() -> None:
     s = s._replace(pile=tuple(int(c) for c in parse_cards("9s 9h 5s Jh 6h 8c")))  # bottom first
     v = view_for(s, 0)
     jack, nine = (A.discard(int(c)) for c in parse_cards("Jd 9c"))
-    assert coach.reason(jack, v) == "the pile shows the next player let Jacks go: no pair to take it with"
+    assert coach.reason(jack, v) == "the next player let Jacks go: no pair to take the pile"
     assert "let" not in coach.reason(nine, v)
+    assert len(f"Discard the J♦: {coach.reason(jack, v)}") <= 78  # the hint line
