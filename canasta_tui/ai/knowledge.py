@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import Meld, PlayerView, Rules
-from ..engine.cards import DEUCE, IS_BLACK_THREE, IS_RED_THREE, IS_WILD, JOKER, NATURAL_RANKS, RANK_OF, VALUE
+from ..engine.cards import DEUCE, IS_BLACK_THREE, IS_RED_THREE, IS_WILD, JOKER, NATURAL_RANKS, RANK_OF, THREE, VALUE
 from ..engine.moves import canastas_missing
 from ..engine.scoring import canasta_bonus, red_three_points
 from ..engine.state import partner, team
@@ -126,7 +126,8 @@ def passed_ranks(v: PlayerView, taker: int) -> frozenset[int]:
     faced = pile[-2 - own] if own + 1 < len(pile) else None   # the upcard it drew over
     if faced is not None and any(m is not None for m in v.melds[team(taker, v.rules)]):
         ranks.add(RANK_OF[faced])
-    return frozenset(r for r in ranks if r not in (JOKER, DEUCE))
+    # No natural pair takes a pile topped by a wild card or a black three (a stop card).
+    return frozenset(r for r in ranks if r not in (JOKER, DEUCE, THREE))
 
 
 def known_counts(v: PlayerView, seat: int) -> list[int]:

@@ -4,8 +4,7 @@ ranks the next player let go (DOS "Strategy": "The object of the game is to take
 them, and does not draw over an upcard it holds a natural pair of once its side has melded
 (the classic rule of taking the pile: the upcard and a natural pair of its rank).  So a rank the
 next player discarded, or passed, is a safe discard, and the coach says so
-(tests/ai/test_coach.py).  Seat 0 and seat 2 are partners; play goes
-0, 1, 2, 3.
+(tests/ai/test_coach.py).  Seat 0 and seat 2 are partners; play goes 0, 1, 2, 3.
 """
 
 from __future__ import annotations
@@ -55,3 +54,9 @@ def test_the_cards_turned_up_at_the_deal_are_nobodys_discards() -> None:
     assert passed_ranks(view_for(s, 0), 2) == ranks("6h")
     assert passed_ranks(view_for(s, 0), 1) == frozenset()
 
+
+def test_a_stop_card_drawn_over_says_nothing() -> None:
+    """Classic online rules: "By discarding a black three you prevent the next player from taking
+    the discard pile": seat 1 drew over seat 0's black three because it had to, pair or not."""
+    s = piled(position({0: "Jc Kd 5h 10s 6c"}, melds={1: ["Ah Ad As"]}), "4s 9d 3c 7c 6h 8c")
+    assert passed_ranks(view_for(s, 0), 1) == ranks("7c")
