@@ -202,6 +202,12 @@ def values_of(table: Mapping[str, Any], where: str, label: str, base: Path,
             out[name] = check(key, value)
         except ValueError as exc:
             raise ConfigError(f"{where}: {label}{key} {exc}") from None
+    # Who may enter is said once: the file's own words in the message (not the command line's flags).
+    entries = [k for k in ENTRY_KEYS if table.get(k) not in (None, False)]
+    if "open" in entries and len(entries) > 1:
+        others = " or ".join(k for k in entries if k != "open")
+        raise ConfigError(f"{where}: {label}open = true lets everybody in: it cannot go with {others} "
+                          "(keep one way in)")
     if "authorized_keys" in out:
         p = Path(out["authorized_keys"]).expanduser()
         out["authorized_keys"] = p if p.is_absolute() else base / p

@@ -117,3 +117,22 @@ def test_canasta_serve_config_refuses_a_bad_file_before_it_listens(tmp_path: Pat
     path = write(tmp_path, '[serve]\nopen = true\nport = 99999\n')
     r = CliRunner().invoke(main, ["serve", "--config", str(path), "--port", "0"])
     assert r.exit_code == 2 and "[serve] port must be from 0 to 65535, not 99999" in r.output
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ('[serve]\nopen = true\npassword_env = "P"\n',
+     r"club\.toml: \[serve\] open = true lets everybody in: it cannot go with password_env \(keep one way in\)"),
+    ('open = true\nauthorized_keys = "keys"\npassword_env = "P"\n',
+     r"club\.toml: open = true lets everybody in: it cannot go with authorized_keys or password_env"),
+])
+def test_a_file_with_open_and_a_password_is_named_in_its_own_words(tmp_path: Path, text: str, says: str) -> None:
+    """The club's file is what is wrong, so the message names it and its keys, not --open and --password."""
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError, match=says) as got:
+        merged(read_file(path, env={"P": "pw"}), {})
+    assert "--" not in str(got.value)
+    # open = false with a password is simply the password.
+    assert merged(read_file(write(tmp_path, 'open = false\npassword_env = "P"\n', "two.toml"), env={"P": "pw"}),
+                  {}).password == "pw"
+    r = CliRunner().invoke(main, ["serve", "--config", str(path)], env={"P": "pw"})
+    assert r.exit_code == 2 and "club.toml: " in r.output and "--open" not in r.output
