@@ -17,6 +17,7 @@ from ..engine import GameState, Match, Phase, PlayerView, Rules, deal, view_for
 from ..engine.match import replay_steps
 from ..engine.state import next_seat
 from .events import Event, action_events, deal_events
+from .seats import REMOTE
 
 
 class Frame(NamedTuple):
@@ -88,11 +89,18 @@ def replay_source(match: Match, meta: dict[str, Any], title: str) -> ReplaySourc
 
 
 def replay_names(players: int, meta: dict[str, Any]) -> tuple[tuple[str, ...], tuple[bool, ...]]:
-    """Each seat's name and whether a person played it, as a save's meta records them (``table_meta``)."""
+    """Each seat's name and whether a person played it, as a save's meta records them (``table_meta``).
+    A server's save says ``remote`` for a person at their own terminal, and keeps the person of a
+    seat a computer played for them at the end (they left) under ``server.keys`` (a computer's is "")."""
     names = meta.get("names")
     seats = meta.get("seats")
+    server = meta.get("server")
+    keys = server.get("keys") if isinstance(server, dict) else None
     name_list = [n if isinstance(n, str) else "" for n in names] if isinstance(names, list) else []
-    humans = [s == "human" for s in seats] if isinstance(seats, list) else []
+    humans = [s in ("human", REMOTE) for s in seats] if isinstance(seats, list) else []
+    if isinstance(keys, list):
+        humans = [h or (i < len(keys) and isinstance(keys[i], str) and keys[i] != "")
+                  for i, h in enumerate((humans + [False] * players)[:players])]
     padded = (name_list + [""] * players)[:players]
     return (tuple(n or f"Player {i + 1}" for i, n in enumerate(padded)),
             tuple((humans + [False] * players)[:players]))

