@@ -101,9 +101,10 @@ class Controller(ScreenBase):
     # ------------------------------------------------------------------ keys
     def handle(self, name: str) -> None:
         c = self.client
-        if c.dealing is not None and not self.too_small:
-            c.end_deal()                   # any key skips the rest of the deal (and only that)
-            return
+        if not self.too_small:
+            # A key ends the deal shown card by card and then acts as on the dealt table: a key
+            # that only skipped it was lost, and the keys typed after it each landed one step late.
+            c.end_deal()
         if self.too_small:
             if isinstance(c.dialog, Quit):
                 c.dialog.key(c, name)
@@ -128,6 +129,7 @@ class Controller(ScreenBase):
     def _busy(self) -> bool:
         """A message or dialog is up: a click goes as Enter, unless a question is open."""
         c = self.client
+        c.end_deal()                       # a click, like a key, ends the deal and acts
         if c.dialog is None and not c.message:
             return False
         if c.dialog is None or c.dialog.click_closes:

@@ -368,7 +368,7 @@ def status_line(c: Client) -> str:
     """The hint line of ``c``: whose move it is and what can be done."""
     v = c.view()
     if c.dealing is not None:
-        return "Dealing… any key skips the deal"
+        return "Dealing… any key ends the deal and acts at once"
     if v.phase == Phase.HAND_OVER:
         return "The hand is over"
     who = c.link.name(v.actor)
