@@ -45,16 +45,31 @@ class RegistryLobby:
         reg = self.registry
         invitations = reg.invitations.open_invitations(me.key)
         invited = {i.table_id for i in invitations}
-        rows = tuple(table_row(shared, me.key) for shared in reg.lobby_rows()
-                     if shared.row.listed or me.key in shared.allowed or me.key in shared.keys
-                     or me.key in shared.owners or shared.row.id in invited)
-        people = tuple(p._replace(me=True) if p.key == me.key else p for p in reg.online_rows())
-        people = tuple(sorted(people, key=lambda p: not p.me))      # (a stable sort: you first, then as listed)
+        rows = tuple(table_row(shared, me.key) for shared in reg.lobby_rows() if shown_to(shared, me.key, invited))
+        people = self._people({r.id for r in rows})
         about = {r.id: f"{r.rules}, {r.seated} of {r.players} seated" if r.stage.value == "forming"
                  else f"{r.rules}, hand {r.hand}" for r in rows}
         inv_rows = tuple(InvitationRow(i.id, i.from_name, i.table_id, about.get(i.table_id, "")) for i in invitations)
         return LobbyView(me.label, me.verified, self.client.guest_code, reg.online(), rows, tuple(reg.chat),
                          people, inv_rows, reg.config.motd, self._admin is not None and self._admin.is_admin(me))
+
+    def _people(self, shown: set[int]) -> tuple[PersonRow, ...]:
+        """Who is online as this person may see them: somebody at a table not shown to them (unlisted,
+        or private and unlisted) is "busy", with their Canasta rating (their table's game would tell of
+        it), listed after everybody else; you first."""
+        me = self.client.identity.key
+        out = []
+        for p in self.registry.online_rows():
+            if p.key == me:
+                p = p._replace(me=True)
+            elif p.table is not None and p.table not in shown:
+                rating = self.registry.club.shown_rating(p.key) if p.verified else None
+                p = p._replace(table=None, watching=False, busy=True, rating=rating)
+            out.append(p)
+        # (stable sorts: the busy after the rest, so that their place says nothing of a table's number)
+        out.sort(key=lambda p: p.busy)
+        out.sort(key=lambda p: not p.me)
+        return tuple(out)
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         self.registry.subscribe(listener)
@@ -169,6 +184,14 @@ def find_person(registry: Registry, name: str) -> Client | None:
     return None
 
 
+def shown_to(shared: LobbyRow, viewer: str, invited: set[int] | frozenset[int] = frozenset()) -> bool:
+    """Is this table shown in ``viewer``'s lobby?  A listed table to everybody; an unlisted one only to its
+    people (seated, claimed, let in, its creator) and those invited to it (``invited``: table ids).
+    Everything else about a table (who is at it, its replay) follows this."""
+    return (shared.row.listed or viewer in shared.allowed or viewer in shared.keys or viewer in shared.owners
+            or shared.row.id in invited)
+
+
 def table_row(shared: LobbyRow, viewer: str) -> TableRow:
     """A table as the person whose identity is ``viewer`` sees it: their seat marked as theirs,
     and its code if they created it."""
@@ -185,4 +208,4 @@ def table_row(shared: LobbyRow, viewer: str) -> TableRow:
     return row
 
 
-__all__ = ["CODE_MAX", "Access", "PersonRow", "RegistryLobby", "admin_act", "find_person", "table_row"]
+__all__ = ["CODE_MAX", "Access", "PersonRow", "RegistryLobby", "admin_act", "find_person", "shown_to", "table_row"]

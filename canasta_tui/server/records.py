@@ -23,13 +23,15 @@ from ..table.replay import ReplaySource, replay_source
 from ..text import printable
 from ..ui.canvas import Options
 from ..ui.helppages import HelpPage
+from ..ui.lobbyview import Access
 from ..ui.pages import Page
 from ..ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
 from ..ui.style import ASCII
 from .auth import Identity
+from .lobby import shown_to
 from .people import GAMES, RATING_TEXT, Game, PersonOptions
 from .registry import Registry
-from .tables import OVER
+from .tables import OVER, ServerTable
 
 
 class ServerApp(Protocol):
@@ -133,7 +135,22 @@ class PersonRecords:
             return "That table is gone: its match is in the history of those who played it"
         if st.state != OVER:
             return f"Table {table_id} is still being played: its replay opens when the match is over"
+        me = self.app.identity.key
+        if not replay_open_to(st, me):
+            if not shown_to(st.lobby_row(), me):
+                return "That table is gone: its match is in the history of those who played it"
+            return f"Table {table_id} was private: its replay is its players' (it is in their history)"
         return _source(st.table.match, st.meta(), f"table {table_id}")
+
+
+def replay_open_to(st: ServerTable, key: str) -> bool:
+    """May ``key`` replay the finished match of ``st`` from the lobby?  A replay shows every hand:
+    an open, listed, watched table's is anybody's; any other's belongs to its players, its creator
+    and those its creator let in (invited, or given its code)."""
+    if st.access == Access.OPEN and st.listed and st.watchable:
+        return True
+    seated = {s.key for s in st.table.seats if s.key} if st.table is not None else set()
+    return key == st.creator or key in st.allowed or key in seated
 
 
 def _source(match: Match, meta: dict[str, Any], title: str) -> ReplaySource | str:
@@ -180,4 +197,4 @@ class TableHost:
         return frozenset()
 
 
-__all__ = ["STILL_PLAYED", "PersonRecords", "TableHost", "open_record", "screen_options"]
+__all__ = ["STILL_PLAYED", "PersonRecords", "TableHost", "open_record", "replay_open_to", "screen_options"]

@@ -151,9 +151,12 @@ class PersonRow(NamedTuple):
     watching: bool = False      # at ``table`` as a spectator
     rating: int | None = None   # their shown rating (None: a guest, who is never rated)
     me: bool = False            # the person whose lobby it is
+    busy: bool = False          # at a table not shown to the person looking (unlisted, or private)
 
     @property
     def where(self) -> str:
+        if self.busy:
+            return "busy"
         if self.table is None:
             return "lobby"
         return f"watching {self.table}" if self.watching else f"table {self.table}"
