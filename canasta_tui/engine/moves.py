@@ -398,6 +398,11 @@ def _draw_actions(s: GameState) -> list[Action]:
         # long as a valid new meld can be created, otherwise play ends."
         if rules.stock_exhausted == "forced" and A.A_PILE in piles:
             return [A.A_PILE]
+        if rules.stock_exhausted == "top_card" and A.A_PILE in piles:
+            # Windows 2008: "If the discard pile is not frozen and you can add the top discard
+            # to one of your melds, you must take that top discard. Only that card is removed
+            # from the pile" (``pile`` is offered only onto a meld of an unfrozen pile).
+            return [A.A_PILE]
         return [*piles, A.A_END]
     return out + piles
 
@@ -474,7 +479,7 @@ def _pile_problem(s: GameState, a: Action, way: str = " this way") -> str | None
     seat = s.turn
     hand = s.hands[seat]
     used = len(a.ranks)
-    rest = [c for c in s.pile[:-1] if not IS_RED_THREE[c]]
+    rest = [] if top_card_only(s, a) else [c for c in s.pile[:-1] if not IS_RED_THREE[c]]
     left = len(hand) - used + len(rest)
     if not s.t.opened_at_start:
         need = meld_needed(s) + (0 if s.rules.top_card_counts_for_initial_meld else VALUE[s.pile[-1]])
@@ -1051,8 +1056,18 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
     return _receive_if_opened(after) if _waiting(s) else after
 
 
+def top_card_only(s: GameState, a: Action) -> bool:
+    """Does ``a`` take the upcard alone?  Windows 2008, with no more cards on the stock: "you
+    must take that top discard. Only that card is removed from the pile; you do not receive
+    the rest. You must discard normally."  (``stock_exhausted = "top_card"``; ``pile`` there
+    puts the upcard onto the side's meld of its rank.)"""
+    return s.rules.stock_exhausted == "top_card" and s.stock_size == 0 and a.kind == A.PILE and not a.ranks
+
+
 def _take_pile(s: GameState, a: Action) -> GameState:
     rules = s.rules
+    if top_card_only(s, a):
+        return _take_top_card(s)
     seat = s.turn
     tm = team(seat, rules)
     hand = list(s.hands[seat])
@@ -1088,6 +1103,22 @@ def _take_pile(s: GameState, a: Action) -> GameState:
         waiting = taken._replace(t=taken.t._replace(pile_undo=s))
         return _receive_if_opened(waiting)
     return _receive(taken)
+
+
+def _take_top_card(s: GameState) -> GameState:
+    """The upcard alone onto the side's meld of its rank; the rest of the pile stays where it is."""
+    seat = s.turn
+    tm = team(seat, s.rules)
+    top = s.pile[-1]
+    row = s.melds[tm]
+    slot = group_slot(row, RANK_OF[top], s.rules) if s.rules.several_groups else RANK_OF[top]
+    m = row[slot]
+    assert m is not None
+    return s._replace(
+        melds=_set(s.melds, tm, _put(row, slot, m._replace(naturals=(*m.naturals, top)))),
+        pile=s.pile[:-1], phase=Phase.MELD,
+        t=s.t._replace(drew="pile", melded=(), added_existing=True, prev=None),
+    )
 
 
 def _waiting(s: GameState) -> bool:
@@ -1279,6 +1310,8 @@ def explain(s: GameState, a: Action) -> str | None:
         if k == A.PILE:
             if s.t.pile_undone:
                 return "You put the pile back this turn: draw from the stock"
+            if s.rules.stock_exhausted == "top_card":
+                return _forced_pile(s) or _pile_reason(s, a)
             return _pile_reason(s, a)
         if k == A.END:
             return _forced_pile(s) or ("You may end the hand only when the stock is exhausted" if s.stock_size
@@ -1394,6 +1427,9 @@ def _sequence_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> s
 def _forced_pile(s: GameState) -> str | None:
     """The refusal of anything but the forced take: "the next player is 'forced' to pick up
     the discard provided it can be melded on an existing meld" (stock exhausted)."""
+    if s.rules.stock_exhausted == "top_card" and legal_actions(s) == [A.A_PILE]:
+        return ("You must take the upcard onto your side's meld: the stock is exhausted "
+                "(only that card comes off the pile)")
     if legal_actions(s) == [A.A_PILE]:
         return "You must take the pile: the upcard fits a meld of your side and the stock is exhausted"
     return None

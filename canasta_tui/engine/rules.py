@@ -15,7 +15,7 @@ from typing import Any, Literal
 from .errors import RulesError
 
 WildLimit = Literal["three", "naturals", "both"]
-StockExhausted = Literal["forced", "end", "turn_over"]
+StockExhausted = Literal["forced", "end", "turn_over", "top_card"]
 LastRedThree = Literal["end", "meld_then_end", "play_on"]
 
 
@@ -127,8 +127,8 @@ class Rules:
             problems.append("canastas_to_go_out must be 1 or 2")
         if self.wild_limit not in ("three", "naturals", "both"):
             problems.append("wild_limit must be three, naturals or both")
-        if self.stock_exhausted not in ("forced", "end", "turn_over"):
-            problems.append("stock_exhausted must be forced, end or turn_over")
+        if self.stock_exhausted not in ("forced", "end", "turn_over", "top_card"):
+            problems.append("stock_exhausted must be forced, end, turn_over or top_card")
         if self.last_draw_red_three not in ("end", "meld_then_end", "play_on"):
             problems.append("last_draw_red_three must be end, meld_then_end or play_on")
         if problems:

@@ -98,7 +98,8 @@ def action_events(before: GameState, action: Action, after: GameState, hand: int
     elif k == AK.PILE:
         up = before.pile[-1]
         used = tuple(after.t.melded)
-        add(TOOK_PILE, cards=(up, *used), amount=len(before.pile), rank=RANK_OF[up])
+        # The cards that left the pile: all of it, or the upcard alone (Windows 2008, stock empty).
+        add(TOOK_PILE, cards=(up, *used), amount=len(before.pile) - len(after.pile), rank=RANK_OF[up])
     elif k in (AK.MELD, AK.ADD):
         cards = tuple(after.t.melded[len(before.t.melded):])
         key = action.target if k == AK.ADD else (DEUCE if all(RANK_OF[c] in (DEUCE, 14) for c in cards) else action.ranks[0])
@@ -221,6 +222,8 @@ def _what(e: Event) -> str:
         up, used = e.cards[0], e.cards[1:]
         how = f"with {_cards(used)}" if used else f"onto their {_meld_name(e.rank)}"
         size = f"{e.amount} card" + ("" if e.amount == 1 else "s")
+        if e.amount == 1 and not used:
+            return f"took the upcard {card_text(up, True)} {how}"
         return f"took the pile ({size}): {card_text(up, True)} {how}"
     if k == MELDED:
         return f"melded {_cards(e.cards)}"

@@ -384,10 +384,14 @@ def status_line(c: Client) -> str:
     if coached:
         return coached
     if v.phase == Phase.DRAW:
+        if A.A_DRAW not in v.legal:
+            if tuple(v.legal) == (A.A_PILE,) and v.rules.stock_exhausted == "top_card":
+                return "Your turn: the stock is exhausted: p puts the upcard on your meld (the pile stays)"
+            if any(a.kind == A.PILE for a in v.legal):
+                return "Your turn: the stock is exhausted: p takes the pile" + (", e ends the hand" if A.A_END in v.legal else "")
+            return "Your turn: the stock is exhausted"
         if any(a.kind == A.PILE for a in v.legal):
             return "Your turn: d draws from the stock, p takes the pile"
-        if A.A_DRAW not in v.legal:
-            return "Your turn: the stock is exhausted"
         return "Your turn: d draws from the stock; the pile cannot be taken now (p says why)"
     if v.phase == Phase.PERMISSION:
         return "Answer your partner: y or n"

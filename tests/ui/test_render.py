@@ -273,3 +273,23 @@ def test_the_turn_line_offers_the_pile_only_when_it_can_be_taken() -> None:
 
     assert line("4c 9d 3c") == "Your turn: d draws from the stock; the pile cannot be taken now (p says why)"
     assert line("4c 9d 7d") == "Your turn: d draws from the stock, p takes the pile"
+
+
+def test_the_turn_line_with_the_stock_exhausted_never_offers_a_draw() -> None:
+    """Windows 2008: "If the discard pile is not frozen and you can add the top discard to one of
+    your melds, you must take that top discard. Only that card is removed from the pile"; DOS:
+    "the next player is 'forced' to pick up the discard".  With no stock, d is never offered."""
+    from canasta_tui.engine import CLASSIC
+    from canasta_tui.ui.model import status_line
+    from tests.ai.helpers import position
+
+    def line(stock_exhausted: str, hand: str) -> str:
+        s = position({0: hand}, melds={0: ["5c 5h 5d"]}, phase=Phase.DRAW, pile="5s", stock=0)
+        s = s._replace(rules=CLASSIC.replace(stock_exhausted=stock_exhausted))
+        t = session()
+        t.match = t.match._replace(state=s)
+        return status_line(client(t).client)
+
+    assert line("top_card", "7h 7s 8s 9c") == \
+        "Your turn: the stock is exhausted: p puts the upcard on your meld (the pile stays)"
+    assert line("forced", "7h 7s 8s 9c") == "Your turn: the stock is exhausted: p takes the pile"
