@@ -341,6 +341,10 @@ class Registry:
                 where[who.identity.key] = (st.id, True)
             for who, _ in st.links.values():
                 where[who.identity.key] = (st.id, False)
+        for st in self.tables.values():        # seated at a table not started: at that table too
+            for claim in st.claims if st.state == FORMING else ():
+                if claim is not None:
+                    where.setdefault(claim.identity, (st.id, False))
         rows = []
         for key, c in self.clients.items():
             ident = c.identity

@@ -58,3 +58,24 @@ def test_the_replay_names_the_people_who_played_and_keeps_the_hand_order_they_ch
             assert shown == want and shown != [card_label(c, UNICODE) for c in sort_hand(dealt, "rank")]
             await alice.close()
     run(main(), timeout=200)
+
+
+def test_people_seated_at_a_forming_table_are_at_that_table_in_the_online_list() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            alice, bob, carol = [await Term.connect(srv.port, n) for n in ("alice", "bob", "carol")]
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            await bob.press("3", "3  bob✓ (you)")
+            screen = await carol.press("p", "Online")
+            inside = [line.split("│")[1] for line in screen.split("\n") if line.count("│") >= 2]
+            rows = {name: cell for cell in inside for name in ("alice", "bob", "carol") if f"{name}✓" in cell}
+            assert re.search(r"alice✓\s+table 1\b", rows["alice"]), rows
+            assert re.search(r"bob✓\s+table 1\b", rows["bob"]), rows
+            assert re.search(r"carol✓ \(you\)\s+lobby\b", rows["carol"]), rows
+            # Standing up puts bob back in the lobby.
+            await bob.press("u", "You stood up")
+            await settle(srv, lambda: all(p.table is None for p in srv.registry.online_rows() if p.name == "bob"))
+            for t in (alice, bob, carol):
+                await t.close()
+    run(main())
