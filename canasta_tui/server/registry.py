@@ -236,6 +236,11 @@ class Registry:
                 self.names.guest_may_use(ident.name)
             for other, label in self._people():
                 if other != ident.key and skeleton(label.removeprefix(GUEST_MARK)) == mine:
+                    if other not in self.clients and label.startswith(GUEST_MARK) and not ident.verified:
+                        # A dropped guest coming back by name alone: their seat wants its code.
+                        return (f"Not let in: {label} holds a seat here, and the name {ident.name} looks the same. "
+                                f"If the seat is yours, come back with the code you were shown when you sat "
+                                f"down: ssh -l {ident.name}+CODE ... (else connect with another name)")
                     return (f"Not let in: somebody called {label} is here, and the name {ident.name} looks the same. "
                             "Connect with another name: ssh -l NAME ...")
             if ident.verified:

@@ -207,9 +207,10 @@ def test_a_guests_seat_goes_back_only_to_whoever_has_its_code() -> None:
             assert code.group(1) in screen and "~gus" in screen
             await gus.close()
             await settle(srv, lambda: 1 not in srv.registry.tables[1].links)
-            # The name alone is not the guest: somebody else typing it is refused ...
+            # The name alone is not the guest: somebody else typing it is refused, told of the code ...
             again = await Term.connect(srv.port, "gus", guest=True)
-            await again.wait_for(said("somebody called ~gus is here"))
+            await again.wait_for(said("~gus holds a seat here"))
+            assert "come back with the code you were shown when you sat down: ssh -l gus+CODE" in again.received()
             # ... and the code brings the seat back, from the lobby (r) or in the user name.
             other = await Term.connect(srv.port, "tina", guest=True)
             await other.press("r", "Your seat's code")
