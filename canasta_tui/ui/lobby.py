@@ -70,7 +70,7 @@ LOBBY_KEYS: list[KeyHelp] = [
     KeyHelp("chat", ("c",), "c", "chat with everybody in the lobby"),
     KeyHelp("people", ("p",), "p", "who is online, where, their rating (Enter invites)"),
     KeyHelp("answer", ("y",), "y", "answer an invitation to a table you put off"),
-    KeyHelp("join", ("g",), "g", "sit at a private table with its code"),
+    KeyHelp("join", ("g",), "g", "sit at a private table with its code (Enter shows yours)"),
     KeyHelp("dismiss", ("x",), "x", "ask someone to leave the table you created"),
     KeyHelp("admin", ("a",), "a", "admins: announce, close a table, remove, ban"),
     KeyHelp("code", ("r",), "r", "a guest types the code of their seat to get it back"),
@@ -780,7 +780,9 @@ class LobbyScreen(LobbyPeople):
             return
         if st.stage == TableState.FORMING:
             if st.my_seat is not None:
-                self.message = ("Press s to start the table" if st.created_by_me
+                # The creator of a coded table sees its code here again (a long header cuts it).
+                code = f"; its code: {st.code} (give it to your friends)" if st.code else ""
+                self.message = ("Press s to start the table" + code if st.created_by_me
                                 else f"Waiting for {printable(st.creator)} to start the table")
                 return
             free = st.free_seat

@@ -16,7 +16,9 @@ from canasta_tui.ui.canvas import card_label
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import sort_hand
 
-from .helpers import Term, create_table, fingerprint_of, run, serving, settle
+from .helpers import DOWN, ENTER, ESC, Term, create_table, fingerprint_of, run, serving, settle
+
+RIGHT = "\x1b[C"
 
 CARD = re.compile(r"(?:10|[A2-9JQK])[♣♦♥♠]|JK")
 
@@ -77,5 +79,26 @@ def test_people_seated_at_a_forming_table_are_at_that_table_in_the_online_list()
             await bob.press("u", "You stood up")
             await settle(srv, lambda: all(p.table is None for p in srv.registry.online_rows() if p.name == "bob"))
             for t in (alice, bob, carol):
+                await t.close()
+    run(main())
+
+
+def test_the_creator_of_a_coded_table_sees_its_code_again_with_enter() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await alice.press("n", "New table")
+            await alice.press(DOWN * 4 + RIGHT + RIGHT, "Who sits:  < with a code >")
+            await alice.press(ENTER, "its code is")
+            code = srv.registry.tables[1].code
+            await alice.press("c", "Say: ")                      # the message line moves on ...
+            await alice.press(ESC, lambda s: "its code" not in s.split("\n")[-2])
+            screen = await alice.press(ENTER, "Press s to start the table")
+            assert f"its code: {code} (give it to your friends)" in screen.split("\n")[-2]   # ... and comes back
+            bob = await Term.connect(srv.port, "bob")                # nobody else is shown it
+            await bob.wait_for("Tables")
+            assert code not in bob.text()
+            for t in (alice, bob):
                 await t.close()
     run(main())
