@@ -765,14 +765,19 @@ class SqlitePeopleStore:
 
     # ------------------------------------------------------------------ invitations
     def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:
+        """A new invitation, under a number no invitation of this store had before (also across a
+        restart): a box left open for an answered or withdrawn one can never answer another.  An
+        invitation of ``to_key`` to the same table is replaced (and its number goes with it)."""
         with self._writing() as db:
-            db.execute("INSERT INTO invitations(from_key, from_name, to_key, table_id, made) VALUES (?, ?, ?, ?, ?)"
-                       " ON CONFLICT (to_key, table_id) DO UPDATE SET from_key = excluded.from_key,"
-                       " from_name = excluded.from_name, made = excluded.made",
-                       (from_key, from_name, to_key, table_id, made))
-            row = db.execute("SELECT id FROM invitations WHERE to_key = ? AND table_id = ?",
-                             (to_key, table_id)).fetchone()
-        return Invitation(int(row[0]), from_key, from_name, to_key, table_id, made)
+            db.execute("DELETE FROM invitations WHERE to_key = ? AND table_id = ?", (to_key, table_id))
+            kept = db.execute("SELECT value FROM notes WHERE name = ?", (INVITATION_COUNTER,)).fetchone()
+            highest = db.execute("SELECT MAX(id) FROM invitations").fetchone()[0]
+            last = max(_int(kept[0]) if kept else 0, int(highest or 0))
+            number = last + 1
+            db.execute("INSERT INTO invitations(id, from_key, from_name, to_key, table_id, made)"
+                       " VALUES (?, ?, ?, ?, ?, ?)", (number, from_key, from_name, to_key, table_id, made))
+            db.execute("INSERT OR REPLACE INTO notes(name, value) VALUES (?, ?)", (INVITATION_COUNTER, str(number)))
+        return Invitation(number, from_key, from_name, to_key, table_id, made)
 
     def _invitations(self, where: str = "", args: tuple[Any, ...] = ()) -> list[Invitation]:
         with self._reading() as db:
@@ -805,6 +810,17 @@ class SqlitePeopleStore:
         with self._reading() as db:
             rows = db.execute("SELECT who, text, verified, said FROM chat ORDER BY id DESC LIMIT ?", (n,)).fetchall()
         return [ChatLine(str(w), str(t), bool(v), float(s)) for w, t, v, s in reversed(rows)]
+
+
+#: The note that holds the last invitation's number (numbers are never given twice).
+INVITATION_COUNTER = "invitation_last"
+
+
+def _int(text: object) -> int:
+    try:
+        return max(0, int(str(text)))
+    except ValueError:
+        return 0
 
 
 def _scores(text: object) -> list[int]:

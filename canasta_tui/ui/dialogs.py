@@ -472,17 +472,18 @@ def _no_answer(accept: bool) -> None:
 
 @dataclass
 class Invited(TableDialog):
-    """Somebody invites the person watching this table to a table (over SSH): y or Enter accepts,
-    n or Esc declines; ``answer`` takes it to the server."""
+    """Somebody invites the person watching this table to a table (over SSH): y accepts (Enter
+    does not: the box may pop up just as it is pressed), n or Esc declines; ``answer`` takes it to
+    the server."""
 
     title: ClassVar[str] = "Invitation"
     text: str = ""
     answer: Callable[[bool], None] = _no_answer
 
     def key(self, host: TableHost, name: str) -> None:
-        if name in ("y", "enter", "n", "escape"):
+        if name in ("y", "n", "escape"):
             host.close()
-            self.answer(name in ("y", "enter"))
+            self.answer(name == "y")
 
     def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
         return [self.text, "", "y: accept    n: decline"]

@@ -355,7 +355,7 @@ class SeatQuestion(Page):
 
 class InvitationBox(Page):
     """An invitation, over whatever the lobby shows: y accepts, n declines (:attr:`accept`); Esc
-    answers later (y in the lobby)."""
+    answers later (y in the lobby).  Enter does nothing here."""
 
     overlay: ClassVar[bool] = True
 
@@ -365,7 +365,8 @@ class InvitationBox(Page):
         self.accept: bool | None = None
 
     def handle(self, name: str) -> None:
-        if name in ("y", "enter"):
+        # Only y accepts: a box that pops up just as somebody presses Enter must not seat them.
+        if name == "y":
             self.accept, self.done = True, True
         elif name == "n":
             self.accept, self.done = False, True
