@@ -20,10 +20,10 @@ def test_the_online_list_and_an_invitation_between_two_people() -> None:
             await alice.press(ENTER, "is yours")
             bob = await Term.connect(srv.port, "bob")
             await bob.wait_for("alice starts it")
-            # Who is online: alice first (it is her list), then bob, in the lobby; ratings (a newcomer's 0).
+            # Who is online: alice first (her list; she sits at table 1), then bob, in the lobby; ratings (0).
             text = await alice.press("p", "Online")
             rows = [line for line in text.split("\n") if "alice✓" in line or "bob✓" in line]
-            assert re.search(r"> alice✓ \(you\) +lobby +0 ", rows[0]) and re.search(r"  bob✓ +lobby +0 ", rows[1])
+            assert re.search(r"> alice✓ \(you\) +table 1 +0 ", rows[0]) and re.search(r"  bob✓ +lobby +0 ", rows[1])
             await alice.press(DOWN + ENTER, "bob is invited to table 1: you are told their answer")
             # bob sees the invitation at once, in a box, and accepts it with one key.
             await bob.wait_for("alice invites you to table 1 (classic, 1 of 4 seated).")
