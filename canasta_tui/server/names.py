@@ -10,6 +10,16 @@ NFKC, then every character to one representative of its class of confusable char
 Unicode TR39 does with its ``confusables.txt``; the classes come from the maintained
 ``confusable_homoglyphs`` package, which ships that data), and compared.  So Cyrillic
 ``аlice`` is ``alice``, ``AIice`` (a capital I) is ``Alice``, ``rnary`` is ``mary``.
+
+Case is folded too, and since a capital ``I`` is a small ``l`` to the eye, ``i`` and ``l`` are
+one letter in a skeleton: ``ALICE``, ``AIice`` and ``alice`` are one name (and so, the price of
+it, are ``Eli`` and ``Ell``).  Characters Unicode calls *default ignorable* (zero-width ones, the
+Khmer inherent vowels U+17B4/U+17B5, variation selectors, ...) are drawn as nothing: a name
+holding one is refused, and a skeleton leaves them out.
+
+The book is bounded (:data:`MAX_NAMES`): when it is full and no name in it has gone unused for
+:data:`EVICT_UNUSED`, a key with a new name is refused at the door, saying so, rather than let in
+under a name nobody reserves (which the next key could then take: ``zoe ✓`` twice).
 """
 
 from __future__ import annotations
@@ -56,6 +66,20 @@ _TAKEN_WORDS = ("you", "me", "partner", "computer", "nobody", "somebody", "guest
 
 class NameRefused(Exception):
     """A name that cannot be used here; the message says why and what to do."""
+
+
+#: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt, Unicode 15): drawn as
+#: nothing, so ``al\u17b4ice`` shows as ``alice``.  Python's unicodedata has no such property.
+_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def ignorable(c: str) -> bool:
+    """Is ``c`` a default-ignorable code point (drawn as nothing)?"""
+    o = ord(c)
+    return any(low <= o <= high for low, high in _IGNORABLE)
 
 
 def _clean_homoglyph(text: str) -> str:
@@ -106,8 +130,11 @@ def skeleton(name: str) -> str:
     def fold(text: str) -> str:
         return "".join(reps.get(c, c) for c in text)
 
-    text = fold(unicodedata.normalize("NFKC", name))
+    text = "".join(c for c in unicodedata.normalize("NFKC", name) if not ignorable(c))
+    text = fold(text)
     text = fold(text.casefold())
+    # A capital I is a small l: after case folding, i and l are one letter (ALICE is alice).
+    text = text.replace("i", "l")
     for seq, single in multi:
         text = text.replace(seq, single)
     # Spaces, dashes and dots are not what tells two names apart either.
@@ -139,10 +166,11 @@ def check_name(raw: str) -> str:
 
 
 def _invisible(c: str) -> bool:
-    """Format characters (zero-width, bidirectional), controls, unassigned and private-use
-    characters, and every space but the plain one."""
+    """Format characters (zero-width, bidirectional), default-ignorable ones (drawn as nothing,
+    some of them marks), controls, unassigned and private-use characters, and every space but
+    the plain one."""
     cat = unicodedata.category(c)
-    return cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or (cat == "Zs" and c != " ") or \
+    return ignorable(c) or cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or (cat == "Zs" and c != " ") or \
         c in "\u115f\u1160\u3164\uffa0\u2800"          # Hangul fillers and the blank Braille cell
 
 
@@ -208,7 +236,15 @@ class NameBook:
             if now - row.seen > KEEP_UNUSED or not row.fingerprint.startswith("SHA256:"):
                 self._gone.add(row.skeleton)
                 continue
-            self.names.setdefault(skeleton(name), Reservation(name, row.fingerprint, row.since, row.seen))
+            sk = skeleton(name)
+            if sk != row.skeleton:
+                # Kept under an older skeleton (before ALICE was alice): kept under today's.
+                self._gone.add(row.skeleton)
+                self._dirty.add(sk)
+            held = self.names.get(sk)
+            if held is None or row.since < held.since:
+                # Two keys that reserved look-alikes under an older skeleton: the first keeps it.
+                self.names[sk] = Reservation(name, row.fingerprint, row.since, row.seen)
         if legacy is None or store.note(NAMES_IMPORTED) is not None:
             return
         # Once: the reservations of names.json (a server from before the store) come in.
@@ -338,9 +374,11 @@ class NameBook:
         if len(self.names) >= MAX_NAMES:
             oldest = min(self.names, key=lambda k: self.names[k].seen)
             if now - self.names[oldest].seen < EVICT_UNUSED:
-                log.warning("the name %s is not reserved: the server holds %d names, its most", printable(name),
-                            MAX_NAMES)
-                return
+                # Let in unreserved, the name would be anybody's next: refused instead, saying so.
+                log.warning("the name %s is refused to key %s: the server holds %d names, its most, all used "
+                            "within %d days", printable(name), fingerprint, MAX_NAMES, EVICT_UNUSED // 86400)
+                raise NameRefused(f"the server's book of names is full ({MAX_NAMES} names, all used lately), so "
+                                  f"the name {name} cannot be reserved for your key now: try again another day")
             del self.names[oldest]
             self._gone.add(oldest)
             self._dirty.discard(oldest)

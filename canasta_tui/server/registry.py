@@ -305,12 +305,13 @@ class Registry:
     def _adopt_legacy_seats(self, ident: Identity) -> None:
         """Seats saved before people were keys hold a name alone: the key that reserved the name
         takes them (a guest never does)."""
-        legacy = LEGACY + skeleton(ident.name)
+        mine = skeleton(ident.name)
         for st in self.tables.values():
             if st.table is None:
                 continue
             for i, s in enumerate(st.table.seats):
-                if s.key == legacy:
+                # (a key saved under an older skeleton, before ALICE was alice, is read as today's)
+                if s.key.startswith(LEGACY) and skeleton(s.key.removeprefix(LEGACY)) == mine:
                     st.table.set_seat(i, s.with_(key=ident.key))
                     log.info("table %d: Player %d's seat (saved under the name %s) is now %s's", st.id, i + 1,
                              printable(ident.name), ident.log_text())

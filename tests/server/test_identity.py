@@ -19,7 +19,7 @@ import asyncssh
 import pytest
 
 from canasta_tui.server.auth import GuessThrottle
-from canasta_tui.server.names import NameRefused, check_name
+from canasta_tui.server.names import NameRefused, check_name, skeleton
 
 from .helpers import ENTER, Term, create_table, fingerprint_of, key_of, run, serving, settle
 
@@ -330,7 +330,7 @@ def test_seats_saved_by_an_older_server_go_to_the_key_that_reserves_the_name() -
         async with serving() as srv:
             st = srv.registry.tables[1]
             assert st.table is not None
-            assert [s.key for s in st.table.seats] == ["legacy:alice", "", f"key:{fingerprint_of('bob')}", ""]
+            assert [s.key for s in st.table.seats] == [f"legacy:{skeleton('alice')}", "", f"key:{fingerprint_of('bob')}", ""]
             guest = await Term.connect(srv.port, "alice", guest=True)
             await guest.wait_for(said("reserved by a person's key"))
             alice = await Term.connect(srv.port, "alice")
@@ -373,7 +373,8 @@ def test_the_book_of_names_is_bounded_and_written_once_for_many(tmp_path: Path, 
     for i, n in enumerate(("ann", "bea", "cy")):
         book.take(n, f"SHA256:{i}")
     now[0] += 3600
-    book.take("dee", "SHA256:9")                      # the book is full, and nobody's name is a week old
+    with pytest.raises(NameRefused, match="book of names is full"):
+        book.take("dee", "SHA256:9")                  # the book is full, and nobody's name is a week old
     assert book.owner("dee") is None and book.owner("ann") is not None
     now[0] += names.EVICT_UNUSED
     book.take("bea", "SHA256:1")                      # bea comes back: her name is used again
@@ -406,3 +407,70 @@ def test_seat_labels_and_their_look_alikes_are_not_names(name: str) -> None:
 def test_names_near_a_seat_label_are_names(name: str) -> None:
     """Letters that resemble digits make a seat label only when they spell one: seats are 1 to 4."""
     assert check_name(name) == name
+
+
+def test_a_name_in_capitals_is_the_same_name_even_with_an_i() -> None:
+    """Before: another key took ``ALICE``, ``KIM`` and ``Iris`` while ``alice``, ``kim`` and
+    ``iris`` were reserved (a capital I was folded to ``l`` before case was), yet ``BOB`` was
+    refused.  Now case folds first and ``i``/``l`` are one letter of a skeleton."""
+    async def main() -> None:
+        async with serving() as srv:
+            for name in ("alice", "kim", "iris", "bob"):
+                t = await Term.connect(srv.port, name)
+                await t.wait_for(f"{name} ✓")
+                await t.close()
+            other = asyncssh.generate_private_key("ssh-ed25519")
+            for name in ("ALICE", "KIM", "Iris", "BOB", "AIice"):
+                t = await Term.connect(srv.port, name, client_keys=[other])
+                await t.wait_for(said("reserved by another person's key"))
+                await t.wait_closed()
+                assert f"{name} ✓" not in t.text()
+    run(main())
+
+
+def test_invisible_khmer_vowels_do_not_make_another_name() -> None:
+    """``al\u17b4ice ✓`` showed as ``alice ✓``: U+17B4 and U+17B5 are marks (category Mn) that
+    Unicode lists as default ignorable, drawn as nothing.  They are refused at the door, and a
+    skeleton leaves them out."""
+    for raw in ("al\u17b4ice", "al\u17b5ice", "al\u034fice", "al\ufe0fice"):
+        with pytest.raises(NameRefused, match="invisible or control characters"):
+            check_name(raw)
+    assert skeleton("al\u17b4ice") == skeleton("alice")
+
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("alice ✓ — 1 online")
+            with pytest.raises(asyncssh.DisconnectError, match=re.escape("invisible or control characters (U+17B4)")):
+                await Term.connect(srv.port, "al\u17b4ice", client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
+            assert len(srv.sessions) == 1
+            await alice.close()
+    run(main())
+
+
+def test_a_full_book_of_names_lets_no_key_pass_as_a_name_it_could_not_reserve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: in open mode 10,000 logins filled the book; a newcomer's name was then not reserved,
+    and another key logged in as ``zoe ✓``.  Now (decided and in docs/serve-performance.md) a key
+    whose new name cannot be reserved is refused, saying why; names already held still work."""
+    from canasta_tui.server import names
+
+    monkeypatch.setattr(names, "MAX_NAMES", 3)
+
+    async def main() -> None:
+        async with serving() as srv:
+            for name in ("ann", "bea", "cy"):
+                t = await Term.connect(srv.port, name)
+                await t.wait_for(f"{name} ✓")
+                await t.close()
+            zoe = await Term.connect(srv.port, "zoe")
+            await zoe.wait_for(said("book of names is full"))
+            await zoe.wait_closed()
+            impostor = await Term.connect(srv.port, "zoe", client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
+            await impostor.wait_for(said("book of names is full"))
+            await impostor.wait_closed()
+            assert "zoe ✓" not in impostor.text() and "zoe ✓" not in zoe.text()
+            assert srv.registry.names.owner("zoe") is None
+            ann = await Term.connect(srv.port, "ann")          # a name held still lets its key in
+            await ann.wait_for("ann ✓ — 1 online")
+            await ann.close()
+    run(main())
