@@ -60,6 +60,9 @@ HELP: dict[str, str] = {
     "bell_question": "terminal bell when your partner asks \"May I go out?\"",
     "bell_hand_over": "terminal bell when a hand ends",
     "review": "after each hand, a review of your decisions by the Expert (what each choice cost)",
+    "auto_wild": "melding two natural cards of a rank adds a wild card from your hand (a deuce before a joker)",
+    "right_click_discard": "with the mouse on, a right-click on a card of your hand discards it",
+    "first_game_offered": "the start menu has offered the guided first game (it offers it once)",
     "rule_options": "single rule options over the preset (a TOML table; see canasta rules)",
 }
 
@@ -85,6 +88,9 @@ class Settings:
     bell_question: bool = True
     bell_hand_over: bool = True
     review: bool = False
+    auto_wild: bool = False
+    right_click_discard: bool = False
+    first_game_offered: bool = False
     rule_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from .dialogs import NAME_MAX, ChatInput, Confirm, LoadList, Log, PileChoice, Qu
 from .helppages import HelpPage
 from .keys import check_commands
 from .model import Client
-from .moves import WILD_RANKS, compose_meld, compose_sequence
+from .moves import WILD_RANKS, compose_meld, compose_sequence, with_wild_for_pair
 from .pages import PageDialog
 
 #: A command: what a key does to the client.
@@ -108,6 +108,8 @@ def meld(client: Client) -> None:
         add_wild(client)
         return
     row = v.melds[team(v.turn, v.rules)]
+    if client.auto_wild:
+        cards = with_wild_for_pair(cards, client.hand(), v.legal)
     # Samba, Bolivia: the cards the person selected are the ones melded (suits matter there).
     plan = compose_meld(cards, row, v.rules.wild_melds_allowed, v.rules,
                         named=bool(client.selected) and v.rules.sequences, selected=bool(client.selected))
@@ -216,6 +218,23 @@ def discard(client: Client) -> None:
         return
     else:
         c = hand[client.cursor]
+    _discard(client, c)
+
+
+def discard_card(client: Client, index: int) -> None:
+    """The card at ``index`` of the hand as shown is discarded, whatever is selected (a right-click
+    on it, with "Right-click discards" on); the cursor goes there.  Not now: the rules' reason."""
+    if not _need_turn(client):
+        return
+    hand = client.hand()
+    if not 0 <= index < len(hand):
+        return
+    client.cursor = index
+    _discard(client, hand[index])
+
+
+def _discard(client: Client, c: int) -> None:
+    hand = client.hand()
     a = A.discard(c)
     v = client.mine()
     if a in v.legal and v.t.permission == 1 and len(hand) > 1:
@@ -549,4 +568,4 @@ def type_action(client: Client, text: str) -> bool:
 check_commands(COMMANDS)
 
 
-__all__ = ["COMMANDS", "Command", "add_to_meld", "command", "type_action"]
+__all__ = ["COMMANDS", "Command", "add_to_meld", "command", "discard_card", "type_action"]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ..table import Change, Link
 from .canvas import Canvas, Options
-from .commands import COMMANDS, add_to_meld, type_action
+from .commands import COMMANDS, add_to_meld, discard_card, type_action
 from .dialogs import Quit
 from .files import Files, SavedGame
 from .keys import keymap
@@ -142,6 +142,18 @@ class Controller(ScreenBase):
             return
         self.client.cursor = index
         COMMANDS["select"](self.client)
+        self.on_change()
+
+    def right_click_card(self, index: int) -> None:
+        """A right-click on a card of the hand: with "Right-click discards" on, it is discarded
+        (Windows 2008, "Card in hand ... Right click: Discard"), or the rules' reason why not is
+        shown and the hand stays as it was; with it off, it is a click like the left one."""
+        if not self.client.right_click_discard:
+            self.click_card(index)
+            return
+        if self._busy():
+            return
+        discard_card(self.client, index)
         self.on_change()
 
     def click_meld(self, side: int, slot: int) -> None:

@@ -108,6 +108,9 @@ class GameApp(ScreenApp):
         elif key == "review":
             if self.controller is not None:
                 self.controller.client.coach.review_on = bool(value)
+        elif key in ("auto_wild", "right_click_discard"):
+            if self.controller is not None:
+                setattr(self.controller.client, key, bool(value))
         elif key == "delay":
             self.delay_ms = int(value)
             if self.table is not None:
@@ -164,6 +167,8 @@ class GameApp(ScreenApp):
             values = self.settings.values()
             ctl.client.bells = {b for b in BELLS if values.get(f"bell_{b}", True)}
             ctl.client.coach.review_on = values.get("review") is True
+            ctl.client.auto_wild = values.get("auto_wild") is True
+            ctl.client.right_click_discard = values.get("right_click_discard") is True
         ctl.client.host = self if self.home is not None or self.settings is not None else None
         self.controller = ctl
         self.background(table.run())

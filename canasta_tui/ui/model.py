@@ -101,6 +101,10 @@ class Client:
         self.rung: tuple[int, int, Phase] | None = None   # (hand, actor, phase) the bells last saw
         self.problem_shown: str | None = None   # the autosave failure already told
         self.message: list[str] = []
+        #: Windows 2008's conveniences, off unless the Options page turns them on: two natural cards
+        #: melded take a wild card from the hand; a right-click on a card of the hand discards it.
+        self.auto_wild = False
+        self.right_click_discard = False
         #: The hint line on this player's turn instead (a turn timer's warning: no box to close).
         self.turn_note = ""
         self.dialog: TableDialog | None = None

@@ -216,6 +216,22 @@ def _compose_groups(cards: Sequence[int], row: Sequence[Meld | None], wild_melds
     return out
 
 
+def with_wild_for_pair(cards: Sequence[int], hand: Sequence[int], legal: Sequence[Action]) -> list[int]:
+    """``cards`` with a wild card from the hand when they are two natural cards of a rank that would
+    start a new meld (Windows 2008: "Melding a column of two cards will automatically cause a wildcard
+    to be added (if available)"); a deuce before a joker, which costs more if it stays in the hand.
+    Only when the engine offers that meld of three (``legal``): else ``cards`` as they are, and the
+    meld is refused with its reason as without the setting."""
+    if len(cards) != 2 or any(IS_WILD[c] for c in cards) or RANK_OF[cards[0]] != RANK_OF[cards[1]]:
+        return list(cards)
+    r = RANK_OF[cards[0]]
+    for w in WILD_RANKS:         # deuces first
+        wild = next((c for c in hand if RANK_OF[c] == w and c not in cards), None)
+        if wild is not None and A.meld(r, r, w) in legal:
+            return [*cards, wild]
+    return list(cards)
+
+
 def arrange(hand: Sequence[int], order: Sequence[int]) -> list[int]:
     """``hand`` (sorted) in the order the player made (``order``, the cards as last arranged).
 
@@ -261,4 +277,4 @@ def wilds_until_canasta(v: PlayerView, hand: Sequence[int], rank: int) -> list[A
     return [A.add(RANK_OF[w], rank) for w in wilds[:need]]
 
 
-__all__ = ["WILD_RANKS", "arrange", "compose_meld", "compose_sequence", "wilds_until_canasta"]
+__all__ = ["WILD_RANKS", "arrange", "compose_meld", "compose_sequence", "wilds_until_canasta", "with_wild_for_pair"]

@@ -527,11 +527,16 @@ def draw_hand(cv: Canvas, snap: TableSnapshot, opts: Options, y: int) -> None:
 
 
 def _card_handler(clicks: Clicks, i: int) -> Handler:
-    from prompt_toolkit.mouse_events import MouseEventType
+    from prompt_toolkit.mouse_events import MouseButton, MouseEventType
 
     def handler(ev: MouseEvent) -> object:
         if ev.event_type == MouseEventType.MOUSE_UP:
-            clicks.click_card(i)
+            # The right button is told apart where the terminal reports it on release (SGR
+            # mouse mode, which every current terminal speaks); elsewhere it clicks as the left.
+            if ev.button == MouseButton.RIGHT:
+                clicks.right_click_card(i)
+            else:
+                clicks.click_card(i)
             return None
         return NotImplemented
     return handler

@@ -33,6 +33,9 @@ class _NoClicks:
     def click_card(self, index: int) -> None:
         return None
 
+    def right_click_card(self, index: int) -> None:
+        return None
+
     def click_meld(self, side: int, rank: int) -> None:
         return None
 

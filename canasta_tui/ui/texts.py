@@ -71,7 +71,8 @@ def help_lines(width: int = 200) -> list[str]:
 
 #: What a mouse click does on the table (``render``'s handlers and the controller's ``click_*``).
 MOUSE_HELP: list[tuple[str, str]] = [
-    ("A card", "of your hand: move the cursor to it and select it (a second click unselects it)"),
+    ("A card", "of your hand: move the cursor to it and select it (a second click unselects it); "
+               "a right-click discards it when Right-click discards is on in the options"),
     ("A meld", "of your side: put the selected cards on it (the cursor card if none is selected): "
                "wild cards and cards of its rank; on a sequence (Samba, Bolivia), the cards that "
                "continue it at either end"),
