@@ -21,6 +21,7 @@ from ..text import printable
 from ..ui.lobbyview import TableState
 from .club import LEGACY
 from .config import ServerConfig
+from .connected import Client
 from .names import skeleton
 from .store import TableStore
 
@@ -161,6 +162,23 @@ class FormingTables:
                 log.warning("a table not started could not be brought back (%s)", printable(str(exc)))
 
 
+def tell_left(clients: Mapping[str, Client], st: FormingTable, name: str, creator_before: str, why: str) -> None:
+    """``name`` left the forming table ``st`` (``why``, in a few words after "left table N"): everybody
+    still there (their inviter among them) hears it, and, when the creator's role passed to
+    another, who starts the table now (they first of all)."""
+    starts = next((c.name for c in st.claims if c is not None and c.identity == st.creator), "")
+    passed = bool(starts) and st.creator != creator_before
+    text = f"{printable(name)} left table {st.id}{why}"
+    for key in {c.identity for c in st.claims if c is not None} | {st.creator}:
+        who = clients.get(key)
+        if who is None:
+            continue
+        if passed:
+            who.notify(text + ("; you start it now (s)" if key == st.creator else f"; {printable(starts)} starts it now"))
+        else:
+            who.notify(text)
+
+
 def _forming_text(data: list[dict[str, Any]]) -> str:
     return json.dumps({"forming": data}, ensure_ascii=False, sort_keys=True)
 
@@ -184,4 +202,4 @@ def saved_text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-__all__ = ["Claim", "FormingTable", "FormingTables", "Host", "saved_column", "saved_person", "saved_text"]
+__all__ = ["Claim", "FormingTable", "FormingTables", "Host", "saved_column", "saved_person", "saved_text", "tell_left"]

@@ -43,7 +43,7 @@ from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity
 from .club import LEGACY, Club
 from .config import ConfigError, ServerConfig
 from .connected import Client
-from .forming import Claim, FormingTables, saved_column, saved_person, saved_text
+from .forming import Claim, FormingTables, saved_column, saved_person, saved_text, tell_left
 from .invitations import Invitations
 from .names import NameBook, NameRefused, skeleton
 from .people import (
@@ -323,11 +323,14 @@ class Registry:
             for st in list(self.tables.values()):
                 # (a server that stops keeps its forming tables as they are: they come back)
                 if st.state == FORMING and not self.closing:
-                    st.stand(key)
+                    before = st.creator
+                    seated = st.stand(key)
                     if st.creator == key:        # (a creator who had stood up: the next in line starts it)
                         nxt = next((c for c in st.claims if c is not None), None)
                         if nxt is not None:
                             st.creator = nxt.identity
+                    if seated or st.creator != before:
+                        tell_left(self.clients, st, client.identity.label, before, ": they left the server")
                     self._drop_if_empty(st)
         self.changed()
 
@@ -478,7 +481,14 @@ class Registry:
         """``key`` sits at ``st``: they give up a seat claimed at another forming table (one that
         is left empty goes)."""
         for other in list(self.tables.values()):
-            if other is not st and other.state == FORMING and other.stand(key) and other.empty():
+            before = other.creator
+            name = next((c.name for c in other.claims if c is not None and c.identity == key), "")
+            if other is st or other.state != FORMING or not other.stand(key):
+                continue
+            # (the new table's number is not told: it may be private)
+            tell_left(self.clients, other, name, before, " for a table of their own" if st.creator == key
+                      else " for another table")
+            if other.empty():
                 self.tables.pop(other.id, None)
                 self.invitations.forget(other.id)
 

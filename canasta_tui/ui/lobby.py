@@ -118,6 +118,8 @@ class NewTable:
     #: The turn timer's choices (seconds; 0: none, the default) and the one chosen.
     timers: tuple[int, ...] = (0,)
     timer: int = 0
+    #: A seat the person gives up by creating it ("" none): said before they do.
+    leaves: str = ""
 
     ROWS: ClassVar[int] = 8
 
@@ -168,7 +170,9 @@ class NewTable:
         for i, (label, value) in enumerate(fields):
             mark = ">" if i == self.row else " "
             out.append(f"{mark} {label + ':':<11}< {value} >")
-        return [*out, "", "Up/Down: choose a line   Left/Right: change it", "Enter: create the table   Esc: cancel"]
+        leaves = ["", self.leaves] if self.leaves else []
+        return [*out, *leaves, "", "Up/Down: choose a line   Left/Right: change it",
+                "Enter: create the table   Esc: cancel"]
 
 
 class NewTableForm(Page):
@@ -176,9 +180,9 @@ class NewTableForm(Page):
 
     overlay: ClassVar[bool] = True
 
-    def __init__(self, timers: tuple[int, ...] = (0,)) -> None:
+    def __init__(self, timers: tuple[int, ...] = (0,), leaves: str = "") -> None:
         super().__init__()
-        self.form = NewTable(timers=timers)
+        self.form = NewTable(timers=timers, leaves=leaves)
         self.create = False
 
     def on_key(self, name: str) -> None:
@@ -713,7 +717,9 @@ class LobbyScreen(LobbyPeople):
         if why:
             self.message = why          # (before the form: it could not be used)
         else:
-            self.open(NewTableForm(self.service.turn_timers()))
+            seated = next((t for t in self.view.tables if t.stage == TableState.FORMING and t.my_seat is not None), None)
+            leaves = f"Creating it gives up your seat at table {seated.id}" if seated is not None else ""
+            self.open(NewTableForm(self.service.turn_timers(), leaves))
 
     def cmd_code(self) -> None:
         if self.view.verified:

@@ -102,3 +102,41 @@ def test_the_creator_of_a_coded_table_sees_its_code_again_with_enter() -> None:
             for t in (alice, bob):
                 await t.close()
     run(main())
+
+
+def test_who_leaves_a_forming_table_for_their_own_is_told_to_its_people_and_so_is_who_starts_it_now() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            reg = srv.registry
+            alice, bob, carol = [await Term.connect(srv.port, n) for n in ("alice", "bob", "carol")]
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            # alice invites bob (second in her online list, after herself); he accepts.
+            await alice.press("p", "Online")
+            await alice.press(DOWN + ENTER, "bob is invited to table 1")
+            await bob.wait_for("alice invites you to table 1")
+            await bob.press("y", "You sit at table 1")
+            await alice.wait_for("bob accepted your invitation to table 1")
+            await carol.press("3", "3  carol✓ (you)")
+            # bob creates a table of his own: the form says what he gives up, and alice (his inviter)
+            # and carol are told he left; nobody may read "accepted" any more.
+            screen = await bob.press("n", "New table")
+            assert "Creating it gives up your seat at table 1" in screen
+            await bob.press(ENTER, "is yours")
+            await alice.wait_for("bob left table 1 for a table of their own")
+            await carol.wait_for("bob left table 1 for a table of their own")
+            assert reg.tables[1].seat_of(f"key:{fingerprint_of('bob')}") is None
+            # alice, its creator, creates another: the role passes to carol, who is told, as the table shows.
+            await create_table(alice)
+            await carol.wait_for("alice left table 1 for a table of their own; you start it now (s)")
+            assert reg.tables[1].creator == f"key:{fingerprint_of('carol')}"
+            await carol.wait_for("carol starts it")
+            # carol stands up, bob sits at table 1; carol, its creator still, leaves the server: bob starts it.
+            await carol.press("u", "You stood up")
+            await bob.press("\x1b[A" * 3 + "2", "2  bob✓ (you)")
+            assert reg.tables[1].seat_of(f"key:{fingerprint_of('bob')}") == 1
+            await carol.close()
+            await bob.wait_for("carol left table 1: they left the server; you start it now (s)")
+            for t in (alice, bob):
+                await t.close()
+    run(main())
