@@ -146,18 +146,77 @@ def fit(text: str, width: int, ellipsis: str) -> str:
     return text if len(text) <= width else text[: max(0, width - len(ellipsis))] + ellipsis
 
 
+def first_fit(forms: Sequence[str], width: int, ellipsis: str = "~") -> str:
+    """The first (the fullest) of ``forms`` that fits ``width``; the last one cut with an
+    ellipsis if none does.  Every line that says one thing in several lengths goes through it,
+    so what matters is in the shorter forms and nothing is lost off the edge unmarked."""
+    for text in forms:
+        if len(text) <= width:
+            return text
+    return fit(forms[-1] if forms else "", width, ellipsis)
+
+
+def fit_middle(head: str, middle: str, tail: str, width: int, ellipsis: str = "~") -> str:
+    """``head + middle + tail`` in ``width``: the middle (a title, a name: what may be shortened)
+    gives way first, so the head and the tail (the numbers a person reads it for) show whole."""
+    room = width - len(head) - len(tail)
+    if len(middle) <= room:
+        return head + middle + tail
+    if room >= len(ellipsis) + 1:
+        return head + fit(middle, room, ellipsis) + tail
+    return fit(head + tail, width, ellipsis)
+
+
+def _pieces(word: str, width: int) -> list[str]:
+    """A word longer than ``width`` (a file's path, a key's fingerprint) broken into pieces that
+    fit, after a ``/`` where there is one, so a path reads as a path."""
+    out: list[str] = []
+    while len(word) > width:
+        cut = word.rfind("/", 0, width) + 1
+        if cut <= width // 2:
+            cut = width
+        out.append(word[:cut])
+        word = word[cut:]
+    return [*out, word]
+
+
 def wrap(text: str, width: int) -> list[str]:
-    """Split ``text`` into lines of at most ``width`` (continuation lines indented)."""
+    """Split ``text`` into lines of at most ``width`` (continuation lines indented by two); a
+    word too long for a line is broken, never cut off."""
+    width = max(4, width)
     out: list[str] = []
     line = ""
     for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = "  " + word
-        else:
-            line = f"{line} {word}" if line else word
-    out.append(line[:width])
+        while True:
+            sep = " " if line.strip() else ""
+            room = width - len(line) - len(sep)
+            if len(word) <= room:
+                line += sep + word
+                break
+            if sep:                     # the word goes to the next line
+                out.append(line)
+                line = "  "
+                continue
+            piece = _pieces(word, room)[0]
+            out.append(line + piece)
+            line, word = "  ", word[len(piece):]
+    out.append(line)
     return out
+
+
+def put_lines_up(cv: Canvas, y: int, x: int, text: str, style: str = "", most: int = 3) -> int:
+    """A status or notice line at row ``y``, wrapped: when it does not fit one row it takes the
+    rows above (up to ``most``), so the end of a long notice is never lost.  Returns the first
+    row it used."""
+    room = cv.width - 2 * x                 # the same margin on the right as on the left
+    lines = wrap(text, room) if len(text) > room else [text]
+    if len(lines) > most:
+        lines = lines[: most - 1] + [fit(" ".join(w.strip() for w in lines[most - 1:]), room, cv.glyphs.ellipsis)]
+    first = y - len(lines) + 1
+    for i, line in enumerate(lines):
+        cv.fill(first + i, 0, cv.width, 1)
+        cv.put(first + i, x, line, style)
+    return first
 
 
 # ---------------------------------------------------------------------- the table
@@ -184,11 +243,16 @@ class Region:
             col = self.put(row, col, text, style)
         return col
 
-    def heading(self, row: int, title: str, right: str = "") -> None:
+    def heading(self, row: int, title: str, right: str | Sequence[str] = "") -> None:
+        """A heading line: ``title`` on the left, whole (a table's code, a section's name), and on
+        the right ``right``, or the first of its forms (fullest first) that fits beside it."""
         g = self.cv.glyphs
         line = f"{g.hline} {title} " + g.hline * self.w
-        if right:
-            line = line[: max(0, self.w - len(right) - 2)] + f" {right} " + g.hline
+        forms = [right] if isinstance(right, str) else list(right)
+        if forms and forms[0]:
+            text = first_fit(forms, max(0, self.w - len(title) - 6), g.ellipsis)
+            if len(text) > len(g.ellipsis):
+                line = line[: max(0, self.w - len(text) - 2)] + f" {text} " + g.hline
         self.put(row, 0, line[: self.w], "heading")
 
 

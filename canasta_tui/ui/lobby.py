@@ -24,7 +24,7 @@ from ..ai import LEVELS
 from ..engine import RulesError
 from ..presets import load_rules, preset_names
 from ..text import points, printable
-from .canvas import Canvas, Options, Region, draw_box, draw_too_small, too_small, wrap
+from .canvas import Canvas, Options, Region, draw_box, draw_too_small, first_fit, put_lines_up, too_small, wrap
 from .dialogs import CHAT_MAX
 from .keys import KeyHelp, check_commands
 from .lineedit import LineEdit, list_move, step_choice
@@ -865,7 +865,7 @@ class LobbyScreen(LobbyPeople):
         cv.put(0, max(0, cv.width - len(right)), right, "header")
         cv.put(0, 0, f" CANASTA {g.dash} {self.title}"[: max(0, cv.width - len(right) - 1)], "header")
         if self.message and not isinstance(self.child, TextLine):
-            cv.put(cv.height - 2, 0, self.message[: cv.width], "message")
+            put_lines_up(cv, cv.height - 2, 0, printable(self.message), "message")
         _bar(self, cv, cv.height - 1)
 
     def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
@@ -962,11 +962,13 @@ def _default(view: LobbyView) -> int | None:
 
 def _row(st: TableRow, width: int) -> str:
     head = f"{st.id:>3}  {st.rules:<12} {st.level:<9} to {points(st.target):<6} "
-    return (head + _state(st))[:width]
+    return head + first_fit(_state(st), width - len(head))
 
 
-def _state(st: TableRow) -> str:
-    return _stage(st) + _kind(st)
+def _state(st: TableRow) -> list[str]:
+    """Where the table is, fullest first: the shorter forms keep its kind ("(rated)") whole."""
+    kind = _kind(st)
+    return [stage + kind for stage in _stage(st)] + [_stage(st)[-1]]
 
 
 def _kind(st: TableRow) -> str:
@@ -976,13 +978,16 @@ def _kind(st: TableRow) -> str:
     return f" ({', '.join(words)})" if words else ""
 
 
-def _stage(st: TableRow) -> str:
+def _stage(st: TableRow) -> list[str]:
     if st.stage == TableState.FORMING:
-        return f"forming: {st.seated} of {st.players} seated, {printable(st.creator)} starts it"
+        seated = f"{st.seated} of {st.players} seated"
+        return [f"forming: {seated}, {printable(st.creator)} starts it", f"forming: {seated}", seated]
     if st.stage == TableState.OVER:
-        return f"over: {st.winner}"
+        return [f"over: {st.winner}", "over"]
     paused = ", paused: nobody there" if st.paused else ""
-    return f"hand {st.hand}  {st.score}{paused}"
+    short = ", paused" if st.paused else ""
+    return [f"hand {st.hand}  {st.score}{paused}", f"hand {st.hand}  {st.score}{short}", f"{st.score}{short}",
+            f"hand {st.hand}{short}"]
 
 
 def _seat_line(r: Region, row: int, seat: int, info: SeatInfo, verified: str) -> None:

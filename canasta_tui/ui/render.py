@@ -39,8 +39,11 @@ from .canvas import (
     card_style,
     draw_box,
     draw_too_small,
+    fit,
+    fit_middle,
     folded,
     glyph_text,
+    put_lines_up,
     too_small,
     wrap,
 )
@@ -203,8 +206,8 @@ def draw_table_top(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options
     cv.fill(0, 0, W, 1, "header")
     right = match_score(rules, scores)[-W:]
     cv.put(0, W - len(right), right, "header")
-    Region(cv, 0, 0, W - len(right) - 1, 1).put(
-        0, 0, f" CANASTA {g.dash} {rules_label(rules)} rules {g.dash} hand {snap.hand_number}", "header")
+    cv.put(0, 0, fit_middle(f" CANASTA {g.dash} ", f"{rules_label(rules)} rules", f" {g.dash} hand {snap.hand_number}",
+                            W - len(right) - 1, g.ellipsis), "header")
 
     starters = meld_starters(snap.events, rules)
     for seat, rect in enumerate(layout.quadrants):
@@ -217,8 +220,12 @@ def draw_table_top(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options
     latest = glyph_text(lines[-1][1], g) if lines else ""
     hint = "g: log"
     row = Region(cv, 0, layout.log_row, W, 1)
-    row.put(0, 1, latest[: W - len(hint) - 3])
-    row.put(0, W - len(hint) - 1, hint, "dim")
+    if len(latest) <= W - len(hint) - 3:
+        row.put(0, 1, latest)
+        row.put(0, W - len(hint) - 1, hint, "dim")
+    else:
+        # A long move takes the hint's place too; what still does not fit is marked, g shows it whole.
+        row.put(0, 1, fit(latest, W - 2, g.ellipsis))
 
 
 def draw_table_bottom(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, layout: TableLayout) -> None:
@@ -240,7 +247,8 @@ def draw_table_bottom(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Opti
             text = " " + "   ".join(info) + " "
             row.put(0, max(x + 1, W - len(text) - 1), text, "count")
     draw_hand(cv, snap, opts, hand_y + 1)
-    Region(cv, 0, H - 2, W, 1).put(0, 0, glyph_text(snap.status, g), "hint")
+    # A status too long for its row takes the row of the hand's marks above it, never cut.
+    put_lines_up(cv, H - 2, 0, glyph_text(snap.status, g), "hint", most=2)
     draw_bar(cv, snap, H - 1, opts)
 
 
@@ -311,16 +319,25 @@ def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, star
     threes = " ".join(card_label(c, g) for c in v.red_threes[seat])
     if threes and len(kind) + 1 + len(threes) > inner.w:
         threes = "".join(card_label(c, g) for c in v.red_threes[seat])
+    below = 1
     if threes and len(kind) + 1 + len(threes) > inner.w:
-        kind = kind.replace(", dealer", ", dealt")      # a narrow quadrant: the log says "dealt" too
-    inner.put(0, 0, kind[: inner.w - (len(threes) + 1 if threes else 0)], "dim")
-    if threes:
-        inner.put(0, inner.w - len(threes), threes, "suit.red")
+        # No room beside who plays the seat: the red threes get a row of their own, in words, rather
+        # than a clipped "dealer" that reads as "was dealt" them.
+        inner.put(0, 0, kind[: inner.w], "dim")
+        spaced = " ".join(card_label(c, g) for c in v.red_threes[seat])
+        threes = spaced if len("red threes ") + len(spaced) <= inner.w else threes
+        x = inner.put(1, 0, "red threes ", "dim")
+        inner.put(1, min(x, inner.w - len(threes)), threes, "suit.red")
+        below = 2
+    else:
+        inner.put(0, 0, kind[: inner.w - (len(threes) + 1 if threes else 0)], "dim")
+        if threes:
+            inner.put(0, inner.w - len(threes), threes, "suit.red")
     first = min(s for s in range(rules.players) if team(s, rules) == t)
     # Each meld by its slot: a sequence's events name its slot, a further meld of a rank its rank.
     melds = [(slot, m) for slot, m in ordered_slots(v.melds[t])
              if starters.get((t, slot if slot < 15 or m.is_sequence else m.rank), first) == seat]
-    draw_melds(Region(r.cv, inner.x, inner.y + 1, inner.w, inner.h - 1), snap.clicks, t, melds, opts, rules)
+    draw_melds(Region(r.cv, inner.x, inner.y + below, inner.w, inner.h - below), snap.clicks, t, melds, opts, rules)
 
 
 def _meld_style(m: Meld) -> str:

@@ -19,7 +19,18 @@ from ..engine import Phase, PlayerView, team
 from ..table.events import coalesced, describe
 from ..table.replay import Frame, ReplayHand, ReplaySource, replay_source
 from ..text import printable
-from .canvas import Canvas, Options, card_label, card_style, glyph_text, too_small, wrap
+from .canvas import (
+    Canvas,
+    Options,
+    card_label,
+    card_style,
+    fit_middle,
+    folded,
+    glyph_text,
+    put_lines_up,
+    too_small,
+    wrap,
+)
 from .dialogs import TableFacts
 from .pages import Hint, Page, draw_hints
 from .render import match_score, render, short_team, table_layout
@@ -181,20 +192,22 @@ class ReplayPage(Page):
         right = match_score(rules, self.scores())
         cv.fill(0, 0, cv.width, 1, "header")
         cv.put(0, max(0, cv.width - len(right)), right, "header")
-        left = (f" REPLAY {g.dash} {printable(self.source.title)} {g.dash} hand {self.h + 1} of {self.game.hand_count}, "
-                f"move {self.i} of {len(self.steps) - 1}")
-        cv.put(0, 0, left[: max(0, cv.width - len(right) - 1)], "header")
+        # The title gives way (with an ellipsis) before the hand and the move do.
+        where = f" {g.dash} hand {self.h + 1} of {self.game.hand_count}, move {self.i} of {len(self.steps) - 1}"
+        left = fit_middle(f" REPLAY {g.dash} ", printable(self.source.title), where, cv.width - len(right) - 1,
+                          g.ellipsis)
+        cv.put(0, 0, left, "header")
 
     def draw_status(self, cv: Canvas, opts: Options) -> None:
         g = opts.glyphs
         y = cv.height - 2
         cv.fill(y, 0, cv.width, 1)
+        # A long move (a pile taken and melded) takes the rows above rather than being cut.
         if self.message:
-            cv.put(y, 1, glyph_text(self.message, g)[: cv.width - 2], "error" if self.error else "message")
+            put_lines_up(cv, y, 1, glyph_text(self.message, g), "error" if self.error else "message")
         else:
             who = "" if self.every_hand else f"[{self.names[self.seat]}'s view] "
-            text = glyph_text(who + (self.move_text() or "the deal"), g)
-            cv.put(y, 1, text[: cv.width - 2], "hint")
+            put_lines_up(cv, y, 1, glyph_text(who + (self.move_text() or "the deal"), g), "hint")
         draw_hints(cv, cv.height - 1, self.hints())
 
     def hints(self) -> Sequence[Hint]:
@@ -253,7 +266,7 @@ class ReplayPage(Page):
         if y <= bottom:
             top = card_label(st.pile[-1], g) if st.pile else "empty"
             frozen = ", frozen" if st.frozen else ""
-            for line in wrap(f"Pile: {len(st.pile)} cards, top {top}{frozen}   Stock: {st.stock_size} cards", cv.width - 2):
+            for line in wrap(f"Pile: {folded(len(st.pile))}, top {top}{frozen}   Stock: {folded(st.stock_size)}", cv.width - 2):
                 if y <= bottom:
                     cv.put(y, 0, line)
                     y += 1

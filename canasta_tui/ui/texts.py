@@ -166,7 +166,8 @@ def meld_line(m: Meld, width: int, g: Glyphs, rules: Rules | None = None) -> tup
 
     name = meld_name(m, g)  # Samba, Bolivia: a sequence is "7♥-9♥ ×3"
     times = "×" if g is UNICODE else "x"
-    wild_names = ["JK" if RANK_OF[w] == 14 else "2" for w in m.wilds]
+    # A deuce by its suit too ("+2♠", not "+2", which reads as two wild cards).
+    wild_names = ["JK" if RANK_OF[w] == 14 else card_label(w, g) for w in m.wilds]
     style = ""
     if m.is_canasta:
         style = "canasta.mixed" if not m.is_natural and not m.is_wild_meld else "canasta.natural"

@@ -130,7 +130,7 @@ def test_the_scoring_summary_shows_combined_melds_as_cards_on_a_big_terminal() -
     big = "\n".join(summary_table(public_view(s), s.hands, rec, names, 132, 43))
     small = "\n".join(summary_table(public_view(s), s.hands, rec, names, 80, 24))
     assert "7♣ 7♦ 7♥ 7♠ 2♦ 2♥ JK" in big and "★mixed" in big
-    assert "7♣ 7♦ 7♥ 7♠" not in small and " 7 ×4 +2 2 JK" in small
+    assert "7♣ 7♦ 7♥ 7♠" not in small and " 7 ×4 +2♦ 2♥ JK" in small
 
 
 def test_W_adds_wild_cards_until_the_meld_is_a_canasta() -> None:

@@ -16,7 +16,7 @@ from canasta_tui.ui.canvas import ASCII_OPTIONS, Options, wrap
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Privacy
 from canasta_tui.ui.render import frozen_reason, pile_note, table_layout
-from canasta_tui.ui.style import UNICODE
+from canasta_tui.ui.style import ASCII, UNICODE
 from canasta_tui.ui.texts import meld_line, side_name
 
 from .helpers import check_golden, client, render, session, table_of
@@ -86,7 +86,12 @@ def test_hot_seat_privacy_screen_is_blank_but_for_the_prompt() -> None:
 
 def test_meld_lines() -> None:
     m = Meld(13, tuple(int(parse_card(c)) for c in "Kh Ks Kc Kd Kh".split()), (int(parse_card("2c")), 56))
-    assert meld_line(m, 25, UNICODE) == (" K ×5 +2 JK        ★mixed", "canasta.mixed")
+    # A deuce is named with its suit: "+2" alone reads as two wild cards, not one deuce.
+    assert meld_line(m, 25, UNICODE) == (" K ×5 +2♣ JK       ★mixed", "canasta.mixed")
+    one = Meld(6, tuple(int(parse_card(c)) for c in "6h 6s 6c 6d 6h 6s 6c".split()), (int(parse_card("2d")),))
+    assert meld_line(one, 25, UNICODE)[0].startswith(" 6 ×7 +2♦ ")
+    assert meld_line(one, 25, ASCII)[0].startswith(" 6 x7 +2d ")
+    assert meld_line(one, 12, UNICODE) == (" 6 ×7 +1w ★m", "canasta.mixed")
     assert meld_line(m, 16, UNICODE) == (" K ×5 +2w ★mixed", "canasta.mixed")
     assert meld_line(m, 12, UNICODE) == (" K ×5 +2w ★m", "canasta.mixed")
     m = Meld(7, tuple(int(parse_card(c)) for c in "7h 7s 7c".split()))
@@ -187,7 +192,8 @@ def test_a_sides_eight_melds_and_canasta_kinds_fit_one_quadrant_at_80x24() -> No
         assert inside.count("★nat") == 4 and inside.count("★mix") == 5, inside
     for seat in (2, 3):        # the partners started none
         q = layout.quadrants[seat]
-        assert "no melds" in lines[q.y + 2][q.x:q.x + q.w]
+        # (Player 4's red threes have a row of their own beside "computer, dealer": the melds start under it)
+        assert "no melds" in "".join(line[q.x:q.x + q.w] for line in lines[q.y + 2:q.y + 4])
 
 
 def test_the_quadrants_sit_in_the_order_of_play_with_partners_opposite() -> None:

@@ -25,11 +25,11 @@ from .helpers import render, session
 WENT_OUT = '''\
  Hand 1 is over — Player 1 went out
 ─ Players 1 & 3 ────────────────────────────────────────────────────────────────
- 5 ×8 +2 JK     ★mixed Player 1: no cards               Melded cards         350
- 6 ×4 +2               Player 3: A♣ A♣ A♦ 3♠ 8♣ 8♦ 8♥   Canasta bonuses      600
- 7 ×2 +2                 9♥ 9♠ J♥ Q♦ Q♠                 Red threes           200
+ 5 ×8 +2♠ JK    ★mixed Player 1: no cards               Melded cards         350
+ 6 ×4 +2♦              Player 3: A♣ A♣ A♦ 3♠ 8♣ 8♦ 8♥   Canasta bonuses      600
+ 7 ×2 +2♦                9♥ 9♠ J♥ Q♦ Q♠                 Red threes           200
  9 ×4                  −100 did not go out after 'yes'  Going out            100
-10 ×4 +2 2 2    ★mixed −100 did not go out after 'yes'  Cards in hand       -145
+10 ×4 +2♥ 2♣ 2♠ ★mixed −100 did not go out after 'yes'  Cards in hand       -145
  K ×3                                                   Penalties           -200
                                                                           ------
                                                         Total                905
@@ -38,7 +38,7 @@ WENT_OUT = '''\
  7 ×5 +JK                4♠ 6♣ 6♥ 6♠ 8♣ 8♦ 8♠ 8♠ 9♣ 9♠  Canasta bonuses      300
 10 ×3                    J♣ J♦ J♥ J♠ J♠ Q♣ Q♦           Red threes           200
  Q ×3 +JK              Player 4: A♦ 6♦                  Going out              0
- K ×5 +JK 2     ★mixed                                  Cards in hand       -270
+ K ×5 +JK 2♥    ★mixed                                  Cards in hand       -270
                                                                           ------
                                                         Total                560
 
@@ -53,7 +53,7 @@ TWO_COLUMNS_OF_MELDS = '''\
 ─ Players 1 & 3 ────────────────────────────────────────────────────────────────
  A ×4                  Player 1: 3♣ 4♣ 8♣ 8♦ 8♦ Q♥      Melded cards         280
  7 ×4                  Player 3: 9♥ J♥                  Canasta bonuses        0
- Q ×3 +2 JK JK                                          Red threes           100
+ Q ×3 +2♣ JK JK                                         Red threes           100
  K ×3                                                   Going out              0
                                                         Cards in hand        -70
                                                                           ------

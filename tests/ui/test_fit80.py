@@ -1,0 +1,100 @@
+"""Nothing that matters is cut at 80 columns (the issue "What players, a club and the test suite
+still trip on", section 1): the replay's header keeps its move count, a table's code and a lobby
+row's "(rated)" stay whole, a notice (an admin's close, a backup's file name) wraps instead of
+running off the edge.  Golden screens at 80x24 and 120x40 show the full text."""
+
+from __future__ import annotations
+
+import pytest
+
+from canasta_tui.table.replay import MatchReplay, ReplaySource
+from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS, Canvas, Options, first_fit, fit_middle, put_lines_up, wrap
+from canasta_tui.ui.lobbyview import Access
+from canasta_tui.ui.replay import ReplayPage
+
+from .helpers import check_golden
+from .pages_helpers import finished_match, screen, typ
+from .test_lobby import FORMING, OVER, PLAYING, FakeLobby, lobby
+
+#: Where a screen is looked at: the smallest terminal, in ASCII too, and a roomy one.
+SIZES = [("80x24", 80, 24, DEFAULT_OPTIONS), ("80x24_ascii", 80, 24, ASCII_OPTIONS), ("120x40", 120, 40, DEFAULT_OPTIONS)]
+
+BACKUP = "/home/bartholomew/.local/state/canasta/autosave.backup-20261127-125200.json"
+CLOSED = "Table 3 was closed by an admin: the players asked for it, it was late; the server keeps its game"
+
+
+def test_a_word_too_long_for_a_line_is_broken_not_cut() -> None:
+    lines = wrap(f"The unfinished game was kept as {BACKUP} (Load in the start menu lists it).", 50)
+    assert all(len(line) <= 50 for line in lines)
+    assert "".join(line.strip() for line in lines).replace(" ", "") == \
+        f"The unfinished game was kept as {BACKUP} (Load in the start menu lists it).".replace(" ", "")
+    # A path breaks after a slash, so it still reads as a path.
+    assert any(line.strip().endswith("/") for line in lines)
+
+
+def test_the_fitting_helpers_keep_what_matters() -> None:
+    assert first_fit(["hand 3  1&3: 1,250 (rated)", "hand 3 (rated)"], 20) == "hand 3 (rated)"
+    assert first_fit(["a long line"], 6, "~") == "a lon~"
+    # The middle (a title) gives way; the head and the tail (the counts) show whole.
+    assert fit_middle(" REPLAY — ", "a very long title of a saved game", " — move 110 of 118", 40, "…") == \
+        " REPLAY — a very long… — move 110 of 118"
+    cv = Canvas(30, 5)
+    assert put_lines_up(cv, 4, 1, "a notice too long for one row of this canvas") == 3
+    assert cv.lines()[3].strip() == "a notice too long for one" and cv.lines()[4].strip() == "row of this canvas"
+
+
+def replay_page(title: str) -> ReplayPage:
+    m = finished_match(7, target=1500)
+    return ReplayPage(ReplaySource(MatchReplay(m), ("Ann", "Cy", "Bob", "Di"), (True, False, True, False), title))
+
+
+@pytest.mark.parametrize(("size", "width", "height", "opts"), SIZES)
+def test_the_replay_header_keeps_the_move_count(size: str, width: int, height: int, opts: Options) -> None:
+    """At 80 columns "move 0 of 73" lost its end ("move 0 of 7"): the title gives way instead."""
+    page = replay_page(BACKUP.rsplit("/", 1)[1])
+    moves = len(page.steps) - 1
+    typ(page, "end")
+    text = page.paint(width, height, opts).text()
+    check_golden(f"fit80_replay_{size}.txt", text)
+    head = text.split("\n")[0]
+    assert f"hand 1 of {page.game.hand_count}, move {moves} of {moves}" in head
+    assert "1&3: " in head and "2&4: " in head
+
+
+def club_lobby() -> FakeLobby:
+    forming = FORMING._replace(id=12, creator="Bartholomew", access=Access.CODE, rated=True, code="K3M9QX",
+                               created_by_me=True, my_seat=0)
+    over = OVER._replace(rated=True, winner="ann & Bartholomew won")
+    return FakeLobby((PLAYING._replace(rated=True, paused=True), forming, over))
+
+
+@pytest.mark.parametrize(("size", "width", "height", "opts"), SIZES)
+def test_lobby_rows_the_code_and_a_notice_fit(size: str, width: int, height: int, opts: Options) -> None:
+    page = lobby(club_lobby())
+    page.selected = 12
+    page.notify(CLOSED)
+    text = page.paint(width, height, opts).text()
+    check_golden(f"fit80_lobby_{size}.txt", text)
+    rows = text.split("\n")
+    # Every table's row keeps its kind, the chosen table's heading its code, the notice every word.
+    assert sum(row.rstrip().endswith("(rated)") for row in rows[2:5]) == 2
+    assert any("(private, rated)" in row for row in rows[2:5])
+    assert any("Table 12 - code K3M9QX" in row.replace("—", "-") for row in rows)
+    assert " ".join(" ".join(rows[-4:-1]).split()).endswith(CLOSED.split(": ", 1)[1])
+
+
+def test_a_notice_of_a_backup_in_a_box_shows_the_whole_file_name() -> None:
+    from canasta_tui.ui.canvas import draw_box
+
+    cv = Canvas(80, 24)
+    lines = wrap(f"The unfinished game was kept as {BACKUP} (Load in the start menu lists it).", 70)
+    draw_box(cv, "", lines)
+    shown = "".join(line.strip(" │") for line in cv.text().split("\n"))
+    assert BACKUP in shown.replace(" ", "")
+
+
+def test_a_page_message_at_80_columns() -> None:
+    page = replay_page("a game")
+    page.say(CLOSED)
+    text = screen(page)
+    assert " ".join(" ".join(text.split("\n")[-4:-1]).split()).endswith("the server keeps its game")
