@@ -315,6 +315,17 @@ def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, star
     if len(side) <= r.w - 4:
         r.put(r.h - 1, 2, side, f"{frame}.title")
     inner = Region(r.cv, r.x + 2, r.y + 1, r.w - 4, r.h - 2)      # a space inside the frame
+    below = draw_seat_line(inner, snap, v, seat, g)
+    first = min(s for s in range(rules.players) if team(s, rules) == t)
+    # Each meld by its slot: a sequence's events name its slot, a further meld of a rank its rank.
+    melds = [(slot, m) for slot, m in ordered_slots(v.melds[t])
+             if starters.get((t, slot if slot < 15 or m.is_sequence else m.rank), first) == seat]
+    draw_melds(Region(r.cv, inner.x, inner.y + below, inner.w, inner.h - below), snap.clicks, t, melds, opts, rules)
+
+
+def draw_seat_line(inner: Region, snap: TableSnapshot, v: PlayerView, seat: int, g: Glyphs) -> int:
+    """Who plays the seat (and the dealer) and its red threes, at the top of its quadrant; the
+    rows used (2 when the red threes need a row of their own)."""
     kind = _kind(snap, seat, g) + (", dealer" if v.dealer == seat else "")
     threes = " ".join(card_label(c, g) for c in v.red_threes[seat])
     if threes and len(kind) + 1 + len(threes) > inner.w:
@@ -333,11 +344,7 @@ def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, star
         inner.put(0, 0, kind[: inner.w - (len(threes) + 1 if threes else 0)], "dim")
         if threes:
             inner.put(0, inner.w - len(threes), threes, "suit.red")
-    first = min(s for s in range(rules.players) if team(s, rules) == t)
-    # Each meld by its slot: a sequence's events name its slot, a further meld of a rank its rank.
-    melds = [(slot, m) for slot, m in ordered_slots(v.melds[t])
-             if starters.get((t, slot if slot < 15 or m.is_sequence else m.rank), first) == seat]
-    draw_melds(Region(r.cv, inner.x, inner.y + below, inner.w, inner.h - below), snap.clicks, t, melds, opts, rules)
+    return below
 
 
 def _meld_style(m: Meld) -> str:

@@ -63,7 +63,7 @@ def test_the_rules_page_is_rules_md_and_ends_with_the_options_in_play() -> None:
     assert "The rule options in play: classic + 1 change" in text
     assert any(t.startswith("  target_score") and t.endswith("3000 *") for t in text)
     typ(page, "end")
-    assert "lines 329-346 of 346" in screen(page) and "red_three_needs_canastas" in screen(page)
+    assert "lines 335-352 of 352" in screen(page) and "red_three_needs_canastas" in screen(page)
     typ(page, "home")
     assert "lines 1-18 of" in screen(page)
     typ(page, "pagedown")
