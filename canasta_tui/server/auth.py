@@ -11,8 +11,12 @@ password) as a *guest*: their name is shown with a ``~`` and can never be one a 
 reserved.  A guest is their connection: the server gives them a short code, and their seat
 goes back only to whoever types that code, never to the name.
 
-Every failed password or guest code costs the address (and the name) time: a few are
-free, then one try every :data:`GuessThrottle.SLOW` seconds, then none for a while.
+Every failed password or guest code costs time: a few are free, then one try every
+:data:`GuessThrottle.SLOW` seconds, then none for a while.  What pays is where the guesses come
+from and what they guess, never a name alone (three wrong passwords typed as ``alice`` from
+anywhere kept the real alice out): the place (:func:`place`: an IPv4 address, an IPv6 /64), and
+the place with the name guessed for.  A person who proves a key that holds a name here pays only
+for their own wrong passwords (their key), never for anybody else's guesses.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import collections
 import hashlib
 import hmac
+import ipaddress
 import logging
 import os
 import secrets
@@ -103,6 +108,21 @@ def guest_identity(name: str, code: str) -> Identity:
     return Identity(name, guest=guest_digest(code))
 
 
+def place(address: str) -> str:
+    """Where a connection comes from, as the door's limits count it: an IPv4 address as it is, an
+    IPv6 address by its /64 (one machine, or one home: it holds 2^64 addresses to rotate through),
+    an IPv4-mapped IPv6 address as its IPv4 one; anything else ("?", "") as it is."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 def player_name(username: str) -> str:
     """The name a user name gives at the table, or NameRefused saying why it cannot."""
     try:
@@ -113,7 +133,7 @@ def player_name(username: str) -> str:
 
 
 class GuessThrottle:
-    """What a wrong password (or guest code) costs: per address and per name, the first
+    """What a wrong password (or guest code) costs: per place and per what was guessed, the first
     :attr:`FREE` failures in :attr:`WINDOW` are free, then each try waits until :attr:`SLOW`
     seconds after the last failure, and after :attr:`LOCK_AFTER` failures every try is refused
     for :attr:`LOCKED` seconds."""
@@ -123,7 +143,7 @@ class GuessThrottle:
     LOCK_AFTER = 10
     LOCKED = 900.0
     WINDOW = 900.0
-    #: Addresses and names remembered at most (the oldest are forgotten first).
+    #: Places and guesses remembered at most (the oldest are forgotten first).
     KEEP = 10000
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
@@ -244,4 +264,4 @@ def fingerprint(key: asyncssh.SSHKey) -> str:
 
 
 __all__ = ["GUEST_MARK", "AuthorizedKeys", "Gate", "GuessThrottle", "Identity", "NameRefused", "code_text",
-           "fingerprint", "guest_digest", "guest_identity", "new_guest_code", "player_name"]
+           "fingerprint", "guest_digest", "guest_identity", "new_guest_code", "place", "player_name"]

@@ -44,7 +44,7 @@ from ..ui.app import HOT_PAINTS_PER_S
 from ..ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
 from ..ui.style import ASCII, LOCALE_VARS
 from .admin import Admin, ban_message, when
-from .auth import Gate, Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, player_name
+from .auth import Gate, Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, place, player_name
 from .client import ServerApp
 from .config import ServerConfig
 from .lobby import CODE_MAX
@@ -135,6 +135,7 @@ class Connection(asyncssh.SSHServer):
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
+        self.place = "?"                # the address as limits count it (an IPv6 address by its /64)
         self.refused = ""
         self.name = ""
         self.proven: asyncssh.SSHKey | None = None     # the key this client signed with
@@ -152,6 +153,7 @@ class Connection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
+        self.place = place(self.address)
         self.refused = self.server.admit(self)
         self.counted = True
         ban = self.server.admin.bans.address(self.address) if not self.refused else None
@@ -248,7 +250,7 @@ class Connection(asyncssh.SSHServer):
         gate = self.server.gate
         if gate.open:
             return True           # a client with no key that sends a password anyway: a guest
-        who = (f"address {self.address}", f"name {skeleton(self.name)}")
+        who = self._guessers()
         wait = gate.throttle.wait(*who)
         if wait is None:
             log.warning("a password from %s for %s refused: too many wrong ones, locked for a while",
@@ -262,12 +264,23 @@ class Connection(asyncssh.SSHServer):
         if wait > 0:
             await asyncio.sleep(wait)
         if gate.password_ok(password):
-            gate.throttle.succeeded(who[0])
+            gate.throttle.succeeded(*who)
             return True
         gate.throttle.failed(*who)
         log.warning("wrong password from %s for %s", self.address, printable(self.name))
         await asyncio.sleep(self.server.config.wrong_password_pause)    # guessing takes long
         return False
+
+    def _guessers(self) -> tuple[str, ...]:
+        """Who pays for a wrong password here: a key proven that holds a name on this server, itself
+        alone (a person is never locked out by guesses made elsewhere, nor by others at their place);
+        anybody else their place, and their place with the name they guess for (a fresh key for every
+        guess buys nothing)."""
+        if self.proven is not None:
+            fp = fingerprint(self.proven)
+            if self.server.registry.names.of_key(fp):
+                return (f"key {fp}",)
+        return (f"place {self.place}", f"place {self.place} name {skeleton(self.name)}")
 
     def auth_completed(self) -> None:
         """In: the person is the key they proved, or a guest with a fresh code; the connection

@@ -4,6 +4,7 @@ for by name); the user name is the player's name; the host key is made once and 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -11,10 +12,10 @@ import asyncssh
 import pytest
 
 from canasta_tui.server import ConfigError, Server
-from canasta_tui.server.auth import NameRefused, player_name
+from canasta_tui.server.auth import NameRefused, place, player_name
 from canasta_tui.server.hostkey import host_key
 
-from .helpers import Term, config, create_table, run, serving, settle
+from .helpers import ENTER, Term, config, create_table, key_of, run, serving, settle
 
 
 def keypair(tmp: Path, name: str) -> tuple[asyncssh.SSHKey, str]:
@@ -145,4 +146,123 @@ def test_a_port_in_use_is_said_and_nothing_is_left_running() -> None:
             with pytest.raises(ConfigError, match=f"cannot listen on 127.0.0.1 port {one.port}"):
                 async with serving(port=one.port):
                     pass
+    run(main())
+
+
+# ---------------------------------------------------------------------- guesses made by others
+PASSWORD = "open sesame"
+ELSEWHERE = ("127.0.0.2", 0)
+
+
+async def refused(port: int, name: str, **options: object) -> None:
+    with pytest.raises(asyncssh.PermissionDenied):
+        await Term.connect(port, name, **options)      # type: ignore[arg-type]
+
+
+def test_wrong_passwords_typed_as_alice_elsewhere_never_lock_out_alice_with_her_key() -> None:
+    """Before: in password mode, three wrong passwords as ``alice`` from another address, then one
+    try every 10 s, and the real alice (her key, the right password, her own address) was refused 7
+    times of 8, seeing only "Permission denied": the throttle counted the name.  Now it counts the
+    place guessing and the name guessed for there, and a key that holds a name pays only for its own
+    wrong passwords."""
+    async def main() -> None:
+        async with serving(open=False, password=PASSWORD, login_attempts=3) as srv:
+            alice = await Term.connect(srv.port, "alice", password=PASSWORD)     # her key reserves alice
+            await alice.wait_for("alice ✓")
+            await alice.close()
+            for i in range(3):
+                await refused(srv.port, "alice", guest=True, password=f"wrong {i}", local_addr=ELSEWHERE)
+            # The place that guessed is locked, even with the password, and a fresh key buys it nothing.
+            await refused(srv.port, "mallory", guest=True, password=PASSWORD, local_addr=ELSEWHERE)
+            await refused(srv.port, "alice", password=PASSWORD, local_addr=ELSEWHERE,
+                          client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
+            for _ in range(3):                           # alice, again and again: never refused
+                alice = await Term.connect(srv.port, "alice", password=PASSWORD)
+                await alice.wait_for("alice ✓")
+                await alice.close()
+            # alice's key with her password from the very place that guessed: still alice.
+            alice = await Term.connect(srv.port, "alice", password=PASSWORD, local_addr=ELSEWHERE)
+            await alice.wait_for("alice ✓")
+            await alice.close()
+            # Her own wrong passwords cost her key (3, then refused even with the right one).
+            for i in range(3):
+                await refused(srv.port, "alice", password=f"typo {i}")
+            await refused(srv.port, "alice", password=PASSWORD)
+    run(main())
+
+
+def test_wrong_seat_codes_typed_as_gus_elsewhere_never_keep_gus_from_his_seat() -> None:
+    """Before: three wrong codes typed as ``gus`` from anywhere made the real gus, with his seat's
+    code, wait ("Wrong codes cost time"), again after every further wrong one: his seat could be
+    held from him for as long as somebody kept typing."""
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            gus = await Term.connect(srv.port, "gus", guest=True)
+            header = await gus.press("2", "2  ~gus (you)")
+            code = re.search(r"code ([A-Z0-9]{4}-[A-Z0-9]{4})", header)
+            assert code is not None, header
+            await alice.press("s", "hand 1")
+            await gus.wait_for("Your hand (11 cards)")
+            await gus.close()
+            await settle(srv, lambda: 1 not in srv.registry.tables[1].links)
+            for _ in range(3):
+                t = await Term.connect(srv.port, "gus+WRNGCDE2", guest=True, local_addr=ELSEWHERE)
+                await t.wait_for("no seat has that code")
+                await t.wait_closed()
+            t = await Term.connect(srv.port, "gus+WRNGCDE3", guest=True, local_addr=ELSEWHERE)
+            await t.wait_for("Wrong codes cost time")          # the place that guessed waits
+            await t.wait_closed()
+            back = await Term.connect(srv.port, "gus+" + code.group(1).replace("-", ""), guest=True)
+            await back.wait_for("Your hand (11 cards)")
+            for t in (alice, back):
+                await t.close()
+    run(main())
+
+
+def test_table_codes_guessed_under_ever_new_names_cost_the_place_time() -> None:
+    """Before: table codes were throttled per name only, so a new guest name for every guess gave
+    13,500 guesses an hour from one address.  Now the place pays: the fourth wrong code from one
+    address waits, whatever the name; another address is not held up."""
+    async def main() -> None:
+        async with serving() as srv:
+            for n in range(4):
+                t = await Term.connect(srv.port, f"guesser{n}", guest=True, local_addr=ELSEWHERE)
+                await t.wait_for("No tables yet")
+                said = "No table has that code" if n < 3 else "Wrong codes cost time"
+                await t.press("g" + "WRONG1" + ENTER, said)
+                await t.close()
+            other = await Term.connect(srv.port, "ann", guest=True, local_addr=("127.0.0.3", 0))
+            await other.wait_for("No tables yet")
+            await other.press("g" + "WRONG1" + ENTER, "No table has that code")
+            await other.close()
+    run(main())
+
+
+@pytest.mark.parametrize(("address", "counted"), [
+    ("127.0.0.5", "127.0.0.5"),
+    ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+    ("2001:db8:1:2::1", "2001:db8:1:2::/64"),          # the same /64: one machine, one home
+    ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+    ("::ffff:192.0.2.7", "192.0.2.7"),
+    ("fe80::1%eth0", "fe80::/64"),
+    ("?", "?"),
+])
+def test_a_place_is_an_ipv4_address_or_an_ipv6_64(address: str, counted: str) -> None:
+    assert place(address) == counted
+
+
+def test_a_connection_over_ipv6_is_counted_by_its_64() -> None:
+    """One real connection over ::1: the door counts it by its /64."""
+    async def main() -> None:
+        async with serving(host="::1") as srv:
+            conn = await asyncssh.connect("::1", srv.port, username="alice", known_hosts=None, agent_path=None,
+                                          client_keys=[key_of("alice")])
+            await settle(srv, lambda: any(c.identity is not None for c in srv.connections))
+            (door,) = [c for c in srv.connections if c.identity is not None]
+            assert door.address == "::1" and door.place == "::/64"
+            conn.close()
+            await conn.wait_closed()
     run(main())
