@@ -1,7 +1,8 @@
-"""Help in the game (F1, ``?``): Rules, How to play, Scoring, Strategy, About.
+"""Help in the game (F1, ``?``): Rules, How to play, Scoring, Strategy, FAQ, About.
 
 As Canasta for Windows 2.41's Help menu has them (Rules, How to Play, Scoring, About),
-with our own strategy where the DOS manual has its strategy section.  Every page scrolls
+with our own strategy where the DOS manual has its strategy section, and the questions a
+first-time player asks.  Every page scrolls
 (Up/Down, PgUp/PgDn, Home/End) and can be searched (``/``, then ``n`` for the next match).
 """
 
@@ -19,7 +20,7 @@ from .pages import Hint, LineEdit, Page
 from .texts import help_lines, mouse_lines
 
 #: The pages, in order (their number is their key).
-PAGES = ("Rules", "How to play", "Scoring", "Strategy", "About")
+PAGES = ("Rules", "How to play", "Scoring", "Strategy", "FAQ", "About")
 #: Widest a line of running text gets on a wide terminal (easier to read).
 TEXT_MAX = 100
 
@@ -249,6 +250,91 @@ def strategy_lines(width: int) -> list[Line]:
     return out[:-1]
 
 
+def _faq_taking(rules: Rules) -> list[tuple[str, str]]:
+    """The FAQ's questions about the pile and melds."""
+    need = rules.requirement(0)
+    if rules.wilds_allowed(2) >= 1 and not rules.pile_new_meld_needs_natural_pair:
+        pair = "two natural cards of its rank from your hand (or one and a wild card, when the pile is not frozen)"
+    else:
+        pair = "two natural cards of its rank from your hand"
+    canastas = "a canasta" if rules.canastas_to_go_out == 1 else "two canastas"
+    return [
+        ("Why can't I take the pile?",
+         f"The upcard (the top card of the pile) must go into a meld at once: with {pair}, or onto your "
+         "side's meld of its rank once your side has made its initial meld.  A wild card, a black three or "
+         "a red three on top is a stop card: nobody may take the pile then.  Before your side's first meld "
+         f"of the hand, the upcard and the cards you meld must together make the initial meld requirement "
+         f"({need} points at the start of a match).  Press p: if it is refused, the message says why."),
+        ("What is a frozen pile?",
+         "A pile with a wild card in it (or a red three, or frozen from the deal by some rules) is frozen: "
+         "the table shows FROZEN beside it.  It may be taken only with a natural pair of the upcard's rank "
+         "from your hand, never onto a meld on the table and never with a wild card.  Until your side has "
+         "made its initial meld, the pile is frozen for your side whatever it holds.  Taking it unfreezes it."),
+        ("Why was my meld refused?",
+         "The message says the rule.  The usual ones: a new meld needs three cards, at least two of them "
+         f"natural (not deuces or jokers); a meld holds at most {rules.max_wilds} wild cards"
+         + (" and never more wild cards than natural ones" if rules.wild_limit != "three" else "")
+         + "; black threes meld only when you go out; your side's first meld of the hand must be worth the "
+         f"initial meld requirement ({need} points at first: s shows each side's); and you may not meld your "
+         f"last cards until your side has {canastas}.  Nothing is lost: the cards stay in your hand."),
+    ]
+
+
+def _faq_playing(rules: Rules) -> list[tuple[str, str]]:
+    """The FAQ's questions about asking, threes, scoring, canastas and the end of the stock."""
+    canastas = "a canasta" if rules.canastas_to_go_out == 1 else "two canastas"
+    return [
+        ("What does asking (y, Query) do?",
+         'It asks your partner "May I go out, partner?" before you meld.  Their answer binds you: after a '
+         f"yes you must go out this turn or your side pays {rules.permission_penalty} points; after a no you "
+         "may not go out this turn.  Ask when going out now would help your side but your partner may hold "
+         "many cards that would count against you."),
+        ("What do red and black threes do?",
+         f"A red three is a bonus card: it is laid out at once and replaced from the stock, and counts "
+         f"{rules.red_three_bonus} points for your side ({rules.red_three_all_four_bonus} for all four), but "
+         f"{rules.red_three_penalty} against it if your side has made no meld when the hand ends.  A black three is a stop "
+         "card: discarded, it stops the next player from taking the pile.  Black threes are melded only "
+         "when going out, three or four of them."),
+        ("How is a hand scored?",
+         "Each side scores the cards it has melded (joker 50, deuce and ace 20, K to 8 10, 7 to 4 and "
+         f"black threes 5), plus {rules.natural_canasta_bonus} for each natural canasta (seven cards, no "
+         f"wild card), {rules.mixed_canasta_bonus} for each mixed one, {rules.going_out_bonus} for going "
+         "out and the red threes, less the cards left in its players' hands.  The Scoring page has every "
+         f"figure; the first side to {rules.target_score} wins the match."),
+        ("What is a canasta?",
+         "A meld of seven or more cards.  Your side needs " + canastas + " before any of you may go out, "
+         "and canastas bring the big bonuses; the table marks them."),
+        ("The stock ran out: what now?",
+         "The hand ends when nobody can (or, with some rules, must) take the upcard.  "
+         + ("With these rules a player whose side has a meld of the upcard's rank must take that card "
+            "alone onto it (the pile not frozen), then discard."
+            if rules.stock_exhausted == "top_card" else
+            "With these rules a player whose side has a meld of the upcard's rank must take the pile onto "
+            "it; otherwise they may take it for a new meld or end the hand (e)."
+            if rules.stock_exhausted == "forced" else "The Rules page says what these rules do.")),
+        ("Where do I learn by playing?",
+         "A first game (in the start menu) is a short guided hand: it shows drawing, melding, the initial "
+         "meld, the pile, a canasta, asking and going out, one step at a time.  At the table, h shows what "
+         "the Expert would play and why."),
+    ]
+
+
+def faq_lines(rules: Rules, width: int) -> list[Line]:
+    """The questions a player at their first game of Canasta asks, answered for the rules in play."""
+    out: list[Line] = [Line("Questions a first game asks", "heading"), Line("-" * 27, "heading")]
+    for q, a in [*_faq_taking(rules), *_faq_playing(rules)]:
+        out += [Line(""), *[Line(t.strip(), "heading") for t in wrap(q, width)], *_para(a, width)]
+    return out
+
+
+#: Where a problem is reported: the README's section, which names the issue tracker; nothing in
+#: the game sends anything anywhere.
+REPORT = ("Open an issue on the issue tracker of the repository you got canasta from (the README's "
+          "\"Report a problem\" section and man canasta say what to include): the version above, what you "
+          "did and what you saw, the rules in play (canasta rules), and the game if you can (F4 saves it; "
+          "canasta config shows where files live).  The game itself never sends anything anywhere.")
+
+
 def version() -> str:
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as dist_version
@@ -272,6 +358,7 @@ def about_lines(rules_label: str, files: Sequence[tuple[str, str]], width: int) 
         out.append(Line(""))
     out += _para("canasta --help lists the options, man canasta is the manual, canasta config shows the "
                  "settings and canasta stats the statistics.", width)
+    out += [Line(""), Line("Report a problem", "heading"), *_para(REPORT, width)]
     return out
 
 
@@ -307,6 +394,8 @@ class HelpPage(Page):
             return scoring_lines(self.rules, w)
         if p == "Strategy":
             return strategy_lines(w)
+        if p == "FAQ":
+            return faq_lines(self.rules, w)
         return about_lines(self.rules_label, self.files, w)
 
     def _go(self, page: int) -> None:
@@ -418,5 +507,5 @@ class HelpPage(Page):
             cv.put(cv.height - 2, 1, "Search: " + self.search.text + "_", "message")
 
 
-__all__ = ["PAGES", "HelpPage", "Line", "about_lines", "how_to_play_lines", "markdown_lines", "rules_text",
+__all__ = ["PAGES", "REPORT", "HelpPage", "Line", "about_lines", "faq_lines", "how_to_play_lines", "markdown_lines", "rules_text",
            "scoring_lines", "strategy_lines", "version"]

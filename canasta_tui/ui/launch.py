@@ -17,7 +17,7 @@ from .app import ScreenApp, deal_pace
 from .canvas import Options
 from .controller import Controller
 from .files import Files
-from .helppages import HelpPage
+from .helppages import PAGES, HelpPage
 from .menu import Home, ResumeFirst, ResumeQuestion, Started, StartMenu
 from .model import BELLS
 from .options import OptionsPage, PresetSource, RuleOptionsPage, SettingsStore
@@ -79,7 +79,7 @@ class GameApp(ScreenApp):
         if name == "statistics" and self.stats is not None:
             from .statistics import StatisticsPage
             return StatisticsPage(self.stats)
-        return HelpPage(rules, rules_label(rules), self.files, page=0 if name == "help" else 4)
+        return HelpPage(rules, rules_label(rules), self.files, page=0 if name == "help" else PAGES.index("About"))
 
     def apply(self, key: str, value: Any) -> None:
         """A setting was saved: what shows on this screen changes at once (level, names and rules

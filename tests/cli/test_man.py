@@ -43,7 +43,7 @@ def test_the_sections_a_section_6_page_needs() -> None:
     assert source().startswith(".TH CANASTA 6 ")
     heads = re.findall(r"^\.SH (.+)$", source(), re.M)
     assert heads == ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "KEYS", "RULES", "FILES", "ENVIRONMENT",
-                     "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
+                     "EXIT STATUS", "EXAMPLES", "REPORTING BUGS", "SEE ALSO"]
 
 
 def commands(cmd: click.Command, path: str = "canasta") -> list[tuple[str, click.Command]]:

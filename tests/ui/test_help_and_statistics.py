@@ -31,12 +31,12 @@ def test_left_right_digits_and_tab_choose_the_page() -> None:
     assert "[1 Rules]" in screen(page) and "The rules of Canasta" in screen(page)
     typ(page, "right")
     assert "[2 How to play]" in screen(page)
-    typ(page, "5")
-    assert "[5 About]" in screen(page) and "canasta-tui" in screen(page)
+    typ(page, "6")
+    assert "[6 About]" in screen(page) and "canasta-tui" in screen(page)
     typ(page, "tab")                                  # round to the first
     assert "[1 Rules]" in screen(page)
     typ(page, "left")
-    assert "[5 About]" in screen(page)
+    assert "[6 About]" in screen(page)
 
 
 def test_how_to_play_lists_every_key_of_the_man_page() -> None:
@@ -173,4 +173,4 @@ def test_a_database_that_cannot_be_read_is_said_in_a_line(monkeypatch: pytest.Mo
 
 
 def test_pages_list() -> None:
-    assert PAGES == ("Rules", "How to play", "Scoring", "Strategy", "About")
+    assert PAGES == ("Rules", "How to play", "Scoring", "Strategy", "FAQ", "About")
