@@ -11,22 +11,29 @@ does it, and logs it with the admin's fingerprint:
 
 Bans are kept in the people store (:mod:`.people`), so they outlast a restart; :class:`Bans`
 holds the ones in force in memory for the door (``ssh.py``): a banned address is refused
-before its key exchange, a banned key as soon as it has proven it holds the key.
+before its key exchange, a banned key as soon as it has proven it holds the key.  A key's ban
+also keeps guests out from the addresses its person came from (a banned person would come back
+as a guest with the password otherwise), for as long as it lasts.  :class:`Bans` also keeps the
+recent visitors (their key, name and addresses), from whom an admin picks somebody who is not
+online.  What changes is in memory at once and written to the store by a thread of its own:
+nothing an admin or a visitor does waits for a disk on the event loop.
 """
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
 import ipaddress
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..table.seats import KEY_PREFIX
 from ..text import printable
-from .auth import Identity
+from .auth import GUEST_MARK, Identity
 from .config import is_fingerprint
-from .people import ADDRESS_PREFIX, Ban, PeopleStore, StoreError
+from .people import ADDRESS_PREFIX, VISITS_KEEP, Ban, PeopleStore, StoreError, Visit
 from .tables import FORMING, Destination, LobbyLine
 
 if TYPE_CHECKING:
@@ -38,6 +45,8 @@ log = logging.getLogger("canasta.server")
 LONGEST_BAN = 365 * 86400.0
 #: The longest announcement.
 ANNOUNCE_MAX = 200
+#: The addresses a visitor's record keeps (the last first): a ban of them keeps guests out from these.
+ADDRESSES_KEPT = 5
 
 
 class AdminRefused(Exception):
@@ -48,27 +57,42 @@ def when(t: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
 
 
-def ban_message(ban: Ban) -> str:
-    """What a banned key or address is told at the door."""
-    what = "Your key" if ban.target.startswith(KEY_PREFIX) else "Your address"
+def ban_message(ban: Ban, guest: bool = False) -> str:
+    """What a banned key or address (``guest``: a guest from an address a banned person used) is told."""
     why = f" ({printable(ban.reason)})" if ban.reason else ""
+    if guest:
+        return f"Guests from your address are kept out of this server until {when(ban.until)}{why}."
+    what = "Your key" if ban.target.startswith(KEY_PREFIX) else "Your address"
     return f"{what} is banned from this server until {when(ban.until)}{why}."
 
 
+def listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 class Bans:
-    """The bans in force, read from the store at start and kept there as they change."""
+    """The bans in force and the recent visitors, read from the store at start; their changes are
+    kept in memory at once and written to the store by :attr:`writer`'s thread (never on the loop)."""
 
     def __init__(self, people: PeopleStore, clock: Callable[[], float] = time.time) -> None:
         self.people = people
         self.clock = clock
         self._bans: dict[str, Ban] = {}
+        #: Recent visitors by key, the newest last.
+        self._visits: collections.OrderedDict[str, Visit] = collections.OrderedDict()
+        self.writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="canasta-bans")
+        self._writes: list[concurrent.futures.Future[None]] = []
         try:
             self._bans = {b.target: b for b in people.bans(clock())}
+            for v in reversed(people.visits(VISITS_KEEP)):
+                self._visits[v.key] = v
         except StoreError as exc:
             log.warning("the bans could not be read: %s (nobody is banned until they are)", exc)
         if self._bans:
             log.info("%d bans in force", len(self._bans))
 
+    # ------------------------------------------------------------------ the door asks
     def of(self, target: str) -> Ban | None:
         ban = self._bans.get(target)
         if ban is not None and ban.until <= self.clock():
@@ -82,17 +106,70 @@ class Bans:
     def address(self, address: str) -> Ban | None:
         return self.of(ADDRESS_PREFIX + address)
 
-    def add(self, ban: Ban) -> None:
-        self.people.ban(ban)            # StoreError: not in force either (it would not outlast a restart)
-        self._bans[ban.target] = ban
+    def guest(self, address: str) -> Ban | None:
+        """The ban of a person who came from ``address``: it keeps guests out from there too."""
+        now = self.clock()
+        return next((b for b in self._bans.values() if b.until > now and address in b.addresses), None)
 
-    def remove(self, target: str) -> bool:
-        self.people.unban(target)
-        return self._bans.pop(target, None) is not None
+    # ------------------------------------------------------------------ changes (the store's thread writes them)
+    def _write(self, what: str, write: Callable[[], object], failed: Callable[[str], None] | None) -> None:
+        def run() -> None:
+            try:
+                write()
+            except StoreError as exc:
+                log.warning("%s could not be kept: %s (it holds until the server restarts)", what, exc)
+                if failed is not None:
+                    failed(f"{what} could not be kept (the server's store failed): it holds until the server "
+                           "restarts")
+        self._writes = [f for f in self._writes if not f.done()]
+        self._writes.append(self.writer.submit(run))
+
+    def add(self, ban: Ban, failed: Callable[[str], None] | None = None) -> None:
+        """``ban`` is in force now; the store keeps it soon (``failed`` is told if it cannot, on the writer's thread)."""
+        self._bans[ban.target] = ban
+        self._write("The ban", lambda: self.people.ban(ban), failed)
+
+    def remove(self, target: str, failed: Callable[[str], None] | None = None) -> Ban | None:
+        """The ban of ``target`` is lifted now (the one lifted, or None: there was none in force)."""
+        gone = self._bans.pop(target, None)
+        self._write("The lifting of the ban", lambda: self.people.unban(target), failed)
+        return gone if gone is not None and gone.until > self.clock() else None
 
     def in_force(self) -> list[Ban]:
         now = self.clock()
         return [b for b in self._bans.values() if b.until > now]
+
+    # ------------------------------------------------------------------ recent visitors
+    def visited(self, ident: Identity, address: str) -> None:
+        """``ident`` came in from ``address``: they are the newest visitor, with their addresses."""
+        old = self._visits.pop(ident.key, None)
+        used = (address, *(a for a in (old.addresses if old else ()) if a != address))[:ADDRESSES_KEPT]
+        visit = Visit(ident.key, ident.label, tuple(a for a in used if a), self.clock())
+        self._visits[ident.key] = visit
+        while len(self._visits) > VISITS_KEEP:
+            self._visits.popitem(last=False)
+        self._write("A visit", lambda: self.people.visit(visit), None)
+
+    def visitors(self) -> list[Visit]:
+        """The recent visitors, the newest first."""
+        return list(reversed(self._visits.values()))
+
+    def visitor(self, who: str) -> Visit | None:
+        """The newest visitor ``who`` names: their key, their key's fingerprint, or their name."""
+        who = who.strip()
+        got = self._visits.get(who) or self._visits.get(KEY_PREFIX + who)
+        if got is not None:
+            return got
+        wanted = who.casefold()
+        return next((v for v in reversed(self._visits.values())
+                     if wanted in (v.name.casefold(), v.name.casefold().lstrip(GUEST_MARK))), None)
+
+    def flush(self, timeout: float = 30.0) -> None:
+        """Wait for the writes under way (a test, and the server's stop)."""
+        concurrent.futures.wait(list(self._writes), timeout)
+
+    def close(self) -> None:
+        self.writer.shutdown(wait=True)
 
 
 def ban_target(who: str) -> str:
@@ -130,11 +207,7 @@ class Admin:
     def announce(self, by: Identity, text: str) -> int:
         """A line to everybody connected, and into the lobby's chat; how many were told."""
         self._check(by, "announce")
-        text = " ".join(printable(text).split())
-        if not text:
-            raise AdminRefused("An announcement needs some words")
-        if len(text) > ANNOUNCE_MAX:
-            raise AdminRefused(f"An announcement is at most {ANNOUNCE_MAX} characters (this one has {len(text)})")
+        text = announcement(text)
         reg = self.registry
         line = LobbyLine("Server", text)
         reg.chat.append(line)
@@ -177,42 +250,59 @@ class Admin:
                  f" ({printable(reason)})" if reason else "")
         return True
 
-    def ban(self, by: Identity, who: str, seconds: float, reason: str = "") -> Ban:
+    def ban(self, by: Identity, who: str, seconds: float, reason: str = "", told: Callable[[str], None] | None = None
+            ) -> Ban:
         """Keep a key (``SHA256:…``) or an address out for ``seconds``; whoever is connected with it is
-        disconnected.  Kept across restarts."""
+        disconnected.  A key's ban keeps guests out from the addresses its person came from too (the
+        recent visitors say which).  Kept across restarts (``told``: the admin, if the store fails)."""
         self._check(by, "ban")
         target = ban_target(who)
-        if not 0 < seconds <= LONGEST_BAN:
-            raise AdminRefused(f"A ban lasts from 1 second to {round(LONGEST_BAN / 86400)} days")
-        if target == KEY_PREFIX + by.fingerprint:
-            raise AdminRefused("You cannot ban your own key")
+        check_ban(by, target, seconds)
         now = self.bans.clock()
-        ban = Ban(target, now + seconds, printable(reason)[:200], by.key, now)
-        try:
-            self.bans.add(ban)
-        except StoreError as exc:
-            log.warning("admin %s could not ban %s: %s", by.log_text(), target, exc)
-            raise AdminRefused("The ban could not be kept (the server's store failed): try again") from None
-        log.warning("admin %s banned %s until %s%s", by.log_text(), target, when(ban.until),
-                    f" ({ban.reason})" if ban.reason else "")
+        visit = self.bans.visitor(target) if target.startswith(KEY_PREFIX) else None
+        ban = Ban(target, now + seconds, printable(reason)[:200], by.key, now, visit.name if visit else "",
+                  visit.addresses if visit else ())
+        self.bans.add(ban, told)
+        log.warning("admin %s banned %s until %s%s%s", by.log_text(), target, when(ban.until),
+                    f" ({ban.reason})" if ban.reason else "",
+                    f", and guests from {', '.join(ban.addresses)}" if ban.addresses else "")
         message = ban_message(ban)
         if target.startswith(KEY_PREFIX):
             for key, client in list(self.registry.clients.items()):
                 if key == target:
                     client.kick(message)
+                elif not client.identity.verified and client.address in ban.addresses:
+                    client.kick(ban_message(ban, guest=True))
         else:
             self.drop_address(target.removeprefix(ADDRESS_PREFIX), message)
         return ban
 
-    def unban(self, by: Identity, who: str) -> bool:
+    def unban(self, by: Identity, who: str, told: Callable[[str], None] | None = None) -> bool:
+        """Lift the ban of a key or an address (``who`` as :meth:`ban` takes it); whether one was in force."""
         self._check(by, "lift a ban")
         target = ban_target(who)
-        try:
-            gone = self.bans.remove(target)
-        except StoreError as exc:
-            raise AdminRefused(f"The ban could not be lifted (the server's store failed: {exc})") from None
+        gone = self.bans.remove(target, told)
         log.warning("admin %s lifted the ban of %s", by.log_text(), target)
-        return gone
+        return gone is not None
 
 
-__all__ = ["ANNOUNCE_MAX", "LONGEST_BAN", "Admin", "AdminRefused", "Bans", "ban_message", "ban_target"]
+def announcement(text: str) -> str:
+    """An announcement as it is sent (one line, printable); AdminRefused when it cannot be one."""
+    text = " ".join(printable(text).split())
+    if not text:
+        raise AdminRefused("An announcement needs some words")
+    if len(text) > ANNOUNCE_MAX:
+        raise AdminRefused(f"An announcement is at most {ANNOUNCE_MAX} characters (this one has {len(text)})")
+    return text
+
+
+def check_ban(by: Identity, target: str, seconds: float) -> None:
+    """AdminRefused unless ``by`` may ban ``target`` for ``seconds``."""
+    if not 0 < seconds <= LONGEST_BAN:
+        raise AdminRefused(f"A ban lasts from 1 second to {round(LONGEST_BAN / 86400)} days")
+    if target == KEY_PREFIX + by.fingerprint:
+        raise AdminRefused("You cannot ban your own key")
+
+
+__all__ = ["ADDRESSES_KEPT", "ANNOUNCE_MAX", "LONGEST_BAN", "Admin", "AdminRefused", "Bans", "announcement", "ban_message",
+           "ban_target", "check_ban", "listed", "when"]

@@ -23,7 +23,7 @@ from ..ui.canvas import Canvas, Options
 from ..ui.controller import Controller
 from ..ui.dialogs import Invited, MatchOver, Rematch, RematchQuestion
 from ..ui.lobby import LobbyScreen
-from .admin import Admin
+from .admin import Admin, ban_message
 from .auth import Identity, code_text
 from .lobby import RegistryLobby
 from .people import Invitation, PersonOptions
@@ -256,12 +256,14 @@ class ServerApp(ScreenApp):
         if self.kicked:
             return
         registry = self.registry
-        refused = self._check_code() or registry.admit(self)
+        refused = self._banned_guest() or self._check_code() or registry.admit(self)
         if refused:
             self.reason = refused
             log.info("%s was not let in: %s", self._identity.log_text(), refused)
             return
         registry.connect(self)
+        if self.admin is not None:
+            self.admin.bans.visited(self._identity, self.address)     # (an admin may ban them later)
         log.info("%s is in", self._identity.log_text())
         try:
             where = registry.home(self)
@@ -280,6 +282,11 @@ class ServerApp(ScreenApp):
         finally:
             registry.disconnect(self)
             log.info("%s is out%s", self._identity.log_text(), f" ({printable(self.reason)})" if self.reason else "")
+
+    def _banned_guest(self) -> str:
+        """A guest from an address a banned person came from is kept out while the ban lasts ("": not)."""
+        ban = self.admin.bans.guest(self.address) if self.admin is not None and not self._identity.verified else None
+        return ban_message(ban, guest=True) if ban is not None else ""
 
     async def _visit(self, where: Destination) -> tuple[Destination | None, str]:
         """Play or watch a table until the player leaves it: (where next, a note for the lobby)."""

@@ -8,26 +8,32 @@ one client of the server's :class:`~.registry.Registry` (and, for an admin, of :
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..engine import Rules
+from ..table.seats import KEY_PREFIX, is_key
 from ..text import printable
 from ..ui.lobby import CODE_MAX
 from ..ui.lobbyview import (
     OPEN_TABLE,
     Access,
     AdminAct,
+    BanRow,
     Destination,
     InvitationRow,
     LobbyView,
     PersonRow,
     TableRow,
     TableSettings,
+    VisitorRow,
     ban_hours,
 )
-from .admin import Admin, AdminRefused, when
+from .admin import Admin, AdminRefused, announcement, ban_target, check_ban, listed, when
 from .auth import Identity
 from .connected import Client
+from .people import ADDRESS_PREFIX, Ban
 from .registry import Registry
 from .tables import LobbyRow, TableRefused
 
@@ -120,58 +126,182 @@ class RegistryLobby:
         return self.registry.dismiss(self.client, table, seat)
 
     def admin(self, act: AdminAct, target: str, text: str) -> str:
+        try:
+            return self._plan(act, target, text).do()
+        except AdminRefused as exc:
+            return str(exc)
+
+    def admin_ask(self, act: AdminAct, target: str, text: str) -> tuple[str | None, str]:
+        try:
+            return None, self._plan(act, target, text).question
+        except AdminRefused as exc:
+            return str(exc), ""
+
+    def _plan(self, act: AdminAct, target: str, text: str) -> AdminPlan:
         admin = self._admin
         me = self.client.identity
         if admin is None or not admin.is_admin(me):
-            return "Only the server's admins can do that"
-        try:
-            return admin_act(admin, self.registry, me, act, target.strip(), text.strip(), self.client.address)
-        except AdminRefused as exc:
-            return str(exc)
+            raise AdminRefused("Only the server's admins can do that")
+        loop = asyncio.get_running_loop()
+        client = self.client
+
+        def told(text: str) -> None:          # (from the store's thread: the admin hears it on the loop's)
+            loop.call_soon_threadsafe(client.notify, text)
+        return admin_plan(admin, self.registry, me, act, target.strip(), text.strip(), client.address, told)
+
+    def bans(self) -> tuple[BanRow, ...]:
+        admin = self._admin
+        if admin is None or not admin.is_admin(self.client.identity):
+            return ()
+        return tuple(ban_row(admin, b) for b in sorted(admin.bans.in_force(), key=lambda b: b.until))
+
+    def visitors(self) -> tuple[VisitorRow, ...]:
+        admin = self._admin
+        if admin is None or not admin.is_admin(self.client.identity):
+            return ()
+        online = self.registry.clients
+        seen = [VisitorRow(v.key, v.name, v.key.removeprefix(KEY_PREFIX) if is_key(v.key) else "",
+                           (v.addresses or ("",))[0], "online" if v.key in online else when(v.seen))
+                for v in admin.bans.visitors()]
+        return tuple(sorted(seen, key=lambda r: r.seen != "online"))     # (stable: online first, then the newest)
+
+
+class AdminPlan(NamedTuple):
+    """An admin's action, checked: the question to ask first, and what does it (what was done)."""
+
+    question: str
+    do: Callable[[], str]
 
 
 def admin_act(admin: Admin, registry: Registry, me: Identity, act: AdminAct, target: str, text: str,
               my_address: str = "") -> str:
     """An admin's action as the lobby asks it (``me``: the admin's identity, connected from
     ``my_address``): what was done.  AdminRefused says why not."""
+    return admin_plan(admin, registry, me, act, target, text, my_address).do()
+
+
+def admin_plan(admin: Admin, registry: Registry, me: Identity, act: AdminAct, target: str, text: str,
+               my_address: str = "", told: Callable[[str], None] | None = None) -> AdminPlan:
+    """An admin's action checked before "Are you sure?" (its target, hours and words), as a
+    question and what does it; AdminRefused says why it cannot be done.  ``told``: the admin,
+    should the store fail to keep a ban."""
     if act == AdminAct.ANNOUNCE:
-        n = admin.announce(me, text)
-        return f"Announced to {n} {'person' if n == 1 else 'people'}"
+        line = announcement(text)
+
+        def announce() -> str:
+            n = admin.announce(me, line)
+            return f"Announced to {n} {'person' if n == 1 else 'people'}"
+        return AdminPlan(f"Announce to everybody: {line}?", announce)
     if act == AdminAct.CLOSE:
         try:
             table = int(target.removeprefix("table").strip())
         except ValueError:
             raise AdminRefused(f"{printable(target)[:20]!r} is not a table's number") from None
-        admin.close_table(me, table, text)
-        return f"Table {table} was closed"
+        if table not in registry.tables:
+            raise AdminRefused(f"There is no table {table}")
+
+        def close() -> str:
+            admin.close_table(me, table, text)
+            return f"Table {table} was closed"
+        return AdminPlan(f"Close table {table}? Everybody at it goes back to the lobby; its game is kept.", close)
+    if act == AdminAct.LIFT:
+        return _lift_plan(admin, registry, me, target, told)
     person = find_person(registry, target)
     if act == AdminAct.REMOVE:
         if person is None:
             raise AdminRefused(f"Nobody called {printable(target)[:40]} is here")
         if person.identity.key == me.key:
             raise AdminRefused("You cannot remove yourself")
-        admin.remove(me, person.identity.key, text)
-        return f"{person.identity.label} was removed"
+        key, label = person.identity.key, person.identity.label
+
+        def remove() -> str:
+            if not admin.remove(me, key, text):
+                raise AdminRefused(f"{label} is not here any more")
+            return f"{label} was removed"
+        return AdminPlan(f"Remove {label} from the server?", remove)
+    return _ban_plan(admin, registry, me, target, text, person, my_address, told)
+
+
+def _ban_plan(admin: Admin, registry: Registry, me: Identity, target: str, text: str, person: Client | None,
+              my_address: str, told: Callable[[str], None] | None) -> AdminPlan:
+    """A ban of a person online or a recent visitor (by name, their key or a guest's), a key's
+    fingerprint or an address, for the hours ``text`` starts with."""
     words = text.split(None, 1)
     hours = ban_hours(text)
     if hours is None:
         raise AdminRefused("Say for how many hours, then why: e.g. 24 spam in the chat")
-    who, what = target, printable(target)
-    if person is not None and person.identity.verified:
-        who = person.identity.fingerprint
-    elif person is not None:
+    reason = words[1] if len(words) > 1 else ""
+    span = f"{hours:g} hour{'' if hours == 1 else 's'}"
+    visit = admin.bans.visitor(target) if person is None else None
+    key = person.identity.key if person is not None else visit.key if visit is not None else ""
+    label = person.identity.label if person is not None else visit.name if visit is not None else ""
+    if is_key(key):
+        fp = key.removeprefix(KEY_PREFIX)
+        check_ban(me, key, hours * 3600)
+        seen = admin.bans.visitor(key)
+        guests = seen.addresses if seen is not None else ()
+
+        def ban_person() -> str:
+            ban = admin.ban(me, fp, hours * 3600, reason, told)
+            also = f"; guests from {listed(ban.addresses)} are kept out until then too" if ban.addresses else ""
+            return f"{label} (key {fp}) is banned until {when(ban.until)}{also}"
+        also = f" Guests from {listed(guests)} are kept out as long." if guests else ""
+        return AdminPlan(f"Ban {label} (key {fp}) for {span}?{also}", ban_person)
+    if key:
         # A guest has no key: their connection's address is what can be kept out (with everybody
         # else who connects from it, which the admin is told).
-        where = person.address
+        where = person.address if person is not None else (visit.addresses[0] if visit and visit.addresses else "")
         if not where:
-            raise AdminRefused(f"{person.identity.label} is a guest, and their address is not known: "
-                               "ban it by number")
+            raise AdminRefused(f"{label} is a guest, and their address is not known: ban it by number")
         if where == my_address:
-            raise AdminRefused(f"{person.identity.label} connects from your own address ({where}): "
-                               "remove them instead")
-        who, what = where, f"{person.identity.label}'s address {where} (everybody connecting from it)"
-    ban = admin.ban(me, who, hours * 3600, words[1] if len(words) > 1 else "")
-    return f"{what} is banned until {when(ban.until)}"
+            raise AdminRefused(f"{label} connects from your own address ({where}): remove them instead")
+        what = f"{label}'s address {where} (everybody connecting from it)"
+        return _plain_ban(admin, me, where, hours, reason, span, what, told)
+    who = ban_target(target)
+    if who == ADDRESS_PREFIX + my_address:
+        raise AdminRefused(f"{my_address} is your own address: you would be kept out too")
+    return _plain_ban(admin, me, target, hours, reason, span, printable(target), told)
+
+
+def _plain_ban(admin: Admin, me: Identity, who: str, hours: float, reason: str, span: str, what: str,
+               told: Callable[[str], None] | None) -> AdminPlan:
+    check_ban(me, ban_target(who), hours * 3600)
+
+    def ban() -> str:
+        return f"{what} is banned until {when(admin.ban(me, who, hours * 3600, reason, told).until)}"
+    return AdminPlan(f"Ban {what} for {span}?", ban)
+
+
+def _lift_plan(admin: Admin, registry: Registry, me: Identity, target: str,
+               told: Callable[[str], None] | None) -> AdminPlan:
+    try:
+        who = ban_target(target)
+    except AdminRefused:
+        visit = admin.bans.visitor(target)
+        if visit is None or not is_key(visit.key):
+            raise
+        who = visit.key
+    ban = admin.bans.of(who)
+    if ban is None:
+        raise AdminRefused(f"{printable(target)[:60]} is not banned")
+    row = ban_row(admin, ban)
+    named = f"{row.who} (key {row.fingerprint})" if row.fingerprint else row.who
+
+    def lift() -> str:
+        if not admin.unban(me, who, told):
+            raise AdminRefused(f"{named} is not banned any more")
+        return f"The ban of {named} is lifted: they may come in again"
+    guests = f" (and of guests from {listed(ban.addresses)})" if ban.addresses else ""
+    return AdminPlan(f"Lift the ban of {named}{guests}, until {when(ban.until)}?", lift)
+
+
+def ban_row(admin: Admin, ban: Ban) -> BanRow:
+    """A ban as the bans page lists it: whom (their name, from the ban or the recent visitors), by whom."""
+    fp = ban.target.removeprefix(KEY_PREFIX) if is_key(ban.target) else ""
+    seen = admin.bans.visitor(ban.target) if fp else None
+    who = ban.name or (seen.name if seen else "") or (f"key {fp[:15]}…" if fp else ban.target.removeprefix(ADDRESS_PREFIX))
+    by = admin.bans.visitor(ban.by)
+    return BanRow(ban.target, who, fp, ban.addresses, when(ban.until), by.name if by else "an admin", ban.reason)
 
 
 def find_person(registry: Registry, name: str) -> Client | None:

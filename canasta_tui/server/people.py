@@ -49,6 +49,8 @@ PEOPLE_FILE = "people.sqlite"
 COMPUTER_PREFIX = "computer:"
 #: Lobby chat lines kept across restarts.
 CHAT_KEEP = 100
+#: Recent visitors kept (an admin bans one who is not online from them).
+VISITS_KEEP = 200
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: names, ratings, matches and their seats and hands, options, bans, invitations, chat, notes
@@ -152,6 +154,18 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE ratings_by_game RENAME TO ratings;
     ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'canasta';
     CREATE INDEX ratings_game ON ratings(game, mu, sigma);
+    """,
+    # 3: a ban names whom it keeps out and the addresses their guests are kept out from; recent visitors
+    """
+    ALTER TABLE bans ADD COLUMN name TEXT NOT NULL DEFAULT '';
+    ALTER TABLE bans ADD COLUMN addresses TEXT NOT NULL DEFAULT '';
+    CREATE TABLE visits (
+        key TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        addresses TEXT NOT NULL,
+        seen REAL NOT NULL
+    );
+    CREATE INDEX visits_seen ON visits(seen);
     """,
 )
 
@@ -411,16 +425,29 @@ class PersonOptions:
 
 
 class Ban(NamedTuple):
-    """A key (``key:SHA256:…``) or an address (``address:1.2.3.4``) kept out until ``until``."""
+    """A key (``key:SHA256:…``) or an address (``address:1.2.3.4``) kept out until ``until``.  A
+    key's ban keeps guests out from the ``addresses`` its person used too; ``name``: whom it bans."""
 
     target: str
     until: float
     reason: str
     by: str
     since: float
+    name: str = ""
+    addresses: tuple[str, ...] = ()
 
 
 ADDRESS_PREFIX = "address:"
+
+
+class Visit(NamedTuple):
+    """A recent visitor: their key (``key:…``, or a guest's ``guest:…``), name as shown, the
+    addresses they came from (the last first) and when they were last seen."""
+
+    key: str
+    name: str
+    addresses: tuple[str, ...]
+    seen: float
 
 
 class Invitation(NamedTuple):
@@ -469,6 +496,8 @@ class PeopleStore(Protocol):
     def ban(self, ban: Ban) -> None: ...
     def unban(self, target: str) -> bool: ...
     def bans(self, now: float) -> list[Ban]: ...
+    def visit(self, visit: Visit, keep: int = VISITS_KEEP) -> None: ...
+    def visits(self, limit: int = VISITS_KEEP) -> list[Visit]: ...
 
     # invitations
     def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation: ...
@@ -749,8 +778,8 @@ class SqlitePeopleStore:
     # ------------------------------------------------------------------ bans
     def ban(self, ban: Ban) -> None:
         with self._writing() as db:
-            db.execute("INSERT OR REPLACE INTO bans(target, until, reason, by, since) VALUES (?, ?, ?, ?, ?)",
-                       tuple(ban))
+            db.execute("INSERT OR REPLACE INTO bans(target, until, reason, by, since, name, addresses) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", (*ban[:6], " ".join(ban.addresses)))
 
     def unban(self, target: str) -> bool:
         with self._writing() as db:
@@ -760,8 +789,24 @@ class SqlitePeopleStore:
         """The bans in force at ``now`` (those over are forgotten)."""
         with self._writing() as db:
             db.execute("DELETE FROM bans WHERE until <= ?", (now,))
-            return [Ban(str(t), float(u), str(r), str(b), float(s)) for t, u, r, b, s in
-                    db.execute("SELECT target, until, reason, by, since FROM bans ORDER BY since")]
+            return [Ban(str(t), float(u), str(r), str(b), float(s), str(n), tuple(str(a).split()))
+                    for t, u, r, b, s, n, a in
+                    db.execute("SELECT target, until, reason, by, since, name, addresses FROM bans ORDER BY since")]
+
+    # ------------------------------------------------------------------ recent visitors
+    def visit(self, visit: Visit, keep: int = VISITS_KEEP) -> None:
+        """``visit`` is the newest of its key; only the ``keep`` most recent visitors are kept."""
+        with self._writing() as db:
+            db.execute("INSERT OR REPLACE INTO visits(key, name, addresses, seen) VALUES (?, ?, ?, ?)",
+                       (visit.key, visit.name, " ".join(visit.addresses), visit.seen))
+            db.execute("DELETE FROM visits WHERE key NOT IN (SELECT key FROM visits ORDER BY seen DESC LIMIT ?)",
+                       (keep,))
+
+    def visits(self, limit: int = VISITS_KEEP) -> list[Visit]:
+        """The most recent visitors, the last first."""
+        with self._reading() as db:
+            return [Visit(str(k), str(n), tuple(str(a).split()), float(s)) for k, n, a, s in
+                    db.execute("SELECT key, name, addresses, seen FROM visits ORDER BY seen DESC LIMIT ?", (limit,))]
 
     # ------------------------------------------------------------------ invitations
     def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:
@@ -894,8 +939,8 @@ def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, t
                        winner, tuple(match.scores), out, tuple(hands), game_of(rules))
 
 
-__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "Ban",
-           "ChatLine", "Game", "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult", "NameRow",
+__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "VISITS_KEEP",
+           "Ban", "ChatLine", "Game", "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult", "NameRow",
            "PeopleStore", "PersonOptions", "PersonRecord", "Rating", "RatingChange", "SeatResult", "SqlitePeopleStore",
-           "Standing", "StoreError", "Tally", "computer_entry", "game_of", "new_rating", "ranks_of", "rate", "rated",
-           "record_of", "result_of", "shown_points"]
+           "Standing", "StoreError", "Tally", "Visit", "computer_entry", "game_of", "new_rating", "ranks_of", "rate",
+           "rated", "record_of", "result_of", "shown_points"]

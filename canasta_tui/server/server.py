@@ -206,6 +206,9 @@ class Server:
                     await task
         if self._memory is not None:
             self.collector.stop()
+        if self._admin is not None:
+            # The bans and visits under way are written first (the people store closes next).
+            await asyncio.get_running_loop().run_in_executor(None, self._admin.bans.close)
         if self._registry is not None:
             self._registry.close()
             tasks = [st.task for st in self._registry.tables.values() if st.task is not None]

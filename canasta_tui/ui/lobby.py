@@ -31,6 +31,7 @@ from .lineedit import LineEdit, list_move, step_choice
 from .lobbyview import (
     Access,
     AdminAct,
+    BanRow,
     Destination,
     InvitationRow,
     LobbyService,
@@ -41,6 +42,7 @@ from .lobbyview import (
     TableRow,
     TableSettings,
     TableState,
+    VisitorRow,
     ban_hours,
 )
 from .menu import Info
@@ -267,19 +269,24 @@ class AdminLine(TextLine):
         AdminAct.BAN: "Ban (a name online, SHA256:... or an address, then hours, then why): ",
     }
 
-    def __init__(self, act: AdminAct, text: str = "") -> None:
+    def __init__(self, act: AdminAct, text: str = "", target: str = "", about: str = "") -> None:
         super().__init__()
         self.act = act
         self.edit.text = text
+        #: A target picked from a list (``about``: how the prompt names it): the line is the rest.
+        self.target = target
+        self.about = about
 
     def shown(self, width: int) -> str:
-        prompt = self.PROMPTS[self.act]
+        prompt = f"Ban {self.about}: hours, then why: " if self.target else self.PROMPTS[self.act]
         return prompt + (self.edit.text + "_")[-max(8, width - len(prompt) - 1):]
 
     def parts(self) -> tuple[str, str]:
         """(target, text): the announcement is all text; the others' first word is the target (and a
         ban's second its hours), whether spaces, commas or semicolons come between them."""
         text = (self.entered or "").strip()
+        if self.target:
+            return self.target, " ".join(w for w in _FIELDS.split(text, maxsplit=1) if w)
         if self.act == AdminAct.ANNOUNCE:
             return "", text
         fields = 3 if self.act == AdminAct.BAN else 2
@@ -296,7 +303,8 @@ _FIELDS = re.compile(r"[\s,;]+")
 
 
 class AdminMenu(Page):
-    """The admins' actions: a digit picks one (:attr:`act`), any other key cancels."""
+    """The admins' actions: a digit picks one (:attr:`act`), 5 the bans page (:attr:`bans`), any
+    other key cancels."""
 
     overlay: ClassVar[bool] = True
     ACTS: ClassVar[tuple[AdminAct, ...]] = (AdminAct.ANNOUNCE, AdminAct.CLOSE, AdminAct.REMOVE, AdminAct.BAN)
@@ -304,16 +312,108 @@ class AdminMenu(Page):
     def __init__(self) -> None:
         super().__init__()
         self.act: AdminAct | None = None
+        self.bans = False
 
     def handle(self, name: str) -> None:
         if name in ("1", "2", "3", "4"):
             self.act = self.ACTS[int(name) - 1]
+        self.bans = name == "5"
         self.done = True
 
     def draw(self, cv: Canvas, opts: Options) -> None:
         draw_box(cv, "Admin", ["1  announce a line to everybody", "2  close a table (its game is kept)",
-                               "3  remove a person from the server", "4  ban a person, a key or an address for a time", "",
+                               "3  remove a person from the server", "4  ban a person, a key or an address for a time",
+                               "5  bans: who is banned (lift one), ban somebody online or a recent visitor", "",
                                "Each asks before it is done, and is logged.", "Any other key: cancel"])
+
+
+class BansPage(Page):
+    """The bans in force (who, their key, the addresses their guests are kept out from, until when,
+    by whom): Up/Down choose one, l lifts it (:attr:`lift`), b bans somebody online or a recent
+    visitor (:attr:`pick`), Esc or q closes."""
+
+    overlay: ClassVar[bool] = True
+
+    def __init__(self, rows: Callable[[], Sequence[BanRow]]) -> None:
+        super().__init__()
+        self.rows = rows
+        self.at = 0
+        self.lift: BanRow | None = None
+        self.pick = False
+
+    def handle(self, name: str) -> None:
+        rows = self.rows()
+        step = {"up": -1, "k": -1, "down": 1, "j": 1}.get(name)
+        if step is not None:
+            self.at = max(0, min(len(rows) - 1, self.at + step))
+        elif name in ("l", "delete") and rows:
+            self.lift, self.done = rows[min(self.at, len(rows) - 1)], True
+        elif name in ("b", "n"):
+            self.pick = self.done = True
+        elif name in ("escape", "q"):
+            self.done = True
+
+    def lines(self, room: int) -> list[str]:
+        """Three lines a ban (the chosen one's marked), as many bans as ``room`` lines hold."""
+        rows = self.rows()
+        self.at = max(0, min(self.at, len(rows) - 1))
+        per = max(1, (room - 4) // 3)
+        first = min(max(0, self.at - per + 1), max(0, len(rows) - per))
+        out: list[str] = [] if rows else ["Nobody is banned."]
+        for i, b in enumerate(rows[first:first + per], first):
+            why = f": {printable(b.reason)}" if b.reason else ""
+            out.append(f"{'>' if i == self.at else ' '} {printable(b.who)} until {b.until}, by {printable(b.by)}{why}")
+            out.append(f"    key {b.fingerprint}" if b.fingerprint else "    everybody from this address")
+            out.append(f"    guests kept out from {', '.join(b.addresses)}" if b.addresses
+                       else "    (no address of theirs known)" if b.fingerprint else "")
+        more = f"{first + 1}-{min(len(rows), first + per)} of {len(rows)} bans" if len(rows) > per else ""
+        return [*out, *([more] if more else []), "", "Up/Down: choose   l: lift the ban   b: ban somebody   Esc: close"]
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        draw_box(cv, "Bans", self.lines(cv.height - 6), width=cv.width - 6)
+
+
+class BanPicker(Page):
+    """Whom to ban: who is online, then the recent visitors, each with the address they came
+    from last; the chosen one's key shows in full below.  Enter picks (:attr:`chosen`), Esc closes."""
+
+    overlay: ClassVar[bool] = True
+
+    def __init__(self, rows: Callable[[], Sequence[VisitorRow]]) -> None:
+        super().__init__()
+        self.rows = rows
+        self.at = 0
+        self.chosen: VisitorRow | None = None
+
+    def handle(self, name: str) -> None:
+        rows = self.rows()
+        n = len(rows)
+        step = {"up": -1, "k": -1, "down": 1, "j": 1, "pageup": -PEOPLE_ROWS, "pagedown": PEOPLE_ROWS}.get(name)
+        if step is not None:
+            self.at = max(0, min(n - 1, self.at + step))
+        elif name == "enter" and rows:
+            self.chosen, self.done = rows[min(self.at, n - 1)], True
+        elif name in ("escape", "q"):
+            self.done = True
+
+    def lines(self, room: int) -> list[str]:
+        rows = self.rows()
+        n = len(rows)
+        self.at = max(0, min(self.at, n - 1))
+        room = max(3, min(PEOPLE_ROWS, room - 6))
+        first = min(max(0, self.at - room + 1), max(0, n - room))
+        out = [f"  {'Name':<22} {'Last address':<28} {'Seen':<16}"]
+        for i, r in enumerate(rows[first:first + room], first):
+            out.append(f"{'>' if i == self.at else ' '} {printable(r.name)[:22]:<22} {r.address[:28]:<28} {r.seen:<16}")
+        if not rows:
+            out.append("  Nobody has come yet.")
+        chosen = rows[self.at] if rows else None
+        key = (f"key {chosen.fingerprint}" if chosen.fingerprint else "a guest: banning them bans their address"
+               ) if chosen is not None else ""
+        return [*out, "", key, "Enter: ban them (hours, then why)   Up/Down: choose   Esc: close"]
+
+    def draw(self, cv: Canvas, opts: Options) -> None:
+        draw_box(cv, "Ban whom?", self.lines(cv.height - 6), width=cv.width - 6)
 
 
 class Confirm(Page):
@@ -554,21 +654,17 @@ class LobbyPeople(Page):
         else:
             self.open(SeatQuestion(st))
 
-    def _admin_ask(self, line: AdminLine) -> None:
-        target, text = line.parts()
-        act = line.act
-        if act == AdminAct.BAN:
-            hours = line.hours()
-            if not target or hours is None:
-                self.message = "Say whom, for how many hours, then why: e.g. eve 24 spam in the chat"
-                return
-            question = f"Ban {target} for {hours:g} hour{'' if hours == 1 else 's'}?"
-        else:
-            question = {
-                AdminAct.ANNOUNCE: f"Announce to everybody: {text}?",
-                AdminAct.CLOSE: f"Close table {target}? Everybody at it goes back to the lobby; its game is kept.",
-                AdminAct.REMOVE: f"Remove {target} from the server?",
-            }[act]
+    def _admin_ask(self, act: AdminAct, target: str, text: str, picked: bool = False) -> None:
+        """Check an admin's action with the server first (whom, what): only then "Are you sure?"
+        (``picked``: the target was chosen from a list, not typed)."""
+        if act == AdminAct.BAN and (not target or ban_hours(text) is None):
+            self.message = ("Say for how many hours, then why: e.g. 24 spam in the chat" if picked
+                            else "Say whom, for how many hours, then why: e.g. eve 24 spam in the chat")
+            return
+        why, question = self.service.admin_ask(act, target, text)
+        if why is not None:
+            self.message = why
+            return
 
         def do() -> None:
             self.message = self.service.admin(act, target, text)
@@ -596,12 +692,22 @@ class LobbyPeople(Page):
                 self.message = (self.service.dismiss(child.table.id, child.seat)
                                 or f"You asked the person in seat {child.seat + 1} to leave")
         elif isinstance(child, AdminMenu):
-            if child.act is not None:
+            if child.bans:
+                self.open(BansPage(self.service.bans))
+            elif child.act is not None:
                 st = self.current()
                 self.open(AdminLine(child.act, f"{st.id} " if child.act == AdminAct.CLOSE and st else ""))
+        elif isinstance(child, BansPage):
+            if child.lift is not None:
+                self._admin_ask(AdminAct.LIFT, child.lift.target, "")
+            elif child.pick:
+                self.open(BanPicker(self.service.visitors))
+        elif isinstance(child, BanPicker):
+            if child.chosen is not None:
+                self.open(AdminLine(AdminAct.BAN, target=child.chosen.target, about=child.chosen.name))
         elif isinstance(child, AdminLine):
             if child.entered is not None and child.entered.strip():
-                self._admin_ask(child)
+                self._admin_ask(child.act, *child.parts(), picked=bool(child.target))
         elif isinstance(child, Confirm):
             if child.yes:
                 child.then()
@@ -1032,6 +1138,7 @@ COMMANDS: dict[str, Callable[[LobbyScreen, str], None]] = {
 _BY_KEY = check_commands(COMMANDS, LOBBY_KEYS, "the lobby's")
 
 
-__all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY_KEYS", "TARGETS", "AdminLine", "AdminMenu", "ChatLine",
+__all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY_KEYS", "TARGETS", "AdminLine", "AdminMenu", "BanPicker", "BansPage",
+           "ChatLine",
            "CodeLine", "Confirm", "InvitationBox", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
            "NewTable", "NewTableForm", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]

@@ -51,6 +51,29 @@ class AdminAct(StrEnum):
     CLOSE = "close a table"
     REMOVE = "remove a person"
     BAN = "ban"
+    LIFT = "lift a ban"
+
+
+class BanRow(NamedTuple):
+    """A ban in force as the admins' bans page lists it."""
+
+    target: str                 # what lifting it names (``key:SHA256:…`` or ``address:…``)
+    who: str                    # the person's name, or the address
+    fingerprint: str            # the person's key ("" for an address's ban)
+    addresses: tuple[str, ...]  # guests are kept out from these too (a person's ban)
+    until: str                  # when it ends
+    by: str                     # the admin who made it
+    reason: str = ""
+
+
+class VisitorRow(NamedTuple):
+    """Somebody online or a recent visitor, as an admin picks whom to ban."""
+
+    target: str                 # what a ban of them names (their key's fingerprint, or a guest's key)
+    name: str                   # as shown ("~gus" for a guest)
+    fingerprint: str            # their key ("" for a guest)
+    address: str                # the address they came from last
+    seen: str                   # "online", or when they were last seen
 
 
 def ban_hours(text: str) -> float | None:
@@ -247,6 +270,17 @@ class LobbyService(Protocol):
         """An admin's action (``target``: a table's number, a person's name, a key or an address;
         ``text``: the announcement, or a ban's hours and reason): what was done, or why not."""
 
+    def admin_ask(self, act: AdminAct, target: str, text: str) -> tuple[str | None, str]:
+        """Before an admin's action is asked "Are you sure?": (why it cannot be done, or None; the
+        question, saying what it will do to whom)."""
 
-__all__ = ["OPEN_TABLE", "Access", "AdminAct", "Destination", "InvitationRow", "LobbyLine", "LobbyService",
-           "LobbyView", "PersonRow", "SeatInfo", "SeatState", "TableRow", "TableSettings", "TableState", "ban_hours"]
+    def bans(self) -> tuple[BanRow, ...]:
+        """The bans in force (an admin's; () for anybody else)."""
+
+    def visitors(self) -> tuple[VisitorRow, ...]:
+        """Who is online, then the recent visitors (an admin's; () for anybody else)."""
+
+
+__all__ = ["OPEN_TABLE", "Access", "AdminAct", "BanRow", "Destination", "InvitationRow", "LobbyLine", "LobbyService",
+           "LobbyView", "PersonRow", "SeatInfo", "SeatState", "TableRow", "TableSettings", "TableState", "VisitorRow",
+           "ban_hours"]

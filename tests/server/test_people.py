@@ -26,6 +26,7 @@ from canasta_tui.server.people import (
     SeatResult,
     SqlitePeopleStore,
     StoreError,
+    Visit,
     game_of,
     ranks_of,
     rate,
@@ -141,6 +142,20 @@ def test_bans_are_kept_until_they_end(tmp_path: Path) -> None:
     assert s.bans(1600.0) == []
 
 
+def test_a_persons_ban_keeps_its_name_and_addresses_and_recent_visitors_are_kept_newest_first(tmp_path: Path) -> None:
+    s = SqlitePeopleStore(tmp_path / "people.sqlite")
+    s.ban(Ban("key:SHA256:eve", 2000.0, "spam", "key:SHA256:admin", 1000.0, "eve", ("10.0.0.9", "::1")))
+    assert s.bans(1200.0) == [Ban("key:SHA256:eve", 2000.0, "spam", "key:SHA256:admin", 1000.0, "eve",
+                                  ("10.0.0.9", "::1"))]
+    for i in range(5):
+        s.visit(Visit(f"key:SHA256:p{i}", f"p{i}", (f"10.0.0.{i}",), 100.0 + i), keep=3)
+    s.visit(Visit("key:SHA256:p3", "p3", ("10.0.1.1", "10.0.0.3"), 200.0), keep=3)
+    assert [(v.key, v.addresses) for v in s.visits()] == [
+        ("key:SHA256:p3", ("10.0.1.1", "10.0.0.3")), ("key:SHA256:p4", ("10.0.0.4",)), ("key:SHA256:p2", ("10.0.0.2",))]
+    s.close()
+    assert [v.name for v in SqlitePeopleStore(tmp_path / "people.sqlite").visits(2)] == ["p3", "p4"]
+
+
 def test_invitations_stay_open_until_answered_or_their_table_goes(tmp_path: Path) -> None:
     s = store(tmp_path)
     one = s.invite("key:SHA256:ann", "ann", "key:SHA256:bob", 3, 10.0)
@@ -190,7 +205,7 @@ def test_a_newer_programs_file_stops_the_server_and_is_left_alone(tmp_path: Path
     store(tmp_path).close()
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA user_version = 99")
-    with pytest.raises(StoreError, match=r"newer than this program knows \(2\): update canasta"):
+    with pytest.raises(StoreError, match=r"newer than this program knows \(3\): update canasta"):
         SqlitePeopleStore(path)
     assert [p.name for p in tmp_path.iterdir() if "corrupt" in p.name] == []
 
@@ -303,7 +318,7 @@ def test_a_store_of_schema_1_keeps_its_ratings_as_canasta_ratings(tmp_path: Path
     s = SqlitePeopleStore(path)
     assert s.problem == ""
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == PEOPLE.version == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == PEOPLE.version == 3
     db.close()
     ann = s.rating("key:SHA256:ann")
     assert (ann.game, ann.mu, ann.sigma, ann.matches) == (Game.CANASTA, 28.5, 7.25, 3)

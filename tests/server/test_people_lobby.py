@@ -164,7 +164,7 @@ def test_the_admins_lobby_actions_ask_the_admin_and_are_logged(tmp_path: Path,
             assert "rude" in ann.kicked
             assert lobby.admin(AdminAct.BAN, "eve", "") == "Say for how many hours, then why: e.g. 24 spam in the chat"
             said = lobby.admin(AdminAct.BAN, "eve", "24 spam")
-            assert said.startswith("eve is banned until ")
+            assert said.startswith(f"eve (key {eve.identity.fingerprint}) is banned until ")
             assert "is banned from this server" in eve.kicked
             assert admin.bans.key(eve.identity.fingerprint) is not None
             assert lobby.admin(AdminAct.BAN, "10.1.2.3", "1") .startswith("10.1.2.3 is banned until ")

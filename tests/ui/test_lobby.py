@@ -20,6 +20,8 @@ from canasta_tui.ui.lobby import (
     COMMANDS,
     LOBBY_KEYS,
     AdminLine,
+    BanPicker,
+    BansPage,
     ChatLine,
     CodeLine,
     Confirm,
@@ -34,6 +36,7 @@ from canasta_tui.ui.lobbyview import (
     OPEN_TABLE,
     Access,
     AdminAct,
+    BanRow,
     Destination,
     InvitationRow,
     LobbyLine,
@@ -45,6 +48,7 @@ from canasta_tui.ui.lobbyview import (
     TableRow,
     TableSettings,
     TableState,
+    VisitorRow,
 )
 
 from .helpers import check_golden
@@ -80,6 +84,8 @@ class FakeLobby:
         self.invitations: tuple[InvitationRow, ...] = ()
         self.motd = ""
         self.admin_ = False
+        self.ban_rows: tuple[BanRow, ...] = ()
+        self.visitor_rows: tuple[VisitorRow, ...] = ()
 
     def view(self) -> LobbyView:
         return LobbyView("ann", self.verified, "" if self.verified else "K7PX-M2QA", 7, self.tables, tuple(self.chat),
@@ -154,6 +160,17 @@ class FakeLobby:
     def admin(self, act: AdminAct, target: str, text: str) -> str:
         self.asked.append(f"admin {act.value} {target!r} {text!r}")
         return "done"
+
+    def admin_ask(self, act: AdminAct, target: str, text: str) -> tuple[str | None, str]:
+        if target == "nobody":
+            return "Nobody called nobody is here", ""
+        return None, f"{act.value} {target} {text}?"
+
+    def bans(self) -> tuple[BanRow, ...]:
+        return self.ban_rows
+
+    def visitors(self) -> tuple[VisitorRow, ...]:
+        return self.visitor_rows
 
 
 def lobby(service: LobbyService | None = None) -> LobbyScreen:
@@ -450,12 +467,15 @@ def test_admin_keys_ask_first_and_only_admins_have_them() -> None:
     typ(page, "q", "a", "4")
     assert isinstance(page.child, AdminLine)
     typ(page, *"bob 24 spam", "enter")
-    assert isinstance(page.child, Confirm) and "Ban bob for 24 hours?" in screen(page)
+    assert isinstance(page.child, Confirm) and "ban bob 24 spam?" in screen(page)    # the server's question
     typ(page, "n")
     assert fake.asked == [] and page.message == "Nothing was done"
+    # The target is checked before "Are you sure?": one the server refuses never asks.
+    typ(page, "a", "4", *"nobody 24 spam", "enter")
+    assert page.child is None and page.message == "Nobody called nobody is here" and fake.asked == []
     # Commas or semicolons between the fields read as spaces; a ban without its hours is asked again.
     typ(page, "a", "4", *"~gus; 1; flooding the chat, twice", "enter")
-    assert isinstance(page.child, Confirm) and "Ban ~gus for 1 hour?" in screen(page)
+    assert isinstance(page.child, Confirm) and "ban ~gus 1 flooding the chat, twice?" in screen(page)
     typ(page, "y")
     assert fake.asked[-1] == "admin ban '~gus' '1 flooding the chat, twice'"
     typ(page, "a", "4", *"eve spam", "enter")
@@ -466,6 +486,45 @@ def test_admin_keys_ask_first_and_only_admins_have_them() -> None:
     assert fake.asked == ["admin close a table '1' 'late'"] and page.message == "done"
     typ(page, "a", "1", *"Club night at 8", "enter", "y")
     assert fake.asked[-1] == "admin announce '' 'Club night at 8'"
+
+
+EVE_FP = "SHA256:" + "E" * 43
+
+
+def test_the_bans_page_lists_lifts_and_bans_a_person_picked_from_the_visitors() -> None:
+    """The issue: "there is no list of bans and no unban"; "fingerprints never show on screen"."""
+    fake = FakeLobby()
+    fake.admin_ = True
+    fake.ban_rows = (BanRow("key:" + EVE_FP, "eve", EVE_FP, ("10.0.0.5", "10.0.0.6"), "2026-11-28 13:00", "boss", "spam"),
+                     BanRow("address:10.9.8.7", "10.9.8.7", "", (), "2026-11-27 20:00", "boss"))
+    fake.visitor_rows = (VisitorRow("key:" + EVE_FP, "eve", EVE_FP, "10.0.0.5", "online"),
+                         VisitorRow("guest:abc", "~gus", "", "10.0.0.7", "2026-11-27 12:00"))
+    page = lobby(fake)
+    typ(page, "a", "5")
+    assert isinstance(page.child, BansPage)
+    text = screen(page)
+    assert "> eve until 2026-11-28 13:00, by boss: spam" in text and f"key {EVE_FP}" in text
+    assert "guests kept out from 10.0.0.5, 10.0.0.6" in text
+    assert "  10.9.8.7 until 2026-11-27 20:00, by boss" in text and "everybody from this address" in text
+    assert all(len(line) <= 80 for line in text.split("\n"))
+    typ(page, "down", "l")                                        # lift the second: asked first
+    assert isinstance(page.child, Confirm) and "lift a ban address:10.9.8.7 ?" in screen(page)
+    typ(page, "y")
+    assert fake.asked[-1] == "admin lift a ban 'address:10.9.8.7' ''" and page.message == "done"
+    typ(page, "a", "5", "b")                                      # ban somebody: online first, then visitors
+    assert isinstance(page.child, BanPicker)
+    text = screen(page)
+    assert "> eve" in text and "10.0.0.5" in text and "online" in text and f"key {EVE_FP}" in text
+    typ(page, "down")
+    assert "a guest: banning them bans their address" in screen(page) and "10.0.0.7" in screen(page)
+    typ(page, "up", "enter")
+    assert isinstance(page.child, AdminLine) and "Ban eve: hours, then why: " in screen(page)
+    typ(page, *"24 spam again", "enter")
+    assert isinstance(page.child, Confirm) and page.child.question == f"ban key:{EVE_FP} 24 spam again?"
+    typ(page, "y")
+    assert fake.asked[-1] == f"admin ban 'key:{EVE_FP}' '24 spam again'"
+    typ(page, "a", "5", "b", "enter", *"soon", "enter")           # no hours: asked again, nothing asked of the server
+    assert page.child is None and page.message == "Say for how many hours, then why: e.g. 24 spam in the chat"
 
 
 def test_the_message_of_the_day_shows_in_the_lobby() -> None:
