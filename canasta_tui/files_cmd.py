@@ -46,13 +46,22 @@ def config_command(ctx: click.Context) -> None:
     t.add_column("meaning")
     for key in settings.KEYS:
         value = getattr(loaded.settings, key)
-        t.add_row(key, plain(_shown(value)), "file" if key in loaded.from_file else "default", settings.HELP[key])
+        t.add_row(key, plain(_shown(value)), "file" if key in loaded.from_file else "default", _meaning(key))
     con.print(t)
     click.echo("Files:")
     for what, where in paths.all_paths().items():
         click.echo(f"  {what:<11} {printable(str(where))}" + ("" if where.exists() else "  (not yet created)"))
     if loaded.problem:
         click.echo(f"warning: {printable(loaded.problem)}", err=True)
+
+
+def _meaning(key: str) -> str:
+    """What a setting means; the rules' presets are the ones in rules/ (Samba and Bolivia too)."""
+    if key == "rules":
+        from .presets import preset_names
+
+        return f"rules preset ({', '.join(preset_names())}) or a .toml file"
+    return settings.HELP[key]
 
 
 @config_command.command("set")

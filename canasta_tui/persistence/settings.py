@@ -45,7 +45,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 RANGES: dict[str, tuple[int, int]] = {"aggression": (0, 100), "delay": (0, 10000)}
 HELP: dict[str, str] = {
-    "rules": "rules preset (classic, windows, online, mobile, two-player, three-player) or a .toml file",
+    "rules": "rules preset (canasta rules lists them) or a .toml file",
     "level": "computer level: beginner, advanced or expert",
     "aggression": "expert computers' chance of playing aggressively in a hand, 0-100 %",
     "delay": "pause after each computer play, in milliseconds (0-10000)",

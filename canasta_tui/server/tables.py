@@ -32,7 +32,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from ..engine import Phase, Rules, team_name
+from ..engine import Phase, Rules
 from ..persistence.recording import StatsRecording
 from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
@@ -49,6 +49,7 @@ from ..ui.lobbyview import (
     TableRow,
     TableState,
 )
+from ..ui.texts import side_name
 from .club import Club
 from .config import ServerConfig
 from .connected import Client
@@ -275,7 +276,10 @@ class ServerTable:
 
     def winner_text(self) -> str:
         w = self.table.match.winner if self.table is not None else None
-        return "" if w is None else f"{team_name(w, self.rules)} won"
+        if w is None or self.table is None:
+            return ""
+        # At a table of named people the winners by name ("ann & bob won"), as the table names them.
+        return f"{side_name(w, self.rules, [self.table.name(s) for s in range(self.rules.players)])} won"
 
     def hand_number(self) -> int:
         return self.table.match.hand_number if self.table is not None else 0
@@ -505,7 +509,8 @@ class ServerTable:
         if t.match.state.actor != seat or s.kind != REMOTE or t.match.state.phase == Phase.HAND_OVER:
             return
         self.standing_in = seat
-        log.info("table %d: Player %d's time ran out (%s)", self.id, seat + 1, timer_text(self.turn_timer))
+        log.info("table %d: %s's time ran out (seat %d, %s)", self.id, printable(s.name), seat + 1,
+                 timer_text(self.turn_timer))
         t.set_seat(seat, s.with_(kind=COMPUTER))
         t.say("", f"{s.name}'s time ran out: a computer plays this turn for them")
         entry = self.links.get(seat)

@@ -168,11 +168,32 @@ class Sheet(TableDialog):
 
 @dataclass
 class Log(TableDialog):
+    """The whole log of the hand, each entry wrapped, newest at the bottom: Up/Down, PgUp/PgDn and
+    Home/End scroll it, any other key closes it."""
+
     title: ClassVar[str] = "Table log"
+    back: int = 0               # rows scrolled back from the newest
+
+    #: The keys that scroll, and by how many rows (Home and End: to the oldest and the newest).
+    SCROLL: ClassVar[dict[str, int]] = {"up": 1, "k": 1, "down": -1, "j": -1, "pageup": 10, "pagedown": -10,
+                                        "home": 1 << 30, "end": -(1 << 30)}
+
+    def key(self, host: TableHost, name: str) -> None:
+        step = self.SCROLL.get(name)
+        if step is None:
+            host.close()
+        else:
+            self.back = max(0, self.back + step)
 
     def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
-        lines = [glyph_text(text, opts.glyphs) for _, text in table.log_lines()][-(cv.height - 8):]
-        return [*lines, "", "(press any key)"]
+        rows = max(1, cv.height - 9)
+        wrapped = [w for _, text in table.log_lines() for w in wrap(glyph_text(text, opts.glyphs), cv.width - 8)]
+        # (kept within the log, so a key pressed past the top is not owed back)
+        self.back = min(self.back, max(0, len(wrapped) - rows))
+        end = len(wrapped) - self.back
+        start = max(0, end - rows)
+        where = f"lines {start + 1}-{end} of {len(wrapped)}" if wrapped else "nothing yet"
+        return [*wrapped[start:end], "", f"{where}   Up/Down PgUp/PgDn Home/End: scroll", "any other key closes"]
 
 
 @dataclass
@@ -196,6 +217,8 @@ class Quit(TableDialog):
 def quit_note(table: TableFacts) -> list[str]:
     """What quitting does to the game: over SSH a computer keeps the seat warm; at home the
     game is kept (autosaved) and how to come back to it, or why it is not."""
+    if table.remote and table.view().seat < 0:
+        return ["You are watching: the table plays on without you."]
     if table.remote:
         return ["A computer plays your seat until you come back:", "join this table again to take it back."]
     files = table.files

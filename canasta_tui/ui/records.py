@@ -282,9 +282,9 @@ class _RecordStats:
     def __init__(self, who: str, view: RecordView) -> None:
         import time
 
-        ratios = [_Ratio(t.what, "as your partner", t.wins, t.matches - t.wins, 100 * t.wins / t.matches)
+        ratios = [_Ratio(t.what, "partner", t.wins, t.matches - t.wins, 100 * t.wins / t.matches)
                   for t in view.by_partner if t.matches]
-        ratios += [_Ratio(who, f"{t.what} rules", t.wins, t.matches - t.wins, 100 * t.wins / t.matches)
+        ratios += [_Ratio(t.what, "rules", t.wins, t.matches - t.wins, 100 * t.wins / t.matches)
                    for t in view.by_rules if t.matches]
         high: dict[str, list[_High]] = {}
         for h in view.high_scores:
@@ -300,7 +300,11 @@ class _RecordStats:
 
 
 class ServerStatisticsPage(StatisticsPage):
-    """The local statistics screen, drawing a person's record at the server (no reset there)."""
+    """The local statistics screen, drawing a person's record at the server (no reset there):
+    their wins by partner and by rules, their high scores by rules."""
+
+    heads: ClassVar[tuple[str, str]] = ("partner or rules", "by")
+    group: ClassVar[str] = "rules"
 
     def __init__(self, who: str, view: RecordView) -> None:
         super().__init__(_RecordStats(printable(who), view))

@@ -61,6 +61,10 @@ class StatisticsPage(Page):
     """Win ratios (Up/Down picks a player), high scores per level (Left/Right), r resets."""
 
     title: ClassVar[str] = "Statistics"
+    #: The win ratio's first two columns and what the high scores are grouped by: the words the
+    #: rows are in (the server's record fills them with partners and rules, not players and levels).
+    heads: ClassVar[tuple[str, str]] = ("player", "level")
+    group: ClassVar[str] = "levels"
 
     def __init__(self, source: StatsSource) -> None:
         super().__init__()
@@ -133,8 +137,9 @@ class StatisticsPage(Page):
             cv.put(y, 2, "No finished matches yet: every match a person plays to its end counts.", "dim")
             y += 2
         else:
-            pw = max(12, min(20, max(len(r.player) for r in ratios)))
-            cv.put(y, 2, f"  {'player':<{pw}}  {'level':<18}{'wins':>6}{'losses':>8}{'win ratio':>11}", "dim")
+            first, second = self.heads
+            pw = max(12, len(first), min(20, max(len(r.player) for r in ratios)))
+            cv.put(y, 2, f"  {first:<{pw}}  {second:<18}{'wins':>6}{'losses':>8}{'win ratio':>11}", "dim")
             y += 1
             self.top = scroll_window(len(ratios), self.current, ratio_room - 1, self.top)
             shown = ratios[self.top:self.top + ratio_room - 1]
@@ -161,7 +166,7 @@ class StatisticsPage(Page):
             self._draw_high(cv, y, 2 + n * (HIGH_W + 2), lv, n == 0 and len(levels) > fit)
         if len(levels) > fit:
             rest = ", ".join(order[fit:])
-            cv.put(top + rows - 1, 2, f"more levels: {rest} (Left/Right)"[: cv.width - 4], "dim")
+            cv.put(top + rows - 1, 2, f"more {self.group}: {rest} (Left/Right)"[: cv.width - 4], "dim")
 
     def _draw_high(self, cv: Canvas, y: int, x: int, level: str, chosen: bool) -> None:
         scores = self.view.high.get(level, ())

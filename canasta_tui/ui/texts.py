@@ -314,31 +314,41 @@ def bonus_legend(rules: Rules) -> str:
     return text
 
 
+#: The widest line of the score sheet: its box's inside at 80 columns.
+SHEET_WIDTH = 72
+
+
 def sheet_lines(rules: Rules, sheet: Sequence[HandRecord], totals: Sequence[int], room: int,
                 names: Sequence[str] | None = None) -> list[str]:
     """The score sheet: per hand and side the bonuses and the net cards (melded cards less the
     cards in hand less penalties) and the running total, as the DOS sheet; at least the last
     four hands; then the totals and each side's initial meld requirement for the next hand."""
-    col = 21
-    out = [f"{'':<13}" + "".join(f"{side_name(t, rules, names, col - 1):>{col}}" for t in range(rules.teams))]
-    out.append(f"{'Hand Dealer':<13}" + f"{'bonus    net  total':>{col}}" * rules.teams)
+    # Three sides' columns are narrower, so that the sheet fits its box at 80 columns.
+    col, bw, nw = (21, 7, 7) if rules.teams <= 2 else (19, 6, 6)
+    # The dealer by name (as the table names them), as wide as the box leaves room for.
+    dealers = [names[r.dealer] if names is not None else player_name(r.dealer) for r in sheet]
+    dw = max(8, min(SHEET_WIDTH - 5 - col * rules.teams, max(map(len, dealers), default=0)))
+    lw = 5 + dw
+    out = [f"{'':<{lw}}" + "".join(f"{side_name(t, rules, names, col - 1):>{col}}" for t in range(rules.teams))]
+    out.append(f"{'Hand':<5}{'Dealer':<{dw}}" + f"{'bonus':>{col - bw - 7}}{'net':>{nw}}{'total':>7}" * rules.teams)
     keep = max(4, room - 5)
     shown = sheet[-keep:]
     if len(shown) < len(sheet):
         out.append(f"({len(sheet) - len(shown)} earlier hands: t shows more on a taller screen)")
-    for rec in shown:
+    for rec, dealer in zip(shown, dealers[len(sheet) - len(shown):], strict=True):
         cells = ""
         for ts, total in zip(rec.scores, rec.totals, strict=True):
             bonus = ts.canasta_bonus + ts.red_three_points + ts.going_out
             net = ts.melds - ts.hand - ts.penalties
-            # Seven wide each ("-1,250" keeps a space before it), the total under the Totals row's.
-            cells += f"{points(bonus):>{col - 14}}{points(net):>7}{points(total):>7}"
-        out.append(f"{rec.number:<5}{player_name(rec.dealer):<8}" + cells)
-    out.append(f"{'Totals':<13}" + "".join(f"{points(t):>{col}}" for t in totals))
-    out.append(f"{'Next needs':<13}" + "".join(f"{points(rules.requirement(t)):>{col}}" for t in totals))
+            # ("-1,250" keeps a space before it), the total under the Totals row's.
+            cells += f"{points(bonus):>{col - bw - 7}}{points(net):>{nw}}{points(total):>7}"
+        name = dealer if len(dealer) <= dw else dealer[: dw - 1] + "~"
+        out.append(f"{rec.number:<5}{name:<{dw}}" + cells)
+    out.append(f"{'Totals':<{lw}}" + "".join(f"{points(t):>{col}}" for t in totals))
+    out.append(f"{'Next needs':<{lw}}" + "".join(f"{points(rules.requirement(t)):>{col}}" for t in totals))
     legend = bonus_legend(rules)
     if legend:
-        out += wrap(legend, max(40, 13 + col * rules.teams))
+        out += wrap(legend, max(40, lw + col * rules.teams))
     return out
 
 

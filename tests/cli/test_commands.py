@@ -33,6 +33,11 @@ def test_config_shows_settings_and_every_path(home: Path) -> None:
         assert key in out
     assert "settings.toml" in out and "autosave.json" in out and "canasta.db" in out
     assert f"server      {home / 'data' / 'server'}" in out     # canasta serve's host key and tables
+    # Every preset in rules/ is named (Samba and Bolivia were missing), however the table wraps it.
+    from canasta_tui.presets import preset_names
+
+    words = {w.strip("(),") for w in out.replace("│", " ").replace("|", " ").split()}
+    assert {"samba", "bolivia"} <= words and set(preset_names()) <= words
 
 
 def test_config_set_changes_the_defaults_of_the_next_run(home: Path) -> None:

@@ -98,3 +98,73 @@ def test_a_page_message_at_80_columns() -> None:
     page.say(CLOSED)
     text = screen(page)
     assert " ".join(" ".join(text.split("\n")[-4:-1]).split()).endswith("the server keeps its game")
+
+
+def test_the_log_scrolls_with_its_keys_in_its_footer() -> None:
+    """The log (g) showed only its newest lines: Up/PgUp/Home now reach the first, the footer says
+    which lines are shown and which keys scroll, and any other key closes it."""
+    from canasta_tui.ui.dialogs import Log
+
+    from .helpers import client, drive, render, session
+
+    ctl = client(session(seed=5))
+    drive(ctl, lambda c: len(c.client.log_lines()) > 40)
+    ctl.key("g")
+    assert isinstance(ctl.client.dialog, Log)
+    text = render(ctl, 80, 24).text()
+    check_golden("fit80_log_80x24.txt", text)
+    assert "Up/Down PgUp/PgDn Home/End: scroll" in text and "any other key closes" in text
+    first = ctl.client.log_lines()[0][1]
+    assert first not in text
+    ctl.key("home")
+    text = render(ctl, 80, 24).text()
+    assert first in text and "lines 1-15 of" in text
+    ctl.key("down")
+    assert "lines 2-16 of" in render(ctl, 80, 24).text()
+    ctl.key("end")
+    newest = render(ctl, 80, 24).text()
+    n = int(newest.split(" of ")[1].split()[0])
+    assert f"lines {n - 14}-{n} of {n}" in newest
+    ctl.key("x")
+    assert ctl.client.dialog is None
+
+
+def test_a_watcher_leaving_is_not_told_a_computer_plays_their_seat() -> None:
+    from types import SimpleNamespace
+
+    from canasta_tui.ui.dialogs import quit_note
+
+    watcher = SimpleNamespace(remote=True, view=lambda: SimpleNamespace(seat=-1))
+    player = SimpleNamespace(remote=True, view=lambda: SimpleNamespace(seat=2))
+    assert quit_note(watcher) == ["You are watching: the table plays on without you."]    # type: ignore[arg-type]
+    assert "A computer plays your seat" in quit_note(player)[0]                          # type: ignore[arg-type]
+
+
+def test_the_score_sheet_names_the_dealer_as_the_table_does() -> None:
+    """At a table of named people the sheet's dealer is their name, not "Player 2"."""
+    from canasta_tui.ui.texts import SHEET_WIDTH, sheet_lines
+
+    m = finished_match(7, target=1500)
+    names = ("Ann", "Bartholomew", "Bob", "Di")
+    lines = sheet_lines(m.rules, m.sheet, m.scores, 20, names)
+    assert not any("Player" in line for line in lines)
+    rows = lines[2:2 + len(m.sheet)]
+    assert [row.split()[1] for row in rows] == [names[rec.dealer] for rec in m.sheet]
+    assert max(map(len, lines)) <= SHEET_WIDTH
+    assert lines[1].split() == ["Hand", "Dealer", "bonus", "net", "total", "bonus", "net", "total"]
+
+
+def test_the_lobby_names_the_winners_of_a_table_of_named_people() -> None:
+    """The lobby said "Players 2 & 4 won" at a table of ann, bob, cy and di."""
+    from canasta_tui.server.tables import ServerTable
+    from canasta_tui.table import COMPUTER, REMOTE, Seat, Table
+
+    m = finished_match(7, target=1500)
+    assert m.winner is not None
+    named = tuple(Seat(REMOTE, n) for n in ("ann", "bob", "cy", "di"))
+    st = ServerTable(None, 1, m.rules, "advanced", "ann", 7, table=Table(m.rules, named, 7, match=m))  # type: ignore[arg-type]
+    want = ("ann & cy", "bob & di")[m.winner]
+    assert st.winner_text() == f"{want} won"
+    computers = tuple(Seat(COMPUTER) for _ in range(4))
+    st = ServerTable(None, 1, m.rules, "advanced", "ann", 7, table=Table(m.rules, computers, 7, match=m))  # type: ignore[arg-type]
+    assert st.winner_text() == f"Players {('1 & 3', '2 & 4')[m.winner]} won"

@@ -235,7 +235,9 @@ def test_the_record_lists_matches_and_opens_their_replays() -> None:
     typ(p, "q", "s")
     assert isinstance(p.child, StatisticsPage)
     text = screen(p)
-    assert "bob" in text and "as your partner" in text and "classic rules" in text and "1,450" in text
+    # The columns say what the rows hold: partners and rules, not players and levels.
+    assert "partner or rules  by    " in text and "level" not in text
+    assert re.search(r"> bob +partner +\d", text) and re.search(r"classic +rules +\d", text) and "1,450" in text
     typ(p, "r")
     assert "reset" not in screen(p).split("\n")[-1]          # the server's records are not reset here
     typ(p, "q", "l")
