@@ -74,7 +74,7 @@ LOBBY_KEYS: list[KeyHelp] = [
     KeyHelp("answer", ("y",), "y", "answer an invitation to a table you put off"),
     KeyHelp("join", ("g",), "g", "sit at a private table with its code (Enter shows yours)"),
     KeyHelp("dismiss", ("x",), "x", "ask someone to leave the table you created"),
-    KeyHelp("admin", ("a",), "a", "admins: announce, close a table, remove, ban"),
+    KeyHelp("admin", ("a",), "a", "admins: announce, close a table, remove, ban, the bans"),
     KeyHelp("code", ("r",), "r", "a guest types the code of their seat to get it back"),
     # A person's own record (ui/records.py): statistics and history, leaderboard, options, replays.
     KeyHelp("record", ("i", "l", "o"), "i, l, o", "your record and matches, the leaderboard, your options"),
@@ -323,7 +323,7 @@ class AdminMenu(Page):
     def draw(self, cv: Canvas, opts: Options) -> None:
         draw_box(cv, "Admin", ["1  announce a line to everybody", "2  close a table (its game is kept)",
                                "3  remove a person from the server", "4  ban a person, a key or an address for a time",
-                               "5  bans: who is banned (lift one), ban somebody online or a recent visitor", "",
+                               "5  the bans: lift one, or ban somebody online or a recent visitor", "",
                                "Each asks before it is done, and is logged.", "Any other key: cancel"])
 
 

@@ -71,7 +71,7 @@ def test_an_admin_bans_a_recent_visitor_from_the_list_guests_from_their_address_
             await settle(srv, lambda: f"key:{eve_fp}" not in srv.registry.clients)
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("No tables yet")
-            screen = await alice.press("a", "5  bans")
+            screen = await alice.press("a", "5  the bans")
             screen = await alice.press("5", "Nobody is banned.")
             # Whom to ban: alice online, then eve, with her last address; the chosen one's key in full.
             screen = await alice.press("b", "Ban whom?")
@@ -95,7 +95,7 @@ def test_an_admin_bans_a_recent_visitor_from_the_list_guests_from_their_address_
             await gus.wait_for("No tables yet")
             await gus.close()
             # The list: who, key, the addresses, until, by whom, why.
-            screen = await alice.press("a", "5  bans")
+            screen = await alice.press("a", "5  the bans")
             screen = await alice.press("5", "Bans")
             flat = screen.replace("│", " ")
             assert "> eve until " in flat and ", by alice: spam in the chat" in flat, flat

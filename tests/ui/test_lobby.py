@@ -500,9 +500,12 @@ def test_the_bans_page_lists_lifts_and_bans_a_person_picked_from_the_visitors() 
     fake.visitor_rows = (VisitorRow("key:" + EVE_FP, "eve", EVE_FP, "10.0.0.5", "online"),
                          VisitorRow("guest:abc", "~gus", "", "10.0.0.7", "2026-11-27 12:00"))
     page = lobby(fake)
-    typ(page, "a", "5")
+    typ(page, "a")
+    assert "5  the bans: lift one, or ban somebody online or a recent visitor │" in screen(page)
+    typ(page, "5")
     assert isinstance(page.child, BansPage)
     text = screen(page)
+    assert all(len(line) <= 80 for line in text.split("\n"))
     assert "> eve until 2026-11-28 13:00, by boss: spam" in text and f"key {EVE_FP}" in text
     assert "guests kept out from 10.0.0.5, 10.0.0.6" in text
     assert "  10.9.8.7 until 2026-11-27 20:00, by boss" in text and "everybody from this address" in text
