@@ -228,8 +228,15 @@ def _count(hand: Sequence[int]) -> list[int]:
     return counts
 
 
-def _take(hand: list[int], rank: int) -> int:
-    """Remove and return a card of ``rank`` from ``hand`` (a black three for rank 3)."""
+def _take(hand: list[int], rank: int, prefer: Counter[int] | None = None) -> int:
+    """Remove and return a card of ``rank`` from ``hand`` (a black three for rank 3): the first
+    one that ``prefer`` holds (one copy of it used up there), else the first."""
+    if prefer:
+        for i, c in enumerate(hand):
+            if RANK_OF[c] == rank and prefer[c] > 0 and not IS_RED_THREE[c]:
+                prefer[c] -= 1
+                del hand[i]
+                return c
     for i, c in enumerate(hand):
         if RANK_OF[c] == rank and not IS_RED_THREE[c]:
             del hand[i]
@@ -246,13 +253,14 @@ def _take_card(hand: list[int], c: int) -> int:
     return c
 
 
-def _take_used(hand: list[int], a: Action) -> list[int]:
+def _take_used(hand: list[int], a: Action, prefer: Counter[int] | None = None) -> list[int]:
     """Remove and return the cards of the meld, add or pile take ``a`` from ``hand``, one per
-    rank of ``a.ranks``: the copies it names (``a.cards``), else the first of each rank."""
+    rank of ``a.ranks``: the copies it names (``a.cards``), else the first of each rank that
+    ``prefer`` holds (see :func:`_own_left`), else the first of each rank."""
     if not a.cards:
-        return [_take(hand, r) for r in a.ranks]
+        return [_take(hand, r, prefer) for r in a.ranks]
     named = iter(a.cards)
-    return [_take(hand, r) if r in _WILD_RANKS else _take_card(hand, next(named)) for r in a.ranks]
+    return [_take(hand, r, prefer) if r in _WILD_RANKS else _take_card(hand, next(named)) for r in a.ranks]
 
 
 def named_problem(s: GameState, a: Action) -> str | None:
@@ -291,23 +299,40 @@ def _remove_known(known: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ..
 
 
 def meld_count(s: GameState) -> int:
-    """Points melded this turn that count toward the initial meld requirement.
+    """Points melded this turn that count toward the initial meld requirement."""
+    return _initial_meld_points(s.t)[0]
 
-    "If the player takes the discard pile, only the upcard (and no other card from the
-    pile) may count toward this requirement."  Cards of one rank are alike, so a
-    melded card counts while the hand held that many of its rank before the pile.
+
+def _initial_meld_points(t: Turn) -> tuple[int, int]:
+    """(points that count toward the initial meld, cards melded this turn that do not).
+
+    DOS, "Initial Meld Requirement": "If the player takes the discard pile, only the upcard
+    (and no other card from the pile) may count toward this requirement."  After a pile take
+    ``t.own`` is the hand before it: a melded card counts while the hand held a copy of that
+    very card (the two decks' copies of a card are alike), so the Aces the pile brought do not
+    count because the hand held Aces of other suits.
     """
-    t = s.t
     if t.own is None:
-        return sum(VALUE[c] for c in t.melded)
-    avail = _count(t.own)
+        return sum(VALUE[c] for c in t.melded), 0
+    avail = Counter(t.own)
     total = t.upcard_points
+    left_out = 0
     for c in t.melded:
-        r = RANK_OF[c]
-        if avail[r] > 0:
-            avail[r] -= 1
+        if avail[c] > 0:
+            avail[c] -= 1
             total += VALUE[c]
-    return total
+        else:
+            left_out += 1
+    return total, left_out
+
+
+def _own_left(t: Turn) -> Counter[int] | None:
+    """After a pile take for an initial meld, the cards of the hand before it not yet melded
+    this turn (None: the turn took no pile, or the side had melded): a meld written by rank
+    uses these copies first, as a player meeting the requirement would."""
+    if t.own is None:
+        return None
+    return Counter(t.own) - Counter(t.melded)
 
 
 def meld_needed(s: GameState) -> int:
@@ -353,9 +378,11 @@ def turn_problem(s: GameState, going_out: bool) -> str | None:
         waived = going_out and not t.melded_before and t.drew == "stock"
         if not waived:
             need_pts = meld_needed(s)
-            count = meld_count(s)
+            count, left_out = _initial_meld_points(t)
             if count < need_pts:
                 waits = " (then the rest of the pile comes into your hand)" if t.pile_undo is not None else ""
+                if left_out:
+                    waits = " (of the pile only the upcard counts, not the cards it brought)"
                 return f"Initial meld needs {need_pts} points; these melds count {count}{waits}"
     if t.black_threes and not going_out:
         return "Black threes may be melded only when going out"
@@ -1012,7 +1039,7 @@ def _apply_unchecked(s: GameState, a: Action) -> GameState:
         cards = [_take_card(hand, sequence_rank(p) * 4 + SUIT_OF[a.card])
                  for p in map(sequence_position, a.ranks)]
     else:
-        cards = _take_used(hand, a)
+        cards = _take_used(hand, a, _own_left(t))
     key = a.ranks[0]
     if a.kind == A.MELD:
         if a.card >= 0:

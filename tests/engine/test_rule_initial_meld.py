@@ -4,9 +4,10 @@ Chapter 2, "Initial Meld Requirement", "Irregularities: Improper Meld")."""
 from __future__ import annotations
 
 import pytest
-from positions import legal, position, run, stacked_deck, why
+from positions import hand_text, legal, position, run, stacked_deck, why
 
 from canasta_tui.engine import CLASSIC, IllegalActionError, Phase, deal, meld_count, meld_needed, score_hand
+from canasta_tui.presets import load_rules
 
 D = Phase.DRAW
 
@@ -80,6 +81,47 @@ def test_from_the_pile_only_the_upcard_counts() -> None:
     s3 = run(s2, "add K", "add Q")  # the buried king and queen do not count
     assert meld_count(s3) == 70
     assert "discard 5c" in legal(s3)
+
+
+@pytest.mark.parametrize("preset", ["classic", "samba", "bolivia"])
+def test_from_the_pile_its_cards_of_a_rank_the_hand_holds_do_not_count(preset: str) -> None:
+    """DOS, "Initial Meld Requirement": "If the player takes the discard pile, only the upcard
+    (and no other card from the pile) may count toward this requirement"; online rules: "You
+    cannot count any other cards in the pile which you may intend to add in the same turn."
+    A♦ A♣ A♠ lie under the upcard and the hand holds A♥ A♥: melding the three Aces the pile
+    brought counts none of them (the count was 70, crediting them for the hand's Aces).  Samba
+    and Bolivia count the initial meld as classic does (rules/RULES.md, "Samba and Bolivia":
+    only the requirement's figures change)."""
+    s = position({0: "Ah Ah 2c 9h 9d 5c 6c 7d 8s"}, rules=load_rules(preset), phase=D, pile="Ad Ac As 9c")
+    assert legal(s) == ["draw", "pile 9 9"]
+    taken = run(s, "pile 9 9")
+    assert meld_count(taken) == 30            # the upcard and the natural pair from the hand
+    pile_aces = run(taken, "meld Ac Ad As")
+    assert meld_count(pile_aces) == 30
+    assert not any(a.startswith("discard") for a in legal(pile_aces))
+    assert why(pile_aces, "discard 5c") == ("Initial meld needs 50 points; these melds count 30 "
+                                            "(of the pile only the upcard counts, not the cards it brought)")
+    # The hand's own Aces count: named, or written by rank (which then uses the hand's copies).
+    own = run(taken, "meld Ah Ah Ac")
+    by_rank = run(taken, "meld A A A")
+    for after in (own, by_rank):
+        assert meld_count(after) == 70
+        assert sorted(hand_text(after, 0).split()).count("Ah") == 0
+        assert "discard 5c" in legal(after)
+    # An Ace the pile brought added to the hand's Aces adds nothing to the count.
+    assert meld_count(run(by_rank, "add A")) == 70
+
+
+def test_from_the_pile_the_rest_waits_where_the_rules_say_so() -> None:
+    """Windows 2.41 rule 7 (``undo_pile_allowed``): "you must have melded at least the minimum
+    amount of points" before "you receive the rest of the discard pile": the Aces under the
+    upcard are not in the hand to meld until the requirement is met from the hand."""
+    s = position({0: "Ah Ah 2c 9h 9d 5c 6c 7d 8s"}, rules=load_rules("windows"), phase=D, pile="Ad Ac As 9c")
+    taken = run(s, "pile 9 9")
+    assert "Ac" not in hand_text(taken, 0).split()
+    assert why(taken, "meld A A A") == "You hold 2 Aces; the meld needs 3"
+    after = run(taken, "meld A A 2")
+    assert meld_count(after) == 90 and "Ac" in hand_text(after, 0).split()
 
 
 def test_from_the_pile_a_requirement_out_of_reach_refuses_the_pile() -> None:
