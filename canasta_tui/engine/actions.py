@@ -32,7 +32,19 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
 
-from .cards import JOKER, RANK_NAMES, RANK_OF, SUIT_OF, card_text, parse_card, parse_rank, sequence_position, sequence_rank
+from .cards import (
+    JOKER,
+    JOKER_CARD,
+    RANK_NAMES,
+    RANK_OF,
+    SUIT_LETTERS,
+    SUIT_OF,
+    card_text,
+    parse_card,
+    parse_rank,
+    sequence_position,
+    sequence_rank,
+)
 from .errors import InvalidActionError
 
 
@@ -70,18 +82,25 @@ KINDS = tuple(ActionKind)
 _WILD = (2, JOKER)
 
 
-#: ``target`` of an ``add`` onto a sequence: SEQUENCE_TARGET + lowest position * 16 + highest
-#: position (positions 4 ... 14, the Ace 14), the suit being the added card's.
+#: ``target`` of an ``add`` onto a sequence: SEQUENCE_TARGET + the sequence's suit * 256 +
+#: lowest position * 16 + highest position (positions 4 ... 14, the Ace 14).  The suit is the
+#: sequence's own, not read from the added card: a joker has none, and a card of another suit
+#: is refused as such rather than sent looking for a sequence of its own suit.
 SEQUENCE_TARGET = 1000
 
 
-def sequence_target(low: int, high: int) -> int:
-    return SEQUENCE_TARGET + low * 16 + high
+def sequence_target(low: int, high: int, suit: int = 0) -> int:
+    return SEQUENCE_TARGET + suit * 256 + low * 16 + high
 
 
 def target_span(target: int) -> tuple[int, int]:
     """(lowest, highest) position of the sequence an ``add`` goes onto."""
-    return divmod(target - SEQUENCE_TARGET, 16)
+    return divmod((target - SEQUENCE_TARGET) % 256, 16)
+
+
+def target_suit(target: int) -> int:
+    """The suit of the sequence an ``add`` goes onto."""
+    return (target - SEQUENCE_TARGET) // 256
 
 
 def _seq_card(position: int, suit: int) -> int:
@@ -128,10 +147,10 @@ class Action(NamedTuple):
             return k + " " + " ".join(words)
         if k == MELD and self.card >= 0:
             suit = SUIT_OF[self.card]
-            return "meld " + " ".join(card_text(r * 4 + suit) for r in self.ranks)
+            return "meld " + " ".join("JK" if r == JOKER else card_text(r * 4 + suit) for r in self.ranks)
         if k == ADD and self.card >= 0:
             low, high = target_span(self.target)
-            suit = SUIT_OF[self.card]
+            suit = target_suit(self.target)
             return f"add {card_text(self.card)} to {card_text(_seq_card(low, suit))}-{card_text(_seq_card(high, suit))}"
         if k in (PILE, MELD, JOIN) and self.ranks:
             return k + " " + " ".join(RANK_NAMES[r] for r in self.ranks)
@@ -200,9 +219,10 @@ def meld_sequence(*cards: int) -> Action:
     return Action(MELD, tuple(RANK_OF[c] for c in cards), int(cards[0]))
 
 
-def add_to_sequence(card: int, low: int, high: int) -> Action:
-    """``card`` onto the side's sequence of its suit running from position ``low`` to ``high``."""
-    return Action(ADD, (RANK_OF[card],), int(card), sequence_target(low, high))
+def add_to_sequence(card: int, low: int, high: int, suit: int | None = None) -> Action:
+    """``card`` onto the side's sequence of ``suit`` (default: the card's) running from position
+    ``low`` to ``high``."""
+    return Action(ADD, (RANK_OF[card],), int(card), sequence_target(low, high, SUIT_OF[card] if suit is None else suit))
 
 
 def with_cards(a: Action, cards: Sequence[int]) -> Action:
@@ -230,19 +250,50 @@ def join(rank: int) -> Action:
 
 
 def _parse_sequence(args: list[str]) -> Action:
-    cards = [parse_card(w) for w in args]
-    if any(RANK_OF[c] == JOKER for c in cards) or len({SUIT_OF[c] for c in cards}) != 1:
-        raise ValueError("a sequence is of cards of one suit, without wild cards")
-    cards.sort(key=lambda c: sequence_position(RANK_OF[c]))
-    return meld_sequence(*cards)
+    """``meld 7h 8h 9h``: the cards of a new sequence, in any order.  A wild card among them is
+    read all the same (``meld 7h 8h JK``, ``meld 7h 8h 2``), so that the engine refuses it with
+    the rule ("no wild card may stand in a sequence") rather than the reader with its grammar."""
+    naturals: list[int] = []
+    wilds: list[int] = []
+    for w in args:
+        if _has_suit(w) or w.upper() in ("JK", "JOKER"):
+            c = int(parse_card(w))
+            if RANK_OF[c] in _WILD:
+                wilds.append(RANK_OF[c])
+            else:
+                naturals.append(c)
+        elif (r := parse_rank(w)) in _WILD:
+            wilds.append(r)
+        else:
+            raise ValueError("name every natural card of a sequence with its suit (like 7h 8h 9h)")
+    if len({SUIT_OF[c] for c in naturals}) != 1:
+        raise ValueError("a sequence is of cards of one suit (like 7h 8h 9h)")
+    naturals.sort(key=lambda c: sequence_position(RANK_OF[c]))
+    return Action(MELD, (*(RANK_OF[c] for c in naturals), *wilds), naturals[0])
 
 
-def _parse_span(text: str) -> tuple[int, int]:
+def _parse_span(text: str) -> tuple[int, int, int]:
+    """``7h-9h``: (lowest position, highest position, suit) of a sequence."""
     low, sep, high = text.partition("-")
     if not sep:
         raise ValueError(f"not a sequence: {text!r} (write its lowest and highest cards, like 7h-9h)")
     a, b = parse_card(low), parse_card(high)
-    return sequence_position(RANK_OF[a]), sequence_position(RANK_OF[b])
+    if RANK_OF[a] == JOKER or RANK_OF[b] == JOKER or SUIT_OF[a] != SUIT_OF[b]:
+        raise ValueError(f"not a sequence: {text!r} (its lowest and highest cards are of one suit, like 7h-9h)")
+    return sequence_position(RANK_OF[a]), sequence_position(RANK_OF[b]), SUIT_OF[a]
+
+
+def _parse_add_to_span(word: str, span: str) -> Action:
+    """``add 10h to 7h-9h``; a wild card is read too (``add JK to 7h-9h``, ``add 2 to 7h-9h``),
+    for the engine to refuse with the rule."""
+    low, high, suit = _parse_span(span)
+    if _has_suit(word) or word.upper() in ("JK", "JOKER"):
+        c = int(parse_card(word))
+    elif (r := parse_rank(word)) in _WILD:
+        c = r * 4 + suit if r != JOKER else int(JOKER_CARD)   # any copy of a wild card will do
+    else:
+        raise ValueError(f"name the card with its suit (like add {RANK_NAMES[r]}{SUIT_LETTERS[suit]} to {span})")
+    return add_to_sequence(c, low, high, suit)
 
 
 def _has_suit(word: str) -> bool:
@@ -267,6 +318,8 @@ def _parse_named(kind: ActionKind, args: list[str]) -> Action | None:
             if r not in _WILD:
                 raise ValueError("name every natural card with its suit (like 9h 9h 9s) or none (like 9 9 9)")
         ranks.append(r)
+    if not named and kind != ADD:
+        return action(kind, tuple(ranks))   # wild cards only (``meld 2c 2d JK``): suits do not matter
     if len({RANK_OF[c] for c in named}) != 1:
         return None
     if kind == ADD and len(ranks) != 1:
@@ -298,10 +351,8 @@ def parse_action(text: str) -> Action:
             return meld(*(parse_rank(w) for w in args))
         if kind == JOIN and len(args) == 1:
             return join(parse_rank(args[0]))
-        if kind == ADD and len(args) == 3 and args[1].lower() == "to" and _has_suit(args[0]):
-            c = parse_card(args[0])
-            low, high = _parse_span(args[2])
-            return add_to_sequence(c, low, high)
+        if kind == ADD and len(args) == 3 and args[1].lower() == "to" and ("-" in args[2] or _has_suit(args[0])):
+            return _parse_add_to_span(args[0], args[2])
         if kind == ADD and len(args) == 1 and _has_suit(args[0]):
             return _parse_named(ADD, args) or add(RANK_OF[parse_card(args[0])])  # add 9h (add 2c: add 2)
         if kind == ADD and len(args) == 1:

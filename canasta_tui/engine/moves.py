@@ -29,6 +29,7 @@ from .cards import (
     SUIT_OF,
     THREE,
     VALUE,
+    a_or_an,
     card_text,
     full_deck,
     plural,
@@ -1419,12 +1420,20 @@ def _sequence_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> s
     rules = s.rules
     if not rules.sequences:
         return "These rules have no sequence melds: a meld is made of one rank"
+    # Wild cards and threes first: a joker's rank reads as the Ace's place in a sequence and its
+    # suit as clubs, so anything looked up from them would name a card nobody played.
+    if any(r in _WILD_RANKS for r in a.ranks):
+        return NO_WILD_IN_SEQUENCE
+    if THREE in a.ranks:
+        return NO_THREE_IN_SEQUENCE
+    suit = SUIT_OF[a.card] if a.kind == A.MELD else A.target_suit(a.target)
+    if SUIT_OF[a.card] != suit:
+        low, high = A.target_span(a.target)
+        return (f"{card_text(a.card)} cannot go on {card_text(sequence_rank(low) * 4 + suit)}-"
+                f"{card_text(sequence_rank(high) * 4 + suit)}: a sequence is of one suit")
     hand = list(s.hands[s.turn])
-    suit = SUIT_OF[a.card]
     cards = [sequence_rank(sequence_position(r)) * 4 + suit for r in a.ranks]
     for c in cards:
-        if RANK_OF[c] in (DEUCE, THREE):
-            return "A sequence is made of natural cards from 4 to Ace: no deuce, joker or three"
         if c not in hand:
             return f"You do not hold {card_text(c)}"
         hand.remove(c)
@@ -1441,7 +1450,9 @@ def _sequence_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> s
             return (f"Your side has no sequence from {card_text(sequence_rank(low) * 4 + suit)} to "
                     f"{card_text(sequence_rank(high) * 4 + suit)}")
         if high - low + 1 >= SEQUENCE_MAX:
-            return f"{_an(rules.sequence_canasta_name).capitalize()} is closed: it takes no more cards"
+            # Bicycle, Samba: "Cards may be added until there are seven cards, at which point the
+            # meld becomes a 'samba'": seven is all a sequence ever holds.
+            return f"{_an(rules.sequence_canasta_name).capitalize()} is a sequence of exactly seven cards: it takes no more"
         p = sequence_position(a.ranks[0])
         if p not in (low - 1, high + 1):
             return f"{card_text(a.card)} does not continue that sequence at either end"
@@ -1449,6 +1460,13 @@ def _sequence_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> s
         after = _apply_unchecked(s, a)
         return turn_problem(after, True) or "That would empty your hand"
     return _last_card_reason(s, a) or f"'{a}' is not allowed now"
+
+
+#: Why a wild card is refused in a sequence (Bicycle, Samba: "no sequence meld may contain any
+#: wild card"); the UI says the same when a selection holds one.
+NO_WILD_IN_SEQUENCE = "No wild card may stand in a sequence: it is natural cards of one suit in order"
+#: Why a three is refused in one ("ace high, four low").
+NO_THREE_IN_SEQUENCE = "No three may stand in a sequence: it runs from 4 up to the Ace"
 
 
 def _forced_pile(s: GameState) -> str | None:
@@ -1486,9 +1504,9 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
             return "Start a meld with three cards (K K K or K K 2), then add more"
         if any(r != key and r not in _WILD_RANKS for r in a.ranks):
             return "A meld is made of one rank (with wild cards)"
-        if row[key] is not None:
-            return f"Your side already has a meld of {plural(key)}: add to it"
-        if len(a.ranks) - wild < 2:
+        if row[key] is not None and not may_start_group(row, key, rules):
+            return f"Your side already has a meld of {_meld_name(key)}: add to it"
+        if key != DEUCE and len(a.ranks) - wild < 2:
             return "A meld needs at least two natural cards"
         if key == THREE:
             if wild and not rules.black_three_meld_with_wild:
@@ -1496,18 +1514,24 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
             if s.t.permission == 0:
                 return "Your partner said no: black threes may be melded only when going out"
             return "Black threes may be melded only when going out, once your side has the canastas to go out"
-        if wild > rules.wilds_allowed(len(a.ranks) - wild):
+        if key != DEUCE and wild > rules.wilds_allowed(len(a.ranks) - wild):
             return _wild_limit_text(rules)
     else:
         target = a.target
         m = add_target(row, a, rules)
+        if target == DEUCE and not rules.wild_melds_allowed:
+            return "Jokers and deuces may never be melded apart from natural cards"
         if m is None:
-            return f"Your side has no meld of {plural(target) if target != DEUCE else 'wild cards'} to add to"
+            return f"Your side has no meld of {_meld_name(target)} to add to"
         if target == DEUCE and rules.wild_canasta_closed and m.size >= 7:
             return f"Nothing may be added to {_an(rules.wild_canasta_name)}"
         r = a.ranks[0]
         if r not in _WILD_RANKS and r != target:
-            return f"A {RANK_WORDS[r]} cannot go on the meld of {plural(target)}"
+            card = a_or_an(RANK_WORDS[r])
+            card = card[0].upper() + card[1:]
+            if target == DEUCE:
+                return f"{card} cannot go on the meld of wild cards: it takes only deuces and jokers"
+            return f"{card} cannot go on the meld of {plural(target)}"
         if r in _WILD_RANKS and target != DEUCE and len(m.wilds) >= rules.wilds_allowed(len(m.naturals)):
             return _wild_limit_text(rules)
         if target == THREE:
@@ -1517,6 +1541,12 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
         if not after.hands[s.turn]:
             return turn_problem(after, True) or "That would empty your hand"
     return _last_card_reason(s, a) or f"'{a}' is not allowed now"
+
+
+def _meld_name(rank: int) -> str:
+    """What a meld of ``rank`` holds, as a sentence names it: "Kings", "wild cards" (the wild
+    meld's slot is the deuce's, but jokers stand in it as much as deuces)."""
+    return "wild cards" if rank == DEUCE else plural(rank)
 
 
 def _wild_limit_text(rules: Rules) -> str:
