@@ -189,6 +189,21 @@ class LocalHome:
         game_id = gid if isinstance(gid, str) and gid else f"{time.time():.0f}-{table.seed}"
         return self._started(table, game_id, notices + seat_notices)
 
+    def first_game(self) -> tuple[Table, None]:
+        """The guided first game: a table of its own, never saved and never in the statistics (the
+        unfinished game in the autosave stays as it is)."""
+        from ..ui.tutorial import first_game_table
+
+        return first_game_table(self.names()[0]), None
+
+    def offer_first_game(self) -> bool:
+        """True the first time it is asked, ever: the start menu offers the first game then.  Kept in
+        the settings (``first_game_offered``); a settings file that cannot be written offers it again."""
+        if self._settings().first_game_offered:
+            return False
+        self.settings.save("first_game_offered", True)
+        return True
+
     def resume(self) -> tuple[Table, TableFiles] | str:
         game = self._unfinished()
         if game is None:

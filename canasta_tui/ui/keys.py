@@ -62,7 +62,7 @@ KEYS: list[KeyHelp] = [
     KeyHelp("log", ("g",), "g", "Show the log of this hand (public information)", "Game"),
     KeyHelp("load", ("f3",), "F3", "Load a saved game: Up/Down choose, Enter loads, Esc or q goes back", "Game"),
     KeyHelp("save", ("f4",), "F4", "Save the game under a name (asks for it; your name is offered)", "Game"),
-    KeyHelp("help", ("?", "f1"), "?, F1", "Help: the rules, these keys, scoring, strategy, about", "Game"),
+    KeyHelp("help", ("?", "f1"), "?, F1", "Help: the rules, these keys, scoring, strategy, FAQ, about", "Game"),
     KeyHelp("new_game", ("f2",), "F2",
             "New game: leave this game for the start menu (asks first; the game stays saved)", "Game"),
     KeyHelp("options", ("o",), "o", "Options: computer level, delay, names, cards, mouse, rule options", "Game"),

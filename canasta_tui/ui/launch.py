@@ -162,7 +162,10 @@ class GameApp(ScreenApp):
         self.table, self.table_files = table, files
         self.tables.append(table)
         table.delay = self.delay_ms / 1000
-        ctl = Controller(local_link(table), files, sort=self.sort, deal_pace=deal_pace(table.rules, self.delay_ms))
+        from .tutorial import FirstGameTable, GuidedController
+
+        screen = GuidedController if isinstance(table, FirstGameTable) else Controller
+        ctl = screen(local_link(table), files, sort=self.sort, deal_pace=deal_pace(table.rules, self.delay_ms))
         if self.settings is not None:
             values = self.settings.values()
             ctl.client.bells = {b for b in BELLS if values.get(f"bell_{b}", True)}

@@ -42,6 +42,8 @@ class Home(Protocol):
     def saved_games(self) -> Sequence[SavedGame]: ...
     def load(self, path: str) -> Started | str: ...
     def again(self, table: Table) -> Started | str: ...  # the same seats and rules, a new match
+    def first_game(self) -> Started | str: ...          # the guided first game (``ui.tutorial``)
+    def offer_first_game(self) -> bool: ...             # True once ever: the menu offers the first game
 
 
 class Pages(Protocol):
@@ -55,7 +57,8 @@ _COUNT = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
 
 @dataclass(frozen=True)
 class Choice:
-    what: str          # "resume", "new1" ... "new4", "watch", "load", "options", "rules", "statistics", "help", "quit"
+    what: str          # "resume", "new1" ... "new4", "watch", "first", "load", "options", "rules", "statistics",
+    #                    "help", "quit"
     key: str
     label: str
     about: str
@@ -83,11 +86,12 @@ def choices(home: Home) -> list[Choice]:
         out.append(Choice(f"new{n}", str(n), label, about))
     watch = f"Watch {_COUNT.get(players, str(players)).lower()} computers"
     out += [Choice("watch", "0", watch, "the computers play every seat"),
+            Choice("first", "f", "First game", "a short guided hand for a player new to Canasta"),
             Choice("load", "l", "Load a saved game", "saved with F4, or kept as a backup"),
             Choice("options", "o", "Options", "computer level, delay, names, cards, mouse"),
             Choice("rules", "u", "Rules", f"the rule options: {rules_label(rules)}"),
             Choice("statistics", "s", "Statistics", "high scores and win ratios"),
-            Choice("help", "?", "Help", "rules, keys, scoring, strategy, about"),
+            Choice("help", "?", "Help", "rules, keys, scoring, strategy, FAQ, about"),
             Choice("quit", "q", "Quit", "the unfinished game stays saved" if unfinished else "")]
     return out
 
@@ -172,6 +176,10 @@ class StartMenu(Page):
         self.rules = rules_label(home.rules())
         self.current = 0
         notices = [*message, *home.notices()]
+        if home.offer_first_game():
+            # Offered once ever, without a box in the way: highlighted, and said on the message line.
+            self.current = next(i for i, c in enumerate(self.items) if c.what == "first")
+            self.say("New to Canasta?  Enter plays a short guided first game (f, later too)")
         if notices:
             self.open(Info("Notice", notices))
 
@@ -214,6 +222,8 @@ class StartMenu(Page):
                 self.open(LoadPage(items))
         elif c.what == "resume":
             self._start(self.home.resume())
+        elif c.what == "first":
+            self._start(self.home.first_game())
         else:
             self._start(self.home.new(0 if c.what == "watch" else int(c.what[3:])))
 

@@ -79,6 +79,7 @@ class FixedHome:
     game: str | None = "hand 3, 1,250 to 980"
     told: list[str] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
+    offer: bool = False              # the first game not offered yet
 
     def unfinished(self) -> str | None:
         return self.game
@@ -107,6 +108,14 @@ class FixedHome:
 
     def again(self, table: Any) -> Any:
         return "no tables in this test"
+
+    def first_game(self) -> Any:
+        self.asked.append("first game")
+        return "no tables in this test"
+
+    def offer_first_game(self) -> bool:
+        offer, self.offer = self.offer, False
+        return offer
 
 
 class FixedPages:

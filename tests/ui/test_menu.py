@@ -15,7 +15,7 @@ from .pages_helpers import FixedHome, FixedPages, screen, typ
 def test_the_choices_are_the_dos_games_and_resume_only_with_a_game_to_resume() -> None:
     labels = [c.label for c in choices(FixedHome())]
     assert labels == ["Resume", "One Human Player", "Two Human Players", "Three Human Players", "Four Human Players",
-                      "Watch four computers", "Load a saved game", "Options", "Rules", "Statistics", "Help", "Quit"]
+                      "Watch four computers", "First game", "Load a saved game", "Options", "Rules", "Statistics", "Help", "Quit"]
     assert "Resume" not in [c.label for c in choices(FixedHome(game=None))]
     text = screen(StartMenu(FixedHome(), FixedPages()))
     assert "> r  Resume                  the unfinished game: hand 3, 1,250 to 980" in text
