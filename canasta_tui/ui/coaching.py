@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
 from ..engine import Phase, PlayerView
 from ..engine.state import next_seat, team
+from .asking import Outlook, going_out
 from .canvas import Canvas, Options, card_label, fit, folded, glyph_text
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
@@ -33,6 +34,8 @@ from .texts import meld_cell, ordered_slots, side_name, sort_hand
 Runner = Callable[[Callable[[], Any], Callable[[Any], None]], None]
 #: What the hint line says while the Expert thinks.
 THINKING = "Thinking… (the Expert looks for the best move)"
+#: What the hint line says while Query finds out whether asking could only cost.
+CHECKING = "Query: looking whether you could go out this turn…"
 
 
 def run_here(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
@@ -77,6 +80,29 @@ class Coach:
     _limited: bool = False                 # the hint line says to wait (asking again looks again)
     _next: PlayerView | None = None        # asked meanwhile: worked out when the one before is done
     _times: deque[float] = field(default_factory=deque)
+    _checking: PlayerView | None = None    # Query's look ahead is under way for this view
+    _outlook: tuple[PlayerView, Outlook] | None = None   # its last answer
+
+    # ------------------------------------------------------------------ before asking
+    def before_asking(self, view: PlayerView, done: Callable[[Outlook], None]) -> None:
+        """Query: could this turn go out, and concealed (:func:`.asking.going_out`)?  Found off the
+        screen's thread (a long hand of Samba can take a second), then ``done`` with the answer on
+        it; each position once (the same view asked again, after "n", answers at once)."""
+        if self._outlook is not None and self._outlook[0] == view:
+            done(self._outlook[1])
+            return
+        if self._checking == view:
+            return                               # on its way: its answer acts
+        self._checking = view
+
+        def finished(answer: Outlook | None) -> None:
+            if self._checking == view:
+                self._checking = None
+            outlook = answer if isinstance(answer, Outlook) else Outlook.UNKNOWN
+            self._outlook = (view, outlook)
+            done(outlook)
+            self.changed()
+        self.run(functools.partial(going_out, view), finished)
 
     # ------------------------------------------------------------------ the hint
     def ask(self, view: PlayerView) -> None:
@@ -121,7 +147,10 @@ class Coach:
         self.run(functools.partial(hint, view, self.seed, HINT_BUDGET), done)
 
     def line(self, view: PlayerView) -> str:
-        """The hint line for ``view``: the hint (or "Thinking…") while nothing changed since it was asked."""
+        """The hint line for ``view``: the hint (or "Thinking…") while nothing changed since it was
+        asked; Query's "looking" while it looks."""
+        if self._checking is not None and self._checking == view:
+            return CHECKING
         return self._line if self._asked == view else ""
 
     # ------------------------------------------------------------------ the review
@@ -311,4 +340,4 @@ def position_lines(v: PlayerView, order: str, g: Glyphs, name: Callable[[int], s
             f"Cards in hand: {held} (next: {names[nxt]})"]
 
 
-__all__ = ["THINKING", "Coach", "Review", "Runner", "position_lines", "run_here"]
+__all__ = ["CHECKING", "THINKING", "Coach", "Review", "Runner", "position_lines", "run_here"]

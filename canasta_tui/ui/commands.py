@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine import Phase, team
+from ..engine import Phase, PlayerView, team
 from ..engine import actions as A
 from ..engine.cards import IS_RED_THREE, IS_WILD, RANK_OF, card_text, plural
 from ..presets import rules_label
+from .asking import Outlook
 from .dialogs import NAME_MAX, ChatInput, Confirm, LoadList, Log, PileChoice, Quit, SaveName, Score, Sheet, WildTarget
 from .helppages import HelpPage
 from .keys import check_commands
 from .model import Client
 from .moves import WILD_RANKS, compose_meld, compose_sequence, with_wild_for_pair
 from .pages import PageDialog
+from .texts import ask_warning
 
 #: A command: what a key does to the client.
 Command = Callable[[Client], None]
@@ -281,24 +283,27 @@ def end_hand(client: Client) -> None:
 
 @command("query")
 def query(client: Client) -> None:
+    """"May I go out, partner?"  Asking is optional ("A player may go out without asking
+    permission") and binding: before a question that can only cost, the player is told so and
+    may take it back (see :mod:`.asking`)."""
     if not _need_turn(client):
         return
     v = client.mine()
-    if A.A_ASK in v.legal:
-        need = v.rules.canastas_to_go_out
-        have = sum(1 for m in v.melds[team(v.turn, v.rules)] if m is not None and m.is_canasta)
-        if have < need:
-            # Tell first what going out would take: a "yes" binds, and costs 100 if not kept.
-            pen = v.rules.permission_penalty
-            what = "a canasta" if need - have == 1 else f"{need - have} more canastas"
-            client.open(Confirm(options=[A.A_ASK], text="\n".join([
-                ("Your side has no canasta yet" if have == 0 else f"Your side has only {have} canasta")
-                + ": to go out this turn",
-                f"you must complete {what} and meld or discard every card.",
-                f"If your partner says yes and you do not go out, your side pays {pen}.", "",
-                "y: ask anyway    n: do not ask"])))
-            return
-    client.play([A.A_ASK])
+    if A.A_ASK not in v.legal:
+        client.play([A.A_ASK])                 # refused: the table says why
+        return
+    client.coach.before_asking(v, lambda outlook: _ask(client, v, outlook))
+
+
+def _ask(client: Client, asked: PlayerView, outlook: Outlook) -> None:
+    """Query's look ahead is done: warn, or ask; nothing if the player has moved on meanwhile."""
+    if not client.my_turn() or client.mine() != asked or client.dialog is not None:
+        return
+    warning = ask_warning(outlook, asked.rules)
+    if warning is None:
+        client.play([A.A_ASK])
+    else:
+        client.open(Confirm(options=[A.A_ASK], text=warning))
 
 
 @command("discard_red_three")
@@ -326,8 +331,11 @@ def hint(client: Client) -> None:
     if client.coach.refusal:
         client.message = [client.coach.refusal]
         return
-    if client.dealing is not None or not _need_turn(client):
+    if not _need_turn(client):
         return
+    # The answer goes on the hint line, where a turn timer's warning may be: the player has seen
+    # it, and asked for this (a warning that comes later shows over the answer again).
+    client.turn_note = ""
     client.coach.ask(client.mine())
 
 

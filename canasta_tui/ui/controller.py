@@ -119,7 +119,9 @@ class Controller(ScreenBase):
             return
         if c.message:
             c.message = []
-            if name not in ("c-c",):
+            # Any key closes a message; the hint key answers too (pressed again over the answer
+            # it gave, a key that only closed the box said nothing).
+            if name not in ("c-c",) and self._keymap.get(name) != "hint":
                 return
         cmd = self._keymap.get(name)
         if cmd is not None:

@@ -146,7 +146,12 @@ def how_to_play_lines(width: int) -> list[Line]:
     intro = ("A turn is: draw a card from the stock (d) or take the pile (p); meld if you want to "
              "(select cards with Space, then m; or 1 and 3 for one or three of the cursor card's rank; "
              "w puts a wild card on a meld); then discard (c).  The command bar lights the commands the "
-             "rules allow now; a refused move says why and nothing is lost.  Every key:")
+             "rules allow now; a refused move says why and nothing is lost.  Before going out you may ask "
+             "your partner \"May I go out?\" (y, after drawing from the stock and before melding).  Asking is "
+             "optional: you may go out without asking.  The answer binds you: after a \"yes\" you must go "
+             "out this turn or your side pays the penalty, after a \"no\" you may not go out.  Where asking "
+             "can only cost you (you cannot go out this turn, or you could go out concealed, which needs no "
+             "question), y says so first and n takes it back.  Every key:")
     samba = ("In Samba and Bolivia, select three or more cards of one suit in order (4 low, Ace high) "
              "and press m to meld a sequence; selected cards that continue one of your sequences at "
              "either end go onto it (or click it).  Once your meld of a rank is a canasta, m with three "
@@ -229,7 +234,8 @@ A side with a canasta can go out, and that decides how long the hand lasts.
 
 Going out is not always best.  If your side is far ahead on the table, end the hand before the \
 others catch up; if the other side has taken a big pile, go out as soon as you can to cut their \
-score short.  Ask your partner ("May I go out?") when you are unsure: a "yes" binds you.
+score short.  Ask your partner ("May I go out?") when you are unsure whether they want the \
+hand to end: asking is optional, and the answer binds you (a "yes" you do not keep costs 100).
 
 Near 1500 and 3000 points the initial meld grows (50, 90, 120).  A side just under a \
 threshold melds more easily in the next hand than one just over it.

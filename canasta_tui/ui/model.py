@@ -27,7 +27,7 @@ from .dialogs import LeaveTable, Privacy, SheetEnd, TableDialog
 from .files import Files, SavedGame
 from .moves import arrange
 from .pages import Page
-from .texts import sort_hand
+from .texts import ASK_HINT, sort_hand
 
 #: The events the terminal bell can ring for (as the Windows games' sounds); each a setting
 #: ``bell_<event>``: your turn after a computer's, a question from your partner, a hand ended.
@@ -405,6 +405,8 @@ def status_line(c: Client) -> str:
         return f"You took the pile: b puts it back ({v.rules.undo_pile_penalty}-point penalty); or meld and discard"
     if v.problem:
         return v.problem
+    if A.A_ASK in v.legal:
+        return f"m melds, c discards; {ASK_HINT}"
     if any(a.kind == A.JOIN for a in v.legal):
         return "Space selects, m melds, J joins your two melds of a rank, c discards"
     return "Space selects, m melds, w adds a wild card, c discards the cursor card"

@@ -10,6 +10,7 @@ from ..engine import team as _team
 from ..engine.melds import Meld, ordered_melds
 from ..engine.scoring import TeamScore
 from ..text import points
+from .asking import Outlook
 from .canvas import card_label, wrap
 from .files import SavedGame
 from .keys import KEYS
@@ -38,6 +39,31 @@ def load_lines(items: Sequence[SavedGame], current: int, rows: int, width: int) 
     more = len(items) - rows
     out += ["", (f"{len(items)} saved games; " if more > 0 else "") + "Up/Down: choose  Enter: load  Esc or q: back"]
     return out
+
+
+#: The hint line's word on Query while asking is allowed: the DOS manual's "A player may go out
+#: without asking permission" and "The player is bound by the reply".
+ASK_HINT = 'y asks "May I go out?" (optional; the answer binds)'
+
+
+def ask_warning(outlook: Outlook, rules: Rules) -> str | None:
+    """What Query says before a question that can only cost (None: it asks at once).  A hand that
+    cannot go out this turn gains nothing from a "yes" and pays for not keeping it; a hand that
+    can go out concealed needs no question, and a "no" from the partner, who cannot see it,
+    would stop it."""
+    pen = rules.permission_penalty
+    if outlook == Outlook.CANNOT:
+        lines = ["Asking can only cost you here: you cannot go out this turn.",
+                 f'A "yes" binds you to go out: your side would pay {pen} points',
+                 'when you cannot.  A "no" changes nothing.  Asking is optional.']
+    elif outlook == Outlook.CONCEALED:
+        worth = rules.going_out_bonus + rules.concealed_bonus
+        lines = ["You can go out concealed this turn, and going out needs no",
+                 "question (asking is optional).  Your partner cannot see your",
+                 f'hand: a "no" would stop you going out, and its {worth} points.']
+    else:
+        return None
+    return "\n".join([*lines, "", "Ask anyway?    y: ask    n: do not ask"])
 
 
 def pile_option_text(a: Action, v: PlayerView, g: Glyphs) -> str:
@@ -443,6 +469,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     return out
 
 
-__all__ = ["MELD_ORDER", "MOUSE_HELP", "bonus_legend", "canasta_kind", "canasta_tag", "help_lines", "load_lines", "meld_cards",
+__all__ = ["ASK_HINT", "MELD_ORDER", "MOUSE_HELP", "ask_warning", "bonus_legend", "canasta_kind", "canasta_tag",
+           "help_lines", "load_lines", "meld_cards",
            "meld_line", "meld_name", "mouse_lines", "ordered_slots", "pile_option_text", "score_lines", "sheet_lines",
            "side_name", "sort_hand", "special_canastas", "summary_table"]
