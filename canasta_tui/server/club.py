@@ -30,6 +30,7 @@ from .people import (
     shown_points,
 )
 from .store import TableStore
+from .writer import WAITS, QueuedPeople
 
 log = logging.getLogger("canasta.server")
 
@@ -118,10 +119,12 @@ class Club:
         if not ident.verified:
             return "A guest's options are not kept: connect with your SSH key to keep them"
         try:
-            self.people.set_options(ident.key, options)
+            self.people.set_options(ident.key, options)      # (queued: the store's thread writes it)
         except StoreError as exc:
             log.warning("the options of %s could not be kept: %s", ident.log_text(), exc)
             return "Your options could not be kept (the server's store failed): they hold until you leave"
+        if isinstance(self.people, QueuedPeople) and self.people.writer.trouble:
+            return WAITS              # (the person was told once already; each change says it again)
         return None
 
     # ------------------------------------------------------------------ results and ratings

@@ -568,13 +568,17 @@ def rate(result: MatchResult, current: dict[str, Rating]) -> dict[str, Rating]:
 
 # ---------------------------------------------------------------------- SQLite
 class SqlitePeopleStore:
-    """:class:`PeopleStore` in one SQLite file.  One connection, used under a lock from the event
-    loop's thread and from the thread that records a finished match."""
+    """:class:`PeopleStore` in one SQLite file.  Two connections: one reads (under its lock, from
+    the event loop's thread), one writes (under its own, from the writers' threads: the store's
+    writer, :mod:`.writer`, and the one that records a finished match), so that a read never waits
+    for a write, nor for another process's lock on the file (WAL readers do not)."""
 
     def __init__(self, path: Path, timeout: float = BUSY_TIMEOUT) -> None:
         self.path = path
         self.problem = ""               # the file found was set aside: what the log said
         self._lock = threading.RLock()
+        self._wlock = threading.RLock()
+        self._batch = threading.local()
         try:
             self._db = connect(path, timeout, PEOPLE, check_same_thread=False)
         except StatsError as exc:
@@ -589,10 +593,39 @@ class SqlitePeopleStore:
             except StatsError as exc2:
                 raise StoreError(str(exc2)) from None
         self._db.execute("PRAGMA synchronous = NORMAL")
+        try:
+            self._wdb = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
+            self._wdb.execute("PRAGMA foreign_keys = ON")
+            self._wdb.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise StoreError(f"{printable(str(path))}: the server's people database: {printable(str(exc))}") from None
+
+    def write_wait(self, seconds: float) -> None:
+        """How long a write waits for another process's lock on the file before it fails."""
+        with self._wlock:
+            self._wdb.execute(f"PRAGMA busy_timeout = {max(0, round(seconds * 1000))}")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction for every write made inside (on this thread): whole or not at all."""
+        if getattr(self._batch, "db", None) is not None:
+            yield
+            return
+        with self._wlock, self._errors(), transaction(self._wdb) as db:
+            self._batch.db = db
+            try:
+                yield
+            finally:
+                self._batch.db = None
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._errors(), transaction(self._db) as db:
+        inside = getattr(self._batch, "db", None)
+        if inside is not None:
+            yield inside
+            return
+        with self._wlock, self._errors(), transaction(self._wdb) as db:
             yield db
 
     @contextmanager
@@ -611,6 +644,8 @@ class SqlitePeopleStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        with self._wlock:
+            self._wdb.close()
 
     # ------------------------------------------------------------------ names
     def names(self) -> list[NameRow]:
@@ -823,6 +858,23 @@ class SqlitePeopleStore:
                        " VALUES (?, ?, ?, ?, ?, ?)", (number, from_key, from_name, to_key, table_id, made))
             db.execute("INSERT OR REPLACE INTO notes(name, value) VALUES (?, ?)", (INVITATION_COUNTER, str(number)))
         return Invitation(number, from_key, from_name, to_key, table_id, made)
+
+    def last_invitation(self) -> int:
+        """The highest number an invitation of this store has had (the next is one more)."""
+        with self._reading() as db:
+            kept = db.execute("SELECT value FROM notes WHERE name = ?", (INVITATION_COUNTER,)).fetchone()
+            highest = db.execute("SELECT MAX(id) FROM invitations").fetchone()[0]
+        return max(_int(kept[0]) if kept else 0, int(highest or 0))
+
+    def put_invitation(self, inv: Invitation) -> None:
+        """Keep an invitation numbered by its caller (:mod:`.writer` numbers them in memory)."""
+        with self._writing() as db:
+            db.execute("DELETE FROM invitations WHERE to_key = ? AND table_id = ?", (inv.to_key, inv.table_id))
+            db.execute("INSERT OR REPLACE INTO invitations(id, from_key, from_name, to_key, table_id, made)"
+                       " VALUES (?, ?, ?, ?, ?, ?)", tuple(inv))
+            kept = db.execute("SELECT value FROM notes WHERE name = ?", (INVITATION_COUNTER,)).fetchone()
+            if inv.id > (_int(kept[0]) if kept else 0):
+                db.execute("INSERT OR REPLACE INTO notes(name, value) VALUES (?, ?)", (INVITATION_COUNTER, str(inv.id)))
 
     def _invitations(self, where: str = "", args: tuple[Any, ...] = ()) -> list[Invitation]:
         with self._reading() as db:

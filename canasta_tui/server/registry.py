@@ -20,7 +20,9 @@ Everything here runs on the event loop's thread.
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import contextlib
 import logging
 import math
 import time
@@ -73,6 +75,7 @@ from .tables import (
     timer_text,
     turn_timers,
 )
+from .writer import WAITS, QueuedPeople
 
 log = logging.getLogger("canasta.server")
 
@@ -112,11 +115,17 @@ class Registry:
         self.thinking = ThinkingShare(config.workers, config.expert_budget, min(EXPERT_LEAST, config.expert_budget))
         self.tables: dict[int, ServerTable] = {}
         self.clients: dict[str, Client] = {}      # identity -> its one live connection
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
         if people is None:
             try:
-                people = SqlitePeopleStore(config.home / PEOPLE_FILE)
+                file = SqlitePeopleStore(config.home / PEOPLE_FILE)
             except StoreError as exc:
                 raise ConfigError(str(exc)) from None
+            # Writes go to the store's own thread, queued and batched: never on the loop (:mod:`.writer`).
+            people = QueuedPeople(file, on_trouble=self._writes_wait)
         #: The people and records (:mod:`.people`): names, ratings, histories, options, bans, chat.
         self.people: PeopleStore = people
         #: The people store's side: records, the leaderboard, options, shown ratings, results.
@@ -138,6 +147,20 @@ class Registry:
         self.generation = 0
         self._rows: tuple[int, list[LobbyRow]] = (-1, [])
         self._online: tuple[int, list[PersonRow]] = (-1, [])
+
+    def _writes_wait(self, keys: frozenset[str]) -> None:
+        """On the store's writer thread: the changes of ``keys`` wait (the store cannot be written);
+        each of them is told, on the loop's thread."""
+        def tell() -> None:
+            for key in keys:
+                who = self.clients.get(key)
+                if who is not None:
+                    who.notify(WAITS)
+        if self._loop is None:
+            tell()
+        else:
+            with contextlib.suppress(RuntimeError):      # (the loop has closed)
+                self._loop.call_soon_threadsafe(tell)
 
     # ------------------------------------------------------------------ listeners (lobby screens)
     def subscribe(self, fn: Callable[[], None]) -> None:
