@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ..text import printable
 from .people import (
     CHAT_KEEP,
+    VISITS_KEEP,
     Ban,
     ChatLine,
     Game,
@@ -41,6 +42,7 @@ from .people import (
     Standing,
     StoreError,
     Tally,
+    Visit,
 )
 
 log = logging.getLogger("canasta.server")
@@ -280,7 +282,7 @@ class QueuedPeople:
         self._options[key] = options
         self.writer.put(("options", key), _Write(lambda s: s.set_options(key, options), who=key, every=ROW_EVERY))
 
-    # ------------------------------------------------------------------ bans (an admin's, rare: written at once)
+    # ------------------------------------------------------------------ bans, visits (admin.py writes them off the loop)
     def ban(self, ban: Ban) -> None:
         self.store.ban(ban)
 
@@ -289,6 +291,12 @@ class QueuedPeople:
 
     def bans(self, now: float) -> list[Ban]:
         return self.store.bans(now)
+
+    def visit(self, visit: Visit, keep: int = VISITS_KEEP) -> None:
+        self.store.visit(visit, keep)       # (the admin's bans write them on a thread of their own)
+
+    def visits(self, limit: int = VISITS_KEEP) -> list[Visit]:
+        return self.store.visits(limit)
 
     # ------------------------------------------------------------------ invitations (held here)
     def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:

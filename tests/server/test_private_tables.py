@@ -65,8 +65,8 @@ def test_the_online_list_does_not_tell_an_unlisted_tables_game_by_its_rating() -
             from canasta_tui.server.people import Game, Rating
 
             carol_key = f"key:{fingerprint_of('carol')}"
-            store = srv.registry.people
-            with store._writing() as db:        # type: ignore[attr-defined]
+            store = srv.registry.people.store          # type: ignore[attr-defined]
+            with store._writing() as db:
                 db.execute("INSERT INTO ratings(entry, game, name, mu, sigma, matches, updated)"
                            " VALUES (?, ?, ?, ?, ?, ?, ?)", (carol_key, Game.SAMBA.value, "carol", 40.0, 2.0, 5, 0.0))
             assert Rating(carol_key, "carol", 40.0, 2.0).points == 1360
