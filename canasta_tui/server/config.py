@@ -75,6 +75,14 @@ class ServerConfig:
     #: address with the most of them.
     max_logins: int = 20
     max_logins_per_address: int = 3
+    #: Connections that have not sent a byte yet are held apart, at most ``max_silent`` (the
+    #: oldest from the place with the most of them goes first): a real client speaks at once.
+    max_silent: int = 256
+    #: Places kept for people who prove a key: guests (no key) are let in while fewer than
+    #: ``max_connections - room_for_keys`` connections are in (at least half of them), so that a
+    #: crowd of guests never makes the server full for a person with a key.  (IPv6 addresses count
+    #: by their /64 in every limit "from one address".)
+    room_for_keys: int = 10
     #: Input allowed per connection: ``input_rate`` bytes a second, in bursts of ``input_burst``;
     #: what is over (a paste, however big) is dropped with a note.  Only a flood far beyond any
     #: paste, more than ``input_flood`` bytes dropped within ``input_flood_window`` seconds, closes
@@ -142,8 +150,8 @@ class ServerConfig:
             raise ConfigError("the password is empty")
         if not 0 <= self.port <= 65535:
             raise ConfigError(f"port {self.port} is not between 0 and 65535")
-        for name in ("max_connections", "max_per_address", "max_logins", "max_logins_per_address", "input_rate",
-                     "input_burst", "chat_max", "chat_lines", "workers"):
+        for name in ("max_connections", "max_per_address", "max_logins", "max_logins_per_address", "max_silent",
+                     "input_rate", "input_burst", "chat_max", "chat_lines", "workers"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name.replace('_', '-')} must be at least 1")
         low, high = EXPERT_BUDGET_RANGE
@@ -152,6 +160,8 @@ class ServerConfig:
         if self.input_flood < self.input_burst or self.input_flood_window <= 0:
             raise ConfigError(f"input-flood ({self.input_flood} bytes) must be at least input-burst "
                               f"({self.input_burst}), in a window of more than 0 s")
+        if self.room_for_keys < 0:
+            raise ConfigError("room-for-keys must not be negative")
         if self.max_logins_per_address > self.max_logins:
             raise ConfigError(f"max-logins-per-address ({self.max_logins_per_address}) cannot be more than "
                               f"max-logins ({self.max_logins})")
@@ -176,6 +186,11 @@ class ServerConfig:
         if self.rematch_answer <= 0:
             raise ConfigError(f"rematch-answer must be more than 0 seconds, not {self.rematch_answer:g}")
         return self
+
+    @property
+    def guest_room(self) -> int:
+        """Connections at once past which a guest is not let in (the rest are kept for keys)."""
+        return max(self.max_connections - self.room_for_keys, (self.max_connections + 1) // 2)
 
     @property
     def home(self) -> Path:

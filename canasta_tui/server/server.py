@@ -76,8 +76,10 @@ class Server:
         self.sessions: set[GameSession] = set()
         self.connections: set[Connection] = set()
         self._per_address: collections.Counter[str] = collections.Counter()     # logged in or logging in
-        self._logging_in: dict[Connection, None] = {}                          # in the order they came
-        self._logins_from: collections.Counter[str] = collections.Counter()
+        self._silent: dict[Connection, None] = {}          # not a byte sent yet, in the order they came
+        self._silent_from: collections.Counter[str] = collections.Counter()
+        self._logging_in: dict[Connection, None] = {}      # spoken, not logged in
+        self._logins_from: collections.Counter[str] = collections.Counter()     # silent or logging in, by place
         self._logged_in: set[Connection] = set()
         self.refused = 0          # connections refused at the door
         self.dropped = 0          # logins under way closed to make room for a new connection
@@ -256,69 +258,129 @@ class Server:
     # ------------------------------------------------------------------ connection limits
     def admit(self, c: Connection) -> str:
         """Count a new connection, logging in until :meth:`logged_in`; why it is refused ("" if it
-        is not).  A new connection may take the place of a login under way (:meth:`_drop_a_login`):
-        connections that never log in cannot keep the players out."""
+        is not).  Every limit "from one address" counts by place (an IPv6 address by its /64).
+
+        Until it has sent a byte a connection waits among the *silent* (``max_silent``: when they are
+        that many, the oldest from the place with the most of them goes); once it speaks
+        (:meth:`spoke`) it is a login under way (``max_logins``: :meth:`_drop_a_login`).  A real
+        client speaks at once, but only at the loop's next turn: one turn accepts up to a hundred
+        connections, and when one pool held them all, a stranger's silent connections opened again
+        and again from 30 addresses pushed every real login out before it was heard.  How many may
+        be *in* is asked once they are (:meth:`key_proven`, :meth:`logged_in`)."""
         self.connections.add(c)
         config = self.config
-        address = c.address
-        if self._per_address[address] >= config.max_per_address:
+        where = c.place
+        if self._per_address[where] >= config.max_per_address:
             self.refused += 1
             return f"Too many connections from your address (at most {config.max_per_address})"
-        if self._logins_from[address] >= config.max_logins_per_address:
+        if self._logins_from[where] >= config.max_logins_per_address:
             self.refused += 1
             return (f"Too many logins at once from your address (at most {config.max_logins_per_address}): "
                     "try again in a moment")
-        if len(self._logging_in) >= config.max_logins or self._admitted() >= config.max_connections:
-            if not self._logging_in:
-                self.refused += 1
-                return f"The server is full ({config.max_connections} connections): try again later"
-            self._drop_a_login()
-        self._logging_in[c] = None
-        self._logins_from[address] += 1
-        self._per_address[address] += 1
+        if len(self._silent) >= config.max_silent:
+            most = max(self._silent_from.values())
+            oldest = next(x for x in self._silent if self._silent_from[x.place] == most)
+            self._let_go(oldest)
+        self._silent[c] = None
+        self._silent_from[where] += 1
+        self._logins_from[where] += 1
+        self._per_address[where] += 1
         return ""
 
-    def logged_in(self, c: Connection) -> None:
-        """``c`` has logged in (SSH authentication is complete): it leaves the logins' budget."""
-        if c in self._logging_in:
-            self._stop_logging_in(c)
-            self._logged_in.add(c)
+    def spoke(self, c: Connection) -> None:
+        """``c`` sent its first bytes: it leaves the silent for the logins under way (making room
+        there by letting go of the one that got least far, which may be ``c``)."""
+        if c not in self._silent:
+            return
+        self._not_silent(c)
+        self._logging_in[c] = None
+        if len(self._logging_in) > self.config.max_logins:
+            self._drop_a_login()
+
+    def key_proven(self, c: Connection, lets_in: bool) -> str:
+        """``c`` proved a key: one that lets it in (``lets_in``: open mode, a listed key, a key that
+        holds a name here) leaves the logins' budget at once, so that strangers' connections never
+        push it out; why it may not come in ("" if it may: keys may fill the server)."""
+        if c not in self._logging_in:
+            return ""
+        if not lets_in:
+            return ""              # (a key nobody knows, in password mode: a login like any other, but far on)
+        if len(self._logged_in) >= self.config.max_connections:
+            self.refused += 1
+            return f"The server is full ({self.config.max_connections} connections): try again later"
+        self._stop_logging_in(c)
+        self._logged_in.add(c)
+        return ""
+
+    def logged_in(self, c: Connection) -> str:
+        """``c`` has logged in (SSH authentication is complete): it leaves the logins' budget; why it
+        may not stay ("" if it may).  Without a key it is let in only while fewer than
+        ``guest_room`` are in: the rest is kept for people with keys."""
+        if c not in self._logging_in:
+            return ""
+        config = self.config
+        if c.proven is None:
+            guests = sum(1 for x in self._logged_in if x.proven is None)
+            if guests >= config.guest_room or len(self._logged_in) >= config.max_connections:
+                self.refused += 1
+                return (f"The server is full for connections without a key ({config.guest_room} of its "
+                        f"{config.max_connections} places; the rest are kept for people with SSH keys): "
+                        "try again later, or connect with a key")
+        elif len(self._logged_in) >= config.max_connections:
+            self.refused += 1
+            return f"The server is full ({config.max_connections} connections): try again later"
+        self._stop_logging_in(c)
+        self._logged_in.add(c)
+        return ""
 
     def release(self, c: Connection) -> None:
         """``c`` is closed."""
         self.connections.discard(c)
-        if c in self._logging_in:
+        if c in self._silent:
+            self._not_silent(c)
+            self._stop_logging_in(c)
+        elif c in self._logging_in:
             self._stop_logging_in(c)
         elif c in self._logged_in:
             self._logged_in.discard(c)
         else:
             return               # refused: never counted
-        self._per_address[c.address] -= 1
-        if self._per_address[c.address] <= 0:
-            del self._per_address[c.address]
+        self._per_address[c.place] -= 1
+        if self._per_address[c.place] <= 0:
+            del self._per_address[c.place]
 
     @property
     def logging_in(self) -> int:
-        """Connections that have not logged in yet."""
-        return len(self._logging_in)
+        """Connections that have not logged in yet (silent or under way)."""
+        return len(self._silent) + len(self._logging_in)
 
-    def _admitted(self) -> int:
-        return len(self._logging_in) + len(self._logged_in)
+    def _not_silent(self, c: Connection) -> None:
+        del self._silent[c]
+        self._silent_from[c.place] -= 1
+        if self._silent_from[c.place] <= 0:
+            del self._silent_from[c.place]
 
     def _stop_logging_in(self, c: Connection) -> None:
-        del self._logging_in[c]
-        self._logins_from[c.address] -= 1
-        if self._logins_from[c.address] <= 0:
-            del self._logins_from[c.address]
+        self._logging_in.pop(c, None)
+        self._logins_from[c.place] -= 1
+        if self._logins_from[c.place] <= 0:
+            del self._logins_from[c.place]
 
-    def _drop_a_login(self) -> None:
-        """Make room: close the oldest login under way from the address with the most of them (a
-        stranger's silent connections, rather than somebody's login)."""
-        most = max(self._logins_from.values())
-        oldest = next(c for c in self._logging_in if self._logins_from[c.address] == most)
-        self.release(oldest)
+    def _drop_a_login(self) -> bool:
+        """Make room: close the login under way that has got least far (it has said nothing, then:
+        it has not begun to log in, then: it proved no key), from the place with the most of them,
+        silent the longest.  (A key that lets its client in has left the budget already.)  A real
+        client speaks at once and keeps speaking: a stranger's silent connections go first,
+        whatever their number of addresses.  False: none may go."""
+        if not self._logging_in:
+            return False
+        self._let_go(min(self._logging_in, key=lambda c: (c.progress, -self._logins_from[c.place], c.heard)))
+        return True
+
+    def _let_go(self, c: Connection) -> None:
+        self.release(c)
         self.dropped += 1
-        oldest.drop("The server has too many logins under way, and yours had waited longest: connect again")
+        c.drop("The server has too many logins under way, and yours had got least far: connect again")
 
     # ------------------------------------------------------------------ garbage collection
     async def _keep_pauses_short(self) -> None:

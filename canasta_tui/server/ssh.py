@@ -118,7 +118,9 @@ class Host(Protocol):
     def on_output(self) -> Callable[[GameSession, str], None] | None: ...   # sees every text sent
 
     def admit(self, c: Connection) -> str: ...      # "" to let it in, else why not
-    def logged_in(self, c: Connection) -> None: ...
+    def spoke(self, c: Connection) -> None: ...     # its first bytes came
+    def key_proven(self, c: Connection, lets_in: bool) -> str: ...     # "" or why not
+    def logged_in(self, c: Connection) -> str: ...  # "" or why not
     def release(self, c: Connection) -> None: ...
 
 
@@ -144,6 +146,11 @@ class Connection(asyncssh.SSHServer):
         self.identity: Identity | None = None
         self.playing: GameSession | None = None     # the game this connection runs (one at a time)
         self.counted = False
+        #: How far the login has got (:attr:`progress`), and when the client last sent anything (the
+        #: loop's time): the login budget lets go of the least far first (``Server._drop_a_login``).
+        self.spoke = False
+        self.authing = False
+        self.heard = 0.0
         self.opened_at = server.collector.freezes    # (a connection that lives through a freeze leaves frozen cycles)
         self.lost = False
         self._told_collector = False
@@ -154,6 +161,8 @@ class Connection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         self.place = place(self.address)
+        self.heard = asyncio.get_running_loop().time()
+        self._listen(conn)
         self.refused = self.server.admit(self)
         self.counted = True
         ban = self.server.admin.bans.address(self.address) if not self.refused else None
@@ -165,6 +174,33 @@ class Connection(asyncssh.SSHServer):
             asyncio.get_running_loop().call_soon(self.drop, self.refused)
             return
         self._watch_signatures(conn)
+
+    @property
+    def progress(self) -> int:
+        """0: the client has sent nothing; 1: it has spoken (its version, the key exchange); 2: it
+        has begun to log in; 3: it proved a key."""
+        return 3 if self.proven is not None else 2 if self.authing else 1 if self.spoke else 0
+
+    def _listen(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Note when the client sends anything, until it has logged in (what tells a real login,
+        which speaks at once and keeps speaking, from a silent connection that holds a place)."""
+        received = conn.data_received
+        loop = asyncio.get_running_loop()
+
+        def hearing(data: bytes, datatype: int | None = None) -> None:
+            if not self.spoke:
+                self.spoke = True
+                self.server.spoke(self)
+                if self.refused:
+                    return              # let go to make room: nothing more is read
+            self.heard = loop.time()
+            received(data, datatype)
+
+        conn.data_received = hearing            # type: ignore[method-assign]
+
+    def _stop_listening(self) -> None:
+        if self.conn is not None and "data_received" in vars(self.conn):
+            del self.conn.data_received
 
     def _watch_signatures(self, conn: asyncssh.SSHServerConnection) -> None:
         """Note the key a client signs with.  asyncssh says only whether a signed request passed;
@@ -180,14 +216,22 @@ class Connection(asyncssh.SSHServer):
                 key = decode_ssh_public_key(key_data)
             except (asyncssh.KeyImportError, ValueError):
                 return False
-            if self.proven is None:
+            first = self.proven is None
+            if first:
                 self.proven = key
             ban = self.server.admin.bans.key(fingerprint(key))
             if ban is not None:           # proven: this person is banned, told so at once
                 log.warning("%s refused: the key %s is banned until %s", printable(self.name), fingerprint(key),
                             when(ban.until))
                 raise asyncssh.DisconnectError(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, ban_message(ban))
-            return self.server.gate.key_enough(key, self.address)
+            enough = self.server.gate.key_enough(key, self.address)
+            if first:
+                # A key that lets its client in (or holds a name here) leaves the logins' budget now.
+                known = enough or bool(self.server.registry.names.of_key(fingerprint(key)))
+                full = self.server.key_proven(self, known)
+                if full:
+                    raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, full)
+            return enough
 
         conn.validate_public_key = proving      # type: ignore[method-assign]
     def drop(self, reason: str) -> None:
@@ -216,6 +260,7 @@ class Connection(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         if self.refused:
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refused)
+        self.authing = True
         name, plus, code = username.partition("+")
         if plus:
             # ``gus+K7PXM2QA``: a guest comes back to the seat that code belongs to.
@@ -285,7 +330,12 @@ class Connection(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         """In: the person is the key they proved, or a guest with a fresh code; the connection
         leaves the budget of those logging in (``Server.logged_in``)."""
-        self.server.logged_in(self)
+        self._stop_listening()
+        full = self.server.logged_in(self)
+        if full:
+            log.info("%s (%s) logged in to a full server: refused", self.address, printable(self.name))
+            self.drop(full)
+            return
         self.expect_session()
         if self.proven is not None:
             self.identity = Identity(self.name, fingerprint(self.proven))

@@ -19,6 +19,7 @@ import pytest
 from .helpers import WAIT, Term, run, serving, settle
 
 STRANGER = [f"127.0.0.{n}" for n in range(2, 14)]
+PEOPLE = ("ann", "bea", "cy", "dee", "eve", "fay")
 
 
 async def silent(port: int, address: str, stop: asyncio.Event, opened: list[int], told: list[bytes]) -> None:
@@ -59,7 +60,8 @@ def test_120_silent_connections_from_12_addresses_keep_no_player_out() -> None:
             await settle(srv, lambda: opened[0] >= 120)
             await asyncio.sleep(0.5)
             budget = srv.config
-            assert srv.logging_in <= budget.max_logins
+            assert len(srv._logging_in) <= budget.max_logins
+            assert srv.logging_in <= budget.max_logins + budget.max_silent
 
             start = time.perf_counter()
             alice = await Term.connect(srv.port, "alice")
@@ -70,7 +72,7 @@ def test_120_silent_connections_from_12_addresses_keep_no_player_out() -> None:
             # The stranger keeps connecting again, and another player still gets in.
             carol = await Term.connect(srv.port, "carol")
             await carol.wait_for("3 online")
-            assert srv.logging_in <= budget.max_logins
+            assert len(srv._logging_in) <= budget.max_logins
             assert max(srv._logins_from.values()) <= budget.max_logins_per_address
 
             stop.set()
@@ -103,9 +105,9 @@ def test_too_many_logins_at_once_from_one_address_are_refused_with_a_message() -
     run(main())
 
 
-def test_a_full_login_budget_drops_the_busiest_address_not_the_newcomer() -> None:
+def test_a_full_room_of_silent_connections_drops_the_busiest_address_not_the_newcomer() -> None:
     async def main() -> None:
-        async with serving(max_logins=4, max_logins_per_address=3) as srv:
+        async with serving(max_silent=4, max_logins_per_address=3) as srv:
             stop = asyncio.Event()
             opened: list[int] = [0]
             told: list[bytes] = []
@@ -135,5 +137,101 @@ def test_a_full_server_of_players_still_says_so() -> None:
             with pytest.raises(asyncssh.DisconnectError, match=r"The server is full \(2 connections\)"):
                 await Term.connect(srv.port, "c")
             for t in (a, b):
+                await t.close()
+    run(main())
+
+
+async def silent_again(port: int, address: str, stop: asyncio.Event, opened: list[int]) -> None:
+    """A stranger's silent connection that is opened again the moment the server closes it (not
+    half a second later), until ``stop``: the churn that pushed real logins out of the budget."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        opened[0] += 1
+        try:
+            stopping = asyncio.ensure_future(stop.wait())
+            reading = asyncio.ensure_future(reader.read())
+            await asyncio.wait({stopping, reading}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            reading.cancel()
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+
+@pytest.mark.parametrize(("addresses", "logins"), [(30, 6), (200, 5)])
+def test_silent_connections_from_many_addresses_never_push_a_key_login_out(addresses: int, logins: int) -> None:
+    """Before: 30 addresses with one silent connection each, opened again as soon as it was
+    closed, kept a real login out (0 of 6 got in: a new connection took the place of the oldest
+    login under way, and the real one was soon the oldest); with 200 addresses 2 of 5 key logins
+    were dropped.  Now connections that have not sent a byte wait apart (``max_silent``, 256),
+    a login under way that has got least far goes first, and one that proved a key leaves the
+    budget."""
+    strangers = [f"127.0.{n // 250 + 1}.{n % 250 + 2}" for n in range(addresses)]
+
+    async def main() -> None:
+        async with serving() as srv:
+            stop = asyncio.Event()
+            opened = [0]
+            stranger = [asyncio.ensure_future(silent_again(srv.port, a, stop, opened)) for a in strangers]
+            await settle(srv, lambda: opened[0] >= addresses)      # every stranger has connected
+            got_in = 0
+            for n in range(logins):
+                try:
+                    t = await Term.connect(srv.port, PEOPLE[n])
+                    await t.wait_for(f"{PEOPLE[n]} ✓")
+                except (asyncssh.Error, OSError, AssertionError):
+                    continue
+                got_in += 1
+                await t.close()
+            stop.set()
+            await asyncio.wait_for(asyncio.gather(*stranger), WAIT)
+            assert got_in == logins
+    run(main(), timeout=240)
+
+
+async def refusal(port: int, name: str, **options: object) -> str:
+    """What the server said when it closed a guest's connection just after SSH let it in."""
+    said: list[str] = []
+
+    class Client(asyncssh.SSHClient):
+        def connection_lost(self, exc: Exception | None) -> None:
+            said.append(getattr(exc, "reason", str(exc)))
+
+    conn, _ = await asyncio.wait_for(asyncssh.create_connection(
+        Client, "127.0.0.1", port, username=name, password="guest", client_keys=None, agent_path=None,
+        known_hosts=None, **options), WAIT)                 # type: ignore[arg-type]
+    await asyncio.wait_for(conn.wait_closed(), WAIT)
+    return said[0] if said else ""
+
+
+def test_idle_guests_from_a_few_addresses_never_make_the_server_full_for_a_key() -> None:
+    """Before: 100 idle lobbies from 10 addresses gave a real player "The server is full".  Now
+    guests (no key) fill at most ``max_connections - room_for_keys`` places; the rest wait for
+    people who prove a key (here 6 places, 2 kept: guests from two addresses get 4)."""
+    async def main() -> None:
+        async with serving(max_connections=6, max_per_address=3, room_for_keys=2) as srv:
+            guests, told = [], []
+            for n in range(6):
+                where = (f"127.0.0.{2 + n % 2}", 0)
+                if n < 4:
+                    t = await Term.connect(srv.port, f"idler{n}x", guest=True, local_addr=where)
+                    await t.wait_for("No tables yet")
+                    guests.append(t)
+                else:
+                    told.append(await refusal(srv.port, f"idler{n}x", local_addr=where))
+            assert len(srv.sessions) == 4
+            alice = await Term.connect(srv.port, "alice", local_addr=("127.0.0.4", 0))
+            await alice.wait_for("alice ✓")
+            bob = await Term.connect(srv.port, "bob", local_addr=("127.0.0.5", 0))
+            await bob.wait_for("bob ✓")
+            with pytest.raises(asyncssh.DisconnectError, match=r"The server is full \(6 connections\)"):
+                await Term.connect(srv.port, "carol", local_addr=("127.0.0.6", 0))
+            assert told == [told[0]] * 2 and "the rest are kept for people with SSH keys" in told[0], told
+            for t in (*guests, alice, bob):
                 await t.close()
     run(main())
