@@ -23,7 +23,7 @@ from ..engine.cards import ACE, IS_RED_THREE, IS_WILD, KING, RANK_OF, card_text,
 from ..engine.match import new_match
 from ..table import COMPUTER, LOCAL, Seat, Table, local_link
 from .controller import Controller
-from .dialogs import PileChoice, WildTarget
+from .dialogs import PileChoice, SheetEnd, WildTarget
 from .snapshot import TableSnapshot
 
 #: Player 1's eleven cards, the upcard, and the stock from the top: Player 1 draws the 9♣; the
@@ -120,8 +120,8 @@ def step_for(v: PlayerView, dialog: object, hand_number: int) -> Step:
         if dialog is None:
             return Step("That was your first game: any key goes back to the start menu (the help has an FAQ)",
                         end=True)
-        return Step("The hand is over: you went out.  Enter shows how it scored, then the first game ends",
-                    frozenset({"enter"}))
+        return Step("The hand is over: you went out.  Enter shows how it scored, then the score sheet; "
+                    "a key there ends the first game", frozenset({"enter"}))
     if v.actor != 0:
         if v.phase == Phase.PERMISSION:
             return Step("Your partner is answering: may you go out?", wait=True)
@@ -189,7 +189,8 @@ class GuidedController(Controller):
             super().handle(name)                 # the deal, a message: as at any table
             return
         s = self.step()
-        if s.end:
+        if s.end or (isinstance(c.dialog, SheetEnd) and c.view().phase == Phase.HAND_OVER):
+            # The score sheet read: back to the menu before the next hand is dealt.
             c.leave("menu")
         elif s.wait:
             return
