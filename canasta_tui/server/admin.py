@@ -127,7 +127,8 @@ class Bans:
     def add(self, ban: Ban, failed: Callable[[str], None] | None = None) -> None:
         """``ban`` is in force now; the store keeps it soon (``failed`` is told if it cannot, on the writer's thread)."""
         self._bans[ban.target] = ban
-        self._write("The ban", lambda: self.people.ban(ban), failed)
+        whom = ban.name or ban.target.removeprefix(KEY_PREFIX).removeprefix(ADDRESS_PREFIX)
+        self._write(f"The ban of {whom}", lambda: self.people.ban(ban), failed)
 
     def remove(self, target: str, failed: Callable[[str], None] | None = None) -> Ban | None:
         """The ban of ``target`` is lifted now (the one lifted, or None: there was none in force)."""

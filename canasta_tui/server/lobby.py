@@ -9,6 +9,7 @@ one client of the server's :class:`~.registry.Registry` (and, for an admin, of :
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -144,9 +145,11 @@ class RegistryLobby:
             raise AdminRefused("Only the server's admins can do that")
         loop = asyncio.get_running_loop()
         client = self.client
+        # (in this connection's context: its app repaints, not another's or none)
+        context = contextvars.copy_context()
 
         def told(text: str) -> None:          # (from the store's thread: the admin hears it on the loop's)
-            loop.call_soon_threadsafe(client.notify, text)
+            loop.call_soon_threadsafe(client.notify, text, context=context)
         return admin_plan(admin, self.registry, me, act, target.strip(), text.strip(), client.address, told)
 
     def bans(self) -> tuple[BanRow, ...]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import asyncssh
 
-from canasta_tui.server.people import Ban
+from canasta_tui.server.people import Ban, StoreError
 
 from .helpers import DOWN, ENTER, WAIT, Term, fingerprint_of, key_of, run, serving, settle
 
@@ -23,9 +23,8 @@ from .helpers import DOWN, ENTER, WAIT, Term, fingerprint_of, key_of, run, servi
 async def kept_out(port: int, name: str, says: str, *, guest: bool = False, **options: Any) -> None:
     """``name`` (with their key, or a guest) cannot get in: the server says ``says``."""
     if guest:
-        options.update(client_keys=None, password="guest")
-    else:
-        options.update(client_keys=[key_of(name)])
+        options.setdefault("password", "guest")
+    options["client_keys"] = None if guest else [key_of(name)]
     try:
         conn = await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
                                                        agent_path=None, **options), WAIT)
@@ -140,3 +139,37 @@ def test_the_target_is_checked_before_are_you_sure() -> None:
             assert "Are you sure?" not in alice.text() and not srv.admin.bans.in_force()
             await alice.close()
     run(main())
+
+
+def test_with_the_password_a_banned_person_cannot_come_back_as_a_guest_and_a_store_failure_is_told() -> None:
+    """The issue: "a banned key holder comes straight back in as a guest with the password"."""
+    alice_fp, eve_fp = fingerprint_of("alice"), fingerprint_of("eve")
+
+    async def main() -> None:
+        async with serving(admins=frozenset({alice_fp}), open=False, password="pw") as srv:
+            people = srv.registry.people
+
+            def failing(ban: Ban) -> None:
+                raise StoreError("people.sqlite: disk I/O error")
+            people.ban = failing                          # type: ignore[method-assign]
+            eve = await Term.connect(srv.port, "eve", password="pw", local_addr=("127.0.0.4", 0))
+            await eve.wait_for("No tables yet")
+            alice = await Term.connect(srv.port, "alice", password="pw")
+            await alice.wait_for("2 online")
+            # Typed by name: she is online; the question says what it will do.
+            await alice.press("a", "4  ban")
+            alice.send("4")
+            screen = await alice.press("eve 2 spam" + ENTER, "Are you sure?")
+            assert f"Ban eve (key {eve_fp}) for 2 hours? Guests from 127.0.0.4 are kept out as long." in boxed(screen)
+            # The store failed: the ban holds (in memory) and the admin is told so.
+            await alice.press("y", lambda s: "The ban of eve could not be kept (the server's store failed): it holds "
+                                             "until the server restarts" in " ".join(s.split()))
+            await eve.wait_closed()
+            await kept_out(srv.port, "eve", "Guests from your address are kept out of this server until", guest=True,
+                           password="pw", local_addr=("127.0.0.4", 0))
+            await kept_out(srv.port, "eve", "Your key is banned from this server until", password="pw")
+            other = await Term.connect(srv.port, "gus", guest=True, password="pw", local_addr=("127.0.0.5", 0))
+            await other.wait_for("No tables yet")
+            for t in (alice, other):
+                await t.close()
+    run(main(), timeout=180)
