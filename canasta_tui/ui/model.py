@@ -406,7 +406,8 @@ def status_line(c: Client) -> str:
     if v.problem:
         return v.problem
     if A.A_ASK in v.legal:
-        return f"m melds, c discards; {ASK_HINT}"
+        joins = "J joins, " if any(a.kind == A.JOIN for a in v.legal) else ""
+        return f"m melds, {joins}c discards; {ASK_HINT}"
     if any(a.kind == A.JOIN for a in v.legal):
         return "Space selects, m melds, J joins your two melds of a rank, c discards"
     return "Space selects, m melds, w adds a wild card, c discards the cursor card"

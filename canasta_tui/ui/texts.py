@@ -43,7 +43,7 @@ def load_lines(items: Sequence[SavedGame], current: int, rows: int, width: int) 
 
 #: The hint line's word on Query while asking is allowed: the DOS manual's "A player may go out
 #: without asking permission" and "The player is bound by the reply".
-ASK_HINT = 'y asks "May I go out?" (optional; the answer binds)'
+ASK_HINT = 'y asks "May I go out?" (optional; answer binds)'
 
 
 def ask_warning(outlook: Outlook, rules: Rules) -> str | None:

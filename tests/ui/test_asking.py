@@ -23,7 +23,7 @@ from canasta_tui.ui.coaching import CHECKING
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Confirm
 from canasta_tui.ui.texts import ASK_HINT
-from tests.ai.helpers import cards, position
+from tests.ai.helpers import cards, position, variant_position
 
 from .helpers import client, render, session
 
@@ -138,10 +138,20 @@ def test_the_look_ahead_runs_off_the_screen_and_says_so_meanwhile() -> None:
 def test_the_hint_line_says_asking_is_optional_and_binding_while_query_is_lit() -> None:
     _, ctl = table_at(at(**CANNOT))
     line = render(ctl, 80, 24).text().splitlines()[22]
-    assert ASK_HINT in line and "optional" in line and "binds" in line
+    assert line.strip() == 'm melds, c discards; y asks "May I go out?" (optional; answer binds)'
     assert ctl.type_action("meld 7 7 7")           # melded: asking is over for this turn
     line = render(ctl, 80, 24).text().splitlines()[22]
     assert ASK_HINT not in line
+
+
+def test_in_samba_the_hint_line_keeps_the_join_beside_the_question() -> None:
+    """Samba: "may combine its melds in the same rank at any time", and Query is lit at every turn."""
+    s = variant_position({0: "5c 5d 5h 9s 4c 6d 8h"}, rules=load_rules("samba"),
+                         melds={0: ["Kc Kd Kh Ks Kc Kd Kh", "Kc Kh Ks"]}, pile="7c")
+    t = session(seed=5, rules="samba")
+    t.match = t.match._replace(state=s)
+    line = render(client(t), 80, 24).text().splitlines()[22]
+    assert line.strip() == 'm melds, J joins, c discards; y asks "May I go out?" (optional; answer binds)'
 
 
 def test_help_says_asking_is_optional_and_binding() -> None:
