@@ -34,9 +34,9 @@ UPCARD = "5h"
 STOCK = "9c Kc 5s Ks 8d 7h 4s 5d"
 #: Orders the cards nobody is meant to see (the other hands, the rest of the stock).
 SEED = 1994
-#: Keys that move the cursor or the selection: always expected (they change nothing in the game).
+#: Keys that move the cursor or the selection, and the help: always expected (they play nothing).
 MOVES = frozenset({"left", "right", "up", "down", "home", "end", "l", "j", "k", "space", "a", "n", "<", ">",
-                   "s-left", "s-right", "c-l"})
+                   "s-left", "s-right", "c-l", "?", "f1"})
 LEAVE = "other keys leave the first game"
 
 

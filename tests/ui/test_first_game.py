@@ -116,17 +116,22 @@ def test_the_whole_first_game_key_by_key(ctl: GuidedController) -> None:
     assert steps == sorted(steps) and steps[0] == 1
 
 
-@pytest.mark.parametrize("key", ["x", "q", "?", "escape", "h"])
+@pytest.mark.parametrize("key", ["x", "q", "escape", "h", "c-c"])
 def test_a_key_the_step_does_not_expect_leaves_for_the_start_menu(ctl: GuidedController, key: str) -> None:
     ctl.key(key)
     assert ctl.client.quitting and ctl.client.then == "menu"
     assert ctl.client.view().phase == Phase.DRAW       # nothing was played
 
 
-def test_moving_the_cursor_and_selecting_never_leave(ctl: GuidedController) -> None:
+def test_moving_the_cursor_selecting_and_the_help_never_leave(ctl: GuidedController) -> None:
     for key in ("right", "left", "down", "up", "home", "end", "space", "n"):
         ctl.key(key)
     assert not ctl.client.quitting
+    assert "Press d to draw" in hint(ctl)
+    ctl.key("?")
+    assert ctl.client.dialog is not None and not ctl.client.quitting
+    ctl.key("escape")                    # the help closed: the step goes on
+    assert ctl.client.dialog is None and not ctl.client.quitting
     assert "Press d to draw" in hint(ctl)
 
 
