@@ -259,6 +259,9 @@ class Admin:
         self._check(by, "ban")
         target = ban_target(who)
         check_ban(by, target, seconds)
+        here = self.registry.clients.get(by.key)
+        if here is not None and here.address and target == ADDRESS_PREFIX + here.address:
+            raise AdminRefused("You cannot ban the address you are connected from")
         now = self.bans.clock()
         visit = self.bans.visitor(target) if target.startswith(KEY_PREFIX) else None
         ban = Ban(target, now + seconds, printable(reason)[:200], by.key, now, visit.name if visit else "",

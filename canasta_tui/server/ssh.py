@@ -146,6 +146,7 @@ class Connection(asyncssh.SSHServer):
         self.identity: Identity | None = None
         self.playing: GameSession | None = None     # the game this connection runs (one at a time)
         self.counted = False
+        self.banned = ""              # the address is banned: only an admin's key comes in (why not)
         #: How far the login has got (:attr:`progress`), and when the client last sent anything (the
         #: loop's time): the login budget lets go of the least far first (``Server._drop_a_login``).
         self.spoke = False
@@ -166,7 +167,12 @@ class Connection(asyncssh.SSHServer):
         self.refused = self.server.admit(self)
         self.counted = True
         ban = self.server.admin.bans.address(self.address) if not self.refused else None
-        if ban is not None:
+        if ban is not None and self.server.config.admins:
+            # An admin's key still comes in from a banned address (an admin who banned the address
+            # they would connect from next, or a ban that outlasts a restart, must not lock them
+            # out): everybody else is refused as soon as they try anything but an admin's key.
+            self.banned = ban_message(ban)
+        elif ban is not None:
             log.warning("a connection from %s refused: the address is banned until %s", self.address, when(ban.until))
             self.refused = ban_message(ban)
         if self.refused:
@@ -198,6 +204,14 @@ class Connection(asyncssh.SSHServer):
 
         conn.data_received = hearing            # type: ignore[method-assign]
 
+    def _admin_key(self) -> bool:
+        return self.proven is not None and fingerprint(self.proven) in self.server.config.admins
+
+    def _refuse_banned(self) -> None:
+        """The address is banned and this is not an admin's key: refused, told why."""
+        log.warning("a connection from %s (%s) refused: the address is banned", self.address, printable(self.name))
+        raise asyncssh.DisconnectError(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, self.banned)
+
     def _stop_listening(self) -> None:
         if self.conn is not None and "data_received" in vars(self.conn):
             del self.conn.data_received
@@ -219,6 +233,8 @@ class Connection(asyncssh.SSHServer):
             first = self.proven is None
             if first:
                 self.proven = key
+            if self.banned and fingerprint(key) not in self.server.config.admins:
+                self._refuse_banned()
             ban = self.server.admin.bans.key(fingerprint(key))
             if ban is not None:           # proven: this person is banned, told so at once
                 log.warning("%s refused: the key %s is banned until %s", printable(self.name), fingerprint(key),
@@ -286,6 +302,8 @@ class Connection(asyncssh.SSHServer):
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         # Open mode: a client with no key is a guest, asked nothing.
+        if self.banned:
+            self._refuse_banned()
         return self.server.gate.open
 
     def password_auth_supported(self) -> bool:
@@ -293,6 +311,8 @@ class Connection(asyncssh.SSHServer):
 
     async def validate_password(self, username: str, password: str) -> bool:
         gate = self.server.gate
+        if self.banned and not self._admin_key():
+            self._refuse_banned()
         if gate.open:
             return True           # a client with no key that sends a password anyway: a guest
         who = self._guessers()
@@ -331,6 +351,11 @@ class Connection(asyncssh.SSHServer):
         """In: the person is the key they proved, or a guest with a fresh code; the connection
         leaves the budget of those logging in (``Server.logged_in``)."""
         self._stop_listening()
+        if self.banned and not self._admin_key():
+            self.drop(self.banned)          # (no way in above refused it: this is the last word)
+            return
+        if self.banned:
+            log.warning("an admin's key comes in from %s, a banned address", self.address)
         full = self.server.logged_in(self)
         if full:
             log.info("%s (%s) logged in to a full server: refused", self.address, printable(self.name))

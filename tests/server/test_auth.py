@@ -266,3 +266,40 @@ def test_a_connection_over_ipv6_is_counted_by_its_64() -> None:
             conn.close()
             await conn.wait_closed()
     run(main())
+
+
+# ---------------------------------------------------------------------- an admin and their own address
+def test_an_admin_cannot_ban_their_own_address_and_a_ban_never_locks_an_admin_out() -> None:
+    """Before: an admin could ban the address they were connected from, and stayed locked out
+    across restarts (an address ban was refused before any key was seen).  Now banning one's own
+    address is refused with the reason, and an admin's key comes in from a banned address (after a
+    restart too); everybody else from there is still refused, told why."""
+    from canasta_tui.server.admin import AdminRefused
+    from canasta_tui.server.auth import Identity
+
+    from .helpers import fingerprint_of
+
+    alice_is = Identity("alice", fingerprint_of("alice"))
+    admins = frozenset({alice_is.fingerprint})
+
+    async def main() -> None:
+        async with serving(admins=admins) as srv:
+            alice = await Term.connect(srv.port, "alice", local_addr=ELSEWHERE)
+            await alice.wait_for("alice ✓")
+            with pytest.raises(AdminRefused, match="You cannot ban the address you are connected from"):
+                srv.admin.ban(alice_is, "127.0.0.2", 600)
+            assert srv.admin.bans.address("127.0.0.2") is None
+            await alice.close()
+            await settle(srv, lambda: not srv.registry.clients)
+            srv.admin.ban(alice_is, "127.0.0.2", 600)           # not connected from there now: a ban
+        async with serving(admins=admins) as srv:               # a restart: the ban holds ...
+            assert srv.admin.bans.address("127.0.0.2") is not None
+            alice = await Term.connect(srv.port, "alice", local_addr=ELSEWHERE)     # ... but not for her key
+            await alice.wait_for("alice ✓")
+            await alice.close()
+            with pytest.raises(asyncssh.DisconnectError, match="Your address is banned from this server until"):
+                await Term.connect(srv.port, "bob", local_addr=ELSEWHERE)
+            with pytest.raises(asyncssh.DisconnectError, match="Your address is banned from this server until"):
+                await Term.connect(srv.port, "gus", guest=True, local_addr=ELSEWHERE)
+            assert not srv.sessions
+    run(main())
