@@ -16,6 +16,7 @@ from typing import ClassVar
 from ..engine import Rules
 from ..text import printable
 from .canvas import Canvas, Options, glyph_text, wrap
+from .options import RULE_ABOUT, RULE_LABELS, choice_word, rule_label, rule_value, rule_words
 from .pages import Hint, LineEdit, Page
 from .texts import help_lines, mouse_lines
 
@@ -36,10 +37,21 @@ class Line:
 _INLINE = re.compile(r"\*\*(.+?)\*\*|\*(\S.*?)\*")
 
 
+#: A rule option named in the rules text (`hand_size`, `stock_exhausted = "top_card"`).
+_OPTION = re.compile(r'`([a-z][a-z0-9_]*)(?: = "([a-z_]+)")?`')
+
+
 def _inline(text: str) -> str:
-    """Markdown's emphasis dropped (**bold**, *italic*); `code` keeps its quotes, as the text
-    speaks of options "named in `code`"."""
-    return _INLINE.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+    """Markdown's emphasis dropped (**bold**, *italic*); a rule option named in `code` by its
+    label in quotes, as the Rule options page names it (the code name is for rules files and
+    the command line); other `code` keeps its quotes."""
+    def option(m: re.Match[str]) -> str:
+        key, value = m.group(1), m.group(2)
+        if key not in RULE_LABELS:
+            return m.group(0)
+        return f"\u201c{RULE_LABELS[key]}\u201d" + (f": {choice_word(key, value)}" if value else "")
+    text = text.replace("named in `code`", "named in quotes")
+    return _OPTION.sub(option, _INLINE.sub(lambda m: next(g for g in m.groups() if g is not None), text))
 
 
 def markdown_lines(text: str, width: int) -> list[Line]:
@@ -124,18 +136,29 @@ def options_lines(rules: Rules, label: str, width: int) -> list[Line]:
     if base is not None and label != rules.name:
         out += _para(f"* marks an option that differs from the {rules.name} preset.", width)
     keys = [k for k in mine if k not in ("name", "description")]
-    kw = max(len(k) for k in keys)
+    kw = max(len(rule_label(k)) for k in keys)
+    helps = option_help()
     for k in keys:
         v = mine[k]
-        text = ("  ".join(f"{a}:{b}" for a, b in v) if k == "initial_meld" else
-                ("yes" if v else "no") if isinstance(v, bool) else printable(str(v)))
         mark = " *" if base is not None and base.to_dict()[k] != v else ""
-        out.append(Line(f"  {k:<{kw}}  {text}{mark}"[:width]))
-        h = option_help().get(k)
-        if h is not None:
-            values = "" if h.values == "bool" else f" (values: {h.values})"
-            out += [Line("      " + t.strip()) for t in wrap(h.meaning + values, width - 6)]
+        out += [Line("  " + t.strip()) for t in wrap(f"{rule_label(k):<{kw}}  {rule_value(k, v)}{mark}", width - 2)]
+        h = helps.get(k)
+        about = RULE_ABOUT.get(k) or (rule_words(h.meaning) if h is not None else "")
+        if about:
+            values = _values(k, h.values) if h is not None else ""
+            out += [Line("      " + t.strip()) for t in wrap(about + values, width - 6)]
     return out
+
+
+_QUOTED = re.compile(r'"([^"]+)"')
+
+
+def _values(key: str, allowed: str) -> str:
+    """An option's values as the help says them after what it does ("" for yes/no and text)."""
+    if allowed in ("bool", "text"):
+        return ""
+    words = [choice_word(key, c) for c in _QUOTED.findall(allowed)]
+    return f" (values: {', '.join(words) if words else allowed})"
 
 
 def _para(text: str, width: int) -> list[Line]:

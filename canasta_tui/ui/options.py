@@ -241,6 +241,151 @@ class OptionsPage(Page):
 
 # ---------------------------------------------------------------------- rule options
 
+#: Every rule option in Canasta's own words, as the Rule options page and the rules help name it
+#: (at most 34 characters: the page's column).  The code name (``hand_size``) stays where a
+#: person types it: a rules file, ``canasta rules --options``.
+RULE_LABELS: dict[str, str] = {
+    "players": "Players",
+    "partnerships": "Partnerships",
+    "hand_size": "Cards dealt to each player",
+    "draw_count": "Cards drawn from the stock",
+    "target_score": "Game: points to win the match",
+    "initial_meld": "Initial meld requirement",
+    "initial_meld_negative": "Initial meld with a minus score",
+    "canastas_to_go_out": "Canastas needed to go out",
+    "canasta_required_for_positive_score": "A canasta for a plus score",
+    "wild_limit": "Wild cards in a meld",
+    "max_wilds": "Most wild cards in a meld",
+    "natural_canasta_bonus": "Natural canasta bonus",
+    "mixed_canasta_bonus": "Mixed canasta bonus",
+    "wild_melds_allowed": "Melds of wild cards only",
+    "wild_canasta_bonus": "Wild canasta bonus",
+    "going_out_bonus": "Going out bonus",
+    "concealed_bonus": "Going out concealed: extra bonus",
+    "concealed_needs_canasta": "Concealed going out needs canasta",
+    "concealed_counts_partner_melds": "Concealed onto partner's melds",
+    "red_three_bonus": "Red three bonus, each",
+    "red_three_all_four_bonus": "All four red threes bonus",
+    "red_three_penalty": "Red three with no meld, each",
+    "red_three_all_four_penalty": "All four red threes, no meld",
+    "red_three_replacement": "Red three drawn is replaced",
+    "red_three_discard_freezes": "Red three discard freezes the pile",
+    "last_draw_red_three": "Last stock card a red three",
+    "black_three_meld_with_wild": "Black threes out with a wild card",
+    "turn_upcard_three": "First upcard a black three: cover",
+    "pile_initially_frozen": "Pile frozen from the deal",
+    "pile_new_meld_needs_natural_pair": "Pile for a new meld: natural pair",
+    "pile_onto_completed_canasta": "Upcard onto a completed canasta",
+    "top_card_counts_for_initial_meld": "Upcard counts for initial meld",
+    "one_card_pile_rule": "One card left: no pile of one",
+    "stock_exhausted": "When the stock runs out",
+    "undo_pile_allowed": "Pile may be put back",
+    "undo_pile_penalty": "Pile put back: penalty",
+    "permission_allowed": "\"May I go out, partner?\"",
+    "permission_penalty": "Not going out after a yes: penalty",
+    "packs": "Packs of cards",
+    "sequences": "Sequence melds",
+    "sequence_bonus": "Sequence canasta bonus",
+    "sequence_canasta_name": "Name of a sequence canasta",
+    "several_groups": "Several melds of a rank",
+    "going_out_needs_sequence": "Going out needs a sequence canasta",
+    "wild_canasta_closed": "Wild canasta takes no more cards",
+    "wild_canasta_name": "Name of a wild canasta",
+    "black_three_hand_penalty": "Black three left in hand: penalty",
+    "red_three_needs_canastas": "Red threes need the canastas",
+}
+
+#: What every rule option does, in one line of at most 76 characters (a line at 80 columns).
+RULE_ABOUT: dict[str, str] = {
+    "players": "how many play: four in partnerships, or two or three each alone",
+    "partnerships": "partners sit opposite and score together (Players 1 & 3 against 2 & 4)",
+    "hand_size": "how many cards each player is dealt",
+    "draw_count": "how many cards a player draws from the stock each turn",
+    "target_score": "the match ends when a side reaches this score",
+    "initial_meld": "points a side's first meld needs, by its score (lowest score:points)",
+    "initial_meld_negative": "points the first meld needs while the side's score is below zero",
+    "canastas_to_go_out": "canastas a side needs before one of its players may go out",
+    "canasta_required_for_positive_score": "a side without the canastas to go out scores minus all its cards",
+    "wild_limit": "a fixed most wild cards in a meld, never more than its naturals, or both",
+    "max_wilds": "the most wild cards in one meld (with a fixed most)",
+    "natural_canasta_bonus": "bonus for a canasta without wild cards",
+    "mixed_canasta_bonus": "bonus for a canasta with wild cards",
+    "wild_melds_allowed": "melds of deuces and jokers only may be made",
+    "wild_canasta_bonus": "bonus for a canasta of wild cards only",
+    "going_out_bonus": "bonus for the side of the player who goes out",
+    "concealed_bonus": "extra bonus for going out concealed (melding the whole hand at once)",
+    "concealed_needs_canasta": "going out concealed still needs a canasta",
+    "concealed_counts_partner_melds": "going out onto the partner's melds without melding first is concealed",
+    "red_three_bonus": "each red three of a side that has melded",
+    "red_three_all_four_bonus": "one side's four red threes together",
+    "red_three_penalty": "each red three of a side that has not melded counts minus this",
+    "red_three_all_four_penalty": "four red threes of a side that has not melded count minus this",
+    "red_three_replacement": "a red three drawn from the stock is laid out and another card drawn",
+    "red_three_discard_freezes": "a player may discard a red three laid out, which freezes the pile",
+    "last_draw_red_three": "what happens when the last card of the stock is a red three",
+    "black_three_meld_with_wild": "a player may go out melding two black threes with a wild card",
+    "turn_upcard_three": "a black three turned as the first upcard is covered by the next card",
+    "pile_initially_frozen": "the pile is frozen from the deal, whatever it holds",
+    "pile_new_meld_needs_natural_pair": "taking the pile for a new meld needs a natural pair, never a wild card",
+    "pile_onto_completed_canasta": "the upcard may go onto a completed canasta to take the pile",
+    "top_card_counts_for_initial_meld": "the upcard counts toward the initial meld requirement",
+    "one_card_pile_rule": "a player holding one card may not take a pile of one card",
+    "stock_exhausted": "what a player may do, or must, once the stock is empty",
+    "undo_pile_allowed": "a side without its initial meld may put a pile it took back and draw",
+    "undo_pile_penalty": "what putting the pile back costs",
+    "permission_allowed": "a player may ask their partner \"May I go out, partner?\"",
+    "permission_penalty": "what a player who was told yes and then did not go out pays",
+    "packs": "decks shuffled together: 2 (108 cards, four jokers) or 3 (162, six jokers)",
+    "sequences": "melds of three to seven cards of one suit in order (Samba, Bolivia)",
+    "sequence_bonus": "bonus for a sequence of seven cards (a samba, an escalera)",
+    "sequence_canasta_name": "what a sequence of seven is called: samba, or escalera in Bolivia",
+    "several_groups": "a side may start another meld of a rank once its melds of it are canastas",
+    "going_out_needs_sequence": "one of the canastas needed to go out must be a sequence",
+    "wild_canasta_closed": "a canasta of wild cards takes no more cards",
+    "wild_canasta_name": "what a canasta of wild cards is called: bolivia in Bolivia",
+    "black_three_hand_penalty": "a black three left in a hand at the end costs this (0: it counts 5)",
+    "red_three_needs_canastas": "red threes count for a side only once it has the canastas to go out",
+}
+
+#: The values of the options whose values are words, as a player says them.
+CHOICE_WORDS: dict[str, dict[str, str]] = {
+    "wild_limit": {"three": "a fixed most", "naturals": "never more than naturals", "both": "both"},
+    "last_draw_red_three": {"end": "the hand ends", "meld_then_end": "meld, then the hand ends",
+                            "play_on": "play goes on"},
+    "stock_exhausted": {"forced": "forced to take the pile", "end": "the hand ends", "turn_over": "pile turned over",
+                        "top_card": "upcard alone onto a meld"},
+}
+
+_OPTION_NAME = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def rule_label(key: str) -> str:
+    """An option as the page and the help name it (``Cards dealt to each player``)."""
+    return RULE_LABELS.get(key, key.replace("_", " ").capitalize())
+
+
+_WORD_VALUE = re.compile(r'"([a-z_]+)"|\b(true|false)\b')
+_CHOICES = {code: word for words in CHOICE_WORDS.values() for code, word in words.items()}
+
+
+def rule_words(text: str) -> str:
+    """Text that names options and their values by code (the README's explanations) in words:
+    an option by its label, "naturals" as "never more than naturals", false as no."""
+    text = _OPTION_NAME.sub(lambda m: f"\u201c{RULE_LABELS[m.group(0)]}\u201d" if m.group(0) in RULE_LABELS
+                            else m.group(0), text)
+
+    def value(m: re.Match[str]) -> str:
+        if m.group(2):
+            return "yes" if m.group(2) == "true" else "no"
+        return f"\u201c{_CHOICES[m.group(1)]}\u201d" if m.group(1) in _CHOICES else m.group(0)
+    return _WORD_VALUE.sub(value, text)
+
+
+def choice_word(key: str, value: Any) -> str:
+    """A word value of an option as a player says it; other values as they are."""
+    return CHOICE_WORDS.get(key, {}).get(str(value), printable(str(value)))
+
+
 @dataclass(frozen=True)
 class RuleItem:
     key: str
@@ -260,6 +405,7 @@ def rule_items(helps: Mapping[str, tuple[str, str]], rules: Rules) -> list[RuleI
     order = [k for k in helps if k in fields] + [k for k in fields if k not in helps]
     for key in order:
         allowed, meaning = helps.get(key, ("", ""))
+        meaning = RULE_ABOUT.get(key) or rule_words(meaning)
         current = getattr(rules, key)
         choices = re.findall(r'"([^"]+)"', allowed)
         numbers = [int(t) for t in re.findall(r"\d+", allowed)] if re.fullmatch(r"[\d, ]+", allowed) else []
@@ -269,7 +415,7 @@ def rule_items(helps: Mapping[str, tuple[str, str]], rules: Rules) -> list[RuleI
         elif isinstance(current, bool):
             out.append(RuleItem(key, "bool", (False, True), "yes or no", meaning))
         elif choices:
-            out.append(RuleItem(key, "choice", tuple(choices), ", ".join(choices), meaning))
+            out.append(RuleItem(key, "choice", tuple(choices), ", ".join(choice_word(key, c) for c in choices), meaning))
         elif len(numbers) > 1:
             out.append(RuleItem(key, "choice", tuple(numbers), ", ".join(map(str, numbers)), meaning))
         elif rng:
@@ -285,6 +431,13 @@ def rule_value(key: str, value: Any) -> str:
         return "  ".join(f"{lo}:{need}" for lo, need in sorted(value))
     if isinstance(value, bool):
         return "yes" if value else "no"
+    return choice_word(key, value)
+
+
+def typed_value(key: str, value: Any) -> str:
+    """A value as it is typed to change it (a number, the initial meld's steps)."""
+    if key == "initial_meld":
+        return rule_value(key, value)
     return printable(str(value))
 
 
@@ -360,7 +513,7 @@ class RuleOptionsPage(Page):
         try:
             rules = base.replace(**changes)
         except RulesError as exc:
-            self.say(_reason(str(exc)), error=True)
+            self.say(rule_words(_reason(str(exc))), error=True)
             return False
         # Only what differs from the preset is kept: the file says what was changed.
         base_values = base.to_dict()
@@ -369,7 +522,7 @@ class RuleOptionsPage(Page):
         if why is not None:
             self.say(why, error=True)
             return False
-        self.say(f"Saved: {item.key} = {rule_value(item.key, getattr(rules, item.key))}"
+        self.say(f"Saved: {rule_label(item.key)} = {rule_value(item.key, getattr(rules, item.key))}"
                  + ("" if not self.in_play else " (from the next new game)"))
         self.saved("rule_options", kept)
         return True
@@ -420,13 +573,13 @@ class RuleOptionsPage(Page):
                     try:
                         value = int(typed)
                     except ValueError:
-                        self.say(f"{item.key}: type a whole number, not {printable(typed)!r}", error=True)
+                        self.say(f"{rule_label(item.key)}: type a whole number, not {printable(typed)!r}", error=True)
                         return
                 if self.set_option(item, value):
                     self.edit = None
             elif done == "cancel":
                 self.edit = None
-                self.say(f"{item.key} is unchanged")
+                self.say(f"{rule_label(item.key)} is unchanged")
             return
         n = len(items)
         rows = max(1, self._rows)
@@ -448,7 +601,7 @@ class RuleOptionsPage(Page):
             self.step(item, -1 if name in ("left", "h") else 1)
         elif name == "enter":
             if item.kind in ("number", "meld"):
-                self.edit = LineEdit(rule_value(item.key, getattr(self.rules(), item.key)), 60)
+                self.edit = LineEdit(typed_value(item.key, getattr(self.rules(), item.key)), 60)
             else:
                 self.step(item, 1)
         elif name == "d" and item.kind != "preset":
@@ -464,25 +617,25 @@ class RuleOptionsPage(Page):
             # numbers stop at their ends; words (and yes/no) go round
             self.set_option(item, step_choice(vals, now, by, cycle=not all(type(x) is int for x in vals)))
         else:
-            self.say(f"Enter types a value for {item.key} ({item.allowed})")
+            self.say(f"Enter types a value for {rule_label(item.key)} ({item.allowed})")
 
     def back_to_preset(self, item: RuleItem) -> None:
         changes = self.overrides()
         if item.key not in changes:
-            self.say(f"{item.key} is the {self.preset_name()} preset's already")
+            self.say(f"{rule_label(item.key)} is the {self.preset_name()} preset's already")
             return
         del changes[item.key]
         try:
             self.base().replace(**changes)
         except RulesError as exc:
-            self.say(_reason(str(exc)), error=True)
+            self.say(rule_words(_reason(str(exc))), error=True)
             return
         why = self.store.save("rule_options", changes)
         if why is not None:
             self.say(why, error=True)
             return
         self.saved("rule_options", changes)
-        self.say(f"{item.key} is back to the {self.preset_name()} preset's: "
+        self.say(f"{rule_label(item.key)} is back to the {self.preset_name()} preset's: "
                  f"{rule_value(item.key, getattr(self.base(), item.key))}")
 
     # ------------------------------------------------------------------ drawing
@@ -505,14 +658,16 @@ class RuleOptionsPage(Page):
         self.current = min(self.current, len(items) - 1)
         rules, base = self.rules(), self.base()
         wide = cv.width >= 120
-        kw = max(len(i.key) for i in items) + 1
-        vw = 24
+        kw = max(len(rule_label(i.key)) for i in items) + 1
+        vw = 26                 # the longest value in words, and its mark: "never more than naturals *"
         y = top + (1 if self.in_play else 0)
         if self.in_play:
             cv.put(top, 2, f"The game being played keeps its rules ({self.in_play}); these are for new games.", "hint")
         it = items[self.current]
-        text = f"{'preset' if it.kind == 'preset' else it.key}: {it.meaning}.  Values: {it.allowed}."
-        explain = wrap(glyph_text(text, g), cv.width - 4)[:2]
+        # The option's one line, then its values on a line of their own where they fit one.
+        text = f"{it.meaning[:1].upper()}{it.meaning[1:]}."
+        values = f"Values: {it.allowed}."
+        explain = [*wrap(glyph_text(text, g), cv.width - 4), *wrap(glyph_text(values, g), cv.width - 4)][:3]
         room = rows - (y - top) - len(explain) - 1
         self._rows = room
         self.top = scroll_window(len(items), self.current, room, self.top)
@@ -520,7 +675,7 @@ class RuleOptionsPage(Page):
             it = items[i]
             on = i == self.current
             cv.put(y, 1, ">" if on else " ", "cursor" if on else "")
-            name = "preset" if it.kind == "preset" else it.key
+            name = "Preset" if it.kind == "preset" else rule_label(it.key)
             cv.put(y, 3, f"{name:<{kw}}", "cursor" if on else "name")
             x = 3 + kw + 1
             if on and self.edit is not None:
@@ -563,8 +718,9 @@ def _reason(text: str) -> str:
     return re.sub(r"^rules '[^']*': ", "", text)
 
 
-__all__ = ["ITEMS", "Item", "OptionsPage", "PresetSource", "RuleItem", "RuleOptionsPage", "RulesSource", "Saved", "SettingsStore",
-           "label", "parse_meld", "rule_items", "rule_value"]
+__all__ = ["CHOICE_WORDS", "ITEMS", "RULE_ABOUT", "RULE_LABELS", "Item", "OptionsPage", "PresetSource", "RuleItem",
+           "RuleOptionsPage", "RulesSource", "Saved", "SettingsStore", "choice_word", "label", "parse_meld", "rule_items",
+           "rule_label", "rule_value", "rule_words"]
 
 
 class PresetSource:

@@ -61,9 +61,13 @@ def test_the_rules_page_is_rules_md_and_ends_with_the_options_in_play() -> None:
     text = [line.text for line in page._lines]
     assert text[:2] == ["The rules of Canasta", "===================="]
     assert "The rule options in play: classic + 1 change" in text
-    assert any(t.startswith("  target_score") and t.endswith("3000 *") for t in text)
+    assert any(t.startswith("  Game: points to win the match") and t.endswith("3000 *") for t in text)
+    # Options by their labels, in the text and in the list (the code names are for rules files).
+    assert "Each player gets eleven cards (“Cards dealt to each player”), one at a time," in text
+    assert not any(re.search(r"\b[a-z]+(_[a-z]+)+\b", t) for t in text), [t for t in text if "_" in t]
     typ(page, "end")
-    assert "lines 335-352 of 352" in screen(page) and "red_three_needs_canastas" in screen(page)
+    end = screen(page)
+    assert re.search(r"lines \d+-(\d+) of \1", end) and "Red threes need the canastas" in end
     typ(page, "home")
     assert "lines 1-18 of" in screen(page)
     typ(page, "pagedown")

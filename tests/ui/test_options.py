@@ -9,7 +9,7 @@ from typing import Any
 
 from canasta_tui.persistence import paths
 from canasta_tui.persistence.stores import SettingsFile
-from canasta_tui.ui.options import OptionsPage, PresetSource, RuleOptionsPage
+from canasta_tui.ui.options import RULE_ABOUT, RULE_LABELS, OptionsPage, PresetSource, RuleOptionsPage, rule_label
 
 from .pages_helpers import screen, typ
 
@@ -126,7 +126,8 @@ def test_rule_options_open_from_options_and_come_back() -> None:
 # ---------------------------------------------------------------------- rule options
 
 def rule_line(text: str, option: str) -> str:
-    return next(line for line in text.splitlines() if line[3:].startswith(option + " "))
+    """The page's line of ``option`` (its code name), which the page shows by its label."""
+    return next(line for line in text.splitlines() if line[3:].startswith(rule_label(option) + " "))
 
 
 def test_a_yes_no_option_toggles_and_only_changes_are_saved() -> None:
@@ -148,7 +149,7 @@ def selected_rule(text: str) -> str:
 
 def go(page: RuleOptionsPage, option: str) -> None:
     for _ in range(60):
-        if selected_rule(screen(page))[3:].startswith(option + " "):
+        if selected_rule(screen(page))[3:].startswith(rule_label(option) + " "):
             return
         typ(page, "down")
     raise AssertionError(option)
@@ -159,13 +160,15 @@ def test_a_number_out_of_the_engine_s_bounds_is_refused_with_the_reason() -> Non
     go(page, "target_score")
     typ(page, "enter", "c-u", "0", "enter")
     text = screen(page)
-    assert "target_score must be a whole number from 1 to 1000000" in text and "0_" in selected_rule(text)
+    assert "“Game: points to win the match” must be a whole number from 1 to 1000000" in text
+    assert "0_" in selected_rule(text) and "target_score" not in text
     assert not paths.settings_path().exists()
     typ(page, "c-u", "300", "enter")
     assert file()["rule_options"] == {"target_score": 300}
-    assert "Saved: target_score = 300" in screen(page)
-    # The explanation says the option's values and what it does, from rules/README.md.
-    assert "target_score: a side that reaches it wins the match.  Values: 1 to 1000000." in screen(page)
+    assert "Saved: Game: points to win the match = 300" in screen(page)
+    # The explanation says what the option does in one line, then its values (rules/README.md's).
+    lines = [line.strip() for line in screen(page).splitlines()]
+    assert lines[-4:-2] == ["The match ends when a side reaches this score.", "Values: 1 to 1000000."]
 
 
 def test_a_combination_the_rules_refuse_says_why() -> None:
@@ -209,9 +212,9 @@ def test_d_takes_the_preset_s_value_back() -> None:
     go(page, "hand_size")
     typ(page, "enter", "c-u", "13", "enter", "d")
     assert file().get("rule_options", {}) == {}
-    assert "hand_size is back to the classic preset's: 11" in screen(page)
+    assert "Cards dealt to each player is back to the classic preset's: 11" in screen(page)
     typ(page, "d")
-    assert "hand_size is the classic preset's already" in screen(page)
+    assert "Cards dealt to each player is the classic preset's already" in screen(page)
 
 
 def test_another_preset_drops_the_changes_only_after_asking() -> None:
@@ -227,3 +230,19 @@ def test_another_preset_drops_the_changes_only_after_asking() -> None:
     assert "Saved: new games start from the mobile preset" in screen(page)
     typ(page, "right")                                 # no changes: no question
     assert file()["rules"] == "online"
+
+
+def test_every_rule_option_has_a_label_and_a_line_in_words() -> None:
+    """The issue: "rule options and the rules help show code names (canasta_required_for_positive_score)".
+    Every option of every preset in rules/*.toml has a label of at most 34 characters and a one-line
+    explanation of at most 76 (one line at 80 columns); the page shows no code name."""
+    from canasta_tui.presets import load_rules, preset_names
+
+    keys = {k for name in preset_names() for k in load_rules(name).to_dict() if k not in ("name", "description")}
+    assert keys <= set(RULE_LABELS) and keys <= set(RULE_ABOUT)
+    assert all(len(v) <= 34 for v in RULE_LABELS.values()) and all(len(v) <= 76 for v in RULE_ABOUT.values())
+    page = rules()
+    for _ in range(len(keys) + 1):
+        text = screen(page)
+        assert not any(k in text for k in keys if "_" in k), text
+        typ(page, "down")
