@@ -1450,9 +1450,7 @@ def _sequence_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> s
             return (f"Your side has no sequence from {card_text(sequence_rank(low) * 4 + suit)} to "
                     f"{card_text(sequence_rank(high) * 4 + suit)}")
         if high - low + 1 >= SEQUENCE_MAX:
-            # Bicycle, Samba: "Cards may be added until there are seven cards, at which point the
-            # meld becomes a 'samba'": seven is all a sequence ever holds.
-            return f"{_an(rules.sequence_canasta_name).capitalize()} is a sequence of exactly seven cards: it takes no more"
+            return sequence_closed_text(rules)
         p = sequence_position(a.ranks[0])
         if p not in (low - 1, high + 1):
             return f"{card_text(a.card)} does not continue that sequence at either end"
@@ -1467,6 +1465,12 @@ def _sequence_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> s
 NO_WILD_IN_SEQUENCE = "No wild card may stand in a sequence: it is natural cards of one suit in order"
 #: Why a three is refused in one ("ace high, four low").
 NO_THREE_IN_SEQUENCE = "No three may stand in a sequence: it runs from 4 up to the Ace"
+
+
+def sequence_closed_text(rules: Rules) -> str:
+    """Why a card is refused on a sequence of seven (Bicycle, Samba: "Cards may be added until
+    there are seven cards, at which point the meld becomes a 'samba'"): seven is all it holds."""
+    return f"{_an(rules.sequence_canasta_name).capitalize()} is a sequence of exactly seven cards: it takes no more"
 
 
 def _forced_pile(s: GameState) -> str | None:
@@ -1522,7 +1526,12 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
         if target == DEUCE and not rules.wild_melds_allowed:
             return "Jokers and deuces may never be melded apart from natural cards"
         if m is None:
-            return f"Your side has no meld of {_meld_name(target)} to add to"
+            text = f"Your side has no meld of {_meld_name(target)} to add to"
+            if a.ranks[0] in _WILD_RANKS and 0 < target < RANK_SLOTS and any(
+                    x is not None and x.is_sequence and x.low <= sequence_position(target) <= x.high for x in row):
+                # The player pointed at a sequence holding that rank: say why it is no meld for this.
+                text += ", and no wild card may stand in a sequence"
+            return text
         if target == DEUCE and rules.wild_canasta_closed and m.size >= 7:
             return f"Nothing may be added to {_an(rules.wild_canasta_name)}"
         r = a.ranks[0]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ..engine import Phase, PlayerView, team
 from ..engine import actions as A
 from ..engine.cards import IS_RED_THREE, IS_WILD, RANK_OF, card_text, plural
+from ..engine.moves import NO_WILD_IN_SEQUENCE, sequence_closed_text
 from ..presets import rules_label
 from .asking import Outlook
 from .dialogs import NAME_MAX, ChatInput, Confirm, LoadList, Log, PileChoice, Quit, SaveName, Score, Sheet, WildTarget
@@ -552,8 +553,10 @@ def add_to_meld(client: Client, side: int, slot: int) -> None:
         plan = compose_sequence(chosen, [*row[:15], m], v.rules)
         if not isinstance(plan, list) or any(a.kind != A.ADD for a in plan):
             run = f"{card_text(m.naturals[0], symbols=True)}-{card_text(m.naturals[-1], symbols=True)}"
-            client.message = [f"Select cards that continue the sequence {run} at either end"
-                              + (" (a sequence holds no wild card)" if any(IS_WILD[c] for c in chosen) else "")]
+            # The engine's words where they apply: a wild card, a sequence of seven.
+            client.message = [NO_WILD_IN_SEQUENCE if any(IS_WILD[c] for c in chosen) else
+                              sequence_closed_text(v.rules) if m.is_closed else
+                              f"Select cards that continue the sequence {run} at either end"]
             return
         client.play(plan)
         return

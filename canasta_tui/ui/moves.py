@@ -25,7 +25,7 @@ from ..engine.cards import (
     sequence_rank,
 )
 from ..engine.melds import SEQUENCE_MAX, Meld
-from ..engine.moves import group_slot, may_start_group
+from ..engine.moves import NO_WILD_IN_SEQUENCE, group_slot, may_start_group, sequence_closed_text
 
 #: The ranks of wild cards (deuces and jokers).
 WILD_RANKS = (2, 14)
@@ -61,6 +61,15 @@ def _extend_sequence(cards: Sequence[int], pos: Sequence[int], suit: int,
     return None
 
 
+def _continues_closed(pos: Sequence[int], suit: int, row: Sequence[Meld | None]) -> bool:
+    """Would the cards at positions ``pos`` (ascending, in order) continue one of the side's
+    sequences of seven of ``suit`` at either end?"""
+    if pos != list(range(pos[0], pos[0] + len(pos))):
+        return False
+    return any(m is not None and m.suit == suit and m.is_closed and (pos[-1] == m.low - 1 or pos[0] == m.high + 1)
+               for m in row[15:])
+
+
 def compose_sequence(cards: Sequence[int], row: Sequence[Meld | None], rules: Rules) -> list[Action] | str | None:
     """A selection meant as a sequence (Samba, Bolivia: "Three or more cards of the same suit in
     sequence (ace high, four low)", no wild card, "Cards may be added until there are seven"):
@@ -72,7 +81,7 @@ def compose_sequence(cards: Sequence[int], row: Sequence[Meld | None], rules: Ru
     if any(IS_WILD[c] for c in cards):
         plain = [c for c in cards if not IS_WILD[c]]
         if len(plain) >= 2 and len({SUIT_OF[c] for c in plain}) == 1 and len({RANK_OF[c] for c in plain}) == len(plain):
-            return "A sequence holds no wild card: select its natural cards only"
+            return NO_WILD_IN_SEQUENCE
         return None
     suits = {SUIT_OF[c] for c in cards}
     pos = sorted(sequence_position(RANK_OF[c]) for c in cards)
@@ -83,6 +92,8 @@ def compose_sequence(cards: Sequence[int], row: Sequence[Meld | None], rules: Ru
     onto = _extend_sequence(cards, pos, suit, row)
     if onto is not None:
         return onto
+    if len(cards) < 3 and _continues_closed(pos, suit, row):
+        return sequence_closed_text(rules)    # the engine's words for an eighth card
     if len(cards) == 1:
         return None
     name = rules.sequence_canasta_name

@@ -52,6 +52,15 @@ def test_a_joker_onto_a_sequence_built_as_a_value_is_refused_with_the_rule() -> 
     assert explain(s, A.add_to_sequence(int(JOKER_CARD), 9, 11)) == NO_WILD   # no suit given: still the rule
 
 
+def test_a_wild_card_onto_a_rank_the_side_holds_only_in_a_sequence_says_so() -> None:
+    """RULES.md: "no wild card (and no three) may stand in a sequence": a player who puts a joker
+    on "the Fours" while the side's only Four stands in 4♠-6♠ is told both things."""
+    s = position({0: "JK 2c 8h 9d 9s"}, rules=SAMBA, melds={0: ["Ac Ad As", "seq 4s 5s 6s"]})
+    assert why(s, "add JK to 4") == ("Your side has no meld of Fours to add to, "
+                                     "and no wild card may stand in a sequence")
+    assert why(s, "add 2 to 9") == "Your side has no meld of Nines to add to"
+
+
 @pytest.mark.parametrize("text", ["add 3h to 4h-6h", "meld 3h 4h 5h"])
 def test_a_three_in_a_sequence_is_refused_with_the_rule(text: str) -> None:
     """RULES.md: "4 is the lowest card, the Ace the highest, and no wild card (and no three) may

@@ -17,6 +17,7 @@ from canasta_tui.engine.melds import Meld, ordered_melds
 from canasta_tui.presets import load_rules
 from canasta_tui.table import local_link
 from canasta_tui.ui.canvas import ASCII_OPTIONS, Options
+from canasta_tui.ui.commands import add_to_meld
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.moves import compose_meld
 from canasta_tui.ui.render import bar_items
@@ -179,6 +180,25 @@ def test_a_click_on_a_sequence_puts_the_selected_card_on_it() -> None:
     assert seq is not None and len(seq.naturals) == 5
 
 
+def test_a_click_on_a_sequence_with_a_wild_card_or_on_a_samba_says_why_in_the_engines_words() -> None:
+    """RULES.md: "no wild card (and no three) may stand in a sequence"; seven in sequence are
+    "closed to further cards".  A click on a sequence gives the engine's sentences, not only
+    "Select cards that continue the sequence"."""
+    ctl = my_turn_drawn("samba", "8h 9h 10h Jh Qh Kh Ah JK Ac 9s")
+    select_cards(ctl, "8h 9h 10h Jh Qh Kh Ah")
+    ctl.key("m")
+    assert not ctl.client.message
+    hand = ctl.client.hand()
+    select_cards(ctl, "JK")
+    add_to_meld(ctl.client, 0, 15)
+    assert ctl.client.message == ["No wild card may stand in a sequence: it is natural cards of one suit in order"]
+    ctl.client.message = []
+    select_cards(ctl, "Ac")
+    add_to_meld(ctl.client, 0, 15)
+    assert ctl.client.message == ["A samba is a sequence of exactly seven cards: it takes no more"]
+    assert ctl.client.hand() == hand                         # nothing played
+
+
 def test_the_meld_button_follows_the_legal_actions_and_refusals_say_why() -> None:
     """The bar's Meld is lit exactly when the engine offers a meld or an add; a selection that is
     no sequence gets the reason in words, and nothing is played."""
@@ -259,13 +279,17 @@ def test_compose_refuses_what_is_no_sequence_in_canastas_words() -> None:
     assert compose_meld(cards("7h 8h"), EMPTY, False, SAMBA) == (
         "A new sequence needs three cards of one suit in order: you selected 7♥ 8♥")
     assert compose_meld(cards("7h 8h 2c"), EMPTY, False, SAMBA) == (
-        "A sequence holds no wild card: select its natural cards only")
+        "No wild card may stand in a sequence: it is natural cards of one suit in order")  # the engine's words
     assert compose_meld(cards("4h 5h 6h 7h 8h 9h 10h Jh"), EMPTY, False, SAMBA) == (
         "A sequence holds at most seven cards (seven make a samba)")
     # Ace high, 4 low: K A 4 is no sequence.
     assert isinstance(compose_meld(cards("Kh Ah 4h"), EMPTY, False, SAMBA), str)
-    # A samba takes no more: a card beside it starts nothing.
-    assert isinstance(compose_meld(cards("Jh"), row_of(run("4h 5h 6h 7h 8h 9h 10h")), False, SAMBA), str)
+    # A samba takes no more: a card beside it is refused in the engine's words for an eighth card.
+    samba = row_of(run("4h 5h 6h 7h 8h 9h 10h"))
+    for more in ("Jh", "Jh Qh"):
+        assert compose_meld(cards(more), samba, False, SAMBA) == (
+            "A samba is a sequence of exactly seven cards: it takes no more")
+    assert [str(a) for a in compose_meld(cards("Jh Qh Kh"), samba, False, SAMBA)] == ["meld Jh Qh Kh"]
 
 
 def test_compose_without_sequences_in_the_rules_is_as_before() -> None:
