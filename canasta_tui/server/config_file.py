@@ -138,6 +138,8 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "login_attempts": (_int(1, 1000), "login_attempts"),
     "max_logins": (_int(1, 10000), "max_logins"),
     "max_logins_per_address": (_int(1, 10000), "max_logins_per_address"),
+    "max_silent": (_int(1, 10000), "max_silent"),
+    "room_for_keys": (_int(0, 10000), "room_for_keys"),
     "motd": (_motd, "motd"),
     "admins": (_admins, "admins"),
     "seed": (_seed, "seed"),

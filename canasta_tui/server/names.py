@@ -56,6 +56,12 @@ MAX_NAMES_BYTES = 4 * 1024 * 1024
 #: bounded; when it is full the name unused the longest goes (if unused for :data:`EVICT_UNUSED`).
 MAX_NAMES = 10000
 EVICT_UNUSED = 7 * 24 * 3600.0
+#: New names one place (an address, an IPv6 /64) may reserve in a day: a club's evening of
+#: newcomers, not a book filled from one machine (10,000 logins in open mode filled it).
+NEW_NAMES_PER_PLACE = 30
+DAY = 24 * 3600.0
+#: Places whose new names are counted, at most (the ones seen longest ago are forgotten first).
+PLACES_KEPT = 10000
 #: A new reservation is written within this many seconds (many at once make one write).
 SAVE_DELAY = 1.0
 
@@ -214,6 +220,7 @@ class NameBook:
                  store: PeopleStore | None = None) -> None:
         self.path = path
         self._now = now
+        self._new_from: dict[str, list[float]] = {}     # when each place reserved new names, today
         self._pending: asyncio.TimerHandle | None = None
         self.names: dict[str, Reservation] = {}
         self.problem = ""
@@ -361,8 +368,10 @@ class NameBook:
             raise NameRefused(f"your key has reserved {len(mine)} names here, its most ("
                               + ", ".join(r.name for r in mine) + "): connect as one of them")
 
-    def take(self, name: str, fingerprint: str) -> None:
-        """``fingerprint`` uses ``name``: reserve it, or mark it used; NameRefused if it may not."""
+    def take(self, name: str, fingerprint: str, where: str = "") -> None:
+        """``fingerprint`` uses ``name``: reserve it, or mark it used; NameRefused if it may not.
+        ``where``: the place it comes from (:func:`~.auth.place`), which may reserve at most
+        :data:`NEW_NAMES_PER_PLACE` new names a day."""
         self.check(name, fingerprint)
         sk = skeleton(name)
         now = self._now()
@@ -371,6 +380,12 @@ class NameBook:
             held.seen = now
             self._dirty.add(sk)             # (written with the next reservation, or at the end)
             return
+        today = [t for t in self._new_from.get(where, ()) if now - t < DAY] if where else []
+        if len(today) >= NEW_NAMES_PER_PLACE:
+            log.warning("the name %s is refused to key %s: %s reserved %d new names today", printable(name),
+                        fingerprint, where, len(today))
+            raise NameRefused(f"{len(today)} new names were reserved from your address today, its most: "
+                              "connect with a name your key already holds, or try again tomorrow")
         if len(self.names) >= MAX_NAMES:
             oldest = min(self.names, key=lambda k: self.names[k].seen)
             if now - self.names[oldest].seen < EVICT_UNUSED:
@@ -383,6 +398,11 @@ class NameBook:
             self._gone.add(oldest)
             self._dirty.discard(oldest)
         self.names[sk] = Reservation(name, fingerprint, now, now)
+        if where:
+            self._new_from.pop(where, None)
+            self._new_from[where] = [*today, now]       # (put last: the dict's end is the newest)
+            while len(self._new_from) > PLACES_KEPT:
+                del self._new_from[next(iter(self._new_from))]
         self._dirty.add(sk)
         log.info("the name %s is now reserved by key %s", printable(name), fingerprint)
         self._save_soon()

@@ -267,7 +267,7 @@ class Registry:
                     return (f"Not let in: somebody called {label} is here, and the name {ident.name} looks the same. "
                             "Connect with another name: ssh -l NAME ...")
             if ident.verified:
-                self.names.take(ident.name, ident.fingerprint)     # last: only a name let in is reserved
+                self.names.take(ident.name, ident.fingerprint, place(client.address))   # last: only a name let in
         except NameRefused as exc:
             return f"Not let in: {exc}"
         return None

@@ -36,8 +36,11 @@ set_aside_days = 7.5
 motd = "Club night: Thursday"
 admins = ["{ADMIN}"]
 expert_budget = 0.3
+room_for_keys = 4
+max_silent = 64
 """)
     config = merged(read_file(path), {})
+    assert (config.room_for_keys, config.max_silent, config.guest_room) == (4, 64, 46)
     assert (config.host, config.port, config.max_connections, config.tables_per_person) == ("0.0.0.0", 2300, 50, 2)
     assert config.authorized_keys == tmp_path / "club_keys"          # relative to the file
     assert config.login_attempts == 5 and config.set_aside_after == 7.5 * 86400

@@ -474,3 +474,31 @@ def test_a_full_book_of_names_lets_no_key_pass_as_a_name_it_could_not_reserve(mo
             await ann.wait_for("ann ✓ — 1 online")
             await ann.close()
     run(main())
+
+
+def test_one_address_reserves_only_so_many_new_names_a_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In open mode anybody can make keys: 10,000 logins from one machine filled the book of names.
+    One place (an address, an IPv6 /64) now reserves at most NEW_NAMES_PER_PLACE new names a day (30;
+    2 here); a name a key already holds still lets it in, and another address is not held up."""
+    from canasta_tui.server import names
+
+    monkeypatch.setattr(names, "NEW_NAMES_PER_PLACE", 2)
+    there = ("127.0.0.2", 0)
+
+    async def main() -> None:
+        async with serving() as srv:
+            for name in ("ann", "bea"):
+                t = await Term.connect(srv.port, name, local_addr=there)
+                await t.wait_for(f"{name} ✓")
+                await t.close()
+            cy = await Term.connect(srv.port, "cy", local_addr=there)
+            await cy.wait_for(said("2 new names were reserved from your address today"))
+            await cy.wait_closed()
+            assert srv.registry.names.owner("cy") is None
+            ann = await Term.connect(srv.port, "ann", local_addr=there)
+            await ann.wait_for("ann ✓")
+            await ann.close()
+            cy = await Term.connect(srv.port, "cy", local_addr=("127.0.0.3", 0))
+            await cy.wait_for("cy ✓")
+            await cy.close()
+    run(main())
