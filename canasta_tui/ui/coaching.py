@@ -34,6 +34,8 @@ from .texts import meld_cell, ordered_slots, side_name, sort_hand
 Runner = Callable[[Callable[[], Any], Callable[[Any], None]], None]
 #: What the hint line says while the Expert thinks.
 THINKING = "Thinking… (the Expert looks for the best move)"
+#: Query's look ahead on the screen's thread: at most this many positions (see Coach.quick).
+QUICK = 100
 #: What the hint line says while Query finds out whether asking could only cost.
 CHECKING = "Query: looking whether you could go out this turn…"
 
@@ -80,19 +82,29 @@ class Coach:
     _limited: bool = False                 # the hint line says to wait (asking again looks again)
     _next: PlayerView | None = None        # asked meanwhile: worked out when the one before is done
     _times: deque[float] = field(default_factory=deque)
+    #: Positions Query's look ahead may visit on the screen's thread before it goes elsewhere
+    #: (a hundred: a few hundredths of a second at most; nearly every hand needs fewer).
+    quick: int = QUICK
     _checking: PlayerView | None = None    # Query's look ahead is under way for this view
     _outlook: tuple[PlayerView, Outlook] | None = None   # its last answer
 
     # ------------------------------------------------------------------ before asking
     def before_asking(self, view: PlayerView, done: Callable[[Outlook], None]) -> None:
-        """Query: could this turn go out, and concealed (:func:`.asking.going_out`)?  Found off the
-        screen's thread (a long hand of Samba can take a second), then ``done`` with the answer on
-        it; each position once (the same view asked again, after "n", answers at once)."""
+        """Query: could this turn go out, and concealed (:func:`.asking.going_out`)?  Most hands
+        answer at once, so the keys typed after y (the warning's y) find the warning open; a
+        hand that takes longer (a long hand of Samba can take a second) is looked at off the
+        screen's thread, then ``done`` has the answer on it.  Each position once (the same view
+        asked again, after "n", answers at once)."""
         if self._outlook is not None and self._outlook[0] == view:
             done(self._outlook[1])
             return
         if self._checking == view:
             return                               # on its way: its answer acts
+        quick = going_out(view, limit=self.quick) if self.quick else Outlook.UNKNOWN
+        if quick != Outlook.UNKNOWN:
+            self._outlook = (view, quick)
+            done(quick)
+            return
         self._checking = view
 
         def finished(answer: Outlook | None) -> None:

@@ -115,6 +115,7 @@ def test_the_look_ahead_runs_off_the_screen_and_says_so_meanwhile() -> None:
     line says what is going on, and the answer acts when it comes, unless the player moved on."""
     t, ctl = table_at(at(**CANNOT))
     waiting: list[Any] = []
+    ctl.client.coach.quick = 0                     # (as a hand too long to look at at once)
     ctl.client.coach.run = lambda work, done: waiting.append((work, done))
     ctl.key("y")
     assert ctl.client.dialog is None and len(waiting) == 1
@@ -127,12 +128,23 @@ def test_the_look_ahead_runs_off_the_screen_and_says_so_meanwhile() -> None:
     # A player who melded before the answer came is not asked anything.
     t, ctl = table_at(at(**CANNOT))
     waiting.clear()
+    ctl.client.coach.quick = 0
     ctl.client.coach.run = lambda work, done: waiting.append((work, done))
     ctl.key("y")
     assert ctl.type_action("meld 7 7 7")
     work, done = waiting[0]
     done(work())
     assert ctl.client.dialog is None and not t.match.state.t.asked
+
+
+def test_keys_typed_right_after_y_find_the_warning_open() -> None:
+    """A short hand is looked at at once: y y (ask, then the warning's "ask anyway") asks, with
+    no key lost to a look ahead still under way."""
+    t, ctl = table_at(at(**CANNOT))
+    ctl.client.coach.run = lambda work, done: None     # nothing may wait for another thread
+    ctl.key("y")
+    ctl.key("y")
+    assert t.match.state.phase == Phase.PERMISSION
 
 
 def test_the_hint_line_says_asking_is_optional_and_binding_while_query_is_lit() -> None:
