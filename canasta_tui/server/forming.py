@@ -66,6 +66,9 @@ class FormingTable(Protocol):
     @property
     def claims(self) -> Sequence[Claim | None]: ...
 
+    @property
+    def touched(self) -> float: ...
+
     def private_data(self) -> dict[str, Any]: ...
 
 
@@ -85,7 +88,8 @@ class Host(Protocol):
     def tables(self) -> Mapping[int, FormingTable]: ...
 
     def bring_back(self, table_id: int, rules: Rules, level: str, creator: str, seed: int | None, rated: bool,
-                   turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float) -> None: ...
+                   turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float,
+                   age: float = 0.0) -> None: ...
 
 
 class FormingTables:
@@ -99,8 +103,12 @@ class FormingTables:
     def data(self) -> list[dict[str, Any]]:
         """The tables not started yet, as the store keeps them: seats, options, creator."""
         reg = self.registry
+        # When its seats last changed, in seconds since the epoch (whole ones: the file is written only
+        # when it changes), so that a restart does not make an old table young again.
+        since = time.time() - time.monotonic()
         return [{"id": st.id, "rules": st.rules.to_dict(), "level": st.level, "creator": st.creator,
                  "seed": st.seed, "rated": st.rated, "turn_timer": st.turn_timer, **st.private_data(),
+                 "changed": round(since + st.touched),
                  "claims": [[c.identity, c.name] if c is not None else None for c in st.claims]}
                 for st in reg.tables.values() if st.state == TableState.FORMING]
 
@@ -151,11 +159,23 @@ class FormingTables:
                     claims.append(Claim(saved_person(c[0]), printable(c[1])[:20]) if ok and isinstance(c, list) else None)
                 if all(c is None for c in claims):
                     continue
+                if all(c is None or c.identity.startswith(GUEST_PREFIX) for c in claims):
+                    # (a guest is their connection: none of them can come back to claim a seat)
+                    log.info("table %d was not brought back: it had not started, and only guests sat there", table_id)
+                    continue
+                changed = item.get("changed")
+                age = 0.0
+                if isinstance(changed, int | float) and not isinstance(changed, bool):
+                    age = max(0.0, time.time() - float(changed))
+                if reg.config.forming_timeout and age >= reg.config.forming_timeout:
+                    log.info("table %d was not brought back: it had not started %s after its seats last changed",
+                             table_id, _span(age))
+                    continue
                 creator = saved_text(item.get("creator"))
                 if creator not in {c.identity for c in claims if c is not None}:
                     creator = next(c.identity for c in claims if c is not None)
                 reg.bring_back(table_id, rules, level, creator, seed, item.get("rated") is True, timer, claims, item,
-                               time.monotonic() + keep)
+                               time.monotonic() + max(0.0, keep - age), age)
                 log.info("table %d is back, not started: %s", table_id,
                          ", ".join(printable(c.name) for c in claims if c is not None))
             except (ValueError, RulesError, TypeError) as exc:
@@ -177,6 +197,12 @@ def tell_left(clients: Mapping[str, Client], st: FormingTable, name: str, creato
             who.notify(text + ("; you start it now (s)" if key == st.creator else f"; {printable(starts)} starts it now"))
         else:
             who.notify(text)
+
+
+def _span(seconds: float) -> str:
+    from .registry import span
+
+    return span(seconds)
 
 
 def _forming_text(data: list[dict[str, Any]]) -> str:

@@ -32,6 +32,7 @@ from concurrent.futures import Executor
 from ..engine import Rules
 from ..persistence.recording import StatsRecording
 from ..table import COMPUTER, REMOTE, Seat, Table
+from ..table.seats import KEY_PREFIX
 from ..table.table import ThinkingShare
 from ..text import printable
 from ..ui.lobbyview import (
@@ -142,6 +143,8 @@ class Registry:
         #: Wrong seat and table codes cost time, per place typing them (as wrong passwords do).
         self.codes = GuessThrottle()
         self.next_id = 1
+        #: The address each table a guest created was created from (guests are bounded by address).
+        self.created_from: dict[int, str] = {}
         self._listeners: list[Callable[[], None]] = []
         #: Changes told to the listeners so far; the lobby's rows as of one of them.
         self.generation = 0
@@ -177,12 +180,15 @@ class Registry:
             fn()
 
     def bring_back(self, table_id: int, rules: Rules, level: str, creator: str, seed: int | None, rated: bool,
-                   turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float) -> None:
-        """A forming table an earlier run kept is here again (:meth:`.forming.FormingTables.restore`)."""
+                   turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float,
+                   age: float = 0.0) -> None:
+        """A forming table an earlier run kept is here again (:meth:`.forming.FormingTables.restore`);
+        its seats last changed ``age`` seconds ago (the forming timeout counts from then)."""
         st = ServerTable(self, table_id, rules, level, creator, seed, rated=rated, turn_timer=turn_timer)
         st.claims = claims
         st.take_private(private)
         st.kept_until = kept_until
+        st.touched = time.monotonic() - age
         self.tables[table_id] = st
         self.next_id = max(self.next_id, table_id + 1)
 
@@ -426,6 +432,24 @@ class Registry:
         dropped = sum(1 for st in left if sum(c is not None for c in st.claims) == 1)
         if len(self.tables) - dropped >= config.max_tables:
             return f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over"
+        if not client.identity.verified:
+            return self._guest_may_create(client, left)
+        return None
+
+    def _guest_may_create(self, client: Client, left: Sequence[ServerTable]) -> str | None:
+        """Each guest connection is a new person, so guests are bounded apart: the tables guests
+        created that are not over, from one address (:data:`GUEST_TABLES_PER_ADDRESS`) and in all (a
+        share of the server's most, :func:`guest_tables`), so that guests can never fill the server."""
+        theirs = [st for st in self.tables.values() if st.state != OVER and st not in left
+                  and not st.creator.startswith(KEY_PREFIX) and st.creator]
+        mine = [st for st in theirs if self.created_from.get(st.id) == client.address]
+        if client.address and len(mine) >= GUEST_TABLES_PER_ADDRESS:
+            return (f"Guests from your address have {len(mine)} tables not over, their most: join a table, "
+                    "or connect with your SSH key (ssh-keygen makes one)")
+        most = guest_tables(self.config.max_tables)
+        if len(theirs) >= most:
+            return (f"Guests have {len(theirs)} tables not over, the most this server gives guests: join a table, "
+                    "or connect with your SSH key (ssh-keygen makes one)")
         return None
 
     def create(self, client: Client, rules: Rules, level: str, rated: bool = False,
@@ -449,6 +473,8 @@ class Registry:
         st.claims = [None] * rules.players
         self.next_id += 1
         self.tables[st.id] = st
+        if not client.identity.verified:
+            self.created_from[st.id] = client.address
         self._leave_forming(client.identity.key, st)     # a person claims one seat at a time
         st.claim(client, 0)
         private = "" if st.access == Access.OPEN else f", {st.access.value}{'' if st.listed else ', unlisted'}"
@@ -626,10 +652,14 @@ class Registry:
     def sweep(self) -> None:
         """Tables left alone go (every ``tick`` seconds, and at start).  One that has not started
         goes when nobody connected holds a seat there, or when its seats have not changed for
-        ``forming_timeout``; a started table nobody has been at for ``set_aside_after`` is set
-        aside: its file is kept under another name, and it is not brought back at start."""
+        ``forming_timeout`` (counted across restarts); a started table of computers only that nobody
+        has watched for ``forming_timeout``, and any started table nobody has been at for
+        ``set_aside_after``, is set aside: its file is kept under another name, and it is not
+        brought back at start."""
         config = self.config
         now, wall = time.monotonic(), time.time()
+        for gone in [t for t in self.created_from if t not in self.tables]:
+            del self.created_from[gone]
         for st in list(self.tables.values()):
             if st.state == FORMING:
                 if st.creator not in self.clients and not any(c is not None and c.identity in self.clients
@@ -640,6 +670,12 @@ class Registry:
                 elif config.forming_timeout and now - st.touched >= config.forming_timeout:
                     self.clear(st, f"Table {st.id} was cleared: it had not started "
                                     f"{span(config.forming_timeout)} after somebody last sat down")
+            elif (st.state == PLAYING and config.forming_timeout and st.table is not None and not st.present()
+                  and not st.pending and not any(s.key for s in st.table.seats)
+                  and wall - st.visited >= config.forming_timeout):
+                # A table of computers only (its creator stood up and started it) holds nobody's seat:
+                # once nobody has watched it for the forming timeout, it goes (its file kept).
+                self.set_aside(st, f"only computers play it, and nobody had watched it for {span(wall - st.visited)}")
             elif (st.state == PLAYING and config.set_aside_after and not st.present() and not st.pending
                   and wall - st.visited >= config.set_aside_after):
                 self.set_aside(st, f"nobody had been at it for {span(wall - st.visited)}")
@@ -753,6 +789,13 @@ class Registry:
 
 #: The file of reserved names, in the server's directory.
 NAMES_FILE = "names.json"
+#: Tables not over that guests may have created from one address.
+GUEST_TABLES_PER_ADDRESS = 2
+
+
+def guest_tables(max_tables: int) -> int:
+    """Tables not over that guests may have created in all: a quarter of the server's most (at least 1)."""
+    return max(1, max_tables // 4)
 
 
 def _code_guessers(client: Client) -> tuple[str, str]:
@@ -786,4 +829,4 @@ def _visited(value: object) -> float:
     return time.time()
 
 
-__all__ = ["NAMES_FILE", "ChatLimit", "Registry", "span"]
+__all__ = ["GUEST_TABLES_PER_ADDRESS", "NAMES_FILE", "ChatLimit", "Registry", "guest_tables", "span"]
