@@ -11,13 +11,19 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import asyncssh
 
+from canasta_tui.server.admin import Admin, Bans
+from canasta_tui.server.auth import Identity
+from canasta_tui.server.lobby import RegistryLobby
 from canasta_tui.server.people import Ban, StoreError
+from canasta_tui.ui.lobbyview import AdminAct
 
 from .helpers import DOWN, ENTER, WAIT, Term, fingerprint_of, key_of, run, serving, settle
+from .test_tables import Person, registry
 
 
 async def kept_out(port: int, name: str, says: str, *, guest: bool = False, **options: Any) -> None:
@@ -173,3 +179,45 @@ def test_with_the_password_a_banned_person_cannot_come_back_as_a_guest_and_a_sto
             for t in (alice, other):
                 await t.close()
     run(main(), timeout=180)
+
+
+EVE = "SHA256:" + "E" * 43
+
+
+def test_a_person_not_online_is_banned_by_name_from_the_recent_visitors_and_the_ban_is_lifted(tmp_path: Path) -> None:
+    """Banning somebody offline needed the server log: the recent visitors know their key and addresses."""
+    async def main() -> None:
+        async with registry(tmp_path, admins=frozenset({"SHA256:boss"})) as reg:
+            admin = Admin(reg, Bans(reg.people))
+            boss, eve = Person("boss"), Person("eve")
+            eve.identity = Identity("eve", EVE)
+            boss.address = "10.0.0.1"
+            reg.connect(boss)
+            admin.bans.visited(eve.identity, "10.0.0.8")
+            admin.bans.visited(eve.identity, "10.0.0.9")            # her last address first
+            lobby = RegistryLobby(reg, boss, admin)
+            assert lobby.admin_ask(AdminAct.BAN, "eve", "3 cheating") == (
+                None, f"Ban eve (key {EVE}) for 3 hours? Guests from 10.0.0.9 and 10.0.0.8 are kept out as long.")
+            assert lobby.admin(AdminAct.BAN, "eve", "3 cheating").endswith(
+                "; guests from 10.0.0.9 and 10.0.0.8 are kept out until then too")
+            assert admin.bans.key(EVE) is not None and admin.bans.guest("10.0.0.8") is not None
+            assert admin.bans.guest("10.0.0.7") is None and admin.bans.address("10.0.0.8") is None
+            [row] = lobby.bans()
+            assert (row.who, row.fingerprint, row.addresses, row.by, row.reason) == (
+                "eve", EVE, ("10.0.0.9", "10.0.0.8"), "an admin", "cheating")
+            # Refused before "Are you sure?": nobody known, one's own address, a ban not in force.
+            assert lobby.admin_ask(AdminAct.BAN, "zed", "3")[0] == ("'zed' is neither a key's fingerprint (SHA256:…) "
+                                                                   "nor an IP address")
+            assert lobby.admin_ask(AdminAct.BAN, "10.0.0.1", "3")[0] == "10.0.0.1 is your own address: you would be kept out too"
+            assert lobby.admin_ask(AdminAct.LIFT, "10.0.0.8", "")[0] == "10.0.0.8 is not banned"
+            assert lobby.admin_ask(AdminAct.LIFT, row.target, "") == (
+                None, f"Lift the ban of eve (key {EVE}) (and of guests from 10.0.0.9 and 10.0.0.8), until "
+                      f"{row.until}?")
+            assert lobby.admin(AdminAct.LIFT, "eve", "") == f"The ban of eve (key {EVE}) is lifted: they may come in again"
+            assert admin.bans.guest("10.0.0.8") is None and lobby.bans() == ()
+            # Nobody but an admin sees the bans or the visitors.
+            assert RegistryLobby(reg, eve, admin).bans() == () and RegistryLobby(reg, eve, admin).visitors() == ()
+            admin.bans.flush()
+            assert reg.people.bans(time.time()) == []
+            admin.bans.close()
+    run(main())
