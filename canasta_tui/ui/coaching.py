@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..ai.asking import Outlook, going_out
 from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
 from ..engine import Phase, PlayerView
 from ..engine.state import next_seat, team
-from .asking import Outlook, going_out
 from .canvas import Canvas, Options, card_label, fit, folded, glyph_text
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
@@ -90,7 +90,7 @@ class Coach:
 
     # ------------------------------------------------------------------ before asking
     def before_asking(self, view: PlayerView, done: Callable[[Outlook], None]) -> None:
-        """Query: could this turn go out, and concealed (:func:`.asking.going_out`)?  Most hands
+        """Query: could this turn go out, and concealed (:func:`~canasta_tui.ai.asking.going_out`)?  Most hands
         answer at once, so the keys typed after y (the warning's y) find the warning open; a
         hand that takes longer (a long hand of Samba can take a second) is looked at off the
         screen's thread, then ``done`` has the answer on it.  Each position once (the same view

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..ai.asking import Outlook
 from ..engine import Phase, PlayerView, team
 from ..engine import actions as A
 from ..engine.cards import IS_RED_THREE, IS_WILD, RANK_OF, card_text, plural
 from ..engine.moves import NO_WILD_IN_SEQUENCE, sequence_closed_text
 from ..presets import rules_label
-from .asking import Outlook
 from .dialogs import NAME_MAX, ChatInput, Confirm, LoadList, Log, PileChoice, Quit, SaveName, Score, Sheet, WildTarget
 from .helppages import HelpPage
 from .keys import check_commands
@@ -286,7 +286,7 @@ def end_hand(client: Client) -> None:
 def query(client: Client) -> None:
     """"May I go out, partner?"  Asking is optional ("A player may go out without asking
     permission") and binding: before a question that can only cost, the player is told so and
-    may take it back (see :mod:`.asking`)."""
+    may take it back (see :mod:`~canasta_tui.ai.asking`)."""
     if not _need_turn(client):
         return
     v = client.mine()

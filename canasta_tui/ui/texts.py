@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..ai.asking import Outlook
 from ..engine import Action, HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
 from ..engine import team as _team
 from ..engine.melds import Meld, ordered_melds
 from ..engine.scoring import TeamScore
 from ..text import points
-from .asking import Outlook
 from .canvas import card_label, wrap
 from .files import SavedGame
 from .keys import KEYS

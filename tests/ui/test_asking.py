@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from canasta_tui.ai.asking import Outlook, canastas_within_reach, going_out, stuck
 from canasta_tui.ai.players import advanced, beginner
 from canasta_tui.engine import CLASSIC, GameState, Phase, apply, deal, full_deck, view_for
 from canasta_tui.engine import actions as A
 from canasta_tui.engine.state import team
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table
-from canasta_tui.ui.asking import Outlook, canastas_within_reach, going_out, stuck
 from canasta_tui.ui.coaching import CHECKING
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Confirm

@@ -147,7 +147,7 @@ def test_query_a_computer_partner_shows_the_answer() -> None:
     # Query is lit after drawing from the stock, before melding, when going out is possible.
     drive(ctl, lambda c: c.client.my_turn() and c.client.dialog is None and not c.message
           and table_of(c).state.phase == Phase.MELD and c.client.lit()["query"])
-    from canasta_tui.ui.asking import Outlook, going_out
+    from canasta_tui.ai.asking import Outlook, going_out
     outlook = going_out(ctl.client.mine())
     ctl.key("y")
     if outlook in (Outlook.CANNOT, Outlook.CONCEALED):
