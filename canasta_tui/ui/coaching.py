@@ -24,7 +24,7 @@ from ..ai.asking import Outlook, going_out
 from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
 from ..engine import Phase, PlayerView
 from ..engine.state import next_seat, team
-from .canvas import Canvas, Options, card_label, fit, folded, glyph_text
+from .canvas import Canvas, Options, card_label, fit, folded, glyph_text, wrap
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
 from .style import Glyphs
@@ -310,8 +310,14 @@ class Review(TableDialog):
         self.chosen = max(0, min(self.chosen, len(got) - 1))
         m = got[self.chosen]
         when = {Phase.DRAW: "before you drew", Phase.PERMISSION: "when asked"}.get(m.view.phase, "after you drew")
-        below = [opts.glyphs.hline * 3 + f" Your turn {m.own_turn}, {when}: what you saw",
-                 *position_lines(m.view, table.sort, opts.glyphs, table.link.name)]
+        room = cv.width - 3
+        # The list gives each decision a line and its reason a line; the chosen one's, when cut there,
+        # is told whole (wrapped) with its position, and so is every line of the position.
+        whole = [*(wrap(m.text, room) if len(m.text) > room else []),
+                 *(wrap(f"Why: {m.why}", room) if len(m.why) + 11 > room else [])]
+        below = [opts.glyphs.hline * 3 + f" Your turn {m.own_turn}, {when}: what you saw", *whole,
+                 *(w for line in position_lines(m.view, table.sort, opts.glyphs, table.link.name)
+                   for w in wrap(line, room))]
         # Each decision takes two lines: what was played and the better move, then why.
         rows = max(1, (cv.height - 4 - len(head) - len(below) - 1) // 2)
         self.top = max(0, min(self.top, self.chosen, len(got) - rows))

@@ -204,6 +204,9 @@ def test_the_review_shows_the_position_of_the_chosen_decision(quick_review: None
         assert f"your turn {m.own_turn}" in chosen[0] and f"Your turn {m.own_turn}, " in "\n".join(lines)
         assert f"stock {v.stock_size}" in "\n".join(lines)
         assert all(len(line) <= 80 for line in lines) and len(lines) == 24
+        # The chosen decision and its reason whole, however long (the list's lines are cut at 80).
+        said = " ".join(" ".join(line.strip("> ") for line in lines).split())
+        assert " ".join(m.text.split()) in said and " ".join(m.why.split()) in said, (m.text, m.why)
         if i < len(mistakes) - 1:
             ctl.key("down")
     ctl.key("down")                                      # the last stays chosen
@@ -383,3 +386,31 @@ def test_the_position_of_a_decision_reads_from_the_players_own_view(preset: str)
     assert lines[-1] == f"Cards in hand: {held} (next: Player 2)"
     others = {c for p in range(1, rules.players) for c in s.hands[p]} - set(v.hand)
     assert not any(card_text(c, symbols=True) in lines[0].split() for c in others)
+
+
+def test_a_review_reason_too_long_for_its_line_is_shown_whole(quick_review: None) -> None:
+    """The issue: review reasons were cut at 80 columns.  The chosen decision's reason, when its line
+    cuts it, is told whole (wrapped) above its position."""
+    from typing import NamedTuple
+
+    ctl = client(session(seed=3))
+    ctl.client.coach.review_on = True
+    play_to_summary(ctl)
+    mistakes = ctl.client.coach.reviews[0]
+    assert mistakes
+
+    class Long(NamedTuple):
+        view: object
+        own_turn: int
+        cost: float
+        text: str
+        why: str
+
+    m = mistakes[0]
+    why = ("the next side has Kings down and three of them in the pile, so the pile of twelve cards was "
+           "theirs to take with the King you threw, and with it a canasta of Kings: keep the Kings")
+    ctl.client.coach.reviews[0] = [Long(m.view, m.own_turn, m.cost, m.text, why)]  # type: ignore[list-item]
+    ctl.key("enter")
+    lines = render(ctl, 80, 24).text().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert " ".join(why.split()) in " ".join(" ".join(lines).split())
