@@ -83,6 +83,10 @@ class ServerConfig:
     #: crowd of guests never makes the server full for a person with a key.  (IPv6 addresses count
     #: by their /64 in every limit "from one address".)
     room_for_keys: int = 10
+    #: When the server is full, a person who proves a key takes the place of the connection idle
+    #: longest (no key for ``yield_after`` seconds, no seat at any table) from the address holding
+    #: the most, if it holds at least two more than theirs.
+    yield_after: float = 300.0
     #: Input allowed per connection: ``input_rate`` bytes a second, in bursts of ``input_burst``;
     #: what is over (a paste, however big) is dropped with a note.  Only a flood far beyond any
     #: paste, more than ``input_flood`` bytes dropped within ``input_flood_window`` seconds, closes
@@ -160,8 +164,8 @@ class ServerConfig:
         if self.input_flood < self.input_burst or self.input_flood_window <= 0:
             raise ConfigError(f"input-flood ({self.input_flood} bytes) must be at least input-burst "
                               f"({self.input_burst}), in a window of more than 0 s")
-        if self.room_for_keys < 0:
-            raise ConfigError("room-for-keys must not be negative")
+        if self.room_for_keys < 0 or self.yield_after < 0:
+            raise ConfigError("room-for-keys and yield-after must not be negative")
         if self.max_logins_per_address > self.max_logins:
             raise ConfigError(f"max-logins-per-address ({self.max_logins_per_address}) cannot be more than "
                               f"max-logins ({self.max_logins})")

@@ -140,6 +140,7 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "max_logins_per_address": (_int(1, 10000), "max_logins_per_address"),
     "max_silent": (_int(1, 10000), "max_silent"),
     "room_for_keys": (_int(0, 10000), "room_for_keys"),
+    "yield_after": (_int(0, 86400), "yield_after"),
     "motd": (_motd, "motd"),
     "admins": (_admins, "admins"),
     "seed": (_seed, "seed"),

@@ -305,7 +305,7 @@ class Server:
             return ""
         if not lets_in:
             return ""              # (a key nobody knows, in password mode: a login like any other, but far on)
-        if len(self._logged_in) >= self.config.max_connections:
+        if len(self._logged_in) >= self.config.max_connections and not self._yield_to(c):
             self.refused += 1
             return f"The server is full ({self.config.max_connections} connections): try again later"
         self._stop_logging_in(c)
@@ -326,12 +326,47 @@ class Server:
                 return (f"The server is full for connections without a key ({config.guest_room} of its "
                         f"{config.max_connections} places; the rest are kept for people with SSH keys): "
                         "try again later, or connect with a key")
-        elif len(self._logged_in) >= config.max_connections:
+        elif len(self._logged_in) >= config.max_connections and not self._yield_to(c):
             self.refused += 1
             return f"The server is full ({config.max_connections} connections): try again later"
         self._stop_logging_in(c)
         self._logged_in.add(c)
         return ""
+
+    def _yield_to(self, c: Connection) -> bool:
+        """The server is full and ``c`` proved a key: the connection idle longest (no key pressed for
+        ``yield_after`` seconds, no seat at any table) from the place holding the most connections
+        gives its place up, if that place holds at least two more than ``c``'s.  Many idle lobbies
+        from a few places (100 from 10 addresses) cannot keep a person with a key out; a place that
+        holds no more than its share keeps its connections.  Whether one did."""
+        counts = collections.Counter(x.place for x in self._logged_in)
+        if not counts:
+            return False
+        where, most = counts.most_common(1)[0]
+        if most < counts[c.place] + 2:
+            return False
+        now = asyncio.get_running_loop().time()
+        tables = self.registry.tables.values()
+
+        def idle(x: Connection) -> float:
+            if x.playing is None:
+                return float("inf")                 # no game opened: it will be closed anyway
+            if x.identity is not None and any(st.seat_of(x.playing.identity.key) is not None for st in tables):
+                return -1.0                         # a seat waits for them: never made to yield
+            return now - x.playing.last_input
+
+        longest = max((x for x in self._logged_in if x.place == where), key=idle)
+        if idle(longest) < self.config.yield_after:
+            return False
+        log.info("the server is full: %s, idle longest at %s, makes room for a key", longest.address, where)
+        self.release(longest)
+        reason = ("The server is full, and your connection, idle longest at an address holding many, made room "
+                  "for another player: connect again when you are back")
+        if longest.playing is not None:
+            longest.playing.kick(reason)
+        else:
+            longest.drop(reason)
+        return True
 
     def release(self, c: Connection) -> None:
         """``c`` is closed."""

@@ -16,7 +16,7 @@ import time
 import asyncssh
 import pytest
 
-from .helpers import WAIT, Term, run, serving, settle
+from .helpers import WAIT, Term, create_table, run, serving, settle
 
 STRANGER = [f"127.0.0.{n}" for n in range(2, 14)]
 PEOPLE = ("ann", "bea", "cy", "dee", "eve", "fay")
@@ -233,5 +233,35 @@ def test_idle_guests_from_a_few_addresses_never_make_the_server_full_for_a_key()
                 await Term.connect(srv.port, "carol", local_addr=("127.0.0.6", 0))
             assert told == [told[0]] * 2 and "the rest are kept for people with SSH keys" in told[0], told
             for t in (*guests, alice, bob):
+                await t.close()
+    run(main())
+
+
+def test_idle_lobbies_with_keys_from_a_few_addresses_make_room_for_a_key() -> None:
+    """Before: 100 idle lobbies from 10 addresses gave a real player "The server is full" (and in open
+    mode anybody's lobbies may hold keys).  Now, when the server is full, a person who proves a key
+    takes the place of the connection idle longest from the address holding the most (if it holds
+    at least two more than theirs), never one with a seat at a table (here 5 places, idle after
+    0.3 s: 127.0.0.2 holds 2, 127.0.0.3 holds 3, one of them seated)."""
+    async def main() -> None:
+        async with serving(max_connections=5, max_per_address=3, room_for_keys=0, yield_after=0.3) as srv:
+            idlers = {}
+            for name, where in (("ann", "127.0.0.2"), ("bea", "127.0.0.2"), ("cy", "127.0.0.3"),
+                                ("dee", "127.0.0.3"), ("eve", "127.0.0.3")):
+                idlers[name] = await Term.connect(srv.port, name, local_addr=(where, 0))
+                await idlers[name].wait_for(f"{name} ✓")
+            await create_table(idlers["cy"])                      # cy has a seat: she stays
+            with pytest.raises(asyncssh.DisconnectError, match=r"The server is full \(5 connections\)"):
+                await Term.connect(srv.port, "zed", local_addr=("127.0.0.2", 0))    # (2 there: its share)
+            await asyncio.sleep(0.5)
+            alice = await Term.connect(srv.port, "alice", local_addr=("127.0.0.4", 0))
+            await alice.wait_for("alice ✓")
+            gone = [n for n, t in idlers.items() if t.closed.is_set()]
+            assert len(gone) == 1 and gone[0] in ("dee", "eve"), gone
+            assert "made room for another player" in idlers[gone[0]].received()
+            # Now 127.0.0.3 holds 2, alice's address 1: a second newcomer finds every place in its share.
+            with pytest.raises(asyncssh.DisconnectError, match=r"The server is full \(5 connections\)"):
+                await Term.connect(srv.port, "bob", local_addr=("127.0.0.4", 0))
+            for t in (*idlers.values(), alice):
                 await t.close()
     run(main())
