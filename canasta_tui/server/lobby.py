@@ -308,7 +308,11 @@ def ban_row(admin: Admin, ban: Ban) -> BanRow:
 
 
 def find_person(registry: Registry, name: str) -> Client | None:
-    """The person connected under ``name`` (as shown, or without a guest's mark), if any."""
+    """The person connected under ``name`` (as shown, or without a guest's mark), or with that key
+    (``key:SHA256:…``, a guest's ``guest:…``: the online list names them so), if any."""
+    by_key = registry.clients.get(name.strip())
+    if by_key is not None:
+        return by_key
     wanted = name.casefold().strip()
     for c in registry.clients.values():
         label = c.identity.label.casefold()

@@ -491,12 +491,15 @@ class OnlineList(Page):
 
     overlay: ClassVar[bool] = True
 
-    def __init__(self, people: Callable[[], Sequence[PersonRow]]) -> None:
+    def __init__(self, people: Callable[[], Sequence[PersonRow]], admin: bool = False) -> None:
         super().__init__()
         self.people = people
         self.at = 0
         self.top = 0
         self.invite: PersonRow | None = None
+        #: An admin bans the chosen person with b (:attr:`ban`).
+        self.admin = admin
+        self.ban: PersonRow | None = None
 
     def handle(self, name: str) -> None:
         rows = self.people()
@@ -507,6 +510,9 @@ class OnlineList(Page):
             self.at = max(0, min(n - 1, self.at + step))
         elif name in ("enter", "i") and rows:
             self.invite = rows[min(self.at, n - 1)]
+            self.done = True
+        elif name == "b" and self.admin and rows:
+            self.ban = rows[min(self.at, n - 1)]
             self.done = True
         elif name in ("escape", "q", "p"):
             self.done = True
@@ -528,7 +534,8 @@ class OnlineList(Page):
             rating = "guest" if p.rating is None else str(p.rating)
             out.append(f"{'>' if i == self.at else ' '} {name:<{name_w}} {p.where:<12} {rating:>6}")
         more = f"{self.top + 1}-{min(n, self.top + room)} of {n}" if n > room else f"{n} online"
-        return [*out, "", more, "Enter: invite to your table   Up/Down: choose   Esc: close"]
+        keys = "Enter: invite to your table   " + ("b: ban   " if self.admin else "Up/Down: choose   ") + "Esc: close"
+        return [*out, "", more, keys]
 
     def draw(self, cv: Canvas, opts: Options) -> None:
         draw_box(cv, "Online", self.lines(opts.glyphs.verified, cv.height - 10, cv.width))
@@ -678,6 +685,8 @@ class LobbyPeople(Page):
         elif isinstance(child, OnlineList):
             if child.invite is not None:
                 self._invite(child.invite)
+            elif child.ban is not None:
+                self.open(AdminLine(AdminAct.BAN, target=child.ban.key, about=child.ban.name))
         elif isinstance(child, InvitationBox):
             if child.accept is not None:
                 inv = child.invitation
@@ -1123,7 +1132,7 @@ COMMANDS: dict[str, Callable[[LobbyScreen, str], None]] = {
     "start": lambda lobby, key: lobby._start(),
     "stand": lambda lobby, key: lobby.cmd_stand(),
     "chat": lambda lobby, key: lobby.open(ChatLine()),
-    "people": lambda lobby, key: lobby.open(OnlineList(lambda: lobby.view.people)),
+    "people": lambda lobby, key: lobby.open(OnlineList(lambda: lobby.view.people, lobby.view.admin)),
     "answer": lambda lobby, key: lobby.cmd_answer(),
     "join": lambda lobby, key: lobby.open(JoinLine()),
     "dismiss": lambda lobby, key: lobby.cmd_dismiss(),

@@ -215,6 +215,17 @@ def test_a_person_not_online_is_banned_by_name_from_the_recent_visitors_and_the_
                       f"{row.until}?")
             assert lobby.admin(AdminAct.LIFT, "eve", "") == f"The ban of eve (key {EVE}) is lifted: they may come in again"
             assert admin.bans.guest("10.0.0.8") is None and lobby.bans() == ()
+            # Online, picked from the online list (by key): her address there is the newest.
+            eve.address = "10.0.0.10"
+            reg.connect(eve)
+            admin.bans.visited(eve.identity, eve.address)
+            assert lobby.admin_ask(AdminAct.BAN, eve.identity.key, "1") == (None, (
+                f"Ban eve (key {EVE}) for 1 hour? Guests from 10.0.0.10, 10.0.0.9 and 10.0.0.8 are kept out as long."))
+            gus = Person("gus")
+            gus.identity, gus.address = Identity("gus", guest="G" * 16), "10.0.0.11"
+            reg.connect(gus)
+            assert lobby.admin_ask(AdminAct.BAN, gus.identity.key, "1") == (
+                None, "Ban ~gus's address 10.0.0.11 (everybody connecting from it) for 1 hour?")
             # Nobody but an admin sees the bans or the visitors.
             assert RegistryLobby(reg, eve, admin).bans() == () and RegistryLobby(reg, eve, admin).visitors() == ()
             admin.bans.flush()

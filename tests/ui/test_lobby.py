@@ -528,6 +528,13 @@ def test_the_bans_page_lists_lifts_and_bans_a_person_picked_from_the_visitors() 
     assert fake.asked[-1] == f"admin ban 'key:{EVE_FP}' '24 spam again'"
     typ(page, "a", "5", "b", "enter", *"soon", "enter")           # no hours: asked again, nothing asked of the server
     assert page.child is None and page.message == "Say for how many hours, then why: e.g. 24 spam in the chat"
+    # From the online list too: b bans the chosen person (an admin's list says so).
+    fake.people = (PersonRow("key:" + EVE_FP, "eve", True),)
+    fake.changed()
+    typ(page, "p")
+    assert "b: ban" in screen(page)
+    typ(page, "b", *"2 spam", "enter")
+    assert isinstance(page.child, Confirm) and page.child.question == f"ban key:{EVE_FP} 2 spam?"
 
 
 def test_the_message_of_the_day_shows_in_the_lobby() -> None:
