@@ -38,6 +38,9 @@ from .people import ADDRESS_PREFIX, Ban
 from .registry import Registry
 from .tables import LobbyRow, TableRefused
 
+#: What the admins' lobby says above the tables when the people store was found damaged at start.
+DAMAGED = "People store damaged: it started empty; names, bans, ratings are gone (see log)"
+
 
 class RegistryLobby:
     """The lobby of ``client`` at ``registry``'s tables (a :class:`~canasta_tui.ui.lobbyview.LobbyService`)."""
@@ -57,8 +60,13 @@ class RegistryLobby:
         about = {r.id: f"{r.rules}, {r.seated} of {r.players} seated" if r.stage.value == "forming"
                  else f"{r.rules}, hand {r.hand}" for r in rows}
         inv_rows = tuple(InvitationRow(i.id, i.from_name, i.table_id, about.get(i.table_id, "")) for i in invitations)
+        admin = self._admin is not None and self._admin.is_admin(me)
+        motd = reg.config.motd
+        if admin and reg.people_problem:
+            # (the admins are told at every visit: the host may not read the log)
+            motd = "\n".join(line for line in (DAMAGED, motd) if line)
         return LobbyView(me.label, me.verified, self.client.guest_code, reg.online(), rows, tuple(reg.chat),
-                         people, inv_rows, reg.config.motd, self._admin is not None and self._admin.is_admin(me))
+                         people, inv_rows, motd, admin)
 
     def _people(self, shown: set[int]) -> tuple[PersonRow, ...]:
         """Who is online as this person may see them: somebody at a table not shown to them (unlisted,
@@ -345,4 +353,4 @@ def table_row(shared: LobbyRow, viewer: str) -> TableRow:
     return row
 
 
-__all__ = ["CODE_MAX", "Access", "PersonRow", "RegistryLobby", "admin_act", "find_person", "shown_to", "table_row"]
+__all__ = ["CODE_MAX", "DAMAGED", "Access", "PersonRow", "RegistryLobby", "admin_act", "find_person", "shown_to", "table_row"]

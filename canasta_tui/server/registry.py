@@ -129,6 +129,8 @@ class Registry:
             people = QueuedPeople(file, on_trouble=self._writes_wait)
         #: The people and records (:mod:`.people`): names, ratings, histories, options, bans, chat.
         self.people: PeopleStore = people
+        #: The store's file was damaged and set aside at start: what the log said ("" if not).
+        self.people_problem = people.problem if isinstance(people, QueuedPeople) else ""
         #: The people store's side: records, the leaderboard, options, shown ratings, results.
         self.club = Club(people, store)
         #: Invitations to a table's free seat, kept in the people store until answered.

@@ -101,6 +101,9 @@ def help_lines(keys: Sequence[KeyHelp] = LOBBY_KEYS, admin: bool = False) -> lis
     return [f"{k.label:<{width}}{k.description}" for k in shown]
 
 
+#: The most lines of the message of the day the lobby shows (a server's settings allow 3).
+MOTD_ROWS = 4
+
 # ---------------------------------------------------------------------- the boxes over the lobby
 
 
@@ -991,9 +994,12 @@ class LobbyScreen(LobbyPeople):
         list_rows = max(3, height - 17)
         top = 0
         if v.motd:
-            list_rows = max(2, list_rows - 1)
-            cv.put(1, 0, f" {printable(v.motd)}"[:width], "title")
-            top = 1
+            # Each line of a multi-line message its own (a line too long for the screen is cut).
+            motd = [printable(said) for said in v.motd.split("\n")][:MOTD_ROWS]
+            list_rows = max(2, list_rows - len(motd))
+            for i, said in enumerate(motd):
+                cv.put(1 + i, 0, f" {said}"[:width], "title")
+            top = len(motd)
         full = Region(cv, 0, 1 + top, width, height - 1 - top)
         full.heading(0, "Tables", f"{len(tables)} table{'s' if len(tables) != 1 else ''}")
         if not tables:
