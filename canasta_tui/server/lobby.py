@@ -146,10 +146,15 @@ class RegistryLobby:
         except AdminRefused as exc:
             return str(exc), ""
 
-    def _plan(self, act: AdminAct, target: str, text: str) -> AdminPlan:
+    def _admin_of_me(self) -> Admin | None:
+        """The admins' actions, when this person is an admin."""
         admin = self._admin
+        return admin if admin is not None and admin.is_admin(self.client.identity) else None
+
+    def _plan(self, act: AdminAct, target: str, text: str) -> AdminPlan:
+        admin = self._admin_of_me()
         me = self.client.identity
-        if admin is None or not admin.is_admin(me):
+        if admin is None:
             raise AdminRefused("Only the server's admins can do that")
         loop = asyncio.get_running_loop()
         client = self.client
@@ -161,14 +166,14 @@ class RegistryLobby:
         return admin_plan(admin, self.registry, me, act, target.strip(), text.strip(), client.address, told)
 
     def bans(self) -> tuple[BanRow, ...]:
-        admin = self._admin
-        if admin is None or not admin.is_admin(self.client.identity):
+        admin = self._admin_of_me()
+        if admin is None:
             return ()
         return tuple(ban_row(admin, b) for b in sorted(admin.bans.in_force(), key=lambda b: b.until))
 
     def visitors(self) -> tuple[VisitorRow, ...]:
-        admin = self._admin
-        if admin is None or not admin.is_admin(self.client.identity):
+        admin = self._admin_of_me()
+        if admin is None:
             return ()
         online = self.registry.clients
         seen = [VisitorRow(v.key, v.name, v.key.removeprefix(KEY_PREFIX) if is_key(v.key) else "",
@@ -216,7 +221,7 @@ def admin_plan(admin: Admin, registry: Registry, me: Identity, act: AdminAct, ta
             return f"Table {table} was closed"
         return AdminPlan(f"Close table {table}? Everybody at it goes back to the lobby; its game is kept.", close)
     if act == AdminAct.LIFT:
-        return _lift_plan(admin, registry, me, target, told)
+        return _lift_plan(admin, me, target, told)
     person = find_person(registry, target)
     if act == AdminAct.REMOVE:
         if person is None:
@@ -230,11 +235,11 @@ def admin_plan(admin: Admin, registry: Registry, me: Identity, act: AdminAct, ta
                 raise AdminRefused(f"{label} is not here any more")
             return f"{label} was removed"
         return AdminPlan(f"Remove {label} from the server?", remove)
-    return _ban_plan(admin, registry, me, target, text, person, my_address, told)
+    return _ban_plan(admin, me, target, text, person, my_address, told)
 
 
-def _ban_plan(admin: Admin, registry: Registry, me: Identity, target: str, text: str, person: Client | None,
-              my_address: str, told: Callable[[str], None] | None) -> AdminPlan:
+def _ban_plan(admin: Admin, me: Identity, target: str, text: str, person: Client | None, my_address: str,
+              told: Callable[[str], None] | None) -> AdminPlan:
     """A ban of a person online or a recent visitor (by name, their key or a guest's), a key's
     fingerprint or an address, for the hours ``text`` starts with."""
     words = text.split(None, 1)
@@ -283,8 +288,7 @@ def _plain_ban(admin: Admin, me: Identity, who: str, hours: float, reason: str, 
     return AdminPlan(f"Ban {what} for {span}?", ban)
 
 
-def _lift_plan(admin: Admin, registry: Registry, me: Identity, target: str,
-               told: Callable[[str], None] | None) -> AdminPlan:
+def _lift_plan(admin: Admin, me: Identity, target: str, told: Callable[[str], None] | None) -> AdminPlan:
     try:
         who = ban_target(target)
     except AdminRefused:

@@ -296,10 +296,6 @@ class AdminLine(TextLine):
         words = [w for w in _FIELDS.split(text, maxsplit=fields - 1) if w] + ["", ""]
         return words[0], " ".join(w for w in words[1:fields] if w)
 
-    def hours(self) -> float | None:
-        """A ban's hours, when the line gives a number of them."""
-        return ban_hours(self.parts()[1])
-
 
 #: What may stand between an admin line's fields: spaces, commas, semicolons.
 _FIELDS = re.compile(r"[\s,;]+")
