@@ -187,13 +187,22 @@ class Log(TableDialog):
 
     def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
         rows = max(1, cv.height - 9)
-        wrapped = [w for _, text in table.log_lines() for w in wrap(glyph_text(text, opts.glyphs), cv.width - 8)]
+        wrapped = [w for _, text in table.log_lines() for w in wrap(glyph_text(text, opts.glyphs), _log_width(cv) - 2)]
         # (kept within the log, so a key pressed past the top is not owed back)
         self.back = min(self.back, max(0, len(wrapped) - rows))
         end = len(wrapped) - self.back
         start = max(0, end - rows)
         where = f"lines {start + 1}-{end} of {len(wrapped)}" if wrapped else "nothing yet"
         return [*wrapped[start:end], "", f"{where}   Up/Down PgUp/PgDn Home/End: scroll", "any other key closes"]
+
+    def draw(self, cv: Canvas, seen: TableFacts, opts: Options) -> None:
+        # One width whatever is shown, so that the box stands still while it scrolls.
+        draw_box(cv, self.title, self.lines(seen, cv, opts), width=_log_width(cv))
+
+
+def _log_width(cv: Canvas) -> int:
+    """The log box's inside: the screen's width less a margin, at most 72 (the width of a line at 80 columns)."""
+    return min(cv.width - 8, 72)
 
 
 @dataclass
