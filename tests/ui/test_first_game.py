@@ -184,3 +184,53 @@ def test_the_home_remembers_it_offered_the_first_game() -> None:
         table.close()
     finally:
         home.close()
+
+
+def test_in_the_app_f_plays_the_first_game_with_the_settings_and_x_goes_back_to_the_menu() -> None:
+    """The real app, keys through a pipe: the first start menu offers the first game, f starts it
+    on the guided screen (the options of the settings file reach it), a key it does not expect
+    goes back to the start menu, and the autosave is never touched."""
+    import asyncio
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from canasta_tui.persistence import paths, settings
+    from canasta_tui.ui.launch import GameApp
+
+    from .test_game_app import press, until
+
+    settings.put_value("auto_wild", True)
+    settings.put_value("right_click_discard", True)
+    home = LocalHome()
+
+    async def run() -> GameApp:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            app = GameApp(home=home, settings=home.settings, stats=home.stats, files=home.files(), delay_ms=0,
+                          input=inp, output=DummyOutput())
+            task = asyncio.create_task(app.run_async())
+            await until(lambda: isinstance(app.screen, StartMenu), "the start menu")
+            assert "New to Canasta?" in app.screen.paint(80, 24, app.options).text()   # type: ignore[union-attr]
+            await press(app, inp, "f")
+            await until(lambda: isinstance(app.controller, GuidedController) and app.screen is app.controller,
+                        "the first game")
+            ctl = app.controller
+            assert isinstance(ctl, GuidedController)
+            assert ctl.client.auto_wild and ctl.client.right_click_discard
+            await press(app, inp, "d")
+            assert ctl.client.view().phase == Phase.MELD
+            await press(app, inp, "x")
+            await until(lambda: isinstance(app.screen, StartMenu), "the menu again")
+            text = app.screen.paint(80, 24, app.options).text()   # type: ignore[union-attr]
+            assert "New to Canasta?" not in text and "f  First game" in text
+            await press(app, inp, "q")
+            await asyncio.wait_for(task, 10)
+            return app
+
+    try:
+        app = asyncio.run(run())
+    finally:
+        home.close()
+    assert all(t.closed for t in app.tables)
+    assert not paths.autosave_path().exists()
