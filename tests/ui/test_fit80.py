@@ -168,3 +168,25 @@ def test_the_lobby_names_the_winners_of_a_table_of_named_people() -> None:
     computers = tuple(Seat(COMPUTER) for _ in range(4))
     st = ServerTable(None, 1, m.rules, "advanced", "ann", 7, table=Table(m.rules, computers, 7, match=m))  # type: ignore[arg-type]
     assert st.winner_text() == f"Players {('1 & 3', '2 & 4')[m.winner]} won"
+
+
+@pytest.mark.parametrize(("size", "width", "height", "opts"), SIZES)
+def test_a_long_status_line_wraps_above_the_command_bar(size: str, width: int, height: int, opts: Options) -> None:
+    """The hint line at the table takes the row above it when its text is longer than the screen
+    is wide (a turn timer's warning at a table of named people), rather than losing its end."""
+    from canasta_tui.presets import load_rules
+    from canasta_tui.table import Table, seats_for
+
+    from .helpers import client, render
+
+    r = load_rules("classic")
+    ctl = client(Table(r, seats_for(1, "beginner", name="Bartholomew")[: r.players], 5))
+    assert ctl.client.my_turn()
+    note = ("Bartholomew, 10 s are left of your turn: after that a computer plays this turn for you "
+            "and gives your seat back after it")
+    ctl.client.turn_note = note
+    text = render(ctl, width, height, opts).text()
+    check_golden(f"fit80_status_{size}.txt", text)
+    rows = text.split("\n")
+    assert " ".join(" ".join(rows[-3:-1]).split()).endswith(note)
+    assert "[D]raw" in rows[-1]
