@@ -9,8 +9,14 @@ hand.  In this case the Initial Meld Requirement is waived."
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
 from canasta_tui.ai.asking import Outlook, canastas_within_reach, going_out, stuck
 from canasta_tui.ai.players import advanced, beginner
@@ -19,6 +25,7 @@ from canasta_tui.engine import actions as A
 from canasta_tui.engine.state import team
 from canasta_tui.presets import load_rules
 from canasta_tui.table import Table
+from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.coaching import CHECKING
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Confirm
@@ -260,3 +267,35 @@ def test_h_shows_its_answer_over_a_turn_timers_warning() -> None:
     ctl.key("h")
     line = render(ctl, 80, 24).text().splitlines()[22].strip()
     assert line.startswith(("Draw from the stock: ", "Take the pile")), line
+
+
+def test_in_the_running_app_the_warning_comes_from_the_worker_and_takes_its_keys() -> None:
+    """In the app the long look ahead runs on a worker thread (the coach's runner): the warning
+    opens when it is done, and y there asks."""
+    async def run() -> tuple[bool, bool]:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            t = session(seed=5)
+            t.match = t.match._replace(state=at(**CANNOT))
+            app = TableApp.local(t, delay_ms=0, input=inp, output=DummyOutput())
+            task = asyncio.create_task(app.run_async())
+            ctl = app.controller
+            ctl.client.coach.quick = 0                 # (as a hand too long to look at at once)
+            await until(lambda: app.screen is ctl and ctl.client.my_turn(), "the table")
+            inp.send_text("y")
+            await until(lambda: isinstance(ctl.client.dialog, Confirm), "the warning")
+            warned = CANNOT_WORDS in render(ctl, 80, 24).text() and not t.match.state.t.asked
+            inp.send_text("y")
+            await until(lambda: t.match.state.t.asked, "the question asked")
+            app.app.exit()
+            await asyncio.wait_for(task, 60)
+            return warned, t.match.state.t.asked
+    warned, asked = asyncio.run(run())
+    assert warned and asked
+
+
+async def until(pred: Callable[[], bool], what: str, seconds: float = 60) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if pred():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never: {what}")
