@@ -189,13 +189,13 @@ def test_start_menu_two_human_players_a_turn_each_and_play_again(tmux: Callable[
     t = tmux("--delay 0")
     screen = t.wait(lambda s: "CANASTA — Start menu" in s)
     assert "Resume" not in screen and "2  Two Human Players" in screen
-    # Rules: the fifth option below the preset is target_score.
+    # Rules: the fifth option below the preset is the game's score (target_score), named in words.
     t.keys("u")
     t.wait(lambda s: "CANASTA — Rule options" in s)
     t.keys("Down", "Down", "Down", "Down", "Down")
-    t.wait(lambda s: "> target_score" in s)
+    t.wait(lambda s: "> Game: points to win the match" in s)
     t.keys("Enter", "C-u", "50", "Enter")
-    t.wait(lambda s: "Saved: target_score = 50" in s and "new games: classic + 1 change" in s)
+    t.wait(lambda s: "Saved: Game: points to win the match = 50" in s and "new games: classic + 1 change" in s)
     t.keys("q")
     t.wait(lambda s: "the rule options: classic + 1 change" in s)
     t.keys("2")

@@ -22,7 +22,7 @@ def shown(screen: str, text: str) -> int:
     """How many lines of the table's log (the ``g`` box on ``screen``) hold ``text``."""
     lines = screen.split("\n")
     top = next(i for i, line in enumerate(lines) if "Table log" in line)
-    end = next(i for i, line in enumerate(lines) if "(press any key)" in line)
+    end = next(i for i, line in enumerate(lines) if "any other key closes" in line)
     return sum(text in line for line in lines[top:end])
 
 
