@@ -27,7 +27,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
@@ -167,6 +167,15 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX visits_seen ON visits(seen);
     """,
+    # 4: who played a rated match: each seat's turns played by its person and by a computer standing
+    # in, whether they left it for good, and why a seat was not rated; matches ended by a forfeit
+    """
+    ALTER TABLE match_seats ADD COLUMN own_turns INTEGER;
+    ALTER TABLE match_seats ADD COLUMN stood_in INTEGER;
+    ALTER TABLE match_seats ADD COLUMN left INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE match_seats ADD COLUMN unrated TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 PEOPLE = Database("server's people", MIGRATIONS,
@@ -242,25 +251,49 @@ def shown_points(mu: float, sigma: float) -> int:
 
 POINTS_SCALE = 40
 
-#: What a rating is, in a few lines a leaderboard screen can show.
-RATING_TEXT = """\
-Ratings (openskill, Plackett-Luce model; partnerships rate as teams of two)
-Only matches at tables created as rated count.  Your rating is what you
-are at least, with high confidence: skill minus three times its uncertainty,
-in points (40 per skill unit).  A newcomer starts at 0.  Winning raises it,
-losing lowers it, by more when the other side was rated higher and while
-few matches are known.  Each match makes you more certain, so a newcomer's
-first wins raise it fast.  Computers are rated by level (computer:expert).
-Canasta, Samba and Bolivia are rated apart: each game has its own rating."""
+def rating_text(provisional: int = 3, forfeit_after: float = 120.0) -> str:
+    """What a rating is and how it moves, in 8 lines a leaderboard screen can show (with the
+    server's numbers: ``provisional`` matches, a forfeit after ``forfeit_after`` seconds)."""
+    wait = f"{forfeit_after / 60:g} min" if forfeit_after >= 60 else f"{forfeit_after:g} s"
+    newcomer = (f"A match counts only against computers and people with {provisional} counted ones."
+                if provisional else "Every rated match counts, whoever the other side is.")
+    return "\n".join((
+        "Ratings (openskill, Plackett-Luce; partnerships rate as teams of two)",
+        "Only rated tables count.  A rating is skill minus three times its uncertainty,",
+        "in points (40 per unit); a newcomer starts at 0.  Winning raises it, losing",
+        "lowers it, more against stronger sides and while few matches are known.",
+        "Computers are rated by level.  Canasta, Samba and Bolivia are rated apart.",
+        newcomer,
+        "A win counts only if you played half your turns yourself; a loss always does.",
+        f"Leave a rated match for {wait} and your side loses it by forfeit."))
+
+
+#: What a rating is, with the default numbers.
+RATING_TEXT = rating_text()
+
+#: Why a seat of a rated match did not move its person's rating (``match_seats.unrated``).
+UNRATED = {
+    "stood-in": "not rated: a computer played more than half of your turns (a loss would count)",
+    "newcomer": "not rated: somebody on the other side had no rating history yet",
+    "partner-left": "not rated: your partner left, the loss is theirs",
+    "late": "not rated: you sat down after the match began",
+}
 
 
 @dataclass(frozen=True)
 class SeatResult:
-    """One seat of a finished match: who played it (entry), their name, their side."""
+    """One seat of a finished match: who played it (entry), their name, their side; for a person,
+    the turns they played themselves (``turns``) and those a computer played for them (``stood_in``:
+    they were away, or their turn's time ran out), whether they left the match and did not come
+    back (``left``: their side lost by forfeit), and whether they sat down after it began (``late``)."""
 
     entry: str
     name: str
     team: int
+    turns: int = 0
+    stood_in: int = 0
+    left: bool = False
+    late: bool = False
 
 
 @dataclass(frozen=True)
@@ -288,6 +321,9 @@ class MatchResult:
     seats: tuple[SeatResult, ...]
     hands: tuple[HandScore, ...] = ()
     game: Game = Game.CANASTA   # whose ratings a rated match moves (:func:`game_of` its rules)
+    #: The match ended when a player who left did not come back in time: their side (the seats
+    #: marked ``left``) lost by forfeit, whatever the scores.
+    forfeit: bool = False
 
 
 class RatingChange(NamedTuple):
@@ -315,10 +351,44 @@ class HistoryRow(NamedTuple):
     their_score: int
     won: bool
     change: int | None           # rating points won or lost (None: not rated)
+    turns: int | None = None     # the turns the person played themselves (None: not counted then)
+    stood_in: int = 0            # the turns a computer played for them
+    left: bool = False           # they left and did not come back: their side lost by forfeit
+    unrated: str = ""            # a rated match that did not move their rating: why (:data:`UNRATED`)
+    forfeit: bool = False        # the match ended by a forfeit
+    others_stood_in: tuple[str, ...] = ()   # the other players a computer played for, some turns
 
     @property
     def date(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.finished))
+
+    @property
+    def mark(self) -> str:
+        """One letter for the history's list (colour-free): ``F`` a forfeit, ``C`` a computer stood
+        in for somebody in the match, ``-`` a rated match that did not count for this person."""
+        if self.forfeit:
+            return "F"
+        if self.stood_in or self.others_stood_in:
+            return "C"
+        return "-" if self.rated and self.change is None else ""
+
+    @property
+    def note(self) -> str:
+        """What was unusual about this match for this person, in a sentence ("" if nothing)."""
+        parts = []
+        if self.left:
+            parts.append("you left and did not come back: your side lost by forfeit")
+        elif self.forfeit:
+            parts.append(f"{'won' if self.won else 'lost'} by forfeit: a player left and did not come back")
+        if self.stood_in and self.turns is not None:
+            total = self.turns + self.stood_in
+            parts.append(f"a computer played {self.stood_in} of your {total} turn{'s' if total != 1 else ''}")
+        if self.others_stood_in:
+            parts.append(f"a computer stood in for {', '.join(self.others_stood_in)}")
+        if self.unrated:
+            parts.append(UNRATED.get(self.unrated, "not rated"))
+        text = "; ".join(parts)
+        return text[:1].upper() + text[1:]
 
 
 class Tally(NamedTuple):
@@ -538,11 +608,68 @@ def rated(entry: str) -> bool:
     return entry.startswith((KEY_PREFIX, COMPUTER_PREFIX))
 
 
-def rate(result: MatchResult, current: dict[str, Rating]) -> dict[str, Rating]:
+@dataclass(frozen=True)
+class RatingRules:
+    """How a server's rated matches count (``docs/ratings.md``).  ``provisional``: a person's
+    first rated matches at a game that count only against computers and established people (0:
+    everybody is established, every match counts)."""
+
+    provisional: int = 3
+
+
+def assess(result: MatchResult, established: Callable[[str], bool]) -> dict[str, str]:
+    """Which of the match's rated entries its result moves: entry -> "" (it counts) or why not (a
+    key of :data:`UNRATED`).  ``established(entry)``: a person with enough counted rated matches at
+    the match's game to rate others against.  The rules, in order, for a person's seat:
+
+    * sat down after the match began (took a computer's seat): not rated (``late``);
+    * the match was lost by forfeit and they did not leave (their partner did): not rated
+      (``partner-left``); whoever left is rated, as a loss;
+    * a person on another side is not established (a newcomer, a guest): not rated (``newcomer``),
+      so a key's first matches move nobody and throwaway keys cannot be farmed for points;
+    * a computer played more than half of their turns and their side did not lose: not rated
+      (``stood-in``): a computer's win is not theirs; a loss counts (it cannot be dodged).
+
+    Computers are rated by level in every seat they hold from the start."""
+    out: dict[str, str] = {}
+    lost = {s.team for s in result.seats if s.left} if result.forfeit else set()
+    for s in result.seats:
+        if not rated(s.entry):
+            continue
+        if s.entry.startswith(COMPUTER_PREFIX):
+            out[s.entry] = ""
+            continue
+        others = [o for o in result.seats if o.team != s.team and not o.entry.startswith(COMPUTER_PREFIX)]
+        why = ""
+        if s.late:
+            why = "late"
+        elif s.team in lost and not s.left:
+            why = "partner-left"
+        elif any(not established(o.entry) for o in others):
+            why = "newcomer"
+        elif s.stood_in > s.turns and result.winner == s.team:
+            why = "stood-in"
+        out[s.entry] = why
+    return out
+
+
+def result_ranks(result: MatchResult) -> dict[int, int]:
+    """Each side's place (0 best): the winner first, then by score, and a side that lost by forfeit
+    last, whatever its score."""
+    teams = sorted({s.team for s in result.seats})
+    lost = {s.team for s in result.seats if s.left} if result.forfeit else set()
+    kept = [t for t in teams if t not in lost]
+    ranks = dict(zip(kept, ranks_of([result.scores[t] for t in kept], kept.index(result.winner)), strict=True))
+    return ranks | {t: len(kept) for t in teams if t in lost}
+
+
+def rate(result: MatchResult, current: dict[str, Rating], counted: Iterable[str] | None = None) -> dict[str, Rating]:
     """The new ratings of the match's rated entries: each side a team of its seats (a partnership is
-    a team of two), ranked winner first.  ``current`` holds each rated entry's rating now; a guest
-    plays as a newcomer and is not kept.  An entry in several seats (two Expert computers) gets
-    the mean of its seats' new ratings."""
+    a team of two), ranked winner first (a side that lost by forfeit last).  ``current`` holds each
+    rated entry's rating now; a guest plays as a newcomer and is not kept.  An entry in several
+    seats (two Expert computers) gets the mean of its seats' new ratings.  ``counted``: the entries
+    whose ratings move (:func:`assess`; None: all of ``current``); the others' ratings still make
+    their side's strength, as openskill computes the match."""
     teams = sorted({s.team for s in result.seats})
     players: list[list[PlackettLuceRating]] = []
     entries: list[list[str]] = []
@@ -551,12 +678,13 @@ def rate(result: MatchResult, current: dict[str, Rating]) -> dict[str, Rating]:
         entries.append([s.entry for s in seats])
         players.append([MODEL.rating(mu=current[s.entry].mu, sigma=current[s.entry].sigma) if s.entry in current
                         else MODEL.rating() for s in seats])
-    ranks = ranks_of([result.scores[t] for t in teams], teams.index(result.winner))
-    new = MODEL.rate(players, ranks=[float(r) for r in ranks])
+    places = result_ranks(result)
+    new = MODEL.rate(players, ranks=[float(places[t]) for t in teams])
+    moved = set(current) if counted is None else set(counted) & set(current)
     got: dict[str, list[tuple[float, float]]] = {}
     for es, rs in zip(entries, new, strict=True):
         for e, r in zip(es, rs, strict=True):
-            if e in current:
+            if e in moved:
                 got.setdefault(e, []).append((r.mu, r.sigma))
     out = {}
     for e, values in got.items():
@@ -573,8 +701,9 @@ class SqlitePeopleStore:
     writer, :mod:`.writer`, and the one that records a finished match), so that a read never waits
     for a write, nor for another process's lock on the file (WAL readers do not)."""
 
-    def __init__(self, path: Path, timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(self, path: Path, timeout: float = BUSY_TIMEOUT, rules: RatingRules | None = None) -> None:
         self.path = path
+        self.rules = rules or RatingRules()
         self.problem = ""               # the file found was set aside: what the log said
         self._lock = threading.RLock()
         self._wlock = threading.RLock()
@@ -684,6 +813,25 @@ class SqlitePeopleStore:
         with self._reading() as db:
             return self._rating(db, entry, game)
 
+    def _established(self, db: sqlite3.Connection, entry: str, game: Game) -> bool:
+        """Does ``entry`` count as an opponent at ``game``?  Computers always; a person once they have
+        :attr:`RatingRules.provisional` rated matches there that moved their rating, played
+        themselves (not left, at least half of their turns); a guest never (unless the rule is off)."""
+        if entry.startswith(COMPUTER_PREFIX) or self.rules.provisional <= 0:
+            return True
+        if not entry.startswith(KEY_PREFIX):
+            return False
+        row = db.execute(
+            "SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id WHERE s.entry = ?"
+            " AND m.rated = 1 AND m.game = ? AND s.after_mu IS NOT NULL AND s.left = 0"
+            " AND (s.own_turns IS NULL OR s.own_turns >= s.stood_in)", (entry, game.value)).fetchone()
+        return int(row[0]) >= self.rules.provisional
+
+    def established(self, entry: str, game: Game = Game.CANASTA) -> bool:
+        """Whether ``entry`` has a rating history others are rated against (:meth:`_established`)."""
+        with self._reading() as db:
+            return self._established(db, entry, game)
+
     def ratings_of(self, entry: str) -> list[Rating]:
         """``entry``'s rating at each game they have played a rated match of, in :data:`GAMES` order
         (a game this program does not know, from a newer one, is left out)."""
@@ -706,20 +854,27 @@ class SqlitePeopleStore:
             for s in result.seats:
                 if rated(s.entry) and s.entry not in before:
                     before[s.entry] = self._rating(db, s.entry, result.game, s.name)._replace(name=s.name)
-            after = rate(result, before) if result.rated else {}
+            why: dict[str, str] = {}
+            after: dict[str, Rating] = {}
+            if result.rated:
+                why = assess(result, lambda e: self._established(db, e, result.game))
+                after = rate(result, before, [e for e, w in why.items() if not w])
             cur = db.execute(
-                "INSERT INTO matches(game_id, table_id, finished, rules, rated, record, winner, scores, hands, game)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches(game_id, table_id, finished, rules, rated, record, winner, scores, hands, game,"
+                " forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (result.game_id, result.table_id, result.finished, result.rules, int(result.rated), result.record,
                  result.winner, json.dumps(list(result.scores)), len({h.number for h in result.hands}),
-                 result.game.value))
+                 result.game.value, int(result.forfeit)))
             mid = cur.lastrowid
             for i, s in enumerate(result.seats):
                 b, a = before.get(s.entry), after.get(s.entry)
+                person = not s.entry.startswith(COMPUTER_PREFIX)
                 db.execute("INSERT INTO match_seats(match_id, seat, entry, name, team, before_mu, before_sigma,"
-                           " after_mu, after_sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           " after_mu, after_sigma, own_turns, stood_in, left, unrated)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (mid, i, s.entry, s.name, s.team, b.mu if b and a else None, b.sigma if b and a else None,
-                            a.mu if a else None, a.sigma if a else None))
+                            a.mu if a else None, a.sigma if a else None, s.turns if person else None,
+                            s.stood_in if person else None, int(s.left), why.get(s.entry, "")))
             db.executemany("INSERT INTO hands(match_id, number, team, score, difference) VALUES (?, ?, ?, ?, ?)",
                            [(mid, h.number, h.team, h.score, h.difference) for h in result.hands])
             now = result.finished
@@ -733,7 +888,8 @@ class SqlitePeopleStore:
     # ------------------------------------------------------------------ a person's record
     def _seats_of(self, db: sqlite3.Connection, key: str, limit: int | None = None) -> list[tuple[Any, ...]]:
         sql = ("SELECT m.id, m.game_id, m.finished, m.rules, m.rated, m.record, m.winner, m.scores, s.team,"
-               " s.seat, s.before_mu, s.before_sigma, s.after_mu, s.after_sigma FROM match_seats s"
+               " s.seat, s.before_mu, s.before_sigma, s.after_mu, s.after_sigma, s.own_turns, s.stood_in, s.left,"
+               " s.unrated, m.forfeit FROM match_seats s"
                " JOIN matches m ON m.id = s.match_id WHERE s.entry = ? ORDER BY m.finished DESC, m.id DESC")
         if limit is not None:
             return db.execute(sql + " LIMIT ?", (key, limit)).fetchall()
@@ -743,9 +899,9 @@ class SqlitePeopleStore:
         out = []
         with self._reading() as db:
             for (mid, gid, fin, rules, was_rated, record, winner, scores, team, seat,
-                 bmu, bsig, amu, asig) in self._seats_of(db, key, limit):
-                others = db.execute("SELECT name, team FROM match_seats WHERE match_id = ? AND seat != ? ORDER BY seat",
-                                    (mid, seat)).fetchall()
+                 bmu, bsig, amu, asig, turns, stood_in, left, unrated, forfeit) in self._seats_of(db, key, limit):
+                others = db.execute("SELECT name, team, stood_in FROM match_seats WHERE match_id = ? AND seat != ?"
+                                    " ORDER BY seat", (mid, seat)).fetchall()
                 sc = _scores(scores)
                 ours = sc[team] if 0 <= team < len(sc) else 0
                 theirs = max((v for t, v in enumerate(sc) if t != team), default=0)
@@ -753,9 +909,12 @@ class SqlitePeopleStore:
                 if amu is not None and bmu is not None:
                     change = shown_points(amu, asig) - shown_points(bmu, bsig)
                 out.append(HistoryRow(int(mid), str(gid), float(fin), str(rules), bool(was_rated), str(record),
-                                      tuple(str(n) for n, t in others if t == team),
-                                      tuple(str(n) for n, t in others if t != team),
-                                      ours, theirs, winner == team, change))
+                                      tuple(str(n) for n, t, _ in others if t == team),
+                                      tuple(str(n) for n, t, _ in others if t != team),
+                                      ours, theirs, winner == team, change,
+                                      None if turns is None else int(turns), int(stood_in or 0), bool(left),
+                                      str(unrated or ""), bool(forfeit),
+                                      tuple(str(n) for n, _, si in others if si)))
         return out
 
     def wins_by_partner(self, key: str) -> list[Tally]:
@@ -786,9 +945,9 @@ class SqlitePeopleStore:
         their rated matches and wins at that game."""
         with self._reading() as db:
             rows = db.execute(
-                "SELECT r.entry, r.name, r.mu, r.sigma, r.matches, (SELECT COUNT(*) FROM match_seats s JOIN matches m"
-                " ON m.id = s.match_id WHERE s.entry = r.entry AND m.rated = 1 AND m.game = r.game"
-                " AND m.winner = s.team)"
+                "SELECT r.entry, r.name, r.mu, r.sigma, r.matches, (SELECT COUNT(DISTINCT m.id) FROM match_seats s"
+                " JOIN matches m ON m.id = s.match_id WHERE s.entry = r.entry AND m.rated = 1 AND m.game = r.game"
+                " AND m.winner = s.team AND s.unrated = '')"
                 " FROM ratings r WHERE r.game = ? AND r.matches > 0"
                 " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT ?", (game.value, limit)).fetchall()
         return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))
@@ -976,14 +1135,21 @@ def computer_entry(level: str) -> str:
 
 
 def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, table_id: int, rated: bool,
-              record: str, level: str, finished: float | None = None) -> MatchResult:
+              record: str, level: str, finished: float | None = None,
+              turns: Mapping[str, tuple[int, int]] | None = None, left: Collection[str] = (),
+              late: Collection[str] = (), forfeit_winner: int | None = None) -> MatchResult:
     """A finished match as the store records it.  ``seats``: each seat's (person key or "", name);
-    a seat without a person is a computer of ``level``."""
-    winner = match.winner
+    a seat without a person is a computer of ``level``.  ``turns``: per person, (turns played
+    themselves, turns a computer played for them); ``late``: who sat down after the start.  A match
+    ended by a forfeit (``forfeit_winner``: the side that wins it) is lost by the side of ``left``."""
+    winner = match.winner if forfeit_winner is None else forfeit_winner
     if winner is None:
         raise ValueError("the match is not over")
     rules = match.rules
-    out = tuple(SeatResult(key or computer_entry(level), name if key else f"Computer ({level})", team(i, rules))
+    turns = turns or {}
+    out = tuple(SeatResult(key or computer_entry(level), name if key else f"Computer ({level})", team(i, rules),
+                           *turns.get(key, (0, 0)), key in left, key in late) if key else
+                SeatResult(computer_entry(level), f"Computer ({level})", team(i, rules))
                 for i, (key, name) in enumerate(seats))
     hands = []
     for h in match.sheet:
@@ -992,11 +1158,13 @@ def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, t
             best_other = max((v for i, v in enumerate(totals) if i != t), default=0)
             hands.append(HandScore(h.number, t, score, score - best_other))
     return MatchResult(game_id, table_id, time.time() if finished is None else finished, rules.name, rated, record,
-                       winner, tuple(match.scores), out, tuple(hands), game_of(rules))
+                       winner, tuple(match.scores), out, tuple(hands), game_of(rules),
+                       forfeit=forfeit_winner is not None)
 
 
-__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "VISITS_KEEP",
-           "Ban", "ChatLine", "Game", "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult", "NameRow",
-           "PeopleStore", "PersonOptions", "PersonRecord", "Rating", "RatingChange", "SeatResult", "SqlitePeopleStore",
-           "Standing", "StoreError", "Tally", "Visit", "computer_entry", "game_of", "new_rating", "ranks_of", "rate",
-           "rated", "record_of", "result_of", "shown_points"]
+__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "UNRATED",
+           "VISITS_KEEP", "Ban", "ChatLine", "Game", "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult",
+           "NameRow", "PeopleStore", "PersonOptions", "PersonRecord", "Rating", "RatingChange", "RatingRules",
+           "SeatResult", "SqlitePeopleStore", "Standing", "StoreError", "Tally", "Visit", "assess", "computer_entry",
+           "game_of", "new_rating", "ranks_of", "rate", "rated", "rating_text", "record_of", "result_of",
+           "result_ranks", "shown_points"]

@@ -23,6 +23,7 @@ from canasta_tui.server.people import (
     HandScore,
     MatchResult,
     PersonOptions,
+    RatingRules,
     SeatResult,
     SqlitePeopleStore,
     StoreError,
@@ -36,12 +37,15 @@ from canasta_tui.server.people import (
 
 
 def store(tmp_path: Path) -> SqlitePeopleStore:
-    return SqlitePeopleStore(tmp_path / "people.sqlite")
+    """A store where every rated match counts (``provisional=0``): these tests are about what the
+    store keeps; the rules of who is rated (newcomers, stand-ins, forfeits) are tested in
+    ``test_rating_rules.py``."""
+    return SqlitePeopleStore(tmp_path / "people.sqlite", rules=RatingRules(provisional=0))
 
 
 def reopen(s: SqlitePeopleStore) -> SqlitePeopleStore:
     s.close()
-    return SqlitePeopleStore(s.path)
+    return SqlitePeopleStore(s.path, rules=s.rules)
 
 
 def result(game: str, seats: list[tuple[str, str]], winner: int, scores: tuple[int, ...], rated: bool = True,
@@ -205,7 +209,7 @@ def test_a_newer_programs_file_stops_the_server_and_is_left_alone(tmp_path: Path
     store(tmp_path).close()
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA user_version = 99")
-    with pytest.raises(StoreError, match=r"newer than this program knows \(3\): update canasta"):
+    with pytest.raises(StoreError, match=rf"newer than this program knows \({PEOPLE.version}\): update canasta"):
         SqlitePeopleStore(path)
     assert [p.name for p in tmp_path.iterdir() if "corrupt" in p.name] == []
 
@@ -315,10 +319,10 @@ def test_a_store_of_schema_1_keeps_its_ratings_as_canasta_ratings(tmp_path: Path
         db.execute("INSERT INTO match_seats(match_id, seat, entry, name, team) VALUES"
                    " (1, 0, 'key:SHA256:ann', 'ann', 0), (1, 1, 'computer:expert', 'Computer', 1)")
     db.close()
-    s = SqlitePeopleStore(path)
+    s = SqlitePeopleStore(path, rules=RatingRules(provisional=0))
     assert s.problem == ""
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == PEOPLE.version == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == PEOPLE.version == 4
     db.close()
     ann = s.rating("key:SHA256:ann")
     assert (ann.game, ann.mu, ann.sigma, ann.matches) == (Game.CANASTA, 28.5, 7.25, 3)
