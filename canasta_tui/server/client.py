@@ -325,15 +325,16 @@ class ServerApp(ScreenApp):
             ctl.message = [f"You play as a guest: your seat's code is {self.guest_code}. If your link drops, connect "
                            f"as {self._identity.name}+{plain} (or press r in the lobby and type the code)"]
         left = False
+        note = ""
         try:
             await self._show(ctl)
             left = True
         finally:
             link.unsubscribe(ctl)
             # Leaving by the menu lets a computer play at once; a dropped connection's seat waits.
-            st.leave(self, seat, dropped=not left)
+            note = st.leave(self, seat, dropped=not left)
             self.registry.drop_if_over(st)
-        return ctl.next, ""
+        return ctl.next, note
 
     async def _show(self, screen: LobbyScreen | SeatClient) -> None:
         """Show ``screen`` until it finishes; the server reaches it meanwhile (:meth:`moved`, :meth:`notify`)."""

@@ -55,6 +55,18 @@ class FinishedTable(Protocol):
     @property
     def level(self) -> str: ...
 
+    @property
+    def turns(self) -> dict[str, list[int]]: ...     # per person: [turns played, turns a computer played]
+
+    @property
+    def late(self) -> set[str]: ...                  # who sat down after the start
+
+    @property
+    def forfeited(self) -> str: ...                  # who left, when the match ended by a forfeit
+
+    @property
+    def forfeit_winner(self) -> int | None: ...
+
 
 class Club:
     """The people's records, ratings and options, as the server's screens and tables ask for them."""
@@ -134,7 +146,10 @@ class Club:
         seats = [(s.key if s.key and not s.key.startswith(LEGACY) else "", s.name) for s in table.seats]
         try:
             result = result_of(table.match, seats, game_id=st.game_id, table_id=st.id, rated=st.rated,
-                               record=str(self.store.path(st.id)), level=st.level)
+                               record=str(self.store.path(st.id)), level=st.level,
+                               turns={k: (v[0], v[1]) for k, v in st.turns.items()},
+                               left={st.forfeited} if st.forfeited else set(), late=st.late,
+                               forfeit_winner=st.forfeit_winner if st.forfeited else None)
         except ValueError:
             return
         people = self.people

@@ -129,6 +129,12 @@ class ServerConfig:
     #: answers: one not given by then counts as no, so that one person who walked away does not
     #: hold the others (a person who leaves the table answers no at once).
     rematch_answer: float = 60.0
+    #: A player away from a rated match this long (left it, or their connection dropped) loses it
+    #: for their side by forfeit: a rated match is never left waiting for ever (``docs/ratings.md``).
+    forfeit_after: float = 120.0
+    #: A person's first rated matches at a game count only against computers and people with this
+    #: many counted rated matches (0: every rated match counts, whoever plays it).
+    provisional_matches: int = 3
     #: A started table no human has been at for this long is set aside (0: never): its file is kept,
     #: renamed ``<id>.aside-TIME.json``, and it is no longer brought back at start.
     set_aside_after: float = 30 * DAY
@@ -189,6 +195,10 @@ class ServerConfig:
             raise ConfigError("times must not be negative")
         if self.rematch_answer <= 0:
             raise ConfigError(f"rematch-answer must be more than 0 seconds, not {self.rematch_answer:g}")
+        if not 0 < self.forfeit_after <= DAY:
+            raise ConfigError(f"forfeit-after must be more than 0 seconds and at most a day, not {self.forfeit_after:g}")
+        if not 0 <= self.provisional_matches <= 100:
+            raise ConfigError(f"provisional-matches must be from 0 to 100, not {self.provisional_matches}")
         return self
 
     @property

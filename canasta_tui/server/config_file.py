@@ -128,6 +128,8 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "open": (_bool, "open"),
     "delay": (_int(0, 10000), "delay_ms"),
     "takeover": (_int(0, 86400), "takeover"),
+    "forfeit_after": (_int(1, 86400), "forfeit_after"),
+    "provisional_matches": (_int(0, 100), "provisional_matches"),
     "idle_timeout": (_int(0, 7 * 86400), "idle_timeout"),
     "max_connections": (_int(1, 10000), "max_connections"),
     "max_per_address": (_int(1, 10000), "max_per_address"),
@@ -223,7 +225,7 @@ def values_of(table: Mapping[str, Any], where: str, label: str, base: Path,
         out["password"] = password
     if "set_aside_after" in out:
         out["set_aside_after"] *= DAY
-    for field in ("takeover", "idle_timeout", "login_timeout"):
+    for field in ("takeover", "idle_timeout", "login_timeout", "forfeit_after"):
         if field in out:
             out[field] = float(out[field])
     return out

@@ -154,7 +154,9 @@ def replay_open_to(st: ServerTable, key: str) -> bool:
 
 
 def _source(match: Match, meta: dict[str, Any], title: str) -> ReplaySource | str:
-    if match.winner is None:
+    server = meta.get("server")
+    forfeit = isinstance(server, dict) and bool(server.get("forfeit"))     # (over, before its end)
+    if match.winner is None and not forfeit:
         return STILL_PLAYED
     return replay_source(match, meta, title)
 

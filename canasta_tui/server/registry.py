@@ -54,6 +54,7 @@ from .people import (
     ChatLine,
     Game,
     PeopleStore,
+    RatingRules,
     SqlitePeopleStore,
     StoreError,
     game_of,
@@ -122,7 +123,8 @@ class Registry:
             self._loop = None
         if people is None:
             try:
-                file = SqlitePeopleStore(config.home / PEOPLE_FILE)
+                file = SqlitePeopleStore(config.home / PEOPLE_FILE,
+                                         rules=RatingRules(provisional=config.provisional_matches))
             except StoreError as exc:
                 raise ConfigError(str(exc)) from None
             # Writes go to the store's own thread, queued and batched: never on the loop (:mod:`.writer`).
@@ -220,6 +222,9 @@ class Registry:
         meta = game.meta
         server = meta.get("server")
         server = server if isinstance(server, dict) else {}
+        if server.get("forfeit"):
+            log.info("table %d ended by a forfeit: its record stays, for replays", item.id)
+            return
         n = game.match.rules.players
         kinds = saved_column(meta.get("seats"), n)
         names = saved_column(meta.get("names"), n)
@@ -248,6 +253,7 @@ class Registry:
         st.claims = [None] * n
         st.left_at = seen_from(server.get("seen"), table.events, {s.key for s in seats if s.key})
         st.visited = _visited(server.get("visited"))
+        st.take_turns(server, {s.key for s in seats if s.key})
         self.tables[item.id] = st
         st.attach(table, self.executor)
         st.wait_for_all()

@@ -32,7 +32,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from ..engine import Phase, Rules
+from ..engine import Phase, Rules, team, team_name
 from ..persistence.recording import StatsRecording
 from ..persistence.saves import table_meta
 from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
@@ -126,6 +126,7 @@ class Host(Protocol):
     config: ServerConfig
     store: TableStore
     club: Club
+    closing: bool
     thinking: ThinkingShare
     recordings: list[StatsRecording]
 
@@ -135,6 +136,8 @@ class Host(Protocol):
     def changed(self) -> None: ...
 
     def rematch(self, st: ServerTable, seats: Sequence[int]) -> int: ...
+
+    def drop_if_over(self, st: ServerTable) -> None: ...
 
     def say_at(self, st: ServerTable, client: Client, text: str) -> str | None: ...
 
@@ -201,13 +204,32 @@ class ServerTable:
     again_seen: dict[str, float] = field(default_factory=dict)
     again_timer: asyncio.TimerHandle | None = None
     again_late: set[str] = field(default_factory=set)
+    #: Per person (identity) of a seat: [turns they played themselves, turns a computer played for
+    #: them] in this match (a rated match counts them: ``people.assess``); kept in the save.
+    turns: dict[str, list[int]] = field(default_factory=dict)
+    #: The turn under way, (hand, turn number, seat): counted for whoever plays its last move.
+    turn_at: tuple[int, int, int] | None = None
+    #: People who sat down in a computer's seat after the match began (not rated for it).
+    late: set[str] = field(default_factory=set)
+    #: A rated match: per person away from their seat, the timer after which their side loses.
+    forfeit_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    #: The match ended by a forfeit: who left (their side lost) and the side that won.
+    forfeited: str = ""
+    forfeit_winner: int | None = None
 
     # ------------------------------------------------------------------ what the lobby shows
     @property
     def state(self) -> TableState:
         if self.table is None:
             return FORMING
-        return OVER if self.table.match.winner is not None else PLAYING
+        return OVER if self.table.match.winner is not None or self.forfeited else PLAYING
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won: by the scores, or by a forfeit."""
+        if self.forfeit_winner is not None:
+            return self.forfeit_winner
+        return self.table.match.winner if self.table is not None else None
 
     @property
     def players(self) -> int:
@@ -242,6 +264,8 @@ class ServerTable:
         if seat in self.links:
             return SeatInfo(SeatState.HUMAN, s.name, mine, verified=s.verified)
         note = "a computer takes over soon" if seat in self.timers else "waiting"
+        if s.key in self.forfeit_timers:
+            note = "back soon, or their side forfeits"
         return SeatInfo(SeatState.AWAY, s.name, mine, note, s.verified)
 
     def seats(self, viewer: str = "") -> list[SeatInfo]:
@@ -275,11 +299,12 @@ class ServerTable:
         return "  ".join(f"{short_side(t, self.rules)}: {number(m.scores[t])}" for t in range(self.rules.teams))
 
     def winner_text(self) -> str:
-        w = self.table.match.winner if self.table is not None else None
+        w = self.winner
         if w is None or self.table is None:
             return ""
         # At a table of named people the winners by name ("ann & bob won"), as the table names them.
-        return f"{side_name(w, self.rules, [self.table.name(s) for s in range(self.rules.players)])} won"
+        names = side_name(w, self.rules, [self.table.name(s) for s in range(self.rules.players)])
+        return f"{names} won{' by forfeit' if self.forfeited else ''}"
 
     def hand_number(self) -> int:
         return self.table.match.hand_number if self.table is not None else 0
@@ -377,6 +402,7 @@ class ServerTable:
         """Drive ``table`` from now on: autosave, statistics, the lobby told, the computers run."""
         self.table = table
         self.stats = StatsRecording()
+        self.turn_at = _turn_of(table)
         table.add_observer(self._observe)
         self.update_hold()
         self.registry.store.save(self.id, table.match, self.meta())
@@ -401,6 +427,8 @@ class ServerTable:
             "server": {"table": self.id, "level": self.level, "creator": self.creator, "rated": self.rated,
                        "turn_timer": self.turn_timer,
                        "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
+                       "turns": {k: list(v) for k, v in self.turns.items()}, "late": sorted(self.late),
+                       **({"forfeit": {"by": self.forfeited, "winner": self.forfeit_winner}} if self.forfeited else {}),
                        "visited": round(time.time() if self.present() else self.visited),
                        **self.private_data()},
         }
@@ -421,6 +449,17 @@ class ServerTable:
         allowed = data.get("allowed")
         self.allowed = {a for a in allowed if isinstance(a, str)} if isinstance(allowed, list) else set()
 
+    def take_turns(self, data: Mapping[str, object], keys: set[str]) -> None:
+        """Who of the seats' people (``keys``) played how many turns, and who sat down late, as
+        :meth:`meta` wrote them (a file from before they were counted: nobody has played any yet)."""
+        turns = data.get("turns")
+        if isinstance(turns, dict):
+            self.turns = {k: [int(v[0]), int(v[1])] for k, v in turns.items()
+                          if k in keys and isinstance(v, list) and len(v) == 2
+                          and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 1 << 20 for x in v)}
+        late = data.get("late")
+        self.late = {k for k in late if k in keys} if isinstance(late, list) else set()
+
     def seen_positions(self) -> dict[str, list[int]]:
         """Per identity of a seat: how far they have seen the table's events, as [hand, events of
         that hand] (a restarted table has only its current hand's events, numbered afresh).  A player
@@ -432,7 +471,21 @@ class ServerTable:
             seen[client.identity.key] = len(events)
         return {key: list(seen_position(events, n)) for key, n in seen.items()}
 
+    def _count_turn(self, table: Table) -> None:
+        """A move was played: if it ended the turn under way, that turn counts for the seat's person
+        as theirs, or as a computer's if a computer played it for them (away, or out of time)."""
+        now = _turn_of(table)
+        if self.turn_at is not None and now != self.turn_at:
+            s = table.seats[self.turn_at[2]]
+            if s.key:
+                self.turns.setdefault(s.key, [0, 0])[0 if s.kind == REMOTE else 1] += 1
+        self.turn_at = now
+
     def _observe(self, table: Table, what: Change) -> None:
+        if what == Change.ACTION:
+            self._count_turn(table)
+        elif what in (Change.DEAL, Change.LOAD):
+            self.turn_at = _turn_of(table)
         if what in (Change.ACTION, Change.DEAL, Change.SEATS, Change.LOAD):
             self.registry.store.save(self.id, table.match, self.meta())
         if what == Change.DEAL:
@@ -443,6 +496,7 @@ class ServerTable:
         if table.match.winner is not None and self.stats is not None and what == Change.ACTION:
             self._record(table)
         if table.match.winner is not None and self.again is None:
+            self._stop_forfeits()
             self._open_again()
         if what in (Change.ACTION, Change.DEAL, Change.SEATS, Change.LOAD):
             self.time_turn()
@@ -660,7 +714,7 @@ class ServerTable:
         if stats is None:
             return
         self.registry.club.record_result(self, table)
-        if not humans:
+        if not humans or self.forfeited:
             return
         level = self.level if any(s.kind == COMPUTER for s in table.seats) else "humans"
         stats.start(table.match, humans, level, self.game_id)
@@ -675,6 +729,7 @@ class ServerTable:
             if s.kind != COMPUTER:
                 continue
             self.table.set_seat(seat, Seat(REMOTE, claim.name, self.level, claim.identity))
+            self.late.add(claim.identity)
             self.table.say("", f"{claim.name} sits down as Player {seat + 1}")
             client.moved(Destination(self.id, seat))
 
@@ -691,6 +746,9 @@ class ServerTable:
         timer = self.timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
+        forfeit = self.forfeit_timers.pop(ident.key, None)
+        if forfeit is not None:
+            forfeit.cancel()
         self.pending.pop(seat, None)
         self.visited = time.time()
         back = ident.key in self.left_at
@@ -718,12 +776,13 @@ class ServerTable:
         self.registry.changed()
         return link, lines
 
-    def leave(self, client: Client, seat: int, dropped: bool) -> None:
+    def leave(self, client: Client, seat: int, dropped: bool) -> str:
         """``client`` left ``seat``: on purpose (a computer plays it until they come back), or the
-        connection dropped (the seat waits ``takeover`` seconds first)."""
+        connection dropped (the seat waits ``takeover`` seconds first).  A rated match is lost by
+        their side if they are not back within ``forfeit_after``.  What the player is told."""
         entry = self.links.get(seat)
         if entry is None or entry[0] is not client or self.table is None:
-            return
+            return ""
         del self.links[seat]
         entry[1].close()
         self.visited = time.time()
@@ -736,6 +795,7 @@ class ServerTable:
         if self.state == OVER and self.again is not None:
             self.again.setdefault(client.identity.key, False)      # leaving is a no
             self._settle_again()
+        note = ""
         if self.state == PLAYING:
             wait = self.registry.config.takeover
             if dropped and wait > 0:
@@ -743,9 +803,84 @@ class ServerTable:
                 table.say("", f"{name} disconnected: a computer takes over in {_seconds(wait)}")
             else:
                 self.take_over(seat, "left the table: a computer plays for them until they come back")
+            if self._start_forfeit(seat):
+                grace = span(self.registry.config.forfeit_after)
+                side = self.side_names(team(seat, self.rules))
+                table.say("", f"{name} left this rated match: if they are not back within {grace}, "
+                              f"{side} {'lose' if ' & ' in side else 'loses'} it by forfeit")
+                note = (f"You left the rated match at table {self.id}: come back within {grace} "
+                        "(press Enter on it), or your side loses it by forfeit")
         self.update_hold()
         self.time_turn()
         self.registry.changed()
+        return note
+
+    # ------------------------------------------------------------------ forfeits
+    def _start_forfeit(self, seat: int) -> bool:
+        """The person of ``seat`` is away from a rated match: their side loses it unless they are back
+        within ``forfeit_after`` (a match nobody plays is never left waiting for ever).  Whether the
+        clock started now."""
+        t = self.table
+        if not self.rated or t is None or self.state != PLAYING:
+            return False
+        key = t.seats[seat].key
+        if not key or key in self.forfeit_timers:
+            return False
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:                    # (no loop: a test of the registry alone)
+            return False
+        self.forfeit_timers[key] = loop.call_later(self.registry.config.forfeit_after, self.forfeit, key)
+        return True
+
+    def side_names(self, side: int) -> str:
+        """The players of ``side`` by name, as the table names them ("alice & Player 3")."""
+        if self.table is None:
+            return team_name(side, self.rules)
+        return side_name(side, self.rules, [self.table.name(s) for s in range(self.players)])
+
+    def _stop_forfeits(self) -> None:
+        for h in self.forfeit_timers.values():
+            h.cancel()
+        self.forfeit_timers.clear()
+
+    def forfeit(self, key: str) -> None:
+        """``key`` did not come back to the rated match in time: their side loses it, and the match is
+        over (recorded and rated: :func:`~.people.assess`).  Everybody at the table is told; they
+        leave it when they like."""
+        self.forfeit_timers.pop(key, None)
+        t = self.table
+        if t is None or self.state != PLAYING or self.registry.closing:
+            return
+        seat = self.seat_of(key)
+        if seat is None or seat in self.links:
+            return
+        rules = self.rules
+        lost = team(seat, rules)
+        scores = t.match.scores
+        self.forfeit_winner = max((x for x in range(rules.teams) if x != lost), key=lambda x: scores[x])
+        self.forfeited = key
+        self._stop_forfeits()
+        self._stop_turn()
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
+        name = t.seats[seat].name
+        losers, winners = self.side_names(lost), self.side_names(self.forfeit_winner)
+        text = (f"{name} did not come back within {span(self.registry.config.forfeit_after)}: {losers} "
+                f"{'lose' if ' & ' in losers else 'loses'} this rated match by forfeit, {winners} "
+                f"{'win' if ' & ' in winners else 'wins'} it")
+        log.info("table %d: %s", self.id, printable(text))
+        t.say("", text + ". The match is over: q leaves the table")
+        self.registry.store.save(self.id, t.match, self.meta())
+        self._record(t)
+        t.close()                                   # no move more, by anybody
+        for client, _ in self.links.values():
+            client.notify(text)
+        for client in self.watchers:
+            client.notify(text)
+        self.registry.changed()
+        self.registry.drop_if_over(self)
 
     def take_over(self, seat: int, why: str = "") -> None:
         """A computer plays ``seat`` (its player is remembered, and gets it back on return)."""
@@ -772,6 +907,7 @@ class ServerTable:
                     self.timers[seat] = asyncio.get_running_loop().call_later(wait, self.take_over, seat)
                 else:
                     self.take_over(seat)
+                self._start_forfeit(seat)       # (a rated match: back in time, or the side loses it)
 
     def watch(self, client: Client) -> Link:
         assert self.table is not None
@@ -818,6 +954,7 @@ class ServerTable:
         for timer in self.timers.values():
             timer.cancel()
         self.timers.clear()
+        self._stop_forfeits()
         self._stop_turn()
         self._stop_again()
         if self.table is not None:
@@ -835,6 +972,23 @@ def short_side(t: int, rules: Rules) -> str:
 
 def _seconds(s: float) -> str:
     return f"{s:g} s"
+
+
+def span(seconds: float) -> str:
+    """A grace in words: ``2 minutes``, ``90 s``."""
+    if seconds >= 60 and seconds % 60 == 0:
+        n = round(seconds / 60)
+        return f"{n} minute{'s' if n != 1 else ''}"
+    return f"{seconds:g} s"
+
+
+def _turn_of(table: Table) -> tuple[int, int, int] | None:
+    """The turn under way at ``table``: (hand, turn number, seat); None between hands."""
+    m = table.match
+    s = m.state
+    if s.phase == Phase.HAND_OVER or m.winner is not None:
+        return None
+    return m.hand_number, s.turn_number, s.turn
 
 
 def seen_position(events: Sequence[Event], n: int) -> tuple[int, int]:

@@ -256,6 +256,9 @@ class QueuedPeople:
     def ratings_of(self, entry: str) -> list[Rating]:
         return self.store.ratings_of(entry)
 
+    def established(self, entry: str, game: Game = Game.CANASTA) -> bool:
+        return self.store.established(entry, game)
+
     def record_match(self, result: MatchResult) -> list[RatingChange]:
         return self.store.record_match(result)           # (called on the recorder's thread, never the loop)
 
