@@ -876,7 +876,7 @@ class ServerTable:
         self._record(t)
         t.close()                                   # no move more, by anybody
         for client, _ in self.links.values():
-            client.notify(text)
+            client.notify(text + ". The match is over: q leaves the table")
         for client in self.watchers:
             client.notify(text)
         self.registry.changed()
