@@ -702,7 +702,7 @@ class SqlitePeopleStore:
     writer, :mod:`.writer`, and the one that records a finished match), so that a read never waits
     for a write, nor for another process's lock on the file (WAL readers do not)."""
 
-    def __init__(self, path: Path, timeout: float = BUSY_TIMEOUT, rules: RatingRules | None = None) -> None:
+    def __init__(self, path: Path, timeout: float = BUSY_TIMEOUT, *, rules: RatingRules | None = None) -> None:
         self.path = path
         self.rules = rules or RatingRules()
         self.problem = ""               # the file found was set aside: what the log said

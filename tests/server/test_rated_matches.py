@@ -131,7 +131,7 @@ def test_a_player_back_within_the_grace_plays_on_and_nothing_is_forfeited() -> N
             await alice.press("y", "come back within 1 minute")
             assert set(st.forfeit_timers) == {key("alice")}
             assert st.table is not None
-            assert any("if they are not back within 1 minute, alice and Player 3 lose it by forfeit" in c.text
+            assert any("if they are not back within 1 minute, alice & Player 3 lose it by forfeit" in c.text
                        for c in st.table.chat)
             await alice.close()
             alice = await Term.connect(srv.port, "alice")          # her seat brings her back
