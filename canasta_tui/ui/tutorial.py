@@ -129,7 +129,7 @@ def step_for(v: PlayerView, dialog: object, hand_number: int) -> Step:
     if isinstance(dialog, PileChoice):
         return Step("Press 1: the upcard goes with your two Kings (" + LEAVE + ")", frozenset({"1"}))
     if isinstance(dialog, WildTarget):
-        return Step("Press K: the wild cards go onto your Kings (" + LEAVE + ")", frozenset({"k"}))
+        return Step("Press K: the wild cards go onto your Kings (" + LEAVE + ")", frozenset({"k", "K"}))
     if v.phase == Phase.DRAW:
         if aces is None:
             return Step("First game, step 1 of 10: a turn begins with a draw.  Press d to draw a card from the stock ("
@@ -194,8 +194,9 @@ class GuidedController(Controller):
             c.leave("menu")
         elif s.wait:
             return
-        elif c.dialog is not None or name in s.keys or name in MOVES:
-            super().handle(name)
+        elif name in s.keys or (c.dialog is not None and not isinstance(c.dialog, (PileChoice, WildTarget))) \
+                or (c.dialog is None and name in MOVES):
+            super().handle(name)    # the step's keys; a box the step does not ask about (the help, the score)
         else:
             c.leave("menu")
 

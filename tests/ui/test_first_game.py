@@ -135,6 +135,20 @@ def test_moving_the_cursor_selecting_and_the_help_never_leave(ctl: GuidedControl
     assert "Press d to draw" in hint(ctl)
 
 
+def test_in_the_pile_s_box_only_the_step_s_choice_is_expected(ctl: GuidedController) -> None:
+    ctl.key("d")
+    cursor_to(ctl, "Ah")
+    ctl.key("m")
+    cursor_to(ctl, "6c")
+    ctl.key("c")
+    computers(ctl)
+    ctl.key("p")
+    assert "Press 1" in hint(ctl)
+    ctl.key("2")                         # the upcard with a King and a deuce: not the first game's way
+    assert ctl.client.quitting and ctl.client.then == "menu"
+    assert ctl.client.view().phase == Phase.DRAW
+
+
 def test_keys_wait_while_the_others_play(ctl: GuidedController) -> None:
     ctl.key("d")
     cursor_to(ctl, "Ah")
