@@ -90,11 +90,11 @@ class Coach:
 
     # ------------------------------------------------------------------ before asking
     def before_asking(self, view: PlayerView, done: Callable[[Outlook], None]) -> None:
-        """Query: could this turn go out, and concealed (:func:`~canasta_tui.ai.asking.going_out`)?  Most hands
-        answer at once, so the keys typed after y (the warning's y) find the warning open; a
-        hand that takes longer (a long hand of Samba can take a second) is looked at off the
-        screen's thread, then ``done`` has the answer on it.  Each position once (the same view
-        asked again, after "n", answers at once)."""
+        """Query: could this turn go out, and concealed (:func:`~canasta_tui.ai.asking.going_out`)?
+        Most hands answer at once, so the keys typed after y (the warning's y) find the warning
+        open; a hand that takes longer (a long hand of Samba can take a second) is looked at off
+        the screen's thread, then ``done`` has the answer on it.  Each position once (the same
+        view asked again, after "n", answers at once)."""
         if self._outlook is not None and self._outlook[0] == view:
             done(self._outlook[1])
             return
