@@ -192,11 +192,13 @@ class GuidedController(Controller):
         if s.end or (isinstance(c.dialog, SheetEnd) and c.view().phase == Phase.HAND_OVER):
             # The score sheet read: back to the menu before the next hand is dealt.
             c.leave("menu")
+        elif c.dialog is not None and not isinstance(c.dialog, (PileChoice, WildTarget)):
+            super().handle(name)                 # a box the step does not ask about (the help, the score)
         elif s.wait:
-            return
-        elif name in s.keys or (c.dialog is not None and not isinstance(c.dialog, (PileChoice, WildTarget))) \
-                or (c.dialog is None and name in MOVES):
-            super().handle(name)    # the step's keys; a box the step does not ask about (the help, the score)
+            if name in MOVES:                    # the cursor, the help; nothing else while they play
+                super().handle(name)
+        elif name in s.keys or (c.dialog is None and name in MOVES):
+            super().handle(name)
         else:
             c.leave("menu")
 

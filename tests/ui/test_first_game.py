@@ -158,6 +158,10 @@ def test_keys_wait_while_the_others_play(ctl: GuidedController) -> None:
     assert "The others play" in hint(ctl)
     ctl.key("x")
     assert not ctl.client.quitting
+    ctl.key("?")                         # the help opens and closes while they play
+    assert ctl.client.dialog is not None
+    ctl.key("escape")
+    assert ctl.client.dialog is None and not ctl.client.quitting
 
 
 def test_a_hand_off_the_path_says_so_and_goes_back(ctl: GuidedController) -> None:
