@@ -1408,7 +1408,9 @@ def _join_reason(s: GameState, a: Action, row: tuple[Meld | None, ...]) -> str:
     name = "wild cards" if r == DEUCE else plural(r)
     if not s.rules.several_groups:
         return "These rules give a side one meld of each rank: there is nothing to join"
-    if _join_slot(row, r) < 0 or row[r] is None:
+    if row[r] is None:
+        return f"Your side has no meld of {name}: there is nothing to join"
+    if _join_slot(row, r) < 0:
         return f"Your side has only one meld of {name}: there is nothing to join"
     if r == DEUCE:
         return f"Nothing may be added to {_an(s.rules.wild_canasta_name)}"
@@ -1489,11 +1491,18 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
     need: dict[int, int] = {}
     for r in a.ranks:
         need[r] = need.get(r, 0) + 1
+    if a.kind == A.ADD and a.ranks[0] not in _WILD_RANKS and a.ranks[0] != a.target and a.target < RANK_SLOTS:
+        # The rule first, whatever the hand holds: no card of that rank would do.
+        if add_target(row, a, rules) is None:
+            return f"Your side has no meld of {_meld_name(a.target)} to add to"
+        return _wrong_meld_text(a.ranks[0], a.target)
     for r, n in need.items():
         if counts[r] < n:
             have = counts[r]
             if r == THREE:
                 return "Red threes are laid out, never melded" if have == n else f"You hold {have} black three(s)"
+            if have == 0 and a.kind == A.ADD:
+                return f"You hold no {RANK_WORDS[r]}"
             return f"You hold {have} {plural(r) if have != 1 else RANK_WORDS[r]}; the meld needs {n}"
     if a.kind == A.MELD:
         key = a.ranks[0]
@@ -1535,12 +1544,6 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
         if target == DEUCE and rules.wild_canasta_closed and m.size >= 7:
             return f"Nothing may be added to {_an(rules.wild_canasta_name)}"
         r = a.ranks[0]
-        if r not in _WILD_RANKS and r != target:
-            card = a_or_an(RANK_WORDS[r])
-            card = card[0].upper() + card[1:]
-            if target == DEUCE:
-                return f"{card} cannot go on the meld of wild cards: it takes only deuces and jokers"
-            return f"{card} cannot go on the meld of {plural(target)}"
         if r in _WILD_RANKS and target != DEUCE and len(m.wilds) >= rules.wilds_allowed(len(m.naturals)):
             return _wild_limit_text(rules)
         if target == THREE:
@@ -1550,6 +1553,15 @@ def _meld_reason(s: GameState, a: Action, counts: list[int], row: tuple[Meld | N
         if not after.hands[s.turn]:
             return turn_problem(after, True) or "That would empty your hand"
     return _last_card_reason(s, a) or f"'{a}' is not allowed now"
+
+
+def _wrong_meld_text(rank: int, target: int) -> str:
+    """Why a natural card of ``rank`` may not go on the meld of ``target``."""
+    card = a_or_an(RANK_WORDS[rank])
+    card = card[0].upper() + card[1:]
+    if target == DEUCE:
+        return f"{card} cannot go on the meld of wild cards: it takes only deuces and jokers"
+    return f"{card} cannot go on the meld of {plural(target)}"
 
 
 def _meld_name(rank: int) -> str:

@@ -102,6 +102,17 @@ def test_a_natural_card_on_the_meld_of_wild_cards_names_it() -> None:
     assert why(s, "add A to 2") == "An Ace cannot go on the meld of wild cards: it takes only deuces and jokers"
 
 
+def test_a_natural_card_the_hand_lacks_is_refused_for_the_rule_first() -> None:
+    """The meld of wild cards "takes only deuces and jokers" whatever the hand holds: without a
+    King in hand, ``add K to 2`` is refused for that, not as "You hold 0 Kings; the meld needs 1"
+    (which read as if a King would do); a plain ``add K`` without one says "You hold no King"."""
+    s = position({0: "Qh 5s 9d 8c"}, rules=BOLIVIA, melds={0: ["2c 2s JK", "Kc Kd Ks", "Ac Ad As"]})
+    assert why(s, "add K to 2") == "A King cannot go on the meld of wild cards: it takes only deuces and jokers"
+    assert why(s, "add K to A") == "A King cannot go on the meld of Aces"
+    assert why(s, "add K to Q") == "Your side has no meld of Queens to add to"
+    assert why(s, "add K") == "You hold no King"
+
+
 def test_a_second_meld_of_wild_cards_beside_one_short_of_a_bolivia_names_it() -> None:
     """RULES.md: "Once a side's meld of a rank is a canasta, it may start another of that rank";
     until then the wild cards go onto the meld of wild cards the side has."""
@@ -141,6 +152,16 @@ def test_a_further_meld_of_a_rank_refused_for_the_last_card_says_so() -> None:
                                     "your side needs two canastas to go out")
     more = position({0: "Kh Kd Kc 9d 8s"}, rules=SAMBA, melds={0: ["Kc Kd Ks Kh Kc Kd Ks"]})
     assert "meld K K K" in legal(more)
+
+
+@pytest.mark.parametrize(("preset", "rank", "name"), [("samba", "K", "Kings"), ("samba", "2", "wild cards"),
+                                                     ("bolivia", "2", "wild cards")])
+def test_join_with_no_meld_of_the_rank_says_there_is_none(preset: str, rank: str, name: str) -> None:
+    """Bicycle, Samba: a side "may combine its melds in the same rank at any time": with no meld
+    of the rank there is nothing to join, and the refusal says so rather than "only one meld"."""
+    s = position({0: "Qh 5s 9d 8c"}, rules=load_rules(preset), melds={0: ["Ac Ad As"]})
+    assert why(s, f"join {rank}") == f"Your side has no meld of {name}: there is nothing to join"
+    assert why(s, "join A") == "Your side has only one meld of Aces: there is nothing to join"
 
 
 # --------------------------------------------------------------------------- the notation
