@@ -182,7 +182,8 @@ class ReplayPage(Page):
                 cv.styles[y][:] = table.styles[y]
             # (the table's "g: log" hint: the replay's status line tells each move instead)
             row = table_layout(cv.width, cv.height, self.game.rules.players).log_row
-            cv.put(row, cv.width - 8, " " * 8)
+            if "".join(cv.chars[row][-8:]).strip() == "g: log":     # (a long move took its place)
+                cv.put(row, cv.width - 8, " " * 8)
         self.draw_header(cv, opts)
         self.draw_status(cv, opts)
 

@@ -11,7 +11,7 @@ from ..engine import team as _team
 from ..engine.melds import Meld, ordered_melds
 from ..engine.scoring import TeamScore
 from ..text import points
-from .canvas import card_label, wrap
+from .canvas import card_label, first_fit, wrap
 from .files import SavedGame
 from .keys import KEYS
 from .style import UNICODE, Glyphs
@@ -462,9 +462,12 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
             out.append(f"{a:<{left_w}} {b:<{mid_w}} {c:>{right_w}}".rstrip())
     while len(out) < height - 2:
         out.append("")
-    totals = "   ".join(f"{side_name(t, rules, names)}: {points(rec.totals[t])}" for t in range(teams))
     out = out[: height - 2]
-    out.append(f"Match: {totals}"[:width])
+    # Each side by its names where they fit, else by its names each shortened alike.
+    room = max(8, (width - 7) // teams - 12)
+    out.append(first_fit([
+        "Match: " + "   ".join(f"{side_name(t, rules, names, w)}: {points(rec.totals[t])}" for t in range(teams))
+        for w in (0, room)], width))
     out.append("Enter: the score sheet")
     return out
 

@@ -190,3 +190,16 @@ def test_a_long_status_line_wraps_above_the_command_bar(size: str, width: int, h
     rows = text.split("\n")
     assert " ".join(" ".join(rows[-3:-1]).split()).endswith(note)
     assert "[D]raw" in rows[-1]
+
+
+def test_the_summary_s_match_line_keeps_both_scores_with_long_names() -> None:
+    from canasta_tui.engine import public_view
+    from canasta_tui.ui.texts import summary_table
+
+    m = finished_match(7, target=1500)
+    names = ["Alexandrina Vasquez", "Bartholomew Smythe", "Constantine Papado", "Dorothea Wilhelmina"]
+    rec = m.sheet[-1]
+    lines = summary_table(public_view(m.state), m.state.hands, rec, names, 80, 24)
+    match = next(line for line in lines if line.startswith("Match: "))
+    assert len(match) <= 80 and all(f": {t:,}" in match for t in rec.totals), match
+    assert "Alexandri" in match and "Dorothea" in match
