@@ -112,7 +112,12 @@ def going_out(v: PlayerView, limit: int = LIMIT, prune: bool = True) -> Outlook:
 
 
 def stuck(hand: tuple[int, ...], row: tuple[Meld | None, ...], rules: Rules) -> int:
-    """How many cards of ``hand`` no meld can take this turn, whatever is melded first: a natural
+    """How many cards of ``hand`` no meld can take this turn (:func:`stuck_cards`)."""
+    return len(stuck_cards(hand, row, rules))
+
+
+def stuck_cards(hand: tuple[int, ...], row: tuple[Meld | None, ...], rules: Rules) -> list[int]:
+    """The cards of ``hand`` no meld can take this turn, whatever is melded first: a natural
     card of a rank the side has no meld of and the hand holds no other natural card of (DOS: "A
     meld is valid if it contains at least two natural cards of the same rank"), that (Samba,
     Bolivia) no run of three of its suit could hold either; a black three short of the three
@@ -134,7 +139,7 @@ def stuck(hand: tuple[int, ...], row: tuple[Meld | None, ...], rules: Rules) -> 
             if m is not None and m.suit >= 0:
                 runs[m.suit].update(range(m.low, m.high + 1))
     wild = any(IS_WILD[c] for c in hand)
-    out = 0
+    out: list[int] = []
     for c in hand:
         if IS_WILD[c]:
             continue
@@ -142,7 +147,7 @@ def stuck(hand: tuple[int, ...], row: tuple[Meld | None, ...], rules: Rules) -> 
         if IS_BLACK_THREE[c]:
             threes = count[THREE]
             if threes < 3 and not (rules.black_three_meld_with_wild and threes >= 2 and wild) and THREE not in have:
-                out += 1
+                out.append(c)
             continue
         if r == THREE or count[r] >= 2 or r in have:       # (a red three is never the search's)
             continue
@@ -150,7 +155,7 @@ def stuck(hand: tuple[int, ...], row: tuple[Meld | None, ...], rules: Rules) -> 
             at, mine = sequence_position(r), runs[SUIT_OF[c]]
             if any(all(q in mine for q in range(low, low + 3)) for low in range(at - 2, at + 1)):
                 continue
-        out += 1
+        out.append(c)
     return out
 
 
@@ -217,4 +222,4 @@ def _meld_key(m: Meld | None) -> tuple[object, ...] | None:
     return (m.rank, len(m.naturals), deuces, len(m.wilds) - deuces)
 
 
-__all__ = ["LIMIT", "Outlook", "canastas_within_reach", "going_out", "stuck"]
+__all__ = ["LIMIT", "Outlook", "canastas_within_reach", "going_out", "stuck", "stuck_cards"]

@@ -300,7 +300,7 @@ def _ask(client: Client, asked: PlayerView, outlook: Outlook) -> None:
     """Query's look ahead is done: warn, or ask; nothing if the player has moved on meanwhile."""
     if not client.my_turn() or client.mine() != asked or client.dialog is not None:
         return
-    warning = ask_warning(outlook, asked.rules)
+    warning = ask_warning(outlook, asked)
     if warning is None:
         client.play([A.A_ASK])
     else:

@@ -46,14 +46,16 @@ def load_lines(items: Sequence[SavedGame], current: int, rows: int, width: int) 
 ASK_HINT = 'y asks "May I go out?" (optional; answer binds)'
 
 
-def ask_warning(outlook: Outlook, rules: Rules) -> str | None:
+def ask_warning(outlook: Outlook, v: PlayerView) -> str | None:
     """What Query says before a question that can only cost (None: it asks at once).  A hand that
     cannot go out this turn gains nothing from a "yes" and pays for not keeping it; a hand that
     can go out concealed needs no question, and a "no" from the partner, who cannot see it,
     would stop it."""
+    rules = v.rules
     pen = rules.permission_penalty
     if outlook == Outlook.CANNOT:
-        lines = ["Asking can only cost you here: you cannot go out this turn.",
+        lines = ["Asking can only cost you here: you cannot go out this turn",
+                 f"({_why_not_out(v)}).",
                  f'A "yes" binds you to go out: your side would pay {pen} points',
                  'when you cannot.  A "no" changes nothing.  Asking is optional.']
     elif outlook == Outlook.CONCEALED:
@@ -64,6 +66,25 @@ def ask_warning(outlook: Outlook, rules: Rules) -> str | None:
     else:
         return None
     return "\n".join([*lines, "", "Ask anyway?    y: ask    n: do not ask"])
+
+
+def _why_not_out(v: PlayerView) -> str:
+    """Why the hand of ``v`` cannot go out this turn, as far as a few words can say it."""
+    from ..ai.asking import canastas_within_reach, stuck_cards
+    from ..engine.cards import card_text
+
+    row = v.melds[_team(v.turn, v.rules)]
+    stuck = stuck_cards(v.hand, row, v.rules)
+    if len(stuck) >= 2:
+        shown = [card_text(c, True) for c in stuck[:4]] + (["…"] if len(stuck) > 4 else [])
+        return "no meld can take your " + ", ".join(shown[:-1]) + " and " + shown[-1]
+    need = v.rules.canastas_to_go_out
+    # (A concealed hand may go out without a canasta where the rules say so.)
+    needs = v.rules.concealed_needs_canasta or v.t.opened_at_start or v.t.melded_before
+    if needs and canastas_within_reach(v.hand, row, v.rules) < need:
+        return "your side needs " + ("a canasta and cannot complete one" if need == 1 else
+                                     "two canastas and cannot make them")
+    return "your cards cannot all be melded, bar one to discard"
 
 
 def pile_option_text(a: Action, v: PlayerView, g: Glyphs) -> str:

@@ -29,12 +29,12 @@ from canasta_tui.ui.app import TableApp
 from canasta_tui.ui.coaching import CHECKING
 from canasta_tui.ui.controller import Controller
 from canasta_tui.ui.dialogs import Confirm
-from canasta_tui.ui.texts import ASK_HINT
+from canasta_tui.ui.texts import ASK_HINT, ask_warning
 from tests.ai.helpers import cards, position, variant_position
 
 from .helpers import client, render, session
 
-CANNOT_WORDS = "Asking can only cost you here: you cannot go out this turn."
+CANNOT_WORDS = "Asking can only cost you here: you cannot go out this turn"
 CONCEALED_WORDS = "You can go out concealed this turn, and going out needs no"
 
 
@@ -79,6 +79,7 @@ def test_query_that_can_only_cost_warns_and_n_takes_it_back() -> None:
     assert isinstance(ctl.client.dialog, Confirm)
     text = render(ctl, 80, 24).text()
     assert CANNOT_WORDS in text
+    assert "(no meld can take your 4♣ and 9♦)." in text
     assert 'A "yes" binds you to go out: your side would pay 100 points' in text
     assert "Asking is optional" in text and "Ask anyway?    y: ask    n: do not ask" in text
     ctl.key("n")
@@ -89,6 +90,21 @@ def test_query_that_can_only_cost_warns_and_n_takes_it_back() -> None:
     assert isinstance(ctl.client.dialog, Confirm)
     ctl.key("y")                                   # ask anyway: the partner is asked
     assert t.match.state.phase == Phase.PERMISSION and t.match.state.actor == 2
+
+
+def test_the_warning_says_why_the_hand_cannot_go_out() -> None:
+    # Samba (Query lit at every turn): "two canastas" to go out, and none in reach.
+    v = view_for(variant_position({0: "5c 5d 5h 9s 9h 9d Kc Kd Kh"}, rules=load_rules("samba"),
+                                  melds={0: ["Qc Qd Qh Qs"]}, pile="7c"), 0)
+    assert A.A_ASK in v.legal and going_out(v) == Outlook.CANNOT
+    text = ask_warning(Outlook.CANNOT, v)
+    assert text is not None and "(your side needs two canastas and cannot make them)." in text
+    # A pair of Nines with no wild card makes no meld, and the Six must be the discard: the
+    # general words.
+    v = view_for(at({0: "9d 9h 6h"}, melds={0: ["Kc Kd Kh Ks Kc Kd Kh"]}), 0)
+    assert A.A_ASK in v.legal and going_out(v) == Outlook.CANNOT
+    assert "(your cards cannot all be melded, bar one to discard)." in (ask_warning(Outlook.CANNOT, v) or "")
+    assert ask_warning(Outlook.MAY, v) is None and ask_warning(Outlook.UNKNOWN, v) is None
 
 
 def test_query_with_a_concealed_canasta_in_hand_warns_that_a_no_would_stop_it() -> None:
