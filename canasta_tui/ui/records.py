@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from ..text import points, printable
-from .canvas import Canvas, Options, wrap
+from .canvas import Canvas, Options, fit, wrap
 from .options import ITEMS, OptionsPage
 from .pages import Hint, Page, scroll_window
 from .replay import ReplayPage, ReplaySource
@@ -245,8 +245,9 @@ class RecordPage(Page):
             opponents = ", ".join(printable(p) for p in m.opponents)
             score = f"{'won' if m.won else 'lost'} {points(m.our_score)}-{points(m.their_score)}"
             change = "" if m.change is None else f"{m.change:+d}"
-            text = (f"{'>' if on else ' '} {m.date:<16} {printable(m.rules)[:10]:<10} {partner[:10]:<10} "
-                    f"{opponents[:13]:<13} {score:<16} {change}")
+            # A name too long for its column is marked where it was cut (Enter's replay names everyone).
+            text = (f"{'>' if on else ' '} {m.date:<16} {fit(printable(m.rules), 10, '~'):<10} {fit(partner, 10, '~'):<10} "
+                    f"{fit(opponents, 13, '~'):<13} {score:<16} {change}")
             cv.put(y, 2, text[: cv.width - 3], "cursor" if on else "")
             y += 1
         if len(ms) > room:
