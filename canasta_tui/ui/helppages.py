@@ -314,10 +314,12 @@ def _faq_playing(rules: Rules) -> list[tuple[str, str]]:
     canastas = "a canasta" if rules.canastas_to_go_out == 1 else "two canastas"
     return [
         ("What does asking (y, Query) do?",
-         'It asks your partner "May I go out, partner?" before you meld.  Their answer binds you: after a '
+         'It asks your partner "May I go out, partner?" before you meld.  Asking is optional: you may go '
+         "out without asking.  Their answer binds you: after a "
          f"yes you must go out this turn or your side pays {rules.permission_penalty} points; after a no you "
          "may not go out this turn.  Ask when going out now would help your side but your partner may hold "
-         "many cards that would count against you."),
+         "many cards that would count against you.  Where a question can only cost you (you cannot go out "
+         "this turn, or you could go out concealed, which needs none) y says so first, and n takes it back."),
         ("What do red and black threes do?",
          f"A red three is a bonus card: it is laid out at once and replaced from the stock, and counts "
          f"{rules.red_three_bonus} points for your side ({rules.red_three_all_four_bonus} for all four), but "
