@@ -762,8 +762,18 @@ class LobbyScreen(LobbyPeople):
 
     def _changed(self) -> None:
         self._view = None
+        self._close_withdrawn()
         self._offer_invitation()
         self.on_change()
+
+    def _close_withdrawn(self) -> None:
+        """A box whose invitation is no longer open (its table went, it was answered elsewhere) closes,
+        saying so: it could not answer anything."""
+        box = self.child
+        if isinstance(box, InvitationBox) and all(i.id != box.invitation.id for i in self.view.invitations):
+            self.child = None
+            inv = box.invitation
+            self.message = f"{printable(inv.who)}'s invitation to table {inv.table} is no longer open"
 
     def go(self, where: Destination) -> None:
         """The server seats this player (their table started): the lobby gives way to the table."""

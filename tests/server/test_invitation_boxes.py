@@ -20,9 +20,10 @@ def key(name: str) -> str:
 
 
 def test_a_box_left_open_for_a_table_that_went_cannot_accept_another_invitation() -> None:
-    """bob's box for ann's table 1 stays open; ann leaves and table 1 goes with its invitation.  cy
-    creates an unlisted table 2 and invites bob.  y in the old box (which says table 1) must not seat
-    bob at cy's table: it says the invitation is no longer open; then cy's own box shows."""
+    """bob has a box for ann's table 1 open; ann leaves, and table 1 goes with its invitation: bob's
+    box closes, saying so.  cy creates an unlisted table 2 and invites bob: a new number, so the
+    answer bob's old box would have sent (a y pressed just as it closed) cannot seat him at cy's
+    table; cy's invitation opens a box of its own."""
     async def main() -> None:
         async with serving() as srv:
             reg = srv.registry
@@ -33,16 +34,20 @@ def test_a_box_left_open_for_a_table_that_went_cannot_accept_another_invitation(
             await bob.wait_for("ann starts it")
             assert reg.invitations.invite(reg.clients[key("ann")], key("bob"), 1) is None
             await bob.wait_for("ann invites you to table 1")
+            (old,) = reg.invitations.invitations_for(key("bob"))
             await ann.close()
-            await settle(srv, lambda: 1 not in reg.tables and key("ann") not in reg.clients)
+            await bob.wait_for("ann's invitation to table 1 is no longer open")
+            assert 1 not in reg.tables
             cy = await Term.connect(srv.port, "cy")
             await cy.wait_for("No tables yet")
             await private_table(cy, listed=False, watched=True)
             assert reg.invitations.invite(reg.clients[key("cy")], key("bob"), 2) is None
-            assert "ann invites you to table 1" in bob.text()          # the old box is still open
-            await bob.press("y", "That invitation is no longer open")
-            assert reg.tables[2].seat_of(key("bob")) is None
             await bob.wait_for("cy invites you to table 2")             # cy's, in a box of its own
+            # The old box's answer, had bob pressed y as it closed: refused, nobody seated.
+            why, where = reg.invitations.answer(reg.clients[key("bob")], old.id, accept=True)
+            assert (why, where) == ("That invitation is no longer open", None)
+            assert reg.tables[2].seat_of(key("bob")) is None
+            await bob.press("y", "You sit at table 2")                  # cy's own box seats him
             for t in (bob, cy):
                 await t.close()
     run(main(), timeout=120)
