@@ -1,8 +1,11 @@
 """Connections that have not logged in have a budget of their own (``max_logins``, 20, and
 ``max_logins_per_address``, 3): 120 TCP connections that never sent a byte, 10 from each of 12
 addresses, filled the server's 100 places, and a player was told "The server is full" for 28 s
-(for ever, by a stranger who connected again every 30 s).  Now a new connection takes the place
-of the oldest login under way from the address with the most of them, and players get in.
+(for ever, by a stranger who connected again every 30 s).  Now connections that have not sent a
+byte wait apart (``max_silent``; when full, the oldest from the busiest address goes), a login
+under way that got least far goes first, a key that lets its client in leaves the budget at once,
+guests leave the last places to keys (``room_for_keys``), and a full server makes room for a key
+(``yield_after``): players get in, however many addresses the stranger has.
 
 The stranger's addresses are 127.0.0.2 ... 127.0.0.13 (Linux lets a socket bind to any address
 of 127/8 on the loopback interface); the server listens on 127.0.0.1 only."""
