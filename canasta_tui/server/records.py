@@ -29,7 +29,7 @@ from ..ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
 from ..ui.style import ASCII
 from .auth import Identity
 from .lobby import shown_to
-from .people import GAMES, RATING_TEXT, Game, PersonOptions
+from .people import GAMES, Game, PersonOptions, rating_text
 from .registry import Registry
 from .tables import OVER, ServerTable
 
@@ -80,7 +80,8 @@ class PersonRecords:
 
     @property
     def rating_text(self) -> str:
-        return RATING_TEXT
+        config = self.registry.config
+        return rating_text(config.provisional_matches, config.forfeit_after)
 
     def record(self) -> RecordView | None:
         return self.registry.club.record_of(self.app.identity, HISTORY_ROWS)

@@ -68,6 +68,16 @@ class HistoryLine(Protocol):
     def won(self) -> bool: ...
     @property
     def change(self) -> int | None: ...
+    @property
+    def mark(self) -> str: ...                 # one letter: F a forfeit, C a computer stood in, - not rated
+    @property
+    def note(self) -> str: ...                 # what was unusual about the match, in a sentence ("": nothing)
+
+
+#: What a history row's mark says (shown under the list, so that no colour is needed).
+MARKS = "F: ended by a forfeit  C: a computer stood in  -: rated, but not for you"
+#: Lines under the list for the chosen match's note (or the marks' legend).
+NOTE_ROWS = 2
 
 
 class TallyLine(Protocol):
@@ -228,16 +238,21 @@ class RecordPage(Page):
             cv.put(y, 2, (line + ("   (l: the leaderboard)" if i == 0 else ""))[: cv.width - 3], "name")
             y += 1
         y += 1
-        cv.put(y, 0, (f"{g.hline} Your matches, newest first " + g.hline * cv.width)[: cv.width], "heading")
+        heading_y = y
+        heading = "Your matches, newest first"
         y += 1
         ms = self.matches
         if not ms:
+            cv.put(heading_y, 0, (f"{g.hline} {heading} " + g.hline * cv.width)[: cv.width], "heading")
             cv.put(y, 2, "No finished match yet: every match you play to its end is kept here.", "dim")
             return
         cv.put(y, 2, f"  {'finished':<16} {'rules':<10} {'partner':<10} {'opponents':<13} {'score':<16} rating", "dim")
         y += 1
-        room = top + rows - y - 1
+        room = max(1, top + rows - y - NOTE_ROWS)
         self.top = scroll_window(len(ms), self.current, room, self.top)
+        if len(ms) > room:
+            heading += f" ({self.top + 1}-{min(len(ms), self.top + room)} of {len(ms)})"
+        cv.put(heading_y, 0, (f"{g.hline} {heading} " + g.hline * cv.width)[: cv.width], "heading")
         for i in range(self.top, min(len(ms), self.top + room)):
             m = ms[i]
             on = i == self.current
@@ -248,10 +263,20 @@ class RecordPage(Page):
             # A name too long for its column is marked where it was cut (Enter's replay names everyone).
             text = (f"{'>' if on else ' '} {m.date:<16} {fit(printable(m.rules), 10, '~'):<10} {fit(partner, 10, '~'):<10} "
                     f"{fit(opponents, 13, '~'):<13} {score:<16} {change}")
+            if m.mark:
+                cv.put(y, 0, m.mark[:1], "dim")          # (the gutter: a letter, no colour needed)
             cv.put(y, 2, text[: cv.width - 3], "cursor" if on else "")
             y += 1
-        if len(ms) > room:
-            cv.put(top + rows - 1, 4, f"({self.top + 1}-{min(len(ms), self.top + room)} of {len(ms)} matches)", "dim")
+        chosen = ms[self.current] if 0 <= self.current < len(ms) else None
+        if chosen is not None and chosen.note:
+            lines = wrap(f"{chosen.mark}: {printable(chosen.note)}" if chosen.mark else printable(chosen.note),
+                         cv.width - 4)
+        elif any(m.mark for m in ms):
+            lines = [MARKS]
+        else:
+            lines = []
+        for i, line in enumerate(lines[:NOTE_ROWS]):
+            cv.put(top + rows - NOTE_ROWS + i, 2, line[: cv.width - 3], "dim")
 
 
 # ---------------------------------------------------------------------- statistics, as at home
@@ -426,5 +451,5 @@ class PersonOptionsPage(OptionsPage):
         return self.service.options_kept()
 
 
-__all__ = ["PERSON_OPTIONS", "GameRatingLine", "HistoryLine", "LeaderboardPage", "PersonOptionsPage", "RecordPage",
-           "RecordService", "RecordView", "ServerStatisticsPage", "StandingLine"]
+__all__ = ["MARKS", "NOTE_ROWS", "PERSON_OPTIONS", "GameRatingLine", "HistoryLine", "LeaderboardPage",
+           "PersonOptionsPage", "RecordPage", "RecordService", "RecordView", "ServerStatisticsPage", "StandingLine"]

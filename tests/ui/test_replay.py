@@ -16,7 +16,7 @@ from canasta_tui.engine import Match, deal, replay, view_for
 from canasta_tui.persistence.saves import write_save
 from canasta_tui.table.replay import MatchReplay, ReplaySource, replay_source
 from canasta_tui.ui.canvas import card_label
-from canasta_tui.ui.records import LeaderboardPage, PersonOptionsPage, RecordPage
+from canasta_tui.ui.records import MARKS, LeaderboardPage, PersonOptionsPage, RecordPage
 from canasta_tui.ui.replay import ReplayPage
 from canasta_tui.ui.statistics import StatisticsPage
 from canasta_tui.ui.style import UNICODE
@@ -128,6 +128,8 @@ class Row(NamedTuple):
     their_score: int
     won: bool
     change: int | None
+    mark: str = ""
+    note: str = ""
 
 
 class Tally(NamedTuple):
@@ -244,6 +246,32 @@ def test_the_record_lists_matches_and_opens_their_replays() -> None:
     text = screen(p)
     assert isinstance(p.child, LeaderboardPage)
     assert ">   2  ann" in text and "(you)" in text and "A newcomer starts at 0." in text
+
+
+def test_the_history_marks_forfeits_and_stand_ins_in_its_gutter_and_says_why_under_the_list() -> None:
+    """The issue: "the history marks matches where a computer stood in".  A letter in the gutter
+    (no colour needed), the chosen match's note under the list at 80x24, the legend otherwise."""
+    svc = FakeRecords()
+    stood_in = Row(5, "2026-11-27 20:00", "classic", True, ("bob",), ("cy", "di"), 4000, 900, True, None, "C",
+                   "A computer played 9 of your 12 turns; not rated: a computer played more than half of your "
+                   "turns (a loss would count)")
+    forfeit = Row(4, "2026-11-26 20:00", "classic", True, ("bob",), ("cy", "di"), 300, 1200, True, 31, "F",
+                  "Won by forfeit: a player left and did not come back")
+    record = svc.record()
+    svc.record = lambda: record._replace(matches=(stood_in, forfeit, *record.matches))  # type: ignore[method-assign]
+    p = RecordPage(svc)
+    lines = screen(p).split("\n")
+    assert all(len(line) <= 80 for line in lines)
+    rows = [line for line in lines if "2026-11-" in line]
+    assert [r[:1] for r in rows] == ["C", "F", " ", " "]
+    note = " ".join(line.strip() for line in lines[-5:-1] if line.strip())
+    assert note == ("C: A computer played 9 of your 12 turns; not rated: a computer played more than half of your "
+                    "turns (a loss would count)")
+    typ(p, "down")
+    text = screen(p)
+    assert "F: Won by forfeit: a player left and did not come back" in text
+    typ(p, "down")
+    assert MARKS in screen(p)                 # a match with nothing to say: what the letters mean
 
 
 def test_the_options_a_person_keeps_are_the_local_screens_with_five_kinds() -> None:
