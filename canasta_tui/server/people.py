@@ -254,7 +254,7 @@ POINTS_SCALE = 40
 def rating_text(provisional: int = 3, forfeit_after: float = 120.0) -> str:
     """What a rating is and how it moves, in 8 lines a leaderboard screen can show (with the
     server's numbers: ``provisional`` matches, a forfeit after ``forfeit_after`` seconds)."""
-    wait = f"{forfeit_after / 60:g} min" if forfeit_after >= 60 else f"{forfeit_after:g} s"
+    wait = f"{forfeit_after / 60:g} min" if forfeit_after >= 60 and forfeit_after % 60 == 0 else f"{forfeit_after:g} s"
     newcomer = (f"A match counts only against computers and people with {provisional} counted ones."
                 if provisional else "Every rated match counts, whoever the other side is.")
     return "\n".join((
