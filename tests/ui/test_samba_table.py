@@ -9,7 +9,7 @@ import pytest
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 
-from canasta_tui.engine import Phase, TeamScore
+from canasta_tui.engine import Phase, TeamScore, parse_action
 from canasta_tui.engine import actions as A
 from canasta_tui.engine.cards import parse_card
 from canasta_tui.engine.match import HandRecord
@@ -197,6 +197,23 @@ def test_a_click_on_a_sequence_with_a_wild_card_or_on_a_samba_says_why_in_the_en
     add_to_meld(ctl.client, 0, 15)
     assert ctl.client.message == ["A samba is a sequence of exactly seven cards: it takes no more"]
     assert ctl.client.hand() == hand                         # nothing played
+
+
+def test_the_table_refuses_a_remote_seats_move_with_the_same_sentences() -> None:
+    """What a seat over SSH submits goes through ``Table.submit``: its refusals are the engine's
+    sentences, the same the screen shows (RULES.md: "no wild card (and no three) may stand in a
+    sequence"; "Seven in sequence make a canasta of their own, closed to further cards")."""
+    t = stacked("samba", "8h 9h 10h Jh Qh Kh Ah JK 7h 9s")
+    assert t.submit(0, [A.A_DRAW]).ok
+    assert t.submit(0, [parse_action(x) for x in ("meld 8h 9h 10h", "add Jh to 8h-10h", "add Qh to 8h-Jh",
+                                                   "add Kh to 8h-Qh", "add Ah to 8h-Kh")]).ok
+    before = t.match
+    for text, reason in (("add JK to 8h-Ah", "No wild card may stand in a sequence: it is natural cards of one suit in "
+                                             "order"),
+                         ("add 7h to 8h-Ah", "A samba is a sequence of exactly seven cards: it takes no more")):
+        out = t.submit(0, [parse_action(text)])
+        assert not out.ok and out.reason == reason
+        assert t.match is before
 
 
 def test_the_meld_button_follows_the_legal_actions_and_refusals_say_why() -> None:
