@@ -24,6 +24,7 @@ from .canvas import (
     Options,
     card_label,
     card_style,
+    fit,
     fit_middle,
     folded,
     glyph_text,
@@ -228,7 +229,8 @@ class ReplayPage(Page):
                 break
             on = seat == st.turn and st.phase != Phase.HAND_OVER
             cards = sort_hand(views[seat].hand, self.sort)
-            head = f"{'>' if on else ' '} {seat + 1} {self.names[seat][:14]:<14} ({short_team(team(seat, rules), rules)}) "
+            name = fit(self.names[seat], 14, g.ellipsis)
+            head = f"{'>' if on else ' '} {seat + 1} {name:<14} ({short_team(team(seat, rules), rules)}) "
             cv.put(y, 0, head, "name.active" if on else "name")
             x = len(head)
             if not cards:

@@ -216,3 +216,20 @@ def test_the_backup_s_file_name_shows_whole_in_the_menu_s_notice(size: str, widt
     check_golden(f"fit80_backup_{size}.txt", text)
     inside = "".join(line.strip().strip("│|").strip() for line in text.split("\n"))
     assert BACKUP in inside
+
+
+def test_a_three_player_score_sheet_fits_its_box_at_80_columns() -> None:
+    from canasta_tui.ui.texts import SHEET_WIDTH, sheet_lines
+
+    from .helpers import session
+
+    t = session(players=0, rules="three-player", seed=4)
+    for _ in range(5000):
+        if len(t.match.sheet) >= 2 or not t.step():
+            break
+    assert len(t.match.sheet) >= 2
+    names = ["Alexandrina", "Bartholomew", "Constantine"]
+    lines = sheet_lines(t.match.rules, t.match.sheet, t.match.scores, 20, names)
+    assert max(map(len, lines)) <= SHEET_WIDTH
+    assert all(f"{total:,}" in lines[-2] for total in t.match.scores)
+    assert lines[1].split()[2:] == ["bonus", "net", "total"] * 3
