@@ -9,9 +9,10 @@ also across a restart while the table is there.  :class:`Invitations` is held by
 
 from __future__ import annotations
 
+import collections
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from ..table import COMPUTER, Table
@@ -69,11 +70,20 @@ class Host(Protocol):
     def sit(self, client: Client, table_id: int, seat: int) -> tuple[str | None, Destination | None]: ...
 
 
+#: Invitations one person may send in :data:`INVITE_WINDOW` seconds: each is a write to the store
+#: and a box on somebody's screen (a pair inviting and declining by turns would otherwise not stop).
+INVITES_PER_WINDOW = 10
+INVITE_WINDOW = 60.0
+
+
 class Invitations:
     """The open invitations of ``registry``'s people to its tables."""
 
-    def __init__(self, registry: Host) -> None:
+    def __init__(self, registry: Host, clock: Callable[[], float] = time.monotonic) -> None:
         self.registry = registry
+        self.clock = clock
+        #: When each person's last invitations were sent (the window's), oldest first.
+        self._sent: dict[str, collections.deque[float]] = {}
         #: The open invitations by invited key, as read after one of the registry's changes.
         self._open: tuple[int, dict[str, list[Invitation]]] = (-1, {})
 
@@ -108,6 +118,9 @@ class Invitations:
             return "This table has no free seat"
         if any(i.table_id == table_id for i in self.invitations_for(to_key)):
             return f"{guest.identity.label} has your invitation to this table already"
+        why = self._pace(ident.key)
+        if why:
+            return why
         try:
             inv = self.registry.people.invite(ident.key, ident.label, to_key, table_id, time.time())
         except StoreError as exc:
@@ -116,6 +129,21 @@ class Invitations:
         self.registry.changed()
         guest.invited(inv)
         log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
+        return None
+
+    def _pace(self, key: str) -> str | None:
+        """Why ``key`` may not send another invitation now (too many in the window), or None (counted)."""
+        now = self.clock()
+        sent = self._sent.setdefault(key, collections.deque())
+        while sent and now - sent[0] >= INVITE_WINDOW:
+            sent.popleft()
+        if len(sent) >= INVITES_PER_WINDOW:
+            wait = INVITE_WINDOW - (now - sent[0])
+            return (f"Not so fast: {INVITES_PER_WINDOW} invitations a minute at most "
+                    f"(the next in {max(1, round(wait))} s)")
+        sent.append(now)
+        for other in [k for k, q in self._sent.items() if now - q[-1] >= INVITE_WINDOW]:
+            del self._sent[other]            # (the map holds only those whose invitations still count)
         return None
 
     def invitations_for(self, key: str) -> list[Invitation]:
@@ -190,4 +218,4 @@ class Invitations:
             log.warning("the open invitations could not be read: %s", exc)
 
 
-__all__ = ["Host", "Invitations", "InvitedTable"]
+__all__ = ["INVITES_PER_WINDOW", "INVITE_WINDOW", "Host", "Invitations", "InvitedTable"]

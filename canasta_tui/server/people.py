@@ -719,9 +719,9 @@ class SqlitePeopleStore:
             self.problem = f"{text}: now {printable(kept.name)}" if kept else text
             # Loudly: a store that starts empty has forgotten every reserved name (so the next key
             # to use a name takes it), every ban and every rating.
-            log.error("%s; the server starts a new, EMPTY people store: every reserved name, ban, rating, "
-                      "match history and person's option it held is gone from this server until the kept file "
-                      "is mended (sqlite3 FILE .recover may get them back)", self.problem)
+            log.error("%s.  The new store is EMPTY: every reserved name, ban, rating, match history and "
+                      "person's option the old one held is gone from this server until the kept file is mended "
+                      "(sqlite3 FILE .recover may get them back)", self.problem)
             try:
                 self._db = connect(path, timeout, PEOPLE, check_same_thread=False)
             except StatsError as exc2:

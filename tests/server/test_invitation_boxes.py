@@ -119,3 +119,33 @@ def test_invitation_numbers_are_never_given_twice_also_after_a_restart(tmp_path:
     store = SqlitePeopleStore(path)
     assert store.invite("key:a", "a", "key:b", 2, 4.0).id > again.id
     store.close()
+
+
+def test_one_person_sends_at_most_ten_invitations_a_minute(tmp_path: Path) -> None:
+    """ann and bob by turns: ann invites, bob declines, again and again.  Each is a write and a box:
+    the eleventh within a minute is refused, saying when the next may go; a minute later it goes
+    (the clock is handed in)."""
+    from canasta_tui.presets import load_rules
+    from canasta_tui.server.invitations import INVITE_WINDOW, INVITES_PER_WINDOW
+
+    from .test_tables import Person, registry
+
+    async def main() -> None:
+        async with registry(tmp_path) as reg:
+            now = [100.0]
+            reg.invitations.clock = lambda: now[0]
+            ann, bob = Person("ann"), Person("bob")
+            for p in (ann, bob):
+                reg.connect(p)
+            st = reg.create(ann, load_rules("classic"), "beginner")
+            for _ in range(INVITES_PER_WINDOW):
+                assert reg.invitations.invite(ann, bob.identity.key, st.id) is None
+                (inv,) = reg.invitations.invitations_for(bob.identity.key)
+                assert reg.invitations.answer(bob, inv.id, accept=False) == (None, None)
+                now[0] += 1
+            why = reg.invitations.invite(ann, bob.identity.key, st.id)
+            assert why == "Not so fast: 10 invitations a minute at most (the next in 50 s)"
+            assert reg.invitations.invitations_for(bob.identity.key) == []
+            now[0] += INVITE_WINDOW
+            assert reg.invitations.invite(ann, bob.identity.key, st.id) is None
+    run(main())

@@ -33,7 +33,7 @@ def test_a_damaged_people_store_is_said_loudly_to_the_log_and_the_admins(
                 await t.close()
     run(main(), timeout=60)
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    assert any("EMPTY people store" in m and "every reserved name, ban, rating" in m and "people.corrupt-" in m
+    assert any("The new store is EMPTY" in m and "every reserved name, ban, rating" in m and "people.corrupt-" in m
                for m in errors), errors
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("people.corrupt-")]
 
