@@ -335,10 +335,10 @@ class Server:
 
     def _yield_to(self, c: Connection) -> bool:
         """The server is full and ``c`` proved a key: the connection idle longest (no key pressed for
-        ``yield_after`` seconds, no seat at any table) from the place holding the most connections
-        gives its place up, if that place holds at least two more than ``c``'s.  Many idle lobbies
-        from a few places (100 from 10 addresses) cannot keep a person with a key out; a place that
-        holds no more than its share keeps its connections.  Whether one did."""
+        ``yield_after`` seconds, not at any table: no seat there, not watching) from the place holding
+        the most connections gives its place up, if that place holds at least two more than ``c``'s.  Many
+        idle lobbies from a few places (100 from 10 addresses) cannot keep a person with a key out; a
+        place that holds no more than its share keeps its connections.  Whether one did."""
         counts = collections.Counter(x.place for x in self._logged_in)
         if not counts:
             return False
@@ -351,8 +351,9 @@ class Server:
         def idle(x: Connection) -> float:
             if x.playing is None:
                 return float("inf")                 # no game opened: it will be closed anyway
-            if x.identity is not None and any(st.seat_of(x.playing.identity.key) is not None for st in tables):
-                return -1.0                         # a seat waits for them: never made to yield
+            app, key = x.playing.app, x.playing.identity.key
+            if any(st.seat_of(key) is not None or (app is not None and app in st.watchers) for st in tables):
+                return -1.0                         # at a table (a seat, or watching): never made to yield
             return now - x.playing.last_input
 
         longest = max((x for x in self._logged_in if x.place == where), key=idle)

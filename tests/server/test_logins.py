@@ -244,8 +244,8 @@ def test_idle_lobbies_with_keys_from_a_few_addresses_make_room_for_a_key() -> No
     """Before: 100 idle lobbies from 10 addresses gave a real player "The server is full" (and in open
     mode anybody's lobbies may hold keys).  Now, when the server is full, a person who proves a key
     takes the place of the connection idle longest from the address holding the most (if it holds
-    at least two more than theirs), never one with a seat at a table (here 5 places, idle after
-    0.3 s: 127.0.0.2 holds 2, 127.0.0.3 holds 3, one of them seated)."""
+    at least two more than theirs), never one at a table, seated or watching (here 5 places, idle
+    after 0.3 s: 127.0.0.2 holds 2, 127.0.0.3 holds 3, one of them seated and one watching)."""
     async def main() -> None:
         async with serving(max_connections=5, max_per_address=3, room_for_keys=0, yield_after=0.3) as srv:
             idlers = {}
@@ -253,14 +253,18 @@ def test_idle_lobbies_with_keys_from_a_few_addresses_make_room_for_a_key() -> No
                                 ("dee", "127.0.0.3"), ("eve", "127.0.0.3")):
                 idlers[name] = await Term.connect(srv.port, name, local_addr=(where, 0))
                 await idlers[name].wait_for(f"{name} ✓")
-            await create_table(idlers["cy"])                      # cy has a seat: she stays
+            await create_table(idlers["cy"])                      # cy has a seat: she stays ...
+            await idlers["cy"].press("s", "hand 1")
+            await idlers["dee"].press("w", "(no hand shown)")     # ... and dee watches her table
+            await idlers["eve"].press("?", "Lobby keys")            # (eve pressed a key after dee did)
+            await idlers["eve"].press("x", lambda s: "Lobby keys" not in s)
             with pytest.raises(asyncssh.DisconnectError, match=r"The server is full \(5 connections\)"):
                 await Term.connect(srv.port, "zed", local_addr=("127.0.0.2", 0))    # (2 there: its share)
             await asyncio.sleep(0.5)
             alice = await Term.connect(srv.port, "alice", local_addr=("127.0.0.4", 0))
             await alice.wait_for("alice ✓")
             gone = [n for n, t in idlers.items() if t.closed.is_set()]
-            assert len(gone) == 1 and gone[0] in ("dee", "eve"), gone
+            assert gone == ["eve"], gone
             assert "made room for another player" in idlers[gone[0]].received()
             # Now 127.0.0.3 holds 2, alice's address 1: a second newcomer finds every place in its share.
             with pytest.raises(asyncssh.DisconnectError, match=r"The server is full \(5 connections\)"):
