@@ -907,7 +907,11 @@ class ServerTable:
                     self.timers[seat] = asyncio.get_running_loop().call_later(wait, self.take_over, seat)
                 else:
                     self.take_over(seat)
-                self._start_forfeit(seat)       # (a rated match: back in time, or the side loses it)
+        for seat, s in enumerate(self.table.seats):
+            if s.key and seat not in self.links:
+                # A rated match: back in time, or the side loses it (also a seat a computer was
+                # already playing for its person when the server stopped).
+                self._start_forfeit(seat)
 
     def watch(self, client: Client) -> Link:
         assert self.table is not None

@@ -262,3 +262,45 @@ def test_a_win_a_computer_played_for_a_person_who_sat_idle_is_not_theirs() -> No
             assert got.game == Game.CANASTA
             await alice.close()
     run(main(), timeout=200)
+
+
+def test_a_restart_keeps_the_turns_counted_and_the_grace_runs_again_for_whoever_is_away() -> None:
+    """The counts of turns are in the table's save; after a restart everybody away from a rated match
+    (alice, who had left it, a computer playing for her; bob, whose connection the stop closed) has
+    the grace again; bob comes back in it, alice does not (the grace's end is handed to the table,
+    not waited for): her side loses by forfeit, and the forfeited table is not brought back by the
+    next start."""
+    async def main() -> None:
+        async with serving(takeover=0, forfeit_after=60) as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            st = await rated_table(alice, srv, 1)
+            bob = await Term.connect(srv.port, "bob")
+            await bob.press("2", "2  bob✓ (you)")
+            await alice.press("s", "hand 1")
+            await alice.wait_for("Your hand (11 cards)")
+            await alice.press("d", "Your hand (12 cards)")
+            await alice.press("c", "Your hand (11 cards)")          # her own turn
+            await alice.press("q", "Leave the table?")
+            await alice.press("y", "You left the rated match")
+            await settle(srv, lambda: st.turns.get(key("alice"), [0, 0])[0] == 1)
+            assert st.turns[key("alice")] == [1, 0]
+            await settle(srv, lambda: srv.store.flush(0.1))
+        await bob.wait_closed()
+        async with serving(takeover=0, forfeit_after=60) as srv:
+            st = srv.registry.tables[1]
+            assert st.rated and st.turns.get(key("alice"), [0, 0])[0] == 1
+            assert set(st.forfeit_timers) == {key("alice"), key("bob")}
+            bob = await Term.connect(srv.port, "bob")
+            await bob.wait_for("Your hand")
+            await settle(srv, lambda: set(st.forfeit_timers) == {key("alice")})
+            st.forfeit(key("alice"))                                # (her grace ran out)
+            await bob.wait_for("alice did not come back")
+            await recorded(srv)
+            (row,) = srv.registry.people.matches_of(key("alice"))
+            assert row.left and row.forfeit and row.turns == 1
+            await leave(bob)
+            await bob.close()
+        async with serving(takeover=0, forfeit_after=60) as srv:
+            assert srv.registry.tables == {}
+    run(main(), timeout=180)
