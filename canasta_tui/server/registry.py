@@ -456,8 +456,9 @@ class Registry:
                     "or connect with your SSH key (ssh-keygen makes one)")
         most = guest_tables(self.config.max_tables)
         if len(theirs) >= most:
-            return (f"Guests have {len(theirs)} tables not over, the most this server gives guests: join a table, "
-                    "or connect with your SSH key (ssh-keygen makes one)")
+            n = len(theirs)
+            return (f"Guests have {n} table{'' if n == 1 else 's'} not over, the most this server gives guests: "
+                    "join a table, or connect with your SSH key (ssh-keygen makes one)")
         return None
 
     def create(self, client: Client, rules: Rules, level: str, rated: bool = False,

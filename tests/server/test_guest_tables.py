@@ -52,6 +52,29 @@ def test_guests_from_one_address_open_two_tables_not_sixteen() -> None:
     run(main(), timeout=120)
 
 
+def test_guests_from_anywhere_open_at_most_a_quarter_of_the_servers_tables_over_ssh() -> None:
+    """A server of 4 tables gives guests 1: the second guest is refused (though their address has
+    room), a person with a key is not."""
+    async def main() -> None:
+        async with serving(max_tables=4) as srv:
+            gus = await Term.connect(srv.port, "gus", guest=True)
+            await gus.wait_for("Tables")
+            await create_table(gus)
+            sam = await Term.connect(srv.port, "sam", guest=True)
+            await sam.wait_for("Tables")
+            text = await sam.press("n", lambda s: "New table" in s or "Guests have" in s)
+            if "New table" in text:
+                text = await sam.press(ENTER, lambda s: "is yours" in s or "Guests have" in s)
+            assert "Guests have 1 table not over, the most this server gives guests" in text, text
+            ann = await Term.connect(srv.port, "ann")
+            await ann.wait_for("Tables")
+            await create_table(ann)
+            assert len(srv.registry.tables) == 2
+            for t in (gus, sam, ann):
+                await t.close()
+    run(main(), timeout=120)
+
+
 class Guest(Person):
     def __init__(self, name: str, address: str) -> None:
         super().__init__(name)
