@@ -33,6 +33,8 @@ from canasta_tui.persistence import load_file, paths
 
 CANASTA = Path(sys.executable).with_name("canasta")
 FSYNC_MARK = b"<fsync>"
+#: prompt-toolkit switches to the alternate screen when the table's app starts.
+SCREEN_STARTED = b"\x1b[?1049h"
 
 #: The program, with every fsync slowed down and announced on the terminal.
 SLOW_WRITES = f"""
@@ -45,6 +47,27 @@ def slow_fsync(fd):
 os.fsync = slow_fsync
 from canasta_tui.cli import main
 main(sys.argv[1:], prog_name="canasta")
+"""
+
+#: The installed command's entry point, announcing (a file) when its start-up handler is in place,
+#: with every import after that slowed down: a signal sent then falls while the game still imports.
+SLOW_START_UP = """
+import builtins, pathlib, sys, time
+import canasta_tui.entry as entry
+real_signal = entry.signal.signal
+def announce(*args):
+    old = real_signal(*args)
+    if args[0] == entry.START_UP_SIGNALS[-1]:
+        pathlib.Path(MARKER).touch()
+    return old
+entry.signal.signal = announce
+real_import = builtins.__import__
+def slow_import(*args, **kwargs):
+    time.sleep(0.002)
+    return real_import(*args, **kwargs)
+builtins.__import__ = slow_import
+sys.argv[0] = "canasta"
+entry.main()
 """
 
 
@@ -89,13 +112,16 @@ class Run:
         return code, self.out.decode(errors="replace")
 
 
-def check_clean_exit(code: int, out: str, sig: int) -> None:
+def check_clean_exit(code: int, out: str, sig: int, table_shown: bool = True) -> None:
+    """The exit is the exit savers' (128 + signal), with no traceback; once the table was on the screen
+    the autosave is whole and loads, and no half-written temporary file is ever left beside it."""
     assert "Unhandled exception" not in out and "Traceback" not in out, out[-3000:]
     assert code == 128 + sig, out[-3000:]
-    # The autosave is whole, loads, and no half-written temporary file is left beside it.
-    game = load_file(paths.autosave_path())
-    assert game.match.winner is None
-    assert [p.name for p in paths.state_dir().iterdir() if p.name.endswith(".tmp")] == []
+    if table_shown or paths.autosave_path().exists():
+        game = load_file(paths.autosave_path())
+        assert game.match.winner is None
+    if paths.state_dir().exists():
+        assert [p.name for p in paths.state_dir().iterdir() if p.name.endswith(".tmp")] == []
 
 
 @pytest.mark.parametrize(("seed", "sig", "again"), [(1, signal.SIGTERM, False), (2, signal.SIGTERM, True),
@@ -123,5 +149,24 @@ def test_sigterm_at_random_moments_always_exits_cleanly(home: Path, monkeypatch:
         run = Run([str(CANASTA), "--players", "0", "--delay", "0", "--seed", str(trial)], h)
         monkeypatch.setenv("CANASTA_HOME", str(h))    # for paths.* in the checks
         run.read(time.monotonic() + rng.uniform(0.5, 1.5))
+        # On a busy machine the moment can fall while Python is still importing: the start-up
+        # handler (canasta_tui.entry) must make that a clean exit too, not a death by SIGTERM.
+        table_shown = SCREEN_STARTED in run.out
         run.proc.send_signal(signal.SIGTERM)
-        check_clean_exit(*run.finish(), signal.SIGTERM)
+        check_clean_exit(*run.finish(), signal.SIGTERM, table_shown)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_the_program_is_still_starting_exits_cleanly(home: Path, tmp_path: Path, sig: int) -> None:
+    """A SIGTERM in the first moments of start-up (issue 31: exit status -15, "killed", instead of
+    143): the installed command is signalled as soon as its Python runs our code, before click,
+    prompt-toolkit or the table are imported, and it still exits as the exit savers would."""
+    marker = tmp_path / "handler-in-place"
+    probe = SLOW_START_UP.replace("MARKER", repr(str(marker)))
+    run = Run([sys.executable, "-c", probe, "--players", "0", "--delay", "0", "--seed", "1"], home)
+    deadline = time.monotonic() + 60
+    while not marker.exists():                      # the start-up handler is in place: imports go on
+        assert run.read(time.monotonic() + 0.01) and time.monotonic() < deadline, run.out.decode(errors="replace")
+    assert SCREEN_STARTED not in run.out
+    run.proc.send_signal(sig)
+    check_clean_exit(*run.finish(), sig, table_shown=False)
