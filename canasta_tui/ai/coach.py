@@ -113,28 +113,33 @@ class Mistake(NamedTuple):
 # ---------------------------------------------------------------------- the Expert's answers
 
 
-def _expert(seed: int, budget: float) -> ExpertPlayer:
+def _expert(seed: int, budget: float, deadline: bool) -> ExpertPlayer:
     # aggression 0: the coach plays the Expert's steady style, the same in every hand.
-    return ExpertPlayer(seed, aggression=0, budget=budget)
+    return ExpertPlayer(seed, aggression=0, budget=budget, deadline=deadline)
 
 
-def hint(view: PlayerView, seed: int = 0, budget: float = HINT_BUDGET) -> Hint:
-    """What the Expert would do now in ``view`` (the player's own, on their turn), and why."""
+def hint(view: PlayerView, seed: int = 0, budget: float = HINT_BUDGET, *, deadline: bool = True) -> Hint:
+    """What the Expert would do now in ``view`` (the player's own, on their turn), and why.
+
+    ``deadline`` False switches off the Expert's wall-clock safety stop, so that only the counted
+    work ends the search: the answer is then the same however busy the machine (tests)."""
     if not view.legal:
         raise ValueError("a hint is for the player to act: this view has no legal action")
-    a = _expert(seed, budget).choose(view)
+    a = _expert(seed, budget, deadline).choose(view)
     what = todo(a, view)
     fits = [f"{what}: {why}" for why in reasons(a, view)]
     return Hint(a, next((t for t in fits if len(t) <= LINE), fits[-1][:LINE]))
 
 
-def review(decisions: Sequence[Decision], seed: int = 0, budget: float = REVIEW_BUDGET) -> list[Mistake]:
-    """The decisions where the Expert would have chosen otherwise, by what they cost, most first."""
-    out = [m for i, d in enumerate(decisions) if (m := judge(i, d, seed, budget)) is not None]
+def review(decisions: Sequence[Decision], seed: int = 0, budget: float = REVIEW_BUDGET, *,
+           deadline: bool = True) -> list[Mistake]:
+    """The decisions where the Expert would have chosen otherwise, by what they cost, most first
+    (``deadline`` as for :func:`hint`)."""
+    out = [m for i, d in enumerate(decisions) if (m := judge(i, d, seed, budget, deadline)) is not None]
     return sorted(out, key=lambda m: (-m.cost, m.at))
 
 
-def judge(index: int, d: Decision, seed: int, budget: float) -> Mistake | None:
+def judge(index: int, d: Decision, seed: int, budget: float, deadline: bool = True) -> Mistake | None:
     """The mistake in decision ``d`` (None: the Expert agrees, or the difference is within the noise).
 
     The Expert's candidates at that decision and the player's action are played out in the same
@@ -143,7 +148,7 @@ def judge(index: int, d: Decision, seed: int, budget: float) -> Mistake | None:
     v, played = d
     if len(v.legal) < 2 or played not in v.legal:
         return None
-    ex = _expert(seed, budget)
+    ex = _expert(seed, budget, deadline)
     base = decide(v, ex.style, ex.memory)
     cands = ex._candidates(v, base if base in v.legal else v.legal[0])
     if all(a != played for a, _ in cands):

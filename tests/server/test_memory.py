@@ -16,7 +16,7 @@ from prompt_toolkit.input import typeahead
 from canasta_tui.bench.logins_bench import login
 from canasta_tui.server.memory import FULL_AFTER, FULL_EVERY, FULL_SOON, Collector
 
-from .helpers import Term, run, serving, settle
+from .helpers import WAIT, Term, run, serving, settle
 
 
 class Node:
@@ -146,12 +146,15 @@ def test_hundreds_of_logins_leave_nothing_behind() -> None:
                 await asyncio.gather(*(login_several(srv.port, range(first + k, first + 20, 4)) for k in range(4)))
                 await settle(srv, lambda: not srv.connections and not srv.sessions)
                 # The callbacks that close them run a little later on a busy machine: until they
-                # have, a young collection (which is all a tick does before it freezes) is retried.
-                deadline = time.monotonic() + 3
+                # have, a young collection (which is all a tick does before it freezes) is retried,
+                # until no more is left than the server's own ticks may have frozen (a bound in
+                # time only so that a test that fails ends).
+                deadline = time.monotonic() + WAIT
                 while True:
                     await asyncio.sleep(0.05)
                     gc.collect()
-                    if not seen or time.monotonic() > deadline:
+                    own_so_far = srv.collector.freezes - freezes - len(left)
+                    if len(seen) <= 8 * own_so_far or time.monotonic() > deadline:
                         break
                 srv.collector.tick()
                 left.append(len(seen))
