@@ -7,7 +7,6 @@ hands, less the cards known to be there, and the stock) must never change its de
 from __future__ import annotations
 
 import random
-import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -128,11 +127,11 @@ def under_pile(s: GameState, cards: tuple[int, ...]) -> GameState:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(odd_positions(), st.sampled_from(LEVELS))
 def test_never_stuck(s: GameState, level: str) -> None:
-    """From any position a computer returns a legal action quickly, and plays the hand out."""
+    """From any position a computer returns a legal action, and plays the hand out (how fast is the
+    engine bench's business)."""
     if not legal_actions(s):
         return
     p = player(level, 1)
-    t0 = time.perf_counter()
     n = 0
     while s.phase != Phase.HAND_OVER and n < 3000:
         v = view_for(s, s.actor)
@@ -143,4 +142,3 @@ def test_never_stuck(s: GameState, level: str) -> None:
         if level == "expert" and n > 40:
             p = player("advanced", 1)  # the Expert's search is tested above; keep this fast
     assert s.phase == Phase.HAND_OVER
-    assert time.perf_counter() - t0 < 20

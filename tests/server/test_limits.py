@@ -15,12 +15,12 @@ import pytest
 from .helpers import WAIT, Term, key_file, run, serving, settle
 
 
-async def responsive(t: Term) -> float:
-    """How long the server takes to answer a key of ``t`` (open and close the lobby's help)."""
-    start = time.perf_counter()
+async def responsive(t: Term) -> bool:
+    """The server answers keys of ``t`` (open and close the lobby's help), each within the helpers'
+    generous wait: how fast is a bench's figure, not a test's."""
     await t.press("?", "Lobby keys")
     await t.press("x", lambda s: "Lobby keys" not in s)
-    return time.perf_counter() - start
+    return True
 
 
 def test_a_huge_paste_is_dropped_with_a_note_and_the_player_goes_on() -> None:
@@ -83,7 +83,7 @@ def test_a_flood_far_beyond_any_paste_closes_that_connection_and_the_others_keep
             flooding.cancel()
             assert "Your terminal sent more than 8 MB in 10 s, far more than any paste: disconnected." in \
                 mallory.received().replace("\r\n", " ")
-            assert max(waits) < 5.0, waits      # bob was answered all along (bounded, not a benchmark)
+            assert waits == [True] * 5          # bob was answered all along
             await bob.close()
     run(main())
 
@@ -99,7 +99,7 @@ def test_garbage_bytes_and_stray_escape_sequences_break_nothing() -> None:
             proc.stdin.write(junk)
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("2 online")
-            assert await responsive(alice) < 5.0
+            assert await responsive(alice)
             # eve's own screen still works after all that.
             proc.stdin.write(b"\x1b[201~n")
             data = b""
