@@ -39,7 +39,9 @@ def test_the_suite_leaves_an_exported_canasta_home_untouched(tmp_path: Path) -> 
     env = dict(os.environ, **{v: str(sentinel / v.lower()) for v in HOME_VARIABLES})
     tests = ["tests/test_own_home.py::test_a_test_without_fixtures_of_its_own_writes_into_its_own_home",
              "tests/e2e/test_tmux.py::test_too_small_and_quit_asks_first"]
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *tests],
+    # (-o addopts= : the suite's own -n auto would need the xdist that -p no:xdist leaves out)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:xdist",
+                        *tests],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert sorted(str(p.relative_to(sentinel)) for p in sentinel.rglob("*")) == []
