@@ -317,15 +317,21 @@ class Connection(asyncssh.SSHServer):
             return True           # a client with no key that sends a password anyway: a guest
         who = self._guessers()
         wait = gate.throttle.wait(*who)
+        # A refusal says why in words (the SSH client shows the reason), not only "Permission denied".
+        whose = "your key" if len(who) == 1 else "your address"
         if wait is None:
             log.warning("a password from %s for %s refused: too many wrong ones, locked for a while",
                         self.address, printable(self.name))
             await asyncio.sleep(self.server.config.wrong_password_pause)
-            return False
+            raise asyncssh.DisconnectError(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                           f"Too many wrong passwords with {whose}: try again in a quarter of "
+                                           "an hour")
         if wait > self.server.config.login_timeout:
             log.warning("a password from %s for %s refused: the next try is booked %d s from now",
                         self.address, printable(self.name), round(wait))
-            return False
+            raise asyncssh.DisconnectError(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                           f"Wrong passwords cost time: the next try with {whose} is in "
+                                           f"{round(wait)} s")
         if wait > 0:
             await asyncio.sleep(wait)
         if gate.password_ok(password):

@@ -154,9 +154,10 @@ PASSWORD = "open sesame"
 ELSEWHERE = ("127.0.0.2", 0)
 
 
-async def refused(port: int, name: str, **options: object) -> None:
-    with pytest.raises(asyncssh.PermissionDenied):
+async def refused(port: int, name: str, says: str = "", **options: object) -> None:
+    with pytest.raises(asyncssh.PermissionDenied) as told:
         await Term.connect(port, name, **options)      # type: ignore[arg-type]
+    assert says in told.value.reason, told.value.reason
 
 
 def test_wrong_passwords_typed_as_alice_elsewhere_never_lock_out_alice_with_her_key() -> None:
@@ -173,8 +174,9 @@ def test_wrong_passwords_typed_as_alice_elsewhere_never_lock_out_alice_with_her_
             for i in range(3):
                 await refused(srv.port, "alice", guest=True, password=f"wrong {i}", local_addr=ELSEWHERE)
             # The place that guessed is locked, even with the password, and a fresh key buys it nothing.
-            await refused(srv.port, "mallory", guest=True, password=PASSWORD, local_addr=ELSEWHERE)
-            await refused(srv.port, "alice", password=PASSWORD, local_addr=ELSEWHERE,
+            locked = "Too many wrong passwords with your address: try again in a quarter of an hour"
+            await refused(srv.port, "mallory", locked, guest=True, password=PASSWORD, local_addr=ELSEWHERE)
+            await refused(srv.port, "alice", locked, password=PASSWORD, local_addr=ELSEWHERE,
                           client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
             for _ in range(3):                           # alice, again and again: never refused
                 alice = await Term.connect(srv.port, "alice", password=PASSWORD)
@@ -187,7 +189,7 @@ def test_wrong_passwords_typed_as_alice_elsewhere_never_lock_out_alice_with_her_
             # Her own wrong passwords cost her key (3, then refused even with the right one).
             for i in range(3):
                 await refused(srv.port, "alice", password=f"typo {i}")
-            await refused(srv.port, "alice", password=PASSWORD)
+            await refused(srv.port, "alice", "Too many wrong passwords with your key", password=PASSWORD)
     run(main())
 
 
