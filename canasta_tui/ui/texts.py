@@ -430,6 +430,14 @@ def _summary_melds(melds: Sequence[Meld], left_w: int, half: int, big: bool, g: 
     return left
 
 
+def match_line(rules: Rules, names: Sequence[str], totals: Sequence[int], width: int) -> str:
+    """The match's score under a hand's summary: each side by its names where they fit, else by
+    its names each shortened alike, so both scores always show."""
+    room = max(8, (width - 7) // rules.teams - 12)
+    return first_fit(["Match: " + "   ".join(f"{side_name(t, rules, names, w)}: {points(totals[t])}"
+                                             for t in range(rules.teams)) for w in (0, room)], width)
+
+
 def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord, names: Sequence[str],
                   width: int, height: int, g: Glyphs = UNICODE, sort: str = "rank") -> list[str]:
     """The DOS "Scoring Summary Table" of a finished hand, one screen.
@@ -484,11 +492,7 @@ def summary_table(v: PlayerView, hands: Sequence[Sequence[int]], rec: HandRecord
     while len(out) < height - 2:
         out.append("")
     out = out[: height - 2]
-    # Each side by its names where they fit, else by its names each shortened alike.
-    room = max(8, (width - 7) // teams - 12)
-    out.append(first_fit([
-        "Match: " + "   ".join(f"{side_name(t, rules, names, w)}: {points(rec.totals[t])}" for t in range(teams))
-        for w in (0, room)], width))
+    out.append(match_line(rules, names, rec.totals, width))
     out.append("Enter: the score sheet")
     return out
 
