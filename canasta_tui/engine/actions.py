@@ -12,7 +12,9 @@ Notation (a game log is a list of these, one per line)::
                       ``meld 9h 9s 2`` too): in Samba and Bolivia a suit matters for sequences,
                       so the cards the player chose leave the hand, not the first of the rank
     add 2 to K        a wild card (2 or JK) onto our meld of Kings
-    add 10h to 7h-9h  a card onto our sequence 7h 8h 9h (at either end)
+    add 10h to 7h-9h  a card onto our sequence 7h 8h 9h (at either end); a wild card written
+                      in a sequence (``add JK to 7h-9h``, ``meld 7h 8h 2``) is read, so that
+                      the engine refuses it with the rule, not the reader with its grammar
     join K            our second meld of Kings joins the first (Samba: "may combine its melds
                       in the same rank at any time")
     discard 7h        discard this card, ending the turn (JK for a joker)
