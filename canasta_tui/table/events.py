@@ -65,7 +65,7 @@ class Event(NamedTuple):
     kind: EventKind
     seat: int = -1                 # who did it (-1: the table)
     cards: tuple[int, ...] = ()
-    amount: int = 0                # DREW: cards drawn; TOOK_PILE: the pile's size; PUT_BACK: the penalty
+    amount: int = 0                # DREW: cards drawn; TOOK_PILE: the cards taken off the pile; PUT_BACK: the penalty
     rank: int = 0
     text: str = ""
 
