@@ -274,7 +274,7 @@ class ServerApp(ScreenApp):
                     try:
                         await self._show(lobby)
                     finally:
-                        lobby.close()
+                        lobby.unsubscribe()
                     where = lobby.destination
                     if where is None:
                         return

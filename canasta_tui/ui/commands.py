@@ -245,11 +245,11 @@ def _discard(client: Client, c: int) -> None:
         # not abide by the answer, a 100 point penalty is assessed."  Say it before it costs.
         pen = v.rules.permission_penalty
         left = len(hand) - 1
-        client.open(Confirm(options=[a], text="\n".join([
+        client.open(Confirm(text="\n".join([
             f"Your partner said yes: you must go out this turn or pay {pen}.",
             f"Discarding {card_text(c, True)} keeps {left} card{'s' if left != 1 else ''} in your hand,",
-            f"so your side pays {pen} points.", "",
-            "y: discard anyway    n: go back and meld"])))
+            f"so your side pays {pen} points."]), answers=[("y", "discard anyway", lambda: client.play([a]))],
+            enter=True, no_label="go back and meld"))
         return
     # Not legal: the table says why, and returns improper melds to the hand (DOS rule).
     client.play([a])
@@ -304,7 +304,8 @@ def _ask(client: Client, asked: PlayerView, outlook: Outlook) -> None:
     if warning is None:
         client.play([A.A_ASK])
     else:
-        client.open(Confirm(options=[A.A_ASK], text=warning))
+        # (the warning ends with its own answers: "Ask anyway?    y: ask    n: do not ask")
+        client.open(Confirm(text=warning, answers=[("y", "ask", lambda: client.play([A.A_ASK]))], enter=True, footer=""))
 
 
 @command("discard_red_three")

@@ -22,7 +22,7 @@ from ..engine import Action, HandRecord, Phase, PlayerView, Rules
 from ..engine import actions as A
 from ..engine.cards import RANK_OF
 from ..table import Link
-from ..text import points
+from ..text import points, printable
 from .canvas import Canvas, Options, card_label, draw_box, glyph_text, wrap
 from .files import Files, SavedGame
 from .lineedit import LineEdit, list_move
@@ -46,9 +46,10 @@ class DialogHost(Protocol):
 
 
 #: What a dialog's keys act on (the screen's side it is open on) ...
-H = TypeVar("H", bound=DialogHost)
-#: ... and what it draws from (read only).
-R = TypeVar("R")
+H = TypeVar("H", bound=DialogHost, contravariant=True)
+#: ... and what it draws from (read only).  (Both contravariant: a dialog that asks less of its
+#: screen, a :data:`Box`, opens on any screen.)
+R = TypeVar("R", contravariant=True)
 
 
 @dataclass
@@ -76,6 +77,56 @@ class Dialog(Generic[H, R]):
 
     def draw(self, cv: Canvas, seen: R, opts: Options) -> None:
         draw_box(cv, self.title, self.lines(seen, cv, opts))
+
+
+#: A dialog that asks nothing of its screen but to be closed and draws from itself alone: it opens
+#: over the table, the lobby and every page alike (a page is a :class:`DialogHost` too).
+Box = Dialog[DialogHost, object]
+
+
+def _nothing() -> None:
+    return None
+
+
+#: One answer of a :class:`Confirm`: its key, its label, and what it does.
+Choice = tuple[str, str, Callable[[], object]]
+
+
+@dataclass
+class Confirm(Box):
+    """A question in a box, the one of every screen: each answer is a key, its label and what it
+    does (after the box closed); Enter is the first answer where ``enter`` says so (a plain yes/no
+    question), and any other key is no (``no`` runs).  ``footer`` None: the answers' keys are said
+    below the question, then the no's (``no_label``, else "any other key: no")."""
+
+    heading: str = "Before you do"
+    text: str = ""                              # the question; lines apart by "\n", each wrapped to the box
+    answers: Sequence[Choice] = ()
+    no: Callable[[], None] = _nothing
+    enter: bool = False
+    footer: str | None = None
+    no_label: str = ""
+
+    def key(self, host: DialogHost, name: str) -> None:
+        host.close()
+        for i, (k, _, act) in enumerate(self.answers):
+            if name == k or (name == "enter" and self.enter and i == 0):
+                act()
+                return
+        self.no()
+
+    def lines(self, seen: object, cv: Canvas, opts: Options) -> list[str]:
+        room = cv.width - 10
+        body = [w for line in glyph_text(self.text, opts.glyphs).split("\n")
+                for w in ([printable(line)] if len(line) <= room else wrap(printable(line), room))]
+        footer = self.footer
+        if footer is None:
+            no = f"n: {self.no_label}" if self.no_label else "any other key: no"
+            footer = "    ".join([*(f"{k}: {label}" for k, label, _ in self.answers), no])
+        return [*body, *(["", footer] if footer else [])]
+
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
+        draw_box(cv, self.heading, self.lines(seen, cv, opts))
 
 
 class TableReader(Protocol):
@@ -522,23 +573,6 @@ class Invited(TableDialog):
 
 
 @dataclass
-class Confirm(TableDialog):
-    """A question before a move whose cost the player should know."""
-
-    title: ClassVar[str] = "Before you do"
-    text: str = ""
-    options: list[Action] = field(default_factory=list)     # the move, played on "y"
-
-    def key(self, host: TableHost, name: str) -> None:
-        host.close()
-        if name in ("y", "enter"):
-            host.play(self.options)
-
-    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
-        return glyph_text(self.text, opts.glyphs).split("\n")
-
-
-@dataclass
 class SaveName(TableDialog):
     """F4: the name to save the game under."""
 
@@ -614,6 +648,7 @@ class LoadList(TableDialog):
         draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
 
 
-__all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "ChatInput", "Confirm", "Dialog", "DialogHost", "Invited", "LeaveTable",
+__all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "Box", "ChatInput", "Choice", "Confirm", "Dialog", "DialogHost",
+           "Invited", "LeaveTable",
            "LoadList", "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "Rematch", "SaveName", "Score", "Sheet", "SheetEnd",
            "Summary", "TableDialog", "TableFacts", "TableHost", "TableReader", "Waiting", "WildTarget"]

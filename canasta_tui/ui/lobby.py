@@ -25,7 +25,7 @@ from ..engine import RulesError
 from ..presets import load_rules, preset_names
 from ..text import points, printable
 from .canvas import Canvas, Options, Region, draw_box, draw_too_small, first_fit, put_lines_up, too_small, wrap
-from .dialogs import CHAT_MAX
+from .dialogs import CHAT_MAX, Confirm, Dialog
 from .keys import KeyHelp, check_commands
 from .lineedit import LineEdit, list_move, step_choice
 from .lobbyview import (
@@ -415,25 +415,6 @@ class BanPicker(Page):
         draw_box(cv, "Ban whom?", self.lines(cv.height - 6), width=cv.width - 6)
 
 
-class Confirm(Page):
-    """A yes/no question in a box: y or Enter is yes (:attr:`yes`), any other key no."""
-
-    overlay: ClassVar[bool] = True
-
-    def __init__(self, question: str, then: Callable[[], None]) -> None:
-        super().__init__()
-        self.question = question
-        self.then = then
-        self.yes = False
-
-    def handle(self, name: str) -> None:
-        self.yes = name in ("y", "enter")
-        self.done = True
-
-    def draw(self, cv: Canvas, opts: Options) -> None:
-        draw_box(cv, "Are you sure?", [*wrap(printable(self.question), cv.width - 12), "", "y: do it    n: cancel"])
-
-
 class SeatQuestion(Page):
     """Which seat's person the creator asks to leave: a digit (:attr:`seat`), any other key cancels."""
 
@@ -674,7 +655,10 @@ class LobbyPeople(Page):
 
         def do() -> None:
             self.message = self.service.admin(act, target, text)
-        self.open(Confirm(question, do))
+
+        def nothing() -> None:
+            self.message = "Nothing was done"
+        self.open(Confirm("Are you sure?", question, [("y", "do it", do)], no=nothing, enter=True, no_label="cancel"))
 
     def people_child_done(self, child: Page) -> bool:
         """A box of this part closed: act on its answer (whether it was one of this part's)."""
@@ -716,11 +700,6 @@ class LobbyPeople(Page):
         elif isinstance(child, AdminLine):
             if child.entered is not None and child.entered.strip():
                 self._admin_ask(child.act, *child.parts(), picked=bool(child.target))
-        elif isinstance(child, Confirm):
-            if child.yes:
-                child.then()
-            else:
-                self.message = "Nothing was done"
         else:
             return False
         return True
@@ -746,7 +725,7 @@ class LobbyScreen(LobbyPeople):
         self._offer_invitation()
 
     # ------------------------------------------------------------------ what the server tells
-    def close(self) -> None:
+    def unsubscribe(self) -> None:
         self.service.unsubscribe(self._changed)
 
     @property
@@ -807,11 +786,14 @@ class LobbyScreen(LobbyPeople):
                 self.open(LeaveServer())
             return
         if child is not None:
-            child.handle(name)
-            if child.done and self.child is child:
-                self.child = None
-                self.child_done(child)
-                self._offer_invitation()
+            if isinstance(child, Dialog):
+                child.key(self, name)            # (it closes itself, then acts)
+            else:
+                child.handle(name)
+                if child.done and self.child is child:
+                    self.child = None
+                    self.child_done(child)
+            self._offer_invitation()
             return
         command = _BY_KEY.get(name)
         if command is not None and (command not in ADMIN_COMMANDS or self.view.admin):
@@ -1161,5 +1143,5 @@ _BY_KEY = check_commands(COMMANDS, LOBBY_KEYS, "the lobby's")
 
 __all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY_KEYS", "TARGETS", "AdminLine", "AdminMenu", "BanPicker", "BansPage",
            "ChatLine",
-           "CodeLine", "Confirm", "InvitationBox", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
+           "CodeLine", "InvitationBox", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
            "NewTable", "NewTableForm", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]

@@ -19,8 +19,9 @@ from typing import Any, ClassVar, Protocol
 from ..engine import Rules, RulesError
 from ..text import NAME_MAX, printable
 from .canvas import Canvas, Options, fit, glyph_text, wrap
+from .dialogs import Confirm
 from .lineedit import list_move, step_choice
-from .pages import Ask, Hint, LineEdit, Page, scroll_window
+from .pages import Hint, LineEdit, Page, scroll_window
 
 
 class SettingsStore(Protocol):
@@ -547,9 +548,9 @@ class RuleOptionsPage(Page):
         name = step_choice(names, now, by, cycle=True)
         n = len(self.overrides())
         if n:
-            self.open(Ask("Start from a preset", [
+            self.open(Confirm("Start from a preset", "\n".join([
                 f"Start from the {name} preset?",
-                f"Your {n} change{'s' if n != 1 else ''} to {now} {'are' if n != 1 else 'is'} dropped."],
+                f"Your {n} change{'s' if n != 1 else ''} to {now} {'are' if n != 1 else 'is'} dropped."]),
                 [("y", "yes", lambda: self.set_preset(name))]))
         else:
             self.set_preset(name)

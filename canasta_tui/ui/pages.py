@@ -2,8 +2,10 @@
 
 A :class:`Page` is a screen of the app (it has what :class:`~.app.Screen` asks for) and can
 also be opened over the table as a full-screen dialog (:class:`PageDialog`), so the same
-help, options and statistics serve the start menu and the game.  A page may open a child
-(a sub-page, or a question drawn as a box over it); keys go to the child until it is done.
+help, options and statistics serve the start menu and the game.  A page may open a child:
+a sub-page, or a :class:`~.dialogs.Box` (a question such as :class:`~.dialogs.Confirm`, the
+same dialogs the table opens: a page is their host as the table's client is); keys go to the
+child until it is done (a sub-page) or has closed itself (a dialog).
 
 Every page draws the same frame: a header line, its body, a message line, and a line of
 key hints, so that every key has a visible hint and Esc is never the only way back.
@@ -11,13 +13,13 @@ key hints, so that every key has a visible hint and Esc is never the only way ba
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..text import printable
-from .canvas import Canvas, Options, draw_box, draw_too_small, glyph_text, too_small, wrap
-from .dialogs import Quit, TableDialog, TableFacts, TableHost
+from .canvas import Canvas, Options, draw_too_small, glyph_text, too_small, wrap
+from .dialogs import Box, Dialog, Quit, TableDialog, TableFacts, TableHost
 from .lineedit import LineEdit
 from .screen import ScreenBase
 
@@ -45,7 +47,7 @@ class Page(ScreenBase):
         self.done = False
         #: The page asked to end the whole program (Ctrl-C or Quit at the start menu).
         self.quit = False
-        self.child: Page | None = None
+        self.child: Page | Box | None = None
         self.message = ""
         self.error = False
 
@@ -74,6 +76,12 @@ class Page(ScreenBase):
                 self.quit = self.done = True
             return
         child = self.child
+        if isinstance(child, Dialog):
+            if name == "c-c":
+                self.quit = self.done = True
+            else:
+                child.key(self, name)     # (it closes itself: :meth:`close`)
+            return
         if child is not None:
             child.handle(name)
             if child.quit:
@@ -96,9 +104,14 @@ class Page(ScreenBase):
     def child_done(self, child: Page) -> None:
         """A child page closed (a subclass may read its answer)."""
 
-    def open(self, child: Page) -> None:
-        child.on_suspend = self.on_suspend
+    def open(self, child: Page | Box) -> None:
+        if isinstance(child, Page):
+            child.on_suspend = self.on_suspend
         self.child = child
+
+    def close(self) -> None:
+        """What is open over this page closes (a dialog's answer: the page is its host)."""
+        self.child = None
 
     def say(self, text: str, error: bool = False) -> None:
         self.message, self.error = text, error
@@ -106,12 +119,14 @@ class Page(ScreenBase):
     # ------------------------------------------------------------------ drawing
     def draw(self, cv: Canvas, opts: Options) -> None:
         child = self.child
-        if child is not None and not child.overlay:
+        if isinstance(child, Page) and not child.overlay:
             child.draw(cv, opts)
             return
         self.draw_body(cv, opts, 1, cv.height - 3)
         self.draw_frame(cv, opts)
-        if child is not None:
+        if isinstance(child, Dialog):
+            child.draw(cv, self, opts)
+        elif child is not None:
             child.draw(cv, opts)
 
     def header_right(self) -> str:
@@ -154,37 +169,6 @@ def draw_hints(cv: Canvas, y: int, hints: Sequence[Hint]) -> None:
             x += 3
 
 
-class Ask(Page):
-    """A question in a box over the page: each answer is a key, its label and what it does.
-
-    Any other key, q and Esc included, is "no": the page stays as it was.
-    """
-
-    overlay: ClassVar[bool] = True
-
-    def __init__(self, title: str, lines: Sequence[str], answers: Sequence[tuple[str, str, Callable[[], None]]]) -> None:
-        super().__init__()
-        self.box_title = title
-        self.lines = list(lines)
-        self.answers = list(answers)
-
-    def handle(self, name: str) -> None:
-        for key, _, act in self.answers:
-            if name == key:
-                self.done = True
-                act()
-                return
-        if name == "c-c":
-            self.quit = self.done = True
-            return
-        self.done = True
-
-    def draw(self, cv: Canvas, opts: Options) -> None:
-        answers = "    ".join(f"{k}: {label}" for k, label, _ in self.answers)
-        body = [glyph_text(t, opts.glyphs) for t in self.lines] + ["", answers + "    any other key: no"]
-        draw_box(cv, self.box_title, body)
-
-
 class PageDialog(TableDialog):
     """A page opened over the table (help, options, statistics in the game): full screen, and
     the computers wait while it is open."""
@@ -220,4 +204,4 @@ def scroll_window(total: int, current: int, rows: int, start: int) -> int:
     return max(0, start)
 
 
-__all__ = ["BACK", "Ask", "Hint", "LineEdit", "Page", "PageDialog", "draw_hints", "scroll_window", "too_small"]
+__all__ = ["BACK", "Hint", "LineEdit", "Page", "PageDialog", "draw_hints", "scroll_window", "too_small"]

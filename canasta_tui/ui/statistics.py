@@ -9,7 +9,8 @@ from typing import ClassVar, Protocol
 
 from ..text import points, printable
 from .canvas import Canvas, Options
-from .pages import Ask, Hint, Page, scroll_window
+from .dialogs import Confirm
+from .pages import Hint, Page, scroll_window
 
 
 class Ratio(Protocol):
@@ -107,7 +108,7 @@ class StatisticsPage(Page):
             who = self.view.ratios[min(self.current, len(self.view.ratios) - 1)].player
             answers.append(("p", f"only {printable(who)}", lambda: self.reset(who)))
         answers.append(("a", "every player", lambda: self.reset(None)))
-        self.open(Ask("Reset the statistics", lines, answers))
+        self.open(Confirm("Reset the statistics", "\n".join(lines), answers, no=self.kept))
 
     def reset(self, player: str | None) -> None:
         said = self.source.reset(player)
@@ -115,9 +116,8 @@ class StatisticsPage(Page):
         self.current = 0
         self.say(said, error=said.startswith("Not reset"))
 
-    def child_done(self, child: Page) -> None:
-        if not self.message:
-            self.say("Nothing was reset")
+    def kept(self) -> None:
+        self.say("Nothing was reset")
 
     def hints(self) -> Sequence[Hint]:
         return [Hint("Up/Down", "player"), Hint("Left/Right", "level"), Hint("r", "reset"), Hint("Esc/q", "back")]

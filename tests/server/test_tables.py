@@ -194,7 +194,7 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
             lobby.key("n")
             form = lobby.paint(80, 24, DEFAULT_OPTIONS).text()
             small = lobby.paint(60, 20, DEFAULT_OPTIONS).text()
-            lobby.close()
+            lobby.unsubscribe()
             return text, second, form, small
     text, second, form, small = run(main())
     for screen in (text, second, form):
@@ -256,7 +256,7 @@ def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp
             assert lobby.child is None
             lobby.key("q")
             assert isinstance(lobby.child, LeaveServer)
-            lobby.close()
+            lobby.unsubscribe()
     run(main())
 
 

@@ -14,6 +14,7 @@ import pytest
 
 import canasta_tui.ui
 from canasta_tui.engine import Rules
+from canasta_tui.ui.dialogs import Confirm
 from canasta_tui.ui.keys import KeyHelp, check_commands
 from canasta_tui.ui.lobby import (
     ADMIN_COMMANDS,
@@ -24,7 +25,6 @@ from canasta_tui.ui.lobby import (
     BansPage,
     ChatLine,
     CodeLine,
-    Confirm,
     InvitationBox,
     LeaveServer,
     LobbyHelp,
@@ -327,7 +327,7 @@ def test_a_change_anybody_makes_is_drawn_and_a_table_that_went_gives_way() -> No
     fake.changed()
     assert changes and "two-player" not in screen(page)
     assert ">   1  classic" in screen(page)                # back to the person's own table
-    page.close()
+    page.unsubscribe()
     assert fake.listeners == []
 
 
@@ -523,7 +523,7 @@ def test_the_bans_page_lists_lifts_and_bans_a_person_picked_from_the_visitors() 
     typ(page, "up", "enter")
     assert isinstance(page.child, AdminLine) and "Ban eve: hours, then why: " in screen(page)
     typ(page, *"24 spam again", "enter")
-    assert isinstance(page.child, Confirm) and page.child.question == f"ban key:{EVE_FP} 24 spam again?"
+    assert isinstance(page.child, Confirm) and page.child.text == f"ban key:{EVE_FP} 24 spam again?"
     typ(page, "y")
     assert fake.asked[-1] == f"admin ban 'key:{EVE_FP}' '24 spam again'"
     typ(page, "a", "5", "b", "enter", *"soon", "enter")           # no hours: asked again, nothing asked of the server
@@ -534,7 +534,7 @@ def test_the_bans_page_lists_lifts_and_bans_a_person_picked_from_the_visitors() 
     typ(page, "p")
     assert "b: ban" in screen(page)
     typ(page, "b", *"2 spam", "enter")
-    assert isinstance(page.child, Confirm) and page.child.question == f"ban key:{EVE_FP} 2 spam?"
+    assert isinstance(page.child, Confirm) and page.child.text == f"ban key:{EVE_FP} 2 spam?"
 
 
 def test_the_message_of_the_day_shows_in_the_lobby() -> None:
