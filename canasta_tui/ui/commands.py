@@ -20,7 +20,7 @@ from ..engine.moves import NO_WILD_IN_SEQUENCE, sequence_closed_text
 from ..presets import rules_label
 from .dialogs import NAME_MAX, ChatInput, Confirm, LoadList, Log, PileChoice, Quit, SaveName, Score, Sheet, WildTarget
 from .helppages import HelpPage
-from .keys import check_commands
+from .keys import KEYS, CommandTable
 from .model import Client
 from .moves import WILD_RANKS, compose_meld, compose_sequence, with_wild_for_pair
 from .pages import PageDialog
@@ -28,18 +28,11 @@ from .texts import ask_warning
 
 #: A command: what a key does to the client.
 Command = Callable[[Client], None]
+#: The table's commands (the lobby and the start menu have theirs, of the same kind).
+TABLE: CommandTable[Command] = CommandTable("the table's", KEYS)
 #: Every command by its name in the key list.
-COMMANDS: dict[str, Command] = {}
-
-
-def command(name: str) -> Callable[[Command], Command]:
-    """Register the function below as the command ``name`` of the key list."""
-    def register(fn: Command) -> Command:
-        if name in COMMANDS:
-            raise ImportError(f"two commands are named {name!r}")
-        COMMANDS[name] = fn
-        return fn
-    return register
+COMMANDS: dict[str, Command] = TABLE.commands
+command = TABLE.command
 
 
 # ---------------------------------------------------------------------- play
@@ -577,7 +570,7 @@ def type_action(client: Client, text: str) -> bool:
     return client.play([parse_action(text)])
 
 
-check_commands(COMMANDS)
+TABLE.check()
 
 
-__all__ = ["COMMANDS", "Command", "add_to_meld", "command", "discard_card", "type_action"]
+__all__ = ["COMMANDS", "TABLE", "Command", "add_to_meld", "command", "discard_card", "type_action"]

@@ -7,8 +7,8 @@ The manual page (``man/canasta.6``) must list the same keys; a test compares the
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, Generic, NamedTuple, TypeVar
 
 
 class KeyHelp(NamedTuple):
@@ -104,6 +104,45 @@ def check_commands(commands: Collection[str], keys: Sequence[KeyHelp] | None = N
                 if by_key.setdefault(name, k.command) != k.command:
                     raise ImportError(f"{whose} keys: {name!r} is given to {by_key[name]!r} and to {k.command!r}")
     return by_key
+
+
+#: A command of one screen: what a key does to it (the table's take the client; the lobby's and the
+#: start menu's their screen and the key pressed).
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class CommandTable(Generic[F]):
+    """The commands of one screen by name, the one way every screen (the table, the lobby, the
+    start menu) binds its keys: :meth:`command` registers a function under the name its key list
+    gives it, and :meth:`check`, called at the end of the commands' module (so on import), stops
+    the program if a key has no command, a command no key, or one key two commands
+    (:func:`check_commands`).  :meth:`for_key` then says which command a key runs."""
+
+    def __init__(self, whose: str, keys: Sequence[KeyHelp] | None = None) -> None:
+        self.whose = whose
+        self.keys = keys
+        self.commands: dict[str, F] = {}
+        self.by_key: dict[str, str] = {}
+        self.checked = False
+
+    def command(self, name: str) -> Callable[[F], F]:
+        """Register the function below as the command ``name`` of the key list."""
+        def register(fn: F) -> F:
+            if name in self.commands:
+                raise ImportError(f"{self.whose} commands: two are named {name!r}")
+            self.commands[name] = fn
+            return fn
+        return register
+
+    def check(self) -> None:
+        self.by_key = check_commands(self.commands, self.keys, self.whose)
+        self.checked = True
+
+    def for_key(self, name: str) -> str | None:
+        """The command key ``name`` runs (None: no command); only a checked table answers."""
+        if not self.checked:
+            raise RuntimeError(f"{self.whose} commands were never checked against their keys")
+        return self.by_key.get(name)
 
 
 def keymap() -> dict[str, str]:

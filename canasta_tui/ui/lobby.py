@@ -26,7 +26,7 @@ from ..presets import load_rules, preset_names
 from ..text import points, printable
 from .canvas import Canvas, Options, Region, draw_box, draw_too_small, first_fit, put_lines_up, too_small, wrap
 from .dialogs import CHAT_MAX, Confirm, Dialog
-from .keys import KeyHelp, check_commands
+from .keys import CommandTable, KeyHelp
 from .lineedit import LineEdit, list_move, step_choice
 from .lobbyview import (
     Access,
@@ -77,7 +77,9 @@ LOBBY_KEYS: list[KeyHelp] = [
     KeyHelp("admin", ("a",), "a", "admins: announce, close a table, remove, ban, the bans"),
     KeyHelp("code", ("r",), "r", "a guest types the code of their seat to get it back"),
     # A person's own record (ui/records.py): statistics and history, leaderboard, options, replays.
-    KeyHelp("record", ("i", "l", "o"), "i, l, o", "your record and matches, the leaderboard, your options"),
+    KeyHelp("record", ("i",), "i, l, o", "your record and matches, the leaderboard, your options"),
+    KeyHelp("leaderboard", ("l",), "", ""),
+    KeyHelp("person_options", ("o",), "", ""),
     KeyHelp("replay", ("v",), "v", "the replay of the chosen table's match, once it is over"),
     KeyHelp("redraw", (), "Ctrl-L", "redraw the screen"),
     KeyHelp("help", ("?", "f1"), "?, F1", "these keys"),
@@ -587,7 +589,7 @@ class LobbyPeople(Page):
     def go(self, where: Destination) -> None:
         raise NotImplementedError
 
-    def _offer_invitation(self, again: bool = False) -> bool:
+    def offer_invitation(self, again: bool = False) -> bool:
         """An invitation not yet shown opens in a box, unless a box is open (it opens when that
         closes); ``again``: the first open one, shown or not (v).  Whether one opened."""
         if self.child is not None or self.done:
@@ -627,19 +629,6 @@ class LobbyPeople(Page):
         else:
             self.message = (self.service.invite(person.key, st.id)
                             or f"{printable(person.name)} is invited to table {st.id}: you are told their answer")
-
-    def cmd_answer(self) -> None:
-        if not self._offer_invitation(again=True):
-            self.message = "Nobody has invited you to a table"
-
-    def cmd_dismiss(self) -> None:
-        st = self.current()
-        if st is None or st.stage != TableState.FORMING or not st.created_by_me:
-            self.message = "Only the creator of a table not started may ask somebody to leave it"
-        elif all(s.occupant == SeatState.FREE or s.mine for s in st.seats):
-            self.message = "Nobody else sits at this table"
-        else:
-            self.open(SeatQuestion(st))
 
     def _admin_ask(self, act: AdminAct, target: str, text: str, picked: bool = False) -> None:
         """Check an admin's action with the server first (whom, what): only then "Are you sure?"
@@ -722,7 +711,7 @@ class LobbyScreen(LobbyPeople):
         #: Invitations shown in a box already (Esc leaves them for later: y).
         self._shown_invitations: set[int] = set()
         service.subscribe(self._changed)
-        self._offer_invitation()
+        self.offer_invitation()
 
     # ------------------------------------------------------------------ what the server tells
     def unsubscribe(self) -> None:
@@ -742,7 +731,7 @@ class LobbyScreen(LobbyPeople):
     def _changed(self) -> None:
         self._view = None
         self._close_withdrawn()
-        self._offer_invitation()
+        self.offer_invitation()
         self.on_change()
 
     def _close_withdrawn(self) -> None:
@@ -769,13 +758,6 @@ class LobbyScreen(LobbyPeople):
     def current(self) -> TableRow | None:
         return self.view.table(self.selected)
 
-    def _move(self, step: int) -> None:
-        ids = [t.id for t in self.view.tables]
-        if not ids:
-            return
-        i = ids.index(self.selected) if self.selected in ids else 0
-        self.selected = ids[max(0, min(len(ids) - 1, i + step))]
-
     # ------------------------------------------------------------------ keys
     def handle(self, name: str) -> None:
         """Ctrl-C anywhere, and q on a screen too small to show more, ask "Leave the server?";
@@ -793,9 +775,9 @@ class LobbyScreen(LobbyPeople):
                 if child.done and self.child is child:
                     self.child = None
                     self.child_done(child)
-            self._offer_invitation()
+            self.offer_invitation()
             return
-        command = _BY_KEY.get(name)
+        command = LOBBY.for_key(name)
         if command is not None and (command not in ADMIN_COMMANDS or self.view.admin):
             self.message = ""
             COMMANDS[command](self, name)
@@ -816,27 +798,6 @@ class LobbyScreen(LobbyPeople):
         elif isinstance(child, CodeLine):
             if child.entered is not None:
                 self._reclaim(child.entered)
-
-    # ------------------------------------------------------------------ the commands of LOBBY_KEYS
-    def cmd_new(self) -> None:
-        why = self.service.may_create()
-        if why:
-            self.message = why          # (before the form: it could not be used)
-        else:
-            seated = next((t for t in self.view.tables if t.stage == TableState.FORMING and t.my_seat is not None), None)
-            leaves = f"Creating it gives up your seat at table {seated.id}" if seated is not None else ""
-            self.open(NewTableForm(self.service.turn_timers(), leaves))
-
-    def cmd_code(self) -> None:
-        if self.view.verified:
-            self.message = "Your key is who you are here: your seats come back to you by themselves"
-        else:
-            self.open(CodeLine())
-
-    def cmd_stand(self) -> None:
-        st = self.current()
-        if st is not None:
-            self.message = self.service.stand(st.id) or "You stood up"
 
     def _create(self, f: NewTable) -> None:
         try:
@@ -871,83 +832,6 @@ class LobbyScreen(LobbyPeople):
             self.go(where)
         else:
             self.message = "That seat is yours again"
-
-    def _sit(self, seat: int) -> None:
-        st = self.current()
-        if st is None:
-            self.message = "There is no table yet: press n to create one"
-            return
-        why, where = self.service.sit(st.id, seat)
-        if why:
-            self.message = why
-        elif where is not None:
-            self.go(where)
-        elif st.stage == TableState.FORMING:
-            self.message = f"You sit as Player {seat + 1} at table {st.id}: " + (
-                "press s to start" if st.created_by_me else f"{printable(st.creator)} starts the table")
-
-    def _enter(self) -> None:
-        st = self.current()
-        if st is None:
-            self.message = "There is no table yet: press n to create one"
-            return
-        if st.stage == TableState.FORMING:
-            if st.my_seat is not None:
-                # The creator of a coded table sees its code here again (a long header cuts it).
-                code = f"; its code: {st.code} (give it to your friends)" if st.code else ""
-                self.message = ("Press s to start the table" + code if st.created_by_me
-                                else f"Waiting for {printable(st.creator)} to start the table")
-                return
-            free = st.free_seat
-            if free is None:
-                self.message = "Every seat is taken"
-                return
-            self._sit(free)
-        elif st.my_seat is not None and st.stage == TableState.PLAYING:
-            self._sit(st.my_seat)
-        else:
-            self._watch()
-
-    def _watch(self) -> None:
-        st = self.current()
-        if st is None:
-            self.message = "There is no table yet: press n to create one"
-        elif st.stage == TableState.FORMING:
-            self.message = "This table has not started yet: there is nothing to watch"
-        elif not st.watchable and st.my_seat is None and not st.created_by_me:
-            self.message = f"Table {st.id} is not watched: its creator chose so"
-        else:
-            self.go(Destination(st.id, None))
-
-    def _start(self) -> None:
-        st = self.current()
-        if st is None:
-            self.message = "There is no table yet: press n to create one"
-            return
-        why = self.service.start(st.id)
-        if why:
-            self.message = why
-
-    # ------------------------------------------------------------------ a person's own record (i, l, o, v)
-    def cmd_record(self, key: str) -> None:
-        records = self.records
-        # The person's hand order, as at their tables, in their record's and the table's replays.
-        sort = str(records.option_values().get("sort", "rank")) if records is not None else "rank"
-        if records is None:
-            self.message = "This server keeps no records"
-        elif key == "i":
-            self.open(RecordPage(records, sort))
-        elif key == "l":
-            self.open(LeaderboardPage(records))
-        elif key == "o":
-            self.open(PersonOptionsPage(records))
-        else:
-            st = self.current()
-            got = records.table_replay(st.id) if st is not None else "There is no table yet: nothing to replay"
-            if isinstance(got, str):
-                self.message = got
-            else:
-                self.open(ReplayPage(got, sort))
 
     # ------------------------------------------------------------------ painting
     def paint(self, width: int, height: int, opts: Options) -> Canvas:
@@ -1113,35 +997,241 @@ def _seat_line(r: Region, row: int, seat: int, info: SeatInfo, verified: str) ->
     r.put(row, 5, text, style)
 
 
-#: What each command of :data:`LOBBY_KEYS` does (given the lobby and the key pressed).
-COMMANDS: dict[str, Callable[[LobbyScreen, str], None]] = {
-    "up": lambda lobby, key: lobby._move(-1),
-    "down": lambda lobby, key: lobby._move(1),
-    "first": lambda lobby, key: lobby._move(-len(lobby.view.tables)),
-    "last": lambda lobby, key: lobby._move(len(lobby.view.tables)),
-    "new": lambda lobby, key: lobby.cmd_new(),
-    "sit": lambda lobby, key: lobby._sit(int(key) - 1),
-    "enter": lambda lobby, key: lobby._enter(),
-    "watch": lambda lobby, key: lobby._watch(),
-    "start": lambda lobby, key: lobby._start(),
-    "stand": lambda lobby, key: lobby.cmd_stand(),
-    "chat": lambda lobby, key: lobby.open(ChatLine()),
-    "people": lambda lobby, key: lobby.open(OnlineList(lambda: lobby.view.people, lobby.view.admin)),
-    "answer": lambda lobby, key: lobby.cmd_answer(),
-    "join": lambda lobby, key: lobby.open(JoinLine()),
-    "dismiss": lambda lobby, key: lobby.cmd_dismiss(),
-    "admin": lambda lobby, key: lobby.open(AdminMenu()),
-    "code": lambda lobby, key: lobby.cmd_code(),
-    "record": lambda lobby, key: lobby.cmd_record(key),
-    "replay": lambda lobby, key: lobby.cmd_record(key),
-    "redraw": lambda lobby, key: None,          # (the app itself repaints every cell at Ctrl-L)
-    "help": lambda lobby, key: lobby.open(LobbyHelp(lobby.view.admin)),
-    "quit": lambda lobby, key: lobby.open(LeaveServer()),
-}
-_BY_KEY = check_commands(COMMANDS, LOBBY_KEYS, "the lobby's")
+# ---------------------------------------------------------------------- the lobby's commands
+
+#: A command of the lobby: what a key of :data:`LOBBY_KEYS` does (given the lobby and the key pressed).
+LobbyCommand = Callable[[LobbyScreen, str], None]
+#: The lobby's commands, checked against :data:`LOBBY_KEYS` at the end of this module (on import).
+LOBBY: CommandTable[LobbyCommand] = CommandTable("the lobby's", LOBBY_KEYS)
+COMMANDS: dict[str, LobbyCommand] = LOBBY.commands
+command = LOBBY.command
 
 
-__all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY_KEYS", "TARGETS", "AdminLine", "AdminMenu", "BanPicker", "BansPage",
+def move(lobby: LobbyScreen, step: int) -> None:
+    """The chosen table moves ``step`` places (within the list)."""
+    ids = [t.id for t in lobby.view.tables]
+    if not ids:
+        return
+    i = ids.index(lobby.selected) if lobby.selected in ids else 0
+    lobby.selected = ids[max(0, min(len(ids) - 1, i + step))]
+
+
+@command("up")
+def up(lobby: LobbyScreen, key: str) -> None:
+    move(lobby, -1)
+
+
+@command("down")
+def down(lobby: LobbyScreen, key: str) -> None:
+    move(lobby, 1)
+
+
+@command("first")
+def first(lobby: LobbyScreen, key: str) -> None:
+    move(lobby, -len(lobby.view.tables))
+
+
+@command("last")
+def last(lobby: LobbyScreen, key: str) -> None:
+    move(lobby, len(lobby.view.tables))
+
+
+@command("new")
+def new(lobby: LobbyScreen, key: str) -> None:
+    why = lobby.service.may_create()
+    if why:
+        lobby.message = why          # (before the form: it could not be used)
+    else:
+        seated = next((t for t in lobby.view.tables if t.stage == TableState.FORMING and t.my_seat is not None), None)
+        leaves = f"Creating it gives up your seat at table {seated.id}" if seated is not None else ""
+        lobby.open(NewTableForm(lobby.service.turn_timers(), leaves))
+
+
+@command("sit")
+def sit(lobby: LobbyScreen, key: str) -> None:
+    """A digit: sit in that seat of the chosen table."""
+    sit_at(lobby, int(key) - 1)
+
+
+def sit_at(lobby: LobbyScreen, seat: int) -> None:
+    st = lobby.current()
+    if st is None:
+        lobby.message = "There is no table yet: press n to create one"
+        return
+    why, where = lobby.service.sit(st.id, seat)
+    if why:
+        lobby.message = why
+    elif where is not None:
+        lobby.go(where)
+    elif st.stage == TableState.FORMING:
+        lobby.message = f"You sit as Player {seat + 1} at table {st.id}: " + (
+            "press s to start" if st.created_by_me else f"{printable(st.creator)} starts the table")
+
+
+@command("enter")
+def enter(lobby: LobbyScreen, key: str) -> None:
+    st = lobby.current()
+    if st is None:
+        lobby.message = "There is no table yet: press n to create one"
+        return
+    if st.stage == TableState.FORMING:
+        if st.my_seat is not None:
+            # The creator of a coded table sees its code here again (a long header cuts it).
+            code = f"; its code: {st.code} (give it to your friends)" if st.code else ""
+            lobby.message = ("Press s to start the table" + code if st.created_by_me
+                             else f"Waiting for {printable(st.creator)} to start the table")
+            return
+        free = st.free_seat
+        if free is None:
+            lobby.message = "Every seat is taken"
+            return
+        sit_at(lobby, free)
+    elif st.my_seat is not None and st.stage == TableState.PLAYING:
+        sit_at(lobby, st.my_seat)
+    else:
+        watch(lobby, key)
+
+
+@command("watch")
+def watch(lobby: LobbyScreen, key: str) -> None:
+    st = lobby.current()
+    if st is None:
+        lobby.message = "There is no table yet: press n to create one"
+    elif st.stage == TableState.FORMING:
+        lobby.message = "This table has not started yet: there is nothing to watch"
+    elif not st.watchable and st.my_seat is None and not st.created_by_me:
+        lobby.message = f"Table {st.id} is not watched: its creator chose so"
+    else:
+        lobby.go(Destination(st.id, None))
+
+
+@command("start")
+def start(lobby: LobbyScreen, key: str) -> None:
+    st = lobby.current()
+    if st is None:
+        lobby.message = "There is no table yet: press n to create one"
+        return
+    why = lobby.service.start(st.id)
+    if why:
+        lobby.message = why
+
+
+@command("stand")
+def stand(lobby: LobbyScreen, key: str) -> None:
+    st = lobby.current()
+    if st is not None:
+        lobby.message = lobby.service.stand(st.id) or "You stood up"
+
+
+@command("chat")
+def chat(lobby: LobbyScreen, key: str) -> None:
+    lobby.open(ChatLine())
+
+
+@command("people")
+def people(lobby: LobbyScreen, key: str) -> None:
+    lobby.open(OnlineList(lambda: lobby.view.people, lobby.view.admin))
+
+
+@command("answer")
+def answer(lobby: LobbyScreen, key: str) -> None:
+    if not lobby.offer_invitation(again=True):
+        lobby.message = "Nobody has invited you to a table"
+
+
+@command("join")
+def join(lobby: LobbyScreen, key: str) -> None:
+    lobby.open(JoinLine())
+
+
+@command("dismiss")
+def dismiss(lobby: LobbyScreen, key: str) -> None:
+    st = lobby.current()
+    if st is None or st.stage != TableState.FORMING or not st.created_by_me:
+        lobby.message = "Only the creator of a table not started may ask somebody to leave it"
+    elif all(s.occupant == SeatState.FREE or s.mine for s in st.seats):
+        lobby.message = "Nobody else sits at this table"
+    else:
+        lobby.open(SeatQuestion(st))
+
+
+@command("admin")
+def admin(lobby: LobbyScreen, key: str) -> None:
+    lobby.open(AdminMenu())
+
+
+@command("code")
+def code(lobby: LobbyScreen, key: str) -> None:
+    if lobby.view.verified:
+        lobby.message = "Your key is who you are here: your seats come back to you by themselves"
+    else:
+        lobby.open(CodeLine())
+
+
+# A person's own record (ui/records.py): i, l, o, v.
+def _sort(records: RecordService) -> str:
+    """The person's hand order, as at their tables, in their record's and the table's replays."""
+    return str(records.option_values().get("sort", "rank"))
+
+
+@command("record")
+def record(lobby: LobbyScreen, key: str) -> None:
+    if lobby.records is None:
+        lobby.message = "This server keeps no records"
+    else:
+        lobby.open(RecordPage(lobby.records, _sort(lobby.records)))
+
+
+@command("leaderboard")
+def leaderboard(lobby: LobbyScreen, key: str) -> None:
+    if lobby.records is None:
+        lobby.message = "This server keeps no records"
+    else:
+        lobby.open(LeaderboardPage(lobby.records))
+
+
+@command("person_options")
+def person_options(lobby: LobbyScreen, key: str) -> None:
+    if lobby.records is None:
+        lobby.message = "This server keeps no records"
+    else:
+        lobby.open(PersonOptionsPage(lobby.records))
+
+
+@command("replay")
+def replay(lobby: LobbyScreen, key: str) -> None:
+    records = lobby.records
+    st = lobby.current()
+    if records is None:
+        lobby.message = "This server keeps no records"
+        return
+    got = records.table_replay(st.id) if st is not None else "There is no table yet: nothing to replay"
+    if isinstance(got, str):
+        lobby.message = got
+    else:
+        lobby.open(ReplayPage(got, _sort(records)))
+
+
+@command("redraw")
+def redraw(lobby: LobbyScreen, key: str) -> None:
+    """(The app itself repaints every cell at Ctrl-L.)"""
+
+
+@command("help")
+def show_help(lobby: LobbyScreen, key: str) -> None:
+    lobby.open(LobbyHelp(lobby.view.admin))
+
+
+@command("quit")
+def leave(lobby: LobbyScreen, key: str) -> None:
+    lobby.open(LeaveServer())
+
+
+LOBBY.check()
+
+
+__all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY", "LOBBY_KEYS",
+           "TARGETS", "AdminLine", "AdminMenu", "BanPicker", "BansPage",
            "ChatLine",
            "CodeLine", "InvitationBox", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
            "NewTable", "NewTableForm", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]
