@@ -96,3 +96,52 @@ def test_the_writer_keeps_one_write_per_row_and_paces_a_row(tmp_path: Path) -> N
     finally:
         people.close()
     assert isinstance(people.writer, Writer)
+
+
+def test_no_write_of_the_people_store_runs_on_the_event_loops_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Everything people do that the store keeps (a name reserved at the door, a chat line, options,
+    an invitation sent and declined) is written, and never by the event loop's thread (the test's
+    own: asyncio.run runs the server's loop here)."""
+    import threading
+    from contextlib import contextmanager
+
+    loop_thread = threading.current_thread()
+    writers: list[str] = []
+    real = SqlitePeopleStore._writing
+
+    @contextmanager
+    def writing(self: SqlitePeopleStore):  # type: ignore[no-untyped-def]
+        writers.append(threading.current_thread().name)
+        with real(self) as db:
+            yield db
+
+    monkeypatch.setattr(SqlitePeopleStore, "_writing", writing)
+    first = [0]
+
+    async def main() -> None:
+        async with serving() as srv:
+            reg = srv.registry
+            first[0] = len(writers)          # (at start the server clears bans that are over: nobody waits yet)
+            alice = await Term.connect(srv.port, "alice")
+            bob = await Term.connect(srv.port, "bob")
+            await alice.wait_for("No tables yet")
+            await bob.wait_for("No tables yet")
+            start = len(writers)
+            await alice.press("c", "Say:")
+            await alice.press("hello" + ENTER, "alice✓: hello")
+            await alice.press("o", "Card faces")
+            await alice.press(ENTER, "Four-colour deck = on")
+            await alice.press("q", "Tables")
+            await alice.press("n", "New table")
+            await alice.press(ENTER, "is yours")
+            assert reg.invitations.invite(reg.clients[f"key:{fingerprint_of('alice')}"],
+                                          f"key:{fingerprint_of('bob')}", 1) is None
+            await bob.wait_for("alice invites you to table 1")
+            await bob.press("n", "You declined alice's invitation")
+            people = reg.people
+            assert people.flush(30)                                         # type: ignore[attr-defined]
+            assert len(writers) - start >= 4                 # the chat line, the options, the invitation twice
+            for t in (alice, bob):
+                await t.close()
+    run(main(), timeout=120)
+    assert len(writers) > first[0] and loop_thread.name not in writers[first[0]:], writers
