@@ -217,7 +217,8 @@ def _what(e: Event) -> str:
     if k == LAID_OUT:
         return f"laid out {_cards(e.cards)}"
     if k == DREW:
-        return "drew" + ("" if e.amount == 1 else f" {e.amount} cards")
+        # (0: the last card of the stock was a red three, laid out with nothing to replace it)
+        return "drew" + ("" if e.amount <= 1 else f" {e.amount} cards")
     if k == TOOK_PILE:
         up, used = e.cards[0], e.cards[1:]
         how = f"with {_cards(used)}" if used else f"onto their {_meld_name(e.rank)}"

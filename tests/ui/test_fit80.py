@@ -233,3 +233,12 @@ def test_a_three_player_score_sheet_fits_its_box_at_80_columns() -> None:
     assert max(map(len, lines)) <= SHEET_WIDTH
     assert all(f"{total:,}" in lines[-2] for total in t.match.scores)
     assert lines[1].split()[2:] == ["bonus", "net", "total"] * 3
+
+
+def test_a_draw_that_leaves_the_hand_as_it_was_is_not_drew_0_cards() -> None:
+    """The last card of the stock a red three: it is laid out with nothing to replace it, and the
+    log said "Ann drew 0 cards"."""
+    from canasta_tui.table.events import DREW, Event, describe
+
+    assert describe(Event(1, 1, DREW, 0, amount=0), lambda s: "Ann") == "Ann drew"
+    assert describe(Event(1, 1, DREW, 0, amount=2), lambda s: "Ann") == "Ann drew 2 cards"
