@@ -440,16 +440,21 @@ class Server:
         warning = min(config.idle_warning, config.idle_timeout / 2)
         while True:
             await asyncio.sleep(min(config.tick, warning / 2 if warning else config.tick))
-            now = loop.time()
-            for s in list(self.sessions):
-                idle = now - s.last_input
-                if idle >= config.idle_timeout:
-                    s.kick(f"No key pressed for {_duration(config.idle_timeout)}: disconnected "
-                           "(a seat you had waits for you; connect again to play on).")
-                elif idle >= config.idle_timeout - warning and not s.warned and s.app is not None:
-                    s.warned = True
-                    s.app.notify(f"Nobody has pressed a key here for a while: this connection closes in "
-                                 f"{_duration(config.idle_timeout - idle)} unless a key is pressed")
+            # (in a function of its own: a loop variable here kept the last session it named, closed
+            # or not, alive in this coroutine's frame until another session came)
+            self._warn_or_kick_idle(loop.time(), warning)
+
+    def _warn_or_kick_idle(self, now: float, warning: float) -> None:
+        config = self.config
+        for s in list(self.sessions):
+            idle = now - s.last_input
+            if idle >= config.idle_timeout:
+                s.kick(f"No key pressed for {_duration(config.idle_timeout)}: disconnected "
+                       "(a seat you had waits for you; connect again to play on).")
+            elif idle >= config.idle_timeout - warning and not s.warned and s.app is not None:
+                s.warned = True
+                s.app.notify(f"Nobody has pressed a key here for a while: this connection closes in "
+                             f"{_duration(config.idle_timeout - idle)} unless a key is pressed")
 
 
 def computers_executor(config: ServerConfig) -> Executor:
