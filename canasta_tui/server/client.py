@@ -29,7 +29,7 @@ from .lobby import RegistryLobby
 from .people import Invitation, PersonOptions
 from .records import PersonRecords, TableHost, screen_options
 from .registry import Registry
-from .tables import Destination
+from .tables import Destination, span
 
 #: Hints one person may ask for in a minute: each is the Expert's search, in the workers that
 #: every table's computers share (ui.coaching.Coach.per_minute).
@@ -315,6 +315,10 @@ class ServerApp(ScreenApp):
             return None, "That seat is not yours"
         link, since = st.enter(self, seat)
         ctl = self._table_client(link, st.id)
+        if st.rated:
+            grace = span(self.registry.config.forfeit_after)
+            ctl.client.leave_note = (f"This match is rated: if you are not back within {grace},",
+                                     "your side loses it by forfeit (a computer plays meanwhile).")
         ctl.again = RematchQuestion(answer=lambda yes: st.answer_again(self, yes), status=st.again_status,
                                     asked=lambda: st.asks_again(self._identity.key),
                                     seen=lambda: st.saw_again(self._identity.key))

@@ -159,6 +159,8 @@ class TableFacts(Protocol):
     @property
     def remote(self) -> bool: ...
     @property
+    def leave_note(self) -> tuple[str, ...]: ...
+    @property
     def sort(self) -> str: ...
 
     def view(self) -> PlayerView: ...
@@ -279,6 +281,8 @@ def quit_note(table: TableFacts) -> list[str]:
     game is kept (autosaved) and how to come back to it, or why it is not."""
     if table.remote and table.view().seat < 0:
         return ["You are watching: the table plays on without you."]
+    if table.remote and table.leave_note:
+        return list(table.leave_note)
     if table.remote:
         return ["A computer plays your seat until you come back:", "join this table again to take it back."]
     files = table.files

@@ -85,6 +85,8 @@ class Client:
         self.files = files
         self._sort = sort                    # the hand's order: "rank" (the DOS game's) or "suit"
         self.remote = remote                 # over SSH: quitting leaves the table, no Ctrl-Z
+        #: Over SSH, what leaving does when it is not the usual (a rated match: a forfeit after a grace).
+        self.leave_note: tuple[str, ...] = ()
         #: The deal shown card by card, as the DOS game shows it: seconds per card (0: not shown;
         #: a local table with a computer delay sets it, never a table over SSH).
         self.deal_pace = deal_pace

@@ -127,7 +127,9 @@ def test_a_player_back_within_the_grace_plays_on_and_nothing_is_forfeited() -> N
             st = await rated_table(alice, srv, 1)
             await alice.press("s", "hand 1")
             await alice.wait_for("Your hand")
-            await alice.press("q", "Leave the table?")
+            leaving = await alice.press("q", "Leave the table?")
+            assert "This match is rated: if you are not back within 1 minute," in leaving
+            assert "your side loses it by forfeit (a computer plays meanwhile)." in leaving
             await alice.press("y", "come back within 1 minute")
             assert set(st.forfeit_timers) == {key("alice")}
             assert st.table is not None
