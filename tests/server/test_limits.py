@@ -220,3 +220,29 @@ def test_openssh_without_a_terminal_is_told_and_let_go(tmp_path: Path) -> None:
                 assert proc.returncode == 1
                 assert b"canasta needs a terminal: connect with ssh -t" in out
     run(main())
+
+
+def test_the_addresses_of_one_ipv6_64_share_the_limits_of_one_address() -> None:
+    """An IPv6 /64 is one machine (or one home): its 2^64 addresses rotated through would each have
+    had the limits of an address.  The door counts every limit "from one address" by place."""
+    from typing import Any
+
+    from canasta_tui.server import Server
+    from canasta_tui.server.auth import place
+
+    from .helpers import config
+
+    srv = Server(config(max_per_address=2))
+
+    class Door:                      # what the limits read of a connection
+        def __init__(self, address: str) -> None:
+            self.address, self.place, self.progress, self.heard = address, place(address), 0, 0.0
+
+    def connection(address: str) -> Any:
+        return Door(address)
+
+    assert srv.admit(connection("2001:db8::1")) == ""
+    assert srv.admit(connection("2001:db8::ffff:2")) == ""
+    assert srv.admit(connection("2001:db8::1:0:0:3")) == "Too many connections from your address (at most 2)"
+    assert srv.admit(connection("2001:db8:0:1::1")) == ""               # the next /64: another place
+    assert srv.admit(connection("127.0.0.2")) == srv.admit(connection("127.0.0.3")) == ""
