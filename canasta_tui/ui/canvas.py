@@ -268,7 +268,8 @@ def draw_box(cv: Canvas, title: str, lines: Sequence[str], style: str = "box", w
     g_h, g_v, corners = g.hline, g.vline, g.corners
     inner = width or min(cv.width - 6, max([len(t) for t in lines] + [len(title) + 2, 20]) + 2)
     inner = min(inner, cv.width - 4)
-    shown = list(lines)[: cv.height - 4]
+    # A line wider than the box wraps inside it rather than losing its end.
+    shown = [w for t in lines for w in (wrap(t, inner - 2) if len(t) > inner - 2 else [t])][: cv.height - 4]
     h = len(shown) + 2
     x = (cv.width - inner - 2) // 2
     y = max(1, (cv.height - h) // 2 - 1)

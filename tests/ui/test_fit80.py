@@ -242,3 +242,15 @@ def test_a_draw_that_leaves_the_hand_as_it_was_is_not_drew_0_cards() -> None:
 
     assert describe(Event(1, 1, DREW, 0, amount=0), lambda s: "Ann") == "Ann drew"
     assert describe(Event(1, 1, DREW, 0, amount=2), lambda s: "Ann") == "Ann drew 2 cards"
+
+
+def test_a_box_wraps_a_line_wider_than_itself() -> None:
+    """Every dialog box draws through draw_box: a line wider than the box wraps inside it."""
+    from canasta_tui.ui.canvas import draw_box
+
+    cv = Canvas(80, 24)
+    long = "word " * 30 + "END"
+    draw_box(cv, "Box", [long], width=40)
+    inside = " ".join(line.strip().strip("│").strip() for line in cv.text().split("\n") if "│" in line)
+    assert " ".join(inside.split()) == " ".join(long.split())
+    assert all(len(line) <= 80 for line in cv.lines())
