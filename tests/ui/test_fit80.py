@@ -135,7 +135,7 @@ def test_a_watcher_leaving_is_not_told_a_computer_plays_their_seat() -> None:
     from canasta_tui.ui.dialogs import quit_note
 
     watcher = SimpleNamespace(remote=True, view=lambda: SimpleNamespace(seat=-1))
-    player = SimpleNamespace(remote=True, view=lambda: SimpleNamespace(seat=2))
+    player = SimpleNamespace(remote=True, view=lambda: SimpleNamespace(seat=2), leave_note=())
     assert quit_note(watcher) == ["You are watching: the table plays on without you."]    # type: ignore[arg-type]
     assert "A computer plays your seat" in quit_note(player)[0]                          # type: ignore[arg-type]
 
