@@ -21,7 +21,7 @@ from ..text import printable
 from ..ui.app import ScreenApp
 from ..ui.canvas import Canvas, Options
 from ..ui.controller import Controller
-from ..ui.dialogs import Invited, MatchOver, Rematch, RematchQuestion
+from ..ui.dialogs import InvitationBox, MatchOver, Rematch, RematchQuestion
 from ..ui.lobby import LobbyScreen
 from .admin import Admin, ban_message
 from .auth import Identity, code_text
@@ -68,8 +68,8 @@ class SeatClient(Controller):
         return self.quitting or self.next is not None or self.lobby_note is not None
 
     def ask(self, text: str, answer: Callable[[bool], None]) -> None:
-        """A question over the table (an invitation): y or n answers it."""
-        self.client.open(Invited(text=text, answer=answer))
+        """A question over the table (an invitation): y or n answers it; Esc leaves it for the lobby."""
+        self.client.open(InvitationBox(text=text, answer=answer))
         self.on_change()
 
     def go(self, where: Destination) -> None:

@@ -129,6 +129,41 @@ class Confirm(Box):
         draw_box(cv, self.heading, self.lines(seen, cv, opts))
 
 
+def _no_answer(accept: bool) -> None:
+    return None
+
+
+@dataclass
+class InvitationBox(Box):
+    """Somebody invites this person to a table (over SSH), in a box over the lobby or the table
+    they watch: y accepts (Enter does not: the box may pop up just as it is pressed), n declines,
+    Esc or q puts it off: it stays open, listed in the lobby, where y answers it (``later`` runs).
+    ``answer`` takes the answer to the server; ``invitation`` is its id there."""
+
+    heading: str = "Invitation"
+    text: str = ""
+    answer: Callable[[bool], object] = _no_answer
+    later: Callable[[], None] = _nothing
+    invitation: int = -1
+
+    #: What the box says of its keys (each of them, Esc and n differ).
+    KEYS: ClassVar[str] = "y: accept    n: decline    Esc: later (y in the lobby answers it)"
+
+    def key(self, host: DialogHost, name: str) -> None:
+        if name in ("y", "n"):
+            host.close()
+            self.answer(name == "y")
+        elif name in ("escape", "q"):
+            host.close()
+            self.later()
+
+    def lines(self, seen: object, cv: Canvas, opts: Options) -> list[str]:
+        return [*wrap(printable(self.text), cv.width - 10), "", self.KEYS]
+
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
+        draw_box(cv, self.heading, self.lines(seen, cv, opts))
+
+
 class TableReader(Protocol):
     """The public facts of the table a dialog draws from (a :class:`~canasta_tui.table.Link` has them)."""
 
@@ -553,29 +588,6 @@ class WildTarget(TableDialog):
                 "", "any other key: cancel"]
 
 
-def _no_answer(accept: bool) -> None:
-    return None
-
-
-@dataclass
-class Invited(TableDialog):
-    """Somebody invites the person watching this table to a table (over SSH): y accepts (Enter
-    does not: the box may pop up just as it is pressed), n or Esc declines; ``answer`` takes it to
-    the server."""
-
-    title: ClassVar[str] = "Invitation"
-    text: str = ""
-    answer: Callable[[bool], None] = _no_answer
-
-    def key(self, host: TableHost, name: str) -> None:
-        if name in ("y", "n", "escape"):
-            host.close()
-            self.answer(name == "y")
-
-    def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
-        return [self.text, "", "y: accept    n: decline"]
-
-
 @dataclass
 class SaveName(TableDialog):
     """F4: the name to save the game under."""
@@ -653,6 +665,6 @@ class LoadList(TableDialog):
 
 
 __all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "Box", "ChatInput", "Choice", "Confirm", "Dialog", "DialogHost",
-           "Invited", "LeaveTable",
+           "InvitationBox", "LeaveTable",
            "LoadList", "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "Rematch", "SaveName", "Score", "Sheet", "SheetEnd",
            "Summary", "TableDialog", "TableFacts", "TableHost", "TableReader", "Waiting", "WildTarget"]

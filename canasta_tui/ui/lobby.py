@@ -25,7 +25,7 @@ from ..engine import RulesError
 from ..presets import load_rules, preset_names
 from ..text import points, printable
 from .canvas import Canvas, Options, Region, draw_box, draw_too_small, first_fit, put_lines_up, too_small, wrap
-from .dialogs import CHAT_MAX, Confirm, Dialog
+from .dialogs import CHAT_MAX, Confirm, Dialog, InvitationBox
 from .keys import CommandTable, KeyHelp
 from .lineedit import LineEdit, list_move, step_choice
 from .lobbyview import (
@@ -439,33 +439,6 @@ class SeatQuestion(Page):
                                                 "A digit: that seat    any other key: cancel"])
 
 
-class InvitationBox(Page):
-    """An invitation, over whatever the lobby shows: y accepts, n declines (:attr:`accept`); Esc
-    answers later (y in the lobby).  Enter does nothing here."""
-
-    overlay: ClassVar[bool] = True
-
-    def __init__(self, invitation: InvitationRow) -> None:
-        super().__init__()
-        self.invitation = invitation
-        self.accept: bool | None = None
-
-    def handle(self, name: str) -> None:
-        # Only y accepts: a box that pops up just as somebody presses Enter must not seat them.
-        if name == "y":
-            self.accept, self.done = True, True
-        elif name == "n":
-            self.accept, self.done = False, True
-        elif name in ("escape", "q"):
-            self.done = True
-
-    def draw(self, cv: Canvas, opts: Options) -> None:
-        inv = self.invitation
-        about = f" ({printable(inv.about)})" if inv.about else ""
-        draw_box(cv, "Invitation", [f"{printable(inv.who)} invites you to table {inv.table}{about}.", "",
-                                    "y: accept    n: decline    Esc: later (y answers)"])
-
-
 class OnlineList(Page):
     """Who is online (:attr:`LobbyView.people`): you first, then the lobby, then by table; their
     place and rating.  Up/Down and Page Up/Down scroll; Enter invites the chosen person to your
@@ -577,7 +550,7 @@ class LobbyPeople(Page):
     service: LobbyService
     selected: int | None
     _view: LobbyView | None
-    _shown_invitations: set[int]
+    _shown_invitations: dict[int, InvitationRow]
 
     @property
     def view(self) -> LobbyView:
@@ -596,10 +569,24 @@ class LobbyPeople(Page):
             return False
         for inv in self.view.invitations:
             if again or inv.id not in self._shown_invitations:
-                self._shown_invitations.add(inv.id)
-                self.open(InvitationBox(inv))
+                self._shown_invitations[inv.id] = inv
+                self._box(inv)
                 return True
         return False
+
+    def _box(self, inv: InvitationRow) -> None:
+        about = f" ({inv.about})" if inv.about else ""
+        self.open(InvitationBox(text=f"{inv.who} invites you to table {inv.table}{about}.", invitation=inv.id,
+                                answer=lambda accept: self._answered(inv, accept),
+                                later=lambda: self.say(f"{printable(inv.who)}'s invitation waits: y answers it")))
+
+    def _answered(self, inv: InvitationRow, accept: bool) -> None:
+        why, where = self.service.answer(inv.id, accept)
+        if not accept:
+            self.message = why or f"You declined {printable(inv.who)}'s invitation"
+        else:
+            self.selected = inv.table
+            self._arrive(why, where, f"You sit at table {inv.table}: its creator starts it")
 
     def _arrive(self, why: str | None, where: Destination | None, seated: str) -> None:
         """After a join or an accepted invitation: the reason it failed, the table, or a seat claimed."""
@@ -659,15 +646,6 @@ class LobbyPeople(Page):
                 self._invite(child.invite)
             elif child.ban is not None:
                 self.open(AdminLine(AdminAct.BAN, target=child.ban.key, about=child.ban.name))
-        elif isinstance(child, InvitationBox):
-            if child.accept is not None:
-                inv = child.invitation
-                why, where = self.service.answer(inv.id, child.accept)
-                if not child.accept:
-                    self.message = why or f"You declined {printable(inv.who)}'s invitation"
-                else:
-                    self.selected = inv.table
-                    self._arrive(why, where, f"You sit at table {inv.table}: its creator starts it")
         elif isinstance(child, SeatQuestion):
             if child.seat is not None:
                 self.message = (self.service.dismiss(child.table.id, child.seat)
@@ -709,7 +687,7 @@ class LobbyScreen(LobbyPeople):
         self.destination: Destination | None = None
         self._view: LobbyView | None = None
         #: Invitations shown in a box already (Esc leaves them for later: y).
-        self._shown_invitations: set[int] = set()
+        self._shown_invitations: dict[int, InvitationRow] = {}
         service.subscribe(self._changed)
         self.offer_invitation()
 
@@ -738,9 +716,9 @@ class LobbyScreen(LobbyPeople):
         """A box whose invitation is no longer open (its table went, it was answered elsewhere) closes,
         saying so: it could not answer anything."""
         box = self.child
-        if isinstance(box, InvitationBox) and all(i.id != box.invitation.id for i in self.view.invitations):
+        if isinstance(box, InvitationBox) and all(i.id != box.invitation for i in self.view.invitations):
             self.child = None
-            inv = box.invitation
+            inv = self._shown_invitations[box.invitation]
             self.message = f"{printable(inv.who)}'s invitation to table {inv.table} is no longer open"
 
     def go(self, where: Destination) -> None:
@@ -1233,5 +1211,5 @@ LOBBY.check()
 __all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY", "LOBBY_KEYS",
            "TARGETS", "AdminLine", "AdminMenu", "BanPicker", "BansPage",
            "ChatLine",
-           "CodeLine", "InvitationBox", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
+           "CodeLine", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
            "NewTable", "NewTableForm", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]

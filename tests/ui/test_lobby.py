@@ -14,7 +14,7 @@ import pytest
 
 import canasta_tui.ui
 from canasta_tui.engine import Rules
-from canasta_tui.ui.dialogs import Confirm
+from canasta_tui.ui.dialogs import Confirm, InvitationBox
 from canasta_tui.ui.keys import KeyHelp, check_commands
 from canasta_tui.ui.lobby import (
     ADMIN_COMMANDS,
@@ -25,7 +25,6 @@ from canasta_tui.ui.lobby import (
     BansPage,
     ChatLine,
     CodeLine,
-    InvitationBox,
     LeaveServer,
     LobbyHelp,
     LobbyScreen,
