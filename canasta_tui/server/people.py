@@ -252,19 +252,20 @@ def shown_points(mu: float, sigma: float) -> int:
 POINTS_SCALE = 40
 
 def rating_text(provisional: int = 3, forfeit_after: float = 120.0) -> str:
-    """What a rating is and how it moves, in 8 lines a leaderboard screen can show (with the
-    server's numbers: ``provisional`` matches, a forfeit after ``forfeit_after`` seconds)."""
+    """What a rating is and how it moves, in 8 lines of at most 76 characters (the leaderboard's
+    page at 80 columns), with the server's numbers: ``provisional`` matches, a forfeit after
+    ``forfeit_after`` seconds."""
     wait = f"{forfeit_after / 60:g} min" if forfeit_after >= 60 and forfeit_after % 60 == 0 else f"{forfeit_after:g} s"
     newcomer = (f"A match counts only against computers and people with {provisional} counted ones."
                 if provisional else "Every rated match counts, whoever the other side is.")
     return "\n".join((
         "Ratings (openskill, Plackett-Luce; partnerships rate as teams of two)",
-        "Only rated tables count.  A rating is skill minus three times its uncertainty,",
-        "in points (40 per unit); a newcomer starts at 0.  Winning raises it, losing",
-        "lowers it, more against stronger sides and while few matches are known.",
-        "Computers are rated by level.  Canasta, Samba and Bolivia are rated apart.",
+        "Only rated tables count.  A rating is skill minus three times its",
+        "uncertainty, in points (40 per unit); a newcomer starts at 0.  Winning",
+        "raises it, losing lowers it, more against stronger sides.  Computers are",
+        "rated by level.  Canasta, Samba and Bolivia are rated apart.",
         newcomer,
-        "A win counts only if you played half your turns yourself; a loss always does.",
+        "A win counts only if you played half your turns; a loss always counts.",
         f"Leave a rated match for {wait} and your side loses it by forfeit."))
 
 

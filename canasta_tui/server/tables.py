@@ -879,6 +879,10 @@ class ServerTable:
             client.notify(text + ". The match is over: q leaves the table")
         for client in self.watchers:
             client.notify(text)
+        gone = self.registry.clients.get(key)          # (the leaver, if still on the server)
+        if gone is not None:
+            gone.notify(f"Your side lost the rated match at table {self.id} by forfeit: you did not come back "
+                        f"within {span(self.registry.config.forfeit_after)}")
         self.registry.changed()
         self.registry.drop_if_over(self)
 

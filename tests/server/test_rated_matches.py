@@ -94,6 +94,7 @@ def test_a_rated_match_whose_only_human_leaves_is_lost_by_forfeit_not_paused_for
             await alice.press("q", "Leave the table?")
             await alice.press("y", "You left the rated match at table 1")
             await settle(srv, lambda: st.forfeited == key("alice"), timeout=30)
+            await alice.wait_for("Your side lost the rated match at table 1 by forfeit")   # told in the lobby
             await settle(srv, lambda: 1 not in srv.registry.tables)      # nobody there: it went
             assert st.state == OVER and st.winner == 1
             await recorded(srv)
