@@ -520,7 +520,7 @@ def load(client: Client) -> None:
     if not items:
         client.message = [f"No saved games yet (F4 saves one; they go to {client.files.where()})"]
         return
-    client.open(LoadList(items=items))
+    client.open(LoadList(items=items, chosen=client.load))
 
 
 # ---------------------------------------------------------------------- the mouse and scripts

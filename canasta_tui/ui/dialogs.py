@@ -223,7 +223,6 @@ class TableHost(TableFacts, Protocol):
     def leave(self, then: str) -> None: ...
     def offer_new_game(self) -> None: ...
     def save_as(self, name: str) -> None: ...
-    def load(self, item: SavedGame) -> None: ...
     def send_chat(self, text: str) -> None: ...
 
 
@@ -641,16 +640,22 @@ class ChatInput(TableDialog):
         draw_box(cv, self.title, lines, width=width)
 
 
+def _load_nothing(item: SavedGame) -> None:
+    return None
+
+
 @dataclass
-class LoadList(TableDialog):
-    """F3: the saved games, newest first."""
+class LoadList(Box):
+    """The saved games, newest first, in a box over the table (F3) or the start menu (l): Up/Down
+    choose, Enter loads the chosen one (``chosen`` is told it, once the box closed), Esc or q goes back."""
 
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "Load a saved game"
     items: Sequence[SavedGame] = field(default_factory=list)
+    chosen: Callable[[SavedGame], object] = _load_nothing
     page: int = 0          # the highlighted line
 
-    def key(self, host: TableHost, name: str) -> None:
+    def key(self, host: DialogHost, name: str) -> None:
         moved = list_move(name, self.page, len(self.items))
         if moved is not None:
             self.page = moved
@@ -658,9 +663,9 @@ class LoadList(TableDialog):
             host.close()
         elif name == "enter" and self.items:
             host.close()
-            host.load(self.items[self.page])
+            self.chosen(self.items[self.page])
 
-    def draw(self, cv: Canvas, table: TableFacts, opts: Options) -> None:
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
 
 

@@ -17,9 +17,9 @@ from ..engine import Rules
 from ..presets import rules_label
 from ..text import printable
 from .canvas import Canvas, Options, draw_box, glyph_text
+from .dialogs import LoadList
 from .lineedit import list_move
 from .pages import Hint, Page, scroll_window
-from .texts import load_lines
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -219,7 +219,7 @@ class StartMenu(Page):
             if not items:
                 self.say("No saved games yet: F4 in the game saves one", error=True)
             else:
-                self.open(LoadPage(items))
+                self.open(LoadList(items=items, chosen=lambda item: self._start(self.home.load(str(item.path)))))
         elif c.what == "resume":
             self._start(self.home.resume())
         elif c.what == "first":
@@ -236,8 +236,6 @@ class StartMenu(Page):
         self.done = True
 
     def child_done(self, child: Page) -> None:
-        if isinstance(child, LoadPage) and child.chosen is not None:
-            self._start(self.home.load(child.chosen))
         self._refresh()
 
     def header_right(self) -> str:
@@ -266,36 +264,5 @@ class StartMenu(Page):
             y += 1
 
 
-class LoadPage(Page):
-    """The saved games, newest first (as F3 at the table); :attr:`chosen` is the path to load."""
-
-    title: ClassVar[str] = "Load a saved game"
-
-    def __init__(self, items: Sequence[SavedGame]) -> None:
-        super().__init__()
-        self.items = list(items)
-        self.current = 0
-        self.chosen: str | None = None
-
-    def on_key(self, name: str) -> None:
-        n = len(self.items)
-        moved = list_move(name, self.current, n)
-        if moved is not None:
-            self.current = moved
-        elif name in ("escape", "q"):
-            self.done = True
-        elif name == "enter" and n:
-            self.chosen = str(self.items[self.current].path)
-            self.done = True
-
-    def hints(self) -> Sequence[Hint]:
-        return [Hint("Up/Down", "choose"), Hint("Enter", "load"), Hint("Esc/q", "back")]
-
-    def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
-        lines = load_lines(self.items, self.current, rows - 4, cv.width - 4)[:-2]
-        for i, text in enumerate(lines):
-            cv.put(top + 1 + i, 2, text, "cursor" if text.startswith(">") else "")
-
-
-__all__ = ["Choice", "Home", "Info", "LoadPage", "Pages", "ResumeFirst", "ResumeQuestion", "StartMenu", "Started",
+__all__ = ["Choice", "Home", "Info", "Pages", "ResumeFirst", "ResumeQuestion", "StartMenu", "Started",
            "choices"]

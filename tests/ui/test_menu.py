@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from canasta_tui.presets import load_rules
-from canasta_tui.ui.menu import LoadPage, StartMenu, choices
+from canasta_tui.ui.dialogs import LoadList
+from canasta_tui.ui.menu import StartMenu, choices
 
 from .pages_helpers import FixedHome, FixedPages, screen, typ
 
@@ -91,9 +92,9 @@ def test_load_lists_the_saves_and_enter_loads_the_chosen_one() -> None:
     games: list[Any] = [Saved("ann"), Saved("bob")]
     home.saved_games = lambda: games          # type: ignore[method-assign]
     typ(menu, "l")
-    assert isinstance(menu.child, LoadPage)
+    assert isinstance(menu.child, LoadList)          # the box F3 opens at the table
     text = screen(menu)
-    assert "> ann" in text and "hand 2, 5 to 9" in text and "Enter load" in text
+    assert "> ann" in text and "hand 2, 5 to 9" in text and "Enter: load" in text
     typ(menu, "down", "enter")
     assert home.asked == ["load /saves/bob.json"]
     assert "no tables in this test" in screen(menu)
