@@ -89,7 +89,7 @@ def _nothing() -> None:
 
 
 #: One answer of a :class:`Confirm`: its key, its label, and what it does.
-Choice = tuple[str, str, Callable[[], object]]
+Reply = tuple[str, str, Callable[[], object]]
 
 
 @dataclass
@@ -101,7 +101,7 @@ class Confirm(Box):
 
     heading: str = "Before you do"
     text: str = ""                              # the question; lines apart by "\n", each wrapped to the box
-    answers: Sequence[Choice] = ()
+    answers: Sequence[Reply] = ()
     no: Callable[[], None] = _nothing
     enter: bool = False
     footer: str | None = None
@@ -669,7 +669,35 @@ class LoadList(Box):
         draw_box(cv, self.title, load_lines(self.items, self.page, cv.height - 10, cv.width - 10), width=cv.width - 6)
 
 
-__all__ = ["CHAT_MAX", "NAME_MAX", "RANK_KEYS", "Answer", "Box", "ChatInput", "Choice", "Confirm", "Dialog", "DialogHost",
-           "InvitationBox", "LeaveTable",
-           "LoadList", "Log", "MatchOver", "PileChoice", "Privacy", "Quit", "Rematch", "SaveName", "Score", "Sheet", "SheetEnd",
-           "Summary", "TableDialog", "TableFacts", "TableHost", "TableReader", "Waiting", "WildTarget"]
+__all__ = [
+    "CHAT_MAX",
+    "NAME_MAX",
+    "RANK_KEYS",
+    "Answer",
+    "Box",
+    "ChatInput",
+    "Confirm",
+    "Dialog",
+    "DialogHost",
+    "InvitationBox",
+    "LeaveTable",
+    "LoadList",
+    "Log",
+    "MatchOver",
+    "PileChoice",
+    "Privacy",
+    "Quit",
+    "Rematch",
+    "Reply",
+    "SaveName",
+    "Score",
+    "Sheet",
+    "SheetEnd",
+    "Summary",
+    "TableDialog",
+    "TableFacts",
+    "TableHost",
+    "TableReader",
+    "Waiting",
+    "WildTarget",
+]

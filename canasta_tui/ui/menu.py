@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Protocol, TypeAlias
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeAlias, assert_never
 
 from ..engine import Rules
 from ..presets import rules_label
 from ..text import printable
 from .canvas import Canvas, Options, draw_box, glyph_text
 from .dialogs import LoadList
-from .lineedit import list_move
+from .keys import CommandTable, KeyHelp
 from .pages import Hint, Page, scroll_window
 
 if TYPE_CHECKING:
@@ -55,13 +56,52 @@ class Pages(Protocol):
 _COUNT = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
 
 
+class Pick(StrEnum):
+    """What a line of the start menu does (its value is its command in :data:`MENU_KEYS`, and for
+    the pages the app builds, the page's name)."""
+
+    RESUME = "resume"
+    NEW = "new"                  # a new game, ``Choice.humans`` of its players at this keyboard
+    WATCH = "watch"
+    FIRST = "first"
+    LOAD = "load"
+    OPTIONS = "options"
+    RULES = "rules"
+    STATISTICS = "statistics"
+    HELP = "help"
+    QUIT = "quit"
+
+
 @dataclass(frozen=True)
 class Choice:
-    what: str          # "resume", "new1" ... "new4", "watch", "first", "load", "options", "rules", "statistics",
-    #                    "help", "quit"
-    key: str
+    what: Pick
+    key: str           # the key shown on its line (one of its command's in MENU_KEYS)
     label: str
     about: str
+    humans: int = 0    # Pick.NEW: how many people play at this keyboard
+
+
+#: The start menu's keys, as the table's and the lobby's are (``ui/keys.py``): one list, checked
+#: against :data:`MENU`'s commands when this module is imported.  A line's key picks it (1-4 the
+#: line of that many people, where the rules have that many players).
+MENU_KEYS: list[KeyHelp] = [
+    KeyHelp("up", ("up", "k", "s-tab"), "Up, Down", "choose a line"),
+    KeyHelp("down", ("down", "j", "tab"), "", ""),
+    KeyHelp("first_line", ("home", "pageup"), "", ""),
+    KeyHelp("last_line", ("end", "pagedown"), "", ""),
+    KeyHelp("start", ("enter", "space"), "Enter", "start the highlighted line"),
+    KeyHelp("escape", ("escape",), "Esc", "says how to quit (q)"),
+    KeyHelp(Pick.RESUME, ("r",), "r", "resume the unfinished game"),
+    KeyHelp(Pick.NEW, ("1", "2", "3", "4"), "1-4", "a new game, that many people at this keyboard"),
+    KeyHelp(Pick.WATCH, ("0",), "0", "watch the computers play every seat"),
+    KeyHelp(Pick.FIRST, ("f",), "f", "a short guided first game"),
+    KeyHelp(Pick.LOAD, ("l", "f3"), "l, F3", "load a saved game"),
+    KeyHelp(Pick.OPTIONS, ("o",), "o", "options"),
+    KeyHelp(Pick.RULES, ("u",), "u", "the rule options"),
+    KeyHelp(Pick.STATISTICS, ("s",), "s", "statistics"),
+    KeyHelp(Pick.HELP, ("?", "f1"), "?, F1", "help"),
+    KeyHelp(Pick.QUIT, ("q",), "q", "quit"),
+]
 
 
 def choices(home: Home) -> list[Choice]:
@@ -71,7 +111,7 @@ def choices(home: Home) -> list[Choice]:
     out = []
     unfinished = home.unfinished()
     if unfinished:
-        out.append(Choice("resume", "r", "Resume", f"the unfinished game: {unfinished}"))
+        out.append(Choice(Pick.RESUME, "r", "Resume", f"the unfinished game: {unfinished}"))
     for n in range(1, players + 1):
         label = f"{_COUNT[n]} Human Player" + ("s" if n > 1 else "")
         if partners:
@@ -83,16 +123,16 @@ def choices(home: Home) -> list[Choice]:
             others = players - n
             about = (f"Players 1 to {n} at this keyboard, in turn" if n > 1 else "you, Player 1") + (
                 f", against {others} computer{'s' if others != 1 else ''}" if others else "")
-        out.append(Choice(f"new{n}", str(n), label, about))
+        out.append(Choice(Pick.NEW, str(n), label, about, humans=n))
     watch = f"Watch {_COUNT.get(players, str(players)).lower()} computers"
-    out += [Choice("watch", "0", watch, "the computers play every seat"),
-            Choice("first", "f", "First game", "a short guided hand for a player new to Canasta"),
-            Choice("load", "l", "Load a saved game", "saved with F4, or kept as a backup"),
-            Choice("options", "o", "Options", "computer level, delay, names, cards, mouse"),
-            Choice("rules", "u", "Rules", f"the rule options: {rules_label(rules)}"),
-            Choice("statistics", "s", "Statistics", "high scores and win ratios"),
-            Choice("help", "?", "Help", "rules, keys, scoring, strategy, FAQ, about"),
-            Choice("quit", "q", "Quit", "the unfinished game stays saved" if unfinished else "")]
+    out += [Choice(Pick.WATCH, "0", watch, "the computers play every seat"),
+            Choice(Pick.FIRST, "f", "First game", "a short guided hand for a player new to Canasta"),
+            Choice(Pick.LOAD, "l", "Load a saved game", "saved with F4, or kept as a backup"),
+            Choice(Pick.OPTIONS, "o", "Options", "computer level, delay, names, cards, mouse"),
+            Choice(Pick.RULES, "u", "Rules", f"the rule options: {rules_label(rules)}"),
+            Choice(Pick.STATISTICS, "s", "Statistics", "high scores and win ratios"),
+            Choice(Pick.HELP, "?", "Help", "rules, keys, scoring, strategy, FAQ, about"),
+            Choice(Pick.QUIT, "q", "Quit", "the unfinished game stays saved" if unfinished else "")]
     return out
 
 
@@ -178,54 +218,55 @@ class StartMenu(Page):
         notices = [*message, *home.notices()]
         if home.offer_first_game():
             # Offered once ever, without a box in the way: highlighted, and said on the message line.
-            self.current = next(i for i, c in enumerate(self.items) if c.what == "first")
+            self.current = next(i for i, c in enumerate(self.items) if c.what == Pick.FIRST)
             self.say("New to Canasta?  Enter plays a short guided first game (f, later too)")
         if notices:
             self.open(Info("Notice", notices))
 
     def _refresh(self) -> None:
         """The lines again (a game kept, rules changed): the same choice stays highlighted."""
-        what = self.items[self.current].what
+        was = self.items[self.current]
         self.items = choices(self.home)
         self.rules = rules_label(self.home.rules())
-        self.current = next((i for i, c in enumerate(self.items) if c.what == what), 0)
+        self.current = next((i for i, c in enumerate(self.items) if (c.what, c.humans) == (was.what, was.humans)), 0)
 
     def on_key(self, name: str) -> None:
-        moved = list_move(name, self.current, len(self.items), cycle=True)
-        if moved is not None:
-            self.current = moved
-        elif name in ("enter", "space"):
-            self.choose(self.items[self.current])
-        elif name in ("f1",):
-            self.choose(next(c for c in self.items if c.what == "help"))
-        elif name in ("f3",):
-            self.choose(next(c for c in self.items if c.what == "load"))
-        elif name == "escape":
-            self.say("q quits; Enter starts the highlighted choice")
-        else:
-            for i, c in enumerate(self.items):
-                if name == c.key:
+        """A key runs its command of :data:`MENU_KEYS` (the others do nothing)."""
+        command = MENU.for_key(name)
+        if command is not None:
+            MENU.commands[command](self, name)
+
+    def pick(self, what: Pick, key: str) -> None:
+        """The line of ``what`` that ``key`` names starts (a line's own key highlights it too)."""
+        for i, c in enumerate(self.items):
+            if c.what == what and (what != Pick.NEW or c.key == key):
+                if key == c.key:
                     self.current = i
-                    self.choose(c)
-                    return
+                self.choose(c)
+                return
 
     def choose(self, c: Choice) -> None:
-        if c.what == "quit":
-            self.quit = self.done = True
-        elif c.what in ("options", "rules", "statistics", "help"):
-            self.open(self.pages.page(c.what))
-        elif c.what == "load":
-            items = list(self.home.saved_games())
-            if not items:
-                self.say("No saved games yet: F4 in the game saves one", error=True)
-            else:
-                self.open(LoadList(items=items, chosen=lambda item: self._start(self.home.load(str(item.path)))))
-        elif c.what == "resume":
-            self._start(self.home.resume())
-        elif c.what == "first":
-            self._start(self.home.first_game())
-        else:
-            self._start(self.home.new(0 if c.what == "watch" else int(c.what[3:])))
+        match c.what:
+            case Pick.QUIT:
+                self.quit = self.done = True
+            case Pick.OPTIONS | Pick.RULES | Pick.STATISTICS | Pick.HELP:
+                self.open(self.pages.page(c.what.value))
+            case Pick.LOAD:
+                items = list(self.home.saved_games())
+                if not items:
+                    self.say("No saved games yet: F4 in the game saves one", error=True)
+                else:
+                    self.open(LoadList(items=items, chosen=lambda item: self._start(self.home.load(str(item.path)))))
+            case Pick.RESUME:
+                self._start(self.home.resume())
+            case Pick.FIRST:
+                self._start(self.home.first_game())
+            case Pick.WATCH:
+                self._start(self.home.new(0))
+            case Pick.NEW:
+                self._start(self.home.new(c.humans))
+            case _:
+                assert_never(c.what)
 
     def _start(self, got: Started | str) -> None:
         if isinstance(got, str):
@@ -264,5 +305,58 @@ class StartMenu(Page):
             y += 1
 
 
-__all__ = ["Choice", "Home", "Info", "Pages", "ResumeFirst", "ResumeQuestion", "StartMenu", "Started",
-           "choices"]
+# ---------------------------------------------------------------------- the start menu's commands
+
+#: A command of the start menu: what a key of :data:`MENU_KEYS` does (given the menu and the key).
+MenuCommand = Callable[[StartMenu, str], None]
+#: The start menu's commands, checked against :data:`MENU_KEYS` at the end of this module (on import).
+MENU: CommandTable[MenuCommand] = CommandTable("the start menu's", MENU_KEYS)
+
+
+def _move(to: Callable[[int, int], int]) -> MenuCommand:
+    def move(menu: StartMenu, key: str) -> None:
+        menu.current = to(menu.current, len(menu.items))
+    return move
+
+
+MENU.command("up")(_move(lambda at, n: (at - 1) % n))
+MENU.command("down")(_move(lambda at, n: (at + 1) % n))
+MENU.command("first_line")(_move(lambda at, n: 0))
+MENU.command("last_line")(_move(lambda at, n: n - 1))
+
+
+@MENU.command("start")
+def start(menu: StartMenu, key: str) -> None:
+    menu.choose(menu.items[menu.current])
+
+
+@MENU.command("escape")
+def escape(menu: StartMenu, key: str) -> None:
+    menu.say("q quits; Enter starts the highlighted choice")
+
+
+def _pick(what: Pick) -> MenuCommand:
+    def pick(menu: StartMenu, key: str) -> None:
+        menu.pick(what, key)
+    return pick
+
+
+for _what in Pick:       # each line's command picks it (the menu says which lines there are)
+    MENU.command(_what)(_pick(_what))
+MENU.check()
+
+
+__all__ = [
+    "MENU",
+    "MENU_KEYS",
+    "Choice",
+    "Home",
+    "Info",
+    "Pages",
+    "Pick",
+    "ResumeFirst",
+    "ResumeQuestion",
+    "StartMenu",
+    "Started",
+    "choices",
+]

@@ -10,11 +10,13 @@ import textwrap
 
 import pytest
 
+from canasta_tui.presets import load_rules
 from canasta_tui.ui import commands, lobby
 from canasta_tui.ui.keys import KEYS, CommandTable, KeyHelp
 from canasta_tui.ui.lobby import ADMIN_COMMANDS, LOBBY, LOBBY_KEYS, LobbyHelp, help_lines
+from canasta_tui.ui.menu import MENU, MENU_KEYS, Pick, StartMenu, choices
 
-from .pages_helpers import screen, typ
+from .pages_helpers import FixedHome, FixedPages, screen, typ
 from .test_lobby import FakeLobby
 
 KEYS_OF_A_SCREEN = [KeyHelp("new", ("n",), "n", "create"), KeyHelp("quit", ("q", "c-c"), "q", "leave")]
@@ -104,3 +106,27 @@ def test_the_lobby_help_lists_exactly_its_key_table() -> None:
     box = [line.strip(" │") for line in text.splitlines() if line.strip().startswith("│")]
     keys_shown = [line for line in box if line and not line.startswith(("✓", "(press any key)"))]
     assert keys_shown == help_lines()
+
+
+def test_the_start_menu_is_on_a_checked_table_and_each_line_its_key() -> None:
+    """Each line of the menu shows a key that runs that line's command (its Pick), and every Pick
+    has a command and a key: the menu dispatches on the enum, never on a string's tail."""
+    assert MENU.checked and MENU.keys is MENU_KEYS and set(MENU.commands) >= set(Pick)
+    for players in (2, 4):
+        home = FixedHome(rules_=load_rules("classic").replace(players=players, partnerships=players == 4))
+        for c in choices(home):
+            assert MENU.for_key(c.key) == c.what, c
+        news = [c for c in choices(home) if c.what == Pick.NEW]
+        assert [(c.key, c.humans) for c in news] == [(str(n), n) for n in range(1, players + 1)]
+
+
+def test_a_line_s_key_starts_it_with_its_own_count_of_people() -> None:
+    home = FixedHome()
+    menu = StartMenu(home, FixedPages())
+    typ(menu, "3", "0", "r", "f", "enter")
+    # (each start fails in this test and leaves the menu up; Enter starts the line f highlighted)
+    assert home.asked == ["new 3", "new 0", "resume", "first game", "first game"]
+    typ(menu, "up", "enter")                         # the line above First game: Watch
+    assert home.asked[-1] == "new 0"
+    typ(menu, "8")                                   # no line of eight people: nothing
+    assert home.asked[-1] == "new 0" and len(home.asked) == 6
