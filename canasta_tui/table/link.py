@@ -62,6 +62,11 @@ class Link:
         return self._table.match.winner
 
     @property
+    def closed(self) -> bool:
+        """The table takes no move any more (a server's rated match ended by a forfeit)."""
+        return self._table.closed
+
+    @property
     def events(self) -> Sequence[Event]:
         return self._table.events
 

@@ -373,6 +373,8 @@ class Client:
 def status_line(c: Client) -> str:
     """The hint line of ``c``: whose move it is and what can be done."""
     v = c.view()
+    if c.remote and c.link.closed and c.link.winner is None:
+        return "The match is over: q leaves the table"       # (a forfeit: the server says why)
     if c.dealing is not None:
         return "Dealing… any key ends the deal and acts at once"
     if v.phase == Phase.HAND_OVER:

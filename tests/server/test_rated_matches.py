@@ -169,6 +169,9 @@ def test_the_others_are_told_of_a_forfeit_can_leave_and_only_the_leaver_and_the_
             await bob.press("y", "You left the rated match")
             for t in (alice, carol):
                 await t.wait_for("bob did not come back", timeout=30)
+                if "(press any key)" in t.text():
+                    await t.press("x", lambda s: "(press any key)" not in s)
+                assert t.line(22) == "The match is over: q leaves the table"
             assert st.state == OVER and st.winner == 0 and st.table is not None and st.table.closed
             await recorded(srv)
             model = PlackettLuce()
