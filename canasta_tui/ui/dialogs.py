@@ -88,6 +88,18 @@ def _nothing() -> None:
     return None
 
 
+@dataclass
+class Info(Box):
+    """A few lines in a box (each wrapped to it); any key closes it."""
+
+    heading: str = ""
+    text: Sequence[str] = ()
+
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
+        body = [w for t in self.text for w in wrap(glyph_text(printable(t), opts.glyphs), cv.width - 10)]
+        draw_box(cv, self.heading, [*body, "", "(press any key)"])
+
+
 #: One answer of a :class:`Confirm`: its key, its label, and what it does.
 Reply = tuple[str, str, Callable[[], object]]
 

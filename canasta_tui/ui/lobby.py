@@ -6,9 +6,11 @@ where), and from it a player creates a table, sits in a free seat, takes a compu
 everybody in the lobby.
 
 It is a :class:`~.pages.Page` like the start menu: its keys at the list of tables are one
-table (:data:`LOBBY_KEYS`) checked against their commands (:data:`COMMANDS`) when this module
-is imported, and the new-table form, the chat line, a guest's code, the help and "Leave the
-server?" are child pages opened over it.  It draws a :class:`~.lobbyview.LobbyView` and acts
+table (:data:`LOBBY_KEYS`) checked against their commands (:data:`LOBBY`) when this module
+is imported, as the table's and the start menu's are, and the new-table form, the lines typed
+on the message line, the online list, the admins' boxes, the help and "Leave the server?" are
+dialogs (:class:`~.dialogs.Box`, as the table's) opened over it, each told what to do with
+its answer.  It draws a :class:`~.lobbyview.LobbyView` and acts
 through a :class:`~.lobbyview.LobbyService`: the server (``canasta_tui.server``) implements
 that, and nothing here imports it.
 """
@@ -18,14 +20,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..ai import LEVELS
 from ..engine import RulesError
 from ..presets import load_rules, preset_names
 from ..text import points, printable
 from .canvas import Canvas, Options, Region, draw_box, draw_too_small, first_fit, put_lines_up, too_small, wrap
-from .dialogs import CHAT_MAX, Confirm, Dialog, InvitationBox
+from .dialogs import CHAT_MAX, Box, Confirm, Dialog, DialogHost, Info, InvitationBox
 from .keys import CommandTable, KeyHelp
 from .lineedit import LineEdit, list_move, step_choice
 from .lobbyview import (
@@ -45,7 +47,6 @@ from .lobbyview import (
     VisitorRow,
     ban_hours,
 )
-from .menu import Info
 from .pages import Page
 from .records import LeaderboardPage, PersonOptionsPage, RecordPage, RecordService
 from .replay import ReplayPage
@@ -182,65 +183,75 @@ class NewTable:
                 "Enter: create the table   Esc: cancel"]
 
 
-class NewTableForm(Page):
-    """The new-table form in a box over the lobby; :attr:`create` once Enter took it."""
+def _ignore(*args: object) -> None:
+    return None
 
-    overlay: ClassVar[bool] = True
 
-    def __init__(self, timers: tuple[int, ...] = (0,), leaves: str = "") -> None:
-        super().__init__()
-        self.form = NewTable(timers=timers, leaves=leaves)
-        self.create = False
+@dataclass
+class NewTableForm(Box):
+    """The new-table form in a box over the lobby: Enter creates the table (``create`` is told the
+    form), Esc or q cancels."""
 
-    def on_key(self, name: str) -> None:
+    timers: tuple[int, ...] = (0,)
+    leaves: str = ""
+    create: Callable[[NewTable], object] = _ignore
+    form: NewTable = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.form = NewTable(timers=self.timers, leaves=self.leaves)
+
+    def key(self, host: DialogHost, name: str) -> None:
         f = self.form
         row = list_move(name, f.row, f.ROWS, cycle=True)
         if row is not None:
             f.row = row
         elif name in ("escape", "q"):
-            self.done = True
+            host.close()
         elif name in ("left", "h"):
             f.change(-1)
         elif name in ("right", "l", "space"):
             f.change(1)
         elif name == "enter":
-            self.create = self.done = True
+            host.close()
+            self.create(f)
 
-    def draw(self, cv: Canvas, opts: Options) -> None:
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         draw_box(cv, "New table", self.form.lines())
 
 
-class TextLine(Page):
+@dataclass
+class TextLine(Box):
     """A line typed on the lobby's message line (:class:`~.lineedit.LineEdit`): Enter takes it
-    (:attr:`entered`), Esc cancels.  Any other key edits the line, so that a stray arrow key
+    (``then`` is told it), Esc cancels.  Any other key edits the line, so that a stray arrow key
     never throws away what was typed."""
 
-    overlay: ClassVar[bool] = True
     prompt: ClassVar[str] = ""
     limit: ClassVar[int] = CHAT_MAX
+    then: Callable[[str], object] = _ignore
+    text: str = ""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.edit = LineEdit("", self.limit)
-        self.entered: str | None = None
+    def __post_init__(self) -> None:
+        self.edit = LineEdit(self.text, self.limit)
 
-    def on_key(self, name: str) -> None:
+    def key(self, host: DialogHost, name: str) -> None:
         if name == "escape":
-            self.done = True
+            host.close()
         elif name == "enter":
-            self.entered, self.done = self.edit.text, True
+            host.close()
+            self.then(self.edit.text)
         else:
             self.edit.key(name)
 
     def shown(self, width: int) -> str:
         return self.prompt + self.edit.text + "_"
 
-    def draw(self, cv: Canvas, opts: Options) -> None:
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         y = cv.height - 2
         cv.fill(y, 0, cv.width, 1)
         cv.put(y, 0, self.shown(cv.width)[: cv.width], "message")
 
 
+@dataclass
 class ChatLine(TextLine):
     """A line to everybody in the lobby (its end shows while it is longer than the screen)."""
 
@@ -250,6 +261,7 @@ class ChatLine(TextLine):
         return self.prompt + (self.edit.text + "_")[-(width - 8):]
 
 
+@dataclass
 class CodeLine(TextLine):
     """A guest types the code of their seat."""
 
@@ -257,6 +269,7 @@ class CodeLine(TextLine):
     limit: ClassVar[int] = CODE_MAX
 
 
+@dataclass
 class JoinLine(TextLine):
     """The code of a private table, to sit at it."""
 
@@ -264,6 +277,7 @@ class JoinLine(TextLine):
     limit: ClassVar[int] = CODE_MAX
 
 
+@dataclass
 class AdminLine(TextLine):
     """What an admin's action needs (its :attr:`act` says which), typed on the message line."""
 
@@ -273,23 +287,20 @@ class AdminLine(TextLine):
         AdminAct.REMOVE: "Remove (a name online, then why): ",
         AdminAct.BAN: "Ban (a name online, SHA256:... or an address, then hours, then why): ",
     }
-
-    def __init__(self, act: AdminAct, text: str = "", target: str = "", about: str = "") -> None:
-        super().__init__()
-        self.act = act
-        self.edit.text = text
-        #: A target picked from a list (``about``: how the prompt names it): the line is the rest.
-        self.target = target
-        self.about = about
+    act: AdminAct = AdminAct.ANNOUNCE
+    #: A target picked from a list (``about``: how the prompt names it): the line is the rest.
+    target: str = ""
+    about: str = ""
 
     def shown(self, width: int) -> str:
         prompt = f"Ban {self.about}: hours, then why: " if self.target else self.PROMPTS[self.act]
         return prompt + (self.edit.text + "_")[-max(8, width - len(prompt) - 1):]
 
-    def parts(self) -> tuple[str, str]:
-        """(target, text): the announcement is all text; the others' first word is the target (and a
-        ban's second its hours), whether spaces, commas or semicolons come between them."""
-        text = (self.entered or "").strip()
+    def parts(self, entered: str) -> tuple[str, str]:
+        """(target, text) of the line ``entered``: the announcement is all text; the others' first
+        word is the target (and a ban's second its hours), whether spaces, commas or semicolons
+        come between them."""
+        text = entered.strip()
         if self.target:
             return self.target, " ".join(w for w in _FIELDS.split(text, maxsplit=1) if w)
         if self.act == AdminAct.ANNOUNCE:
@@ -303,58 +314,59 @@ class AdminLine(TextLine):
 _FIELDS = re.compile(r"[\s,;]+")
 
 
-class AdminMenu(Page):
-    """The admins' actions: a digit picks one (:attr:`act`), 5 the bans page (:attr:`bans`), any
-    other key cancels."""
+@dataclass
+class AdminMenu(Box):
+    """The admins' actions: a digit picks one (``act`` is told it), 5 the bans page (``bans``),
+    any other key cancels."""
 
-    overlay: ClassVar[bool] = True
     ACTS: ClassVar[tuple[AdminAct, ...]] = (AdminAct.ANNOUNCE, AdminAct.CLOSE, AdminAct.REMOVE, AdminAct.BAN)
+    act: Callable[[AdminAct], object] = _ignore
+    bans: Callable[[], object] = _ignore
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.act: AdminAct | None = None
-        self.bans = False
-
-    def handle(self, name: str) -> None:
+    def key(self, host: DialogHost, name: str) -> None:
+        host.close()
         if name in ("1", "2", "3", "4"):
-            self.act = self.ACTS[int(name) - 1]
-        self.bans = name == "5"
-        self.done = True
+            self.act(self.ACTS[int(name) - 1])
+        elif name == "5":
+            self.bans()
 
-    def draw(self, cv: Canvas, opts: Options) -> None:
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         draw_box(cv, "Admin", ["1  announce a line to everybody", "2  close a table (its game is kept)",
                                "3  remove a person from the server", "4  ban a person, a key or an address for a time",
                                "5  the bans: lift one, or ban somebody online or a recent visitor", "",
                                "Each asks before it is done, and is logged.", "Any other key: cancel"])
 
 
-class BansPage(Page):
+def _no_rows() -> Sequence[Any]:
+    return ()
+
+
+@dataclass
+class BansPage(Box):
     """The bans in force (who, their key, the addresses their guests are kept out from, until when,
-    by whom): Up/Down choose one, l lifts it (:attr:`lift`), b bans somebody online or a recent
-    visitor (:attr:`pick`), Esc or q closes."""
+    by whom): Up/Down choose one, l lifts it (``lift``), b bans somebody online or a recent
+    visitor (``pick``), Esc or q closes."""
 
-    overlay: ClassVar[bool] = True
+    rows: Callable[[], Sequence[BanRow]] = _no_rows
+    lift: Callable[[BanRow], object] = _ignore
+    pick: Callable[[], object] = _ignore
+    at: int = 0
 
-    def __init__(self, rows: Callable[[], Sequence[BanRow]]) -> None:
-        super().__init__()
-        self.rows = rows
-        self.at = 0
-        self.lift: BanRow | None = None
-        self.pick = False
-
-    def handle(self, name: str) -> None:
+    def key(self, host: DialogHost, name: str) -> None:
         rows = self.rows()
         step = {"up": -1, "k": -1, "down": 1, "j": 1}.get(name)
         if step is not None:
             self.at = max(0, min(len(rows) - 1, self.at + step))
         elif name in ("l", "delete") and rows:
-            self.lift, self.done = rows[min(self.at, len(rows) - 1)], True
+            host.close()
+            self.lift(rows[min(self.at, len(rows) - 1)])
         elif name in ("b", "n"):
-            self.pick = self.done = True
+            host.close()
+            self.pick()
         elif name in ("escape", "q"):
-            self.done = True
+            host.close()
 
-    def lines(self, room: int) -> list[str]:
+    def body(self, room: int) -> list[str]:
         """Three lines a ban (the chosen one's marked), as many bans as ``room`` lines hold."""
         rows = self.rows()
         self.at = max(0, min(self.at, len(rows) - 1))
@@ -370,34 +382,32 @@ class BansPage(Page):
         more = f"{first + 1}-{min(len(rows), first + per)} of {len(rows)} bans" if len(rows) > per else ""
         return [*out, *([more] if more else []), "", "Up/Down: choose   l: lift the ban   b: ban somebody   Esc: close"]
 
-    def draw(self, cv: Canvas, opts: Options) -> None:
-        draw_box(cv, "Bans", self.lines(cv.height - 6), width=cv.width - 6)
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
+        draw_box(cv, "Bans", self.body(cv.height - 6), width=cv.width - 6)
 
 
-class BanPicker(Page):
+@dataclass
+class BanPicker(Box):
     """Whom to ban: who is online, then the recent visitors, each with the address they came
-    from last; the chosen one's key shows in full below.  Enter picks (:attr:`chosen`), Esc closes."""
+    from last; the chosen one's key shows in full below.  Enter picks (``chosen``), Esc closes."""
 
-    overlay: ClassVar[bool] = True
+    rows: Callable[[], Sequence[VisitorRow]] = _no_rows
+    chosen: Callable[[VisitorRow], object] = _ignore
+    at: int = 0
 
-    def __init__(self, rows: Callable[[], Sequence[VisitorRow]]) -> None:
-        super().__init__()
-        self.rows = rows
-        self.at = 0
-        self.chosen: VisitorRow | None = None
-
-    def handle(self, name: str) -> None:
+    def key(self, host: DialogHost, name: str) -> None:
         rows = self.rows()
         n = len(rows)
         step = {"up": -1, "k": -1, "down": 1, "j": 1, "pageup": -PEOPLE_ROWS, "pagedown": PEOPLE_ROWS}.get(name)
         if step is not None:
             self.at = max(0, min(n - 1, self.at + step))
         elif name == "enter" and rows:
-            self.chosen, self.done = rows[min(self.at, n - 1)], True
+            host.close()
+            self.chosen(rows[min(self.at, n - 1)])
         elif name in ("escape", "q"):
-            self.done = True
+            host.close()
 
-    def lines(self, room: int) -> list[str]:
+    def body(self, room: int) -> list[str]:
         rows = self.rows()
         n = len(rows)
         self.at = max(0, min(self.at, n - 1))
@@ -413,50 +423,43 @@ class BanPicker(Page):
                ) if chosen is not None else ""
         return [*out, "", key, "Enter: ban them (hours, then why)   Up/Down: choose   Esc: close"]
 
-    def draw(self, cv: Canvas, opts: Options) -> None:
-        draw_box(cv, "Ban whom?", self.lines(cv.height - 6), width=cv.width - 6)
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
+        draw_box(cv, "Ban whom?", self.body(cv.height - 6), width=cv.width - 6)
 
 
-class SeatQuestion(Page):
-    """Which seat's person the creator asks to leave: a digit (:attr:`seat`), any other key cancels."""
+@dataclass
+class SeatQuestion(Box):
+    """Which seat's person the creator asks to leave: a digit (``seat`` is told it), any other key cancels."""
 
-    overlay: ClassVar[bool] = True
+    table: TableRow
+    seat: Callable[[int], object] = _ignore
 
-    def __init__(self, table: TableRow) -> None:
-        super().__init__()
-        self.table = table
-        self.seat: int | None = None
-
-    def handle(self, name: str) -> None:
+    def key(self, host: DialogHost, name: str) -> None:
+        host.close()
         if name.isdigit() and 1 <= int(name) <= self.table.players:
-            self.seat = int(name) - 1
-        self.done = True
+            self.seat(int(name) - 1)
 
-    def draw(self, cv: Canvas, opts: Options) -> None:
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         lines = [f"{i + 1}  {printable(s.name)}" for i, s in enumerate(self.table.seats)
                  if s.occupant != SeatState.FREE and not s.mine]
         draw_box(cv, f"Table {self.table.id}", ["Ask the person in which seat to leave?", "", *lines, "",
                                                 "A digit: that seat    any other key: cancel"])
 
 
-class OnlineList(Page):
+@dataclass
+class OnlineList(Box):
     """Who is online (:attr:`LobbyView.people`): you first, then the lobby, then by table; their
     place and rating.  Up/Down and Page Up/Down scroll; Enter invites the chosen person to your
-    table (:attr:`invite`); Esc, q or p closes it."""
+    table (``invite``), an admin's b bans them (``ban``); Esc, q or p closes it."""
 
-    overlay: ClassVar[bool] = True
+    people: Callable[[], Sequence[PersonRow]] = _no_rows
+    admin: bool = False
+    invite: Callable[[PersonRow], object] = _ignore
+    ban: Callable[[PersonRow], object] = _ignore
+    at: int = 0
+    top: int = 0
 
-    def __init__(self, people: Callable[[], Sequence[PersonRow]], admin: bool = False) -> None:
-        super().__init__()
-        self.people = people
-        self.at = 0
-        self.top = 0
-        self.invite: PersonRow | None = None
-        #: An admin bans the chosen person with b (:attr:`ban`).
-        self.admin = admin
-        self.ban: PersonRow | None = None
-
-    def handle(self, name: str) -> None:
+    def key(self, host: DialogHost, name: str) -> None:
         rows = self.people()
         n = len(rows)
         step = {"up": -1, "k": -1, "down": 1, "j": 1, "pageup": -PEOPLE_ROWS, "pagedown": PEOPLE_ROWS,
@@ -464,15 +467,15 @@ class OnlineList(Page):
         if step is not None:
             self.at = max(0, min(n - 1, self.at + step))
         elif name in ("enter", "i") and rows:
-            self.invite = rows[min(self.at, n - 1)]
-            self.done = True
+            host.close()
+            self.invite(rows[min(self.at, n - 1)])
         elif name == "b" and self.admin and rows:
-            self.ban = rows[min(self.at, n - 1)]
-            self.done = True
+            host.close()
+            self.ban(rows[min(self.at, n - 1)])
         elif name in ("escape", "q", "p"):
-            self.done = True
+            host.close()
 
-    def lines(self, verified: str, room: int, width: int) -> list[str]:
+    def body(self, verified: str, room: int, width: int) -> list[str]:
         rows = self.people()
         n = len(rows)
         self.at = max(0, min(self.at, n - 1))
@@ -492,19 +495,19 @@ class OnlineList(Page):
         keys = "Enter: invite to your table   " + ("b: ban   " if self.admin else "Up/Down: choose   ") + "Esc: close"
         return [*out, "", more, keys]
 
-    def draw(self, cv: Canvas, opts: Options) -> None:
-        draw_box(cv, "Online", self.lines(opts.glyphs.verified, cv.height - 10, cv.width))
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
+        draw_box(cv, "Online", self.body(opts.glyphs.verified, cv.height - 10, cv.width))
 
 
+@dataclass
 class LobbyHelp(Info):
     """The lobby's keys (:data:`LOBBY_KEYS`) and the marks of its names; any key closes it.  An
     admin's keys show to admins only."""
 
-    def __init__(self, admin: bool = False) -> None:
-        super().__init__("Lobby keys", [])
-        self.admin = admin
+    heading: str = "Lobby keys"
+    admin: bool = False
 
-    def draw(self, cv: Canvas, opts: Options) -> None:
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         keys = help_lines(admin=self.admin)
         legend = [line.format(verified=opts.glyphs.verified) for line in LEGEND]
         gap = [""]
@@ -517,25 +520,23 @@ class LobbyHelp(Info):
                 gap = []
             else:
                 keys.remove(spare.pop(0))
-        self.lines = [*keys, *gap, *legend]
-        super().draw(cv, opts)
+        self.text = [*keys, *gap, *legend]
+        super().draw(cv, seen, opts)
 
 
-class LeaveServer(Page):
-    """"Leave the server?": y, Enter or q again leaves (:attr:`leave`); any other key stays."""
+@dataclass
+class LeaveServer(Box):
+    """"Leave the server?": y, Enter or q again leaves (``leave``); any other key stays."""
 
-    overlay: ClassVar[bool] = True
     QUESTION: ClassVar[str] = "Leave the server?"
+    leave: Callable[[], object] = _ignore
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.leave = False
+    def key(self, host: DialogHost, name: str) -> None:
+        host.close()
+        if name in ("y", "enter", "q", "c-c"):
+            self.leave()
 
-    def handle(self, name: str) -> None:
-        self.leave = name in ("y", "enter", "q", "c-c")
-        self.done = True
-
-    def draw(self, cv: Canvas, opts: Options) -> None:
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         draw_box(cv, "Leave", [self.QUESTION, "", "y: leave    n: stay"])
 
 
@@ -636,40 +637,38 @@ class LobbyPeople(Page):
             self.message = "Nothing was done"
         self.open(Confirm("Are you sure?", question, [("y", "do it", do)], no=nothing, enter=True, no_label="cancel"))
 
-    def people_child_done(self, child: Page) -> bool:
-        """A box of this part closed: act on its answer (whether it was one of this part's)."""
-        if isinstance(child, JoinLine):
-            if child.entered is not None and child.entered.strip():
-                self._arrive(*self.service.join(child.entered), "You sit at that table")
-        elif isinstance(child, OnlineList):
-            if child.invite is not None:
-                self._invite(child.invite)
-            elif child.ban is not None:
-                self.open(AdminLine(AdminAct.BAN, target=child.ban.key, about=child.ban.name))
-        elif isinstance(child, SeatQuestion):
-            if child.seat is not None:
-                self.message = (self.service.dismiss(child.table.id, child.seat)
-                                or f"You asked the person in seat {child.seat + 1} to leave")
-        elif isinstance(child, AdminMenu):
-            if child.bans:
-                self.open(BansPage(self.service.bans))
-            elif child.act is not None:
-                st = self.current()
-                self.open(AdminLine(child.act, f"{st.id} " if child.act == AdminAct.CLOSE and st else ""))
-        elif isinstance(child, BansPage):
-            if child.lift is not None:
-                self._admin_ask(AdminAct.LIFT, child.lift.target, "")
-            elif child.pick:
-                self.open(BanPicker(self.service.visitors))
-        elif isinstance(child, BanPicker):
-            if child.chosen is not None:
-                self.open(AdminLine(AdminAct.BAN, target=child.chosen.target, about=child.chosen.name))
-        elif isinstance(child, AdminLine):
-            if child.entered is not None and child.entered.strip():
-                self._admin_ask(child.act, *child.parts(), picked=bool(child.target))
-        else:
-            return False
-        return True
+    # ------------------------------------------------------------------ the boxes' answers
+    def joined(self, code: str) -> None:
+        if code.strip():
+            self._arrive(*self.service.join(code), "You sit at that table")
+
+    def dismissed(self, table: TableRow, seat: int) -> None:
+        self.message = self.service.dismiss(table.id, seat) or f"You asked the person in seat {seat + 1} to leave"
+
+    def admin_line(self, act: AdminAct, text: str = "", target: str = "", about: str = "") -> None:
+        """What an admin's action needs, typed on the message line (a target picked from a list: the rest)."""
+        line = AdminLine(act=act, text=text, target=target, about=about)
+        line.then = lambda entered: self._admin_typed(line, entered)
+        self.open(line)
+
+    def _admin_typed(self, line: AdminLine, entered: str) -> None:
+        if entered.strip():
+            self._admin_ask(line.act, *line.parts(entered), picked=bool(line.target))
+
+    def admin_act(self, act: AdminAct) -> None:
+        st = self.current()
+        self.admin_line(act, f"{st.id} " if act == AdminAct.CLOSE and st else "")
+
+    def bans(self) -> None:
+        self.open(BansPage(self.service.bans, lift=lambda ban: self._admin_ask(AdminAct.LIFT, ban.target, ""),
+                           pick=lambda: self.open(BanPicker(self.service.visitors, chosen=self._ban_visitor))))
+
+    def _ban_visitor(self, v: VisitorRow) -> None:
+        self.admin_line(AdminAct.BAN, target=v.target, about=v.name)
+
+    def online(self) -> None:
+        self.open(OnlineList(lambda: self.view.people, self.view.admin, invite=self._invite,
+                             ban=lambda p: self.admin_line(AdminAct.BAN, target=p.key, about=p.name)))
 
 
 class LobbyScreen(LobbyPeople):
@@ -743,7 +742,7 @@ class LobbyScreen(LobbyPeople):
         child = self.child
         if not isinstance(child, LeaveServer) and (name == "c-c" or self.too_small):
             if name in ("q", "c-c"):
-                self.open(LeaveServer())
+                self.open(LeaveServer(self.leave))
             return
         if child is not None:
             if isinstance(child, Dialog):
@@ -760,24 +759,11 @@ class LobbyScreen(LobbyPeople):
             self.message = ""
             COMMANDS[command](self, name)
 
-    def child_done(self, child: Page) -> None:
-        if self.people_child_done(child):
-            return
-        if isinstance(child, LeaveServer):
-            if child.leave:
-                self.destination = None
-                self.done = True
-        elif isinstance(child, NewTableForm):
-            if child.create:
-                self._create(child.form)
-        elif isinstance(child, ChatLine):
-            if child.entered is not None:
-                self.message = self.service.say(child.entered) or ""
-        elif isinstance(child, CodeLine):
-            if child.entered is not None:
-                self._reclaim(child.entered)
+    def leave(self) -> None:
+        self.destination = None
+        self.done = True
 
-    def _create(self, f: NewTable) -> None:
+    def create(self, f: NewTable) -> None:
         try:
             rules = load_rules(f.presets[f.preset]).replace(target_score=f.target)
         except RulesError as exc:
@@ -798,7 +784,7 @@ class LobbyScreen(LobbyPeople):
         else:
             self.message = f"Table {got} is yours: you sit as Player 1; press s to start when everybody is seated"
 
-    def _reclaim(self, code: str) -> None:
+    def reclaim(self, code: str) -> None:
         why = self.service.reclaim(code)
         if why:
             self.message = why
@@ -1022,7 +1008,7 @@ def new(lobby: LobbyScreen, key: str) -> None:
     else:
         seated = next((t for t in lobby.view.tables if t.stage == TableState.FORMING and t.my_seat is not None), None)
         leaves = f"Creating it gives up your seat at table {seated.id}" if seated is not None else ""
-        lobby.open(NewTableForm(lobby.service.turn_timers(), leaves))
+        lobby.open(NewTableForm(lobby.service.turn_timers(), leaves, lobby.create))
 
 
 @command("sit")
@@ -1103,12 +1089,12 @@ def stand(lobby: LobbyScreen, key: str) -> None:
 
 @command("chat")
 def chat(lobby: LobbyScreen, key: str) -> None:
-    lobby.open(ChatLine())
+    lobby.open(ChatLine(lambda text: setattr(lobby, "message", lobby.service.say(text) or "")))
 
 
 @command("people")
 def people(lobby: LobbyScreen, key: str) -> None:
-    lobby.open(OnlineList(lambda: lobby.view.people, lobby.view.admin))
+    lobby.online()
 
 
 @command("answer")
@@ -1119,7 +1105,7 @@ def answer(lobby: LobbyScreen, key: str) -> None:
 
 @command("join")
 def join(lobby: LobbyScreen, key: str) -> None:
-    lobby.open(JoinLine())
+    lobby.open(JoinLine(lobby.joined))
 
 
 @command("dismiss")
@@ -1130,12 +1116,12 @@ def dismiss(lobby: LobbyScreen, key: str) -> None:
     elif all(s.occupant == SeatState.FREE or s.mine for s in st.seats):
         lobby.message = "Nobody else sits at this table"
     else:
-        lobby.open(SeatQuestion(st))
+        lobby.open(SeatQuestion(st, lambda seat: lobby.dismissed(st, seat)))
 
 
 @command("admin")
 def admin(lobby: LobbyScreen, key: str) -> None:
-    lobby.open(AdminMenu())
+    lobby.open(AdminMenu(lobby.admin_act, lobby.bans))
 
 
 @command("code")
@@ -1143,7 +1129,7 @@ def code(lobby: LobbyScreen, key: str) -> None:
     if lobby.view.verified:
         lobby.message = "Your key is who you are here: your seats come back to you by themselves"
     else:
-        lobby.open(CodeLine())
+        lobby.open(CodeLine(lobby.reclaim))
 
 
 # A person's own record (ui/records.py): i, l, o, v.
@@ -1197,12 +1183,12 @@ def redraw(lobby: LobbyScreen, key: str) -> None:
 
 @command("help")
 def show_help(lobby: LobbyScreen, key: str) -> None:
-    lobby.open(LobbyHelp(lobby.view.admin))
+    lobby.open(LobbyHelp(admin=lobby.view.admin))
 
 
 @command("quit")
 def leave(lobby: LobbyScreen, key: str) -> None:
-    lobby.open(LeaveServer())
+    lobby.open(LeaveServer(lobby.leave))
 
 
 LOBBY.check()

@@ -18,7 +18,7 @@ from ..engine import Rules
 from ..presets import rules_label
 from ..text import printable
 from .canvas import Canvas, Options, draw_box, glyph_text
-from .dialogs import LoadList
+from .dialogs import Info, LoadList
 from .keys import CommandTable, KeyHelp
 from .pages import Hint, Page, scroll_window
 
@@ -134,26 +134,6 @@ def choices(home: Home) -> list[Choice]:
             Choice(Pick.HELP, "?", "Help", "rules, keys, scoring, strategy, FAQ, about"),
             Choice(Pick.QUIT, "q", "Quit", "the unfinished game stays saved" if unfinished else "")]
     return out
-
-
-class Info(Page):
-    """A few lines in a box over the page; any key closes it."""
-
-    overlay: ClassVar[bool] = True
-
-    def __init__(self, title: str, lines: Sequence[str]) -> None:
-        super().__init__()
-        self.box_title = title
-        self.lines = list(lines)
-
-    def handle(self, name: str) -> None:
-        self.done = True
-
-    def draw(self, cv: Canvas, opts: Options) -> None:
-        from .canvas import wrap
-
-        body = [w for t in self.lines for w in wrap(glyph_text(printable(t), opts.glyphs), cv.width - 10)]
-        draw_box(cv, self.box_title, [*body, "", "(press any key)"])
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,6 @@ class Page(ScreenBase):
     """A full screen: header, body, message line, hints; keys through :meth:`handle`."""
 
     title: ClassVar[str] = ""
-    #: Drawn over the page below it (a question box) rather than instead of it.
-    overlay: ClassVar[bool] = False
 
     def __init__(self) -> None:
         super().__init__()
@@ -119,15 +117,13 @@ class Page(ScreenBase):
     # ------------------------------------------------------------------ drawing
     def draw(self, cv: Canvas, opts: Options) -> None:
         child = self.child
-        if isinstance(child, Page) and not child.overlay:
+        if isinstance(child, Page):          # a sub-page: instead of this one
             child.draw(cv, opts)
             return
         self.draw_body(cv, opts, 1, cv.height - 3)
         self.draw_frame(cv, opts)
-        if isinstance(child, Dialog):
+        if child is not None:                # a dialog: over it
             child.draw(cv, self, opts)
-        elif child is not None:
-            child.draw(cv, opts)
 
     def header_right(self) -> str:
         return ""

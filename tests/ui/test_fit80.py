@@ -209,10 +209,13 @@ def test_the_summary_s_match_line_keeps_both_scores_with_long_names() -> None:
 def test_the_backup_s_file_name_shows_whole_in_the_menu_s_notice(size: str, width: int, height: int,
                                                                   opts: Options) -> None:
     """A new game keeps the unfinished one as a backup and says where: the file's name was cut at 80."""
-    from canasta_tui.ui.menu import Info
+    from canasta_tui.ui.dialogs import Info
 
-    page = Info("Notice", [f"The unfinished game was kept as {BACKUP} (Load in the start menu lists it)."])
-    text = page.paint(width, height, opts).text()
+    box = Info("Notice", [f"The unfinished game was kept as {BACKUP} (Load in the start menu lists it)."])
+    cv = Canvas(width, height)
+    cv.glyphs = opts.glyphs
+    box.draw(cv, None, opts)
+    text = cv.text()
     check_golden(f"fit80_backup_{size}.txt", text)
     inside = "".join(line.strip().strip("│|").strip() for line in text.split("\n"))
     assert BACKUP in inside
