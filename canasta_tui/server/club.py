@@ -67,6 +67,9 @@ class FinishedTable(Protocol):
     @property
     def forfeit_winner(self) -> int | None: ...
 
+    @property
+    def forfeit_left(self) -> set[str]: ...          # the losing side's people away at the forfeit
+
 
 class Club:
     """The people's records, ratings and options, as the server's screens and tables ask for them."""
@@ -148,7 +151,7 @@ class Club:
             result = result_of(table.match, seats, game_id=st.game_id, table_id=st.id, rated=st.rated,
                                record=str(self.store.path(st.id)), level=st.level,
                                turns={k: (v[0], v[1]) for k, v in st.turns.items()},
-                               left={st.forfeited} if st.forfeited else set(), late=st.late,
+                               left=st.forfeit_left if st.forfeited else set(), late=st.late,
                                forfeit_winner=st.forfeit_winner if st.forfeited else None)
         except ValueError:
             return

@@ -216,6 +216,9 @@ class ServerTable:
     #: The match ended by a forfeit: who left (their side lost) and the side that won.
     forfeited: str = ""
     forfeit_winner: int | None = None
+    #: Everybody of the losing side who was away when it was lost (the one whose grace ran out
+    #: first, and a partner away too): each is rated a loss, as a leaver.
+    forfeit_left: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ what the lobby shows
     @property
@@ -860,6 +863,8 @@ class ServerTable:
         scores = t.match.scores
         self.forfeit_winner = max((x for x in range(rules.teams) if x != lost), key=lambda x: scores[x])
         self.forfeited = key
+        self.forfeit_left = {s.key for i, s in enumerate(t.seats)
+                             if s.key and team(i, rules) == lost and i not in self.links}
         self._stop_forfeits()
         self._stop_turn()
         for timer in self.timers.values():

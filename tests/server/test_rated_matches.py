@@ -310,3 +310,37 @@ def test_a_restart_keeps_the_turns_counted_and_the_grace_runs_again_for_whoever_
         async with serving(takeover=0, forfeit_after=60) as srv:
             assert srv.registry.tables == {}
     run(main(), timeout=180)
+
+
+def test_partners_who_both_walk_away_both_lose_not_only_the_first_whose_grace_ran_out() -> None:
+    """A partner who stayed is spared a forfeit's loss, not one who left too: alice and carol both
+    leave a rated match against bob; when the grace runs out both are rated a loss."""
+    async def main() -> None:
+        async with serving(takeover=0, forfeit_after=GRACE) as srv:
+            people = srv.registry.people
+            before = establish(people, "alice", "bob", "carol")
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            st = await rated_table(alice, srv, 1)
+            bob = await Term.connect(srv.port, "bob")
+            await bob.press("2", "2  bob✓ (you)")
+            carol = await Term.connect(srv.port, "carol")
+            await carol.press("3", "3  carol✓ (you)")
+            await alice.press("s", "hand 1")
+            for t in (alice, bob, carol):
+                await t.wait_for("Your hand")
+            for t in (alice, carol):
+                await t.press("q", "Leave the table?")
+                await t.press("y", "You left the rated match")
+            await bob.wait_for("did not come back", timeout=30)
+            assert st.forfeit_left == {key("alice"), key("carol")} and st.winner == 1
+            await recorded(srv)
+            for name in ("alice", "carol"):
+                got = people.rating(key(name))
+                assert got.matches == 4 and got.mu < before[name].mu, name
+                (row,) = [m for m in people.matches_of(key(name)) if m.forfeit]
+                assert row.left and row.unrated == "", name
+            assert people.rating(key("bob")).matches == 4
+            for t in (alice, bob, carol):
+                await t.close()
+    run(main(), timeout=180)
