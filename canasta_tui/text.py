@@ -8,7 +8,8 @@ layout.  Two tools:
   (``\\x1b``, ``\\n``), so it can be printed anywhere and still says what it held;
 * :func:`check_name` refuses a player name that holds any, or is too long.
 
-And :func:`points`, a score as a person reads it ("1,500").
+And :func:`points`, a score as a person reads it ("1,500"), and :func:`span`, a stretch of time
+in words ("2 hours").
 """
 
 from __future__ import annotations
@@ -69,4 +70,13 @@ def points(n: int) -> str:
     return f"{n:,}"
 
 
-__all__ = ["NAME_MAX", "BadName", "check_name", "points", "printable"]
+def span(seconds: float) -> str:
+    """A stretch of time in words: ``30 days``, ``2 hours``, ``45 minutes``, ``20 s``."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= 2 * size or (seconds >= size and seconds % size == 0):
+            n = round(seconds / size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{round(seconds, 1):g} s" if seconds < 10 else f"{round(seconds)} s"
+
+
+__all__ = ["NAME_MAX", "BadName", "check_name", "points", "printable", "span"]

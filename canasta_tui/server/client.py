@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..table import Change, Link
-from ..text import printable
+from ..text import printable, span
 from ..ui.app import ScreenApp
 from ..ui.canvas import Canvas, Options
 from ..ui.controller import Controller
@@ -29,7 +29,7 @@ from .lobby import RegistryLobby
 from .people import Invitation, PersonOptions
 from .records import PersonRecords, TableHost, screen_options
 from .registry import Registry
-from .tables import Destination, span
+from .tables import Destination
 
 #: Hints one person may ask for in a minute: each is the Expert's search, in the workers that
 #: every table's computers share (ui.coaching.Coach.per_minute).

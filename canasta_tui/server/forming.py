@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from ..engine import Rules
 from ..table.seats import GUEST_PREFIX, KEY_PREFIX
-from ..text import printable
+from ..text import printable, span
 from ..ui.lobbyview import TableState
 from .club import LEGACY
 from .config import ServerConfig
@@ -169,7 +169,7 @@ class FormingTables:
                     age = max(0.0, time.time() - float(changed))
                 if reg.config.forming_timeout and age >= reg.config.forming_timeout:
                     log.info("table %d was not brought back: it had not started %s after its seats last changed",
-                             table_id, _span(age))
+                             table_id, span(age))
                     continue
                 creator = saved_text(item.get("creator"))
                 if creator not in {c.identity for c in claims if c is not None}:
@@ -197,12 +197,6 @@ def tell_left(clients: Mapping[str, Client], st: FormingTable, name: str, creato
             who.notify(text + ("; you start it now (s)" if key == st.creator else f"; {printable(starts)} starts it now"))
         else:
             who.notify(text)
-
-
-def _span(seconds: float) -> str:
-    from .registry import span
-
-    return span(seconds)
 
 
 def _forming_text(data: list[dict[str, Any]]) -> str:

@@ -34,7 +34,7 @@ from ..persistence.recording import StatsRecording
 from ..table import COMPUTER, REMOTE, Seat, Table
 from ..table.seats import KEY_PREFIX
 from ..table.table import ThinkingShare
-from ..text import printable
+from ..text import printable, span
 from ..ui.lobbyview import (
     Access,
     Destination,
@@ -821,15 +821,6 @@ def _system_words(reason: str) -> str:
     return tail if sep and head.startswith("cannot write") else reason
 
 
-def span(seconds: float) -> str:
-    """A stretch of time in words: ``30 days``, ``2 hours``, ``45 minutes``, ``20 s``."""
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= 2 * size or (seconds >= size and seconds % size == 0):
-            n = round(seconds / size)
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    return f"{round(seconds, 1):g} s" if seconds < 10 else f"{round(seconds)} s"
-
-
 def _visited(value: object) -> float:
     """When a restored table was last visited, as its save says; now if it does not say (a table is
     never set aside for want of a date: an older server's saves count from this start)."""
@@ -838,4 +829,4 @@ def _visited(value: object) -> float:
     return time.time()
 
 
-__all__ = ["GUEST_TABLES_PER_ADDRESS", "NAMES_FILE", "ChatLimit", "Registry", "guest_tables", "span"]
+__all__ = ["GUEST_TABLES_PER_ADDRESS", "NAMES_FILE", "ChatLimit", "Registry", "guest_tables"]

@@ -39,7 +39,7 @@ from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ..table.events import Event, recap
 from ..table.seats import is_key
 from ..table.table import ThinkingShare
-from ..text import points, printable
+from ..text import points, printable, span
 from ..ui.lobbyview import (
     Access,
     Destination,
@@ -985,14 +985,6 @@ def short_side(t: int, rules: Rules) -> str:
 
 def _seconds(s: float) -> str:
     return f"{s:g} s"
-
-
-def span(seconds: float) -> str:
-    """A grace in words: ``2 minutes``, ``90 s``."""
-    if seconds >= 60 and seconds % 60 == 0:
-        n = round(seconds / 60)
-        return f"{n} minute{'s' if n != 1 else ''}"
-    return f"{seconds:g} s"
 
 
 def _turn_of(table: Table) -> tuple[int, int, int] | None:
