@@ -9,7 +9,10 @@ the screen shows (its view and the table's public facts), never the game.
 
 The table's dialogs are ``Dialog[TableHost, TableFacts]`` (:data:`TableDialog`): protocols of
 what they may ask of the table's client and what they may read of it (``model.Client`` has
-both); nothing here imports the client or the screen.
+both); nothing here imports the client or the screen.  A :data:`Box` asks only to be closed and
+draws from itself: it opens over the table, the lobby and every page alike (a page is a host as
+the client is), and is told what to do with its answer (:class:`Confirm`, :class:`InvitationBox`,
+:class:`LoadList`, :class:`Info`; the lobby's boxes in ``ui/lobby.py``).
 """
 
 from __future__ import annotations
