@@ -69,7 +69,8 @@ class SeatClient(Controller):
 
     def ask(self, text: str, answer: Callable[[bool], None]) -> None:
         """A question over the table (an invitation): y or n answers it; Esc leaves it for the lobby."""
-        self.client.open(InvitationBox(text=text, answer=answer))
+        self.client.open(InvitationBox(text=text, answer=answer,
+                                       later=lambda: self.notify("The invitation waits in the lobby: y there answers it")))
         self.on_change()
 
     def go(self, where: Destination) -> None:

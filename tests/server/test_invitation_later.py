@@ -6,7 +6,7 @@ off: it stays open, and the lobby shows it again, where y answers it.  Each pers
 
 from __future__ import annotations
 
-from .helpers import ESC, Term, create_table, fingerprint_of, run, serving
+from .helpers import ENTER, ESC, Term, create_table, fingerprint_of, run, serving
 
 
 def key(name: str) -> str:
@@ -33,9 +33,11 @@ def test_esc_over_a_watched_table_puts_the_invitation_off_and_the_lobby_shows_it
             assert reg.invitations.invite(reg.clients[key("dave")], key("carol"), 2) is None
             text = await carol.wait_for("dave invites you to table 2")
             assert "n: decline    Esc: later (y in the lobby answers it)" in text
-            await carol.press(ESC, lambda s: "dave invites you" not in s)
+            text = await carol.press(ESC, "The invitation waits in the lobby: y there answers it")
+            assert "dave invites you" not in text
             (still,) = reg.invitations.invitations_for(key("carol"))    # put off, not declined
             assert still.table_id == 2
+            await carol.press(ENTER, lambda s: "The invitation waits" not in s)      # (the line, read)
             await carol.press("q", "y: leave")
             await carol.press("y", "dave invites you to table 2")         # the lobby shows it again
             await carol.press("n", "You declined dave's invitation")
