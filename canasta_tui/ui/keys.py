@@ -98,11 +98,10 @@ def check_commands(commands: Collection[str], keys: Sequence[KeyHelp] | None = N
     if set(commands) != wanted:
         raise ImportError(f"ui.keys and {whose} commands disagree: {sorted(set(commands) ^ wanted)}")
     by_key: dict[str, str] = {}
-    if keys is not None:           # (the table's list gives some keys twice: the first one wins)
-        for k in listed:
-            for name in k.keys:
-                if by_key.setdefault(name, k.command) != k.command:
-                    raise ImportError(f"{whose} keys: {name!r} is given to {by_key[name]!r} and to {k.command!r}")
+    for k in listed:
+        for name in k.keys:
+            if by_key.setdefault(name, k.command) != k.command:
+                raise ImportError(f"{whose} keys: {name!r} is given to {by_key[name]!r} and to {k.command!r}")
     return by_key
 
 
@@ -146,7 +145,7 @@ class CommandTable(Generic[F]):
 
 
 def keymap() -> dict[str, str]:
-    """Key name -> the command it runs at the table (the first key list entry that names it wins)."""
+    """Key name -> the command it runs at the table (one each: the commands' module checks it)."""
     out: dict[str, str] = {}
     for k in KEYS:
         if k.section != "Dialogs":

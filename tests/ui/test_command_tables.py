@@ -130,3 +130,12 @@ def test_a_line_s_key_starts_it_with_its_own_count_of_people() -> None:
     assert home.asked[-1] == "new 0"
     typ(menu, "8")                                   # no line of eight people: nothing
     assert home.asked[-1] == "new 0" and len(home.asked) == 6
+
+
+def test_the_table_s_own_key_list_gives_no_key_two_commands() -> None:
+    """The table's list is checked as the lobby's is: a key that ran two commands would be refused."""
+    from canasta_tui.ui.keys import check_commands
+
+    twice = [*KEYS, KeyHelp("draw", ("s",), "s", "Draw, again")]      # s is the score's key
+    with pytest.raises(ImportError, match="the table's keys: 's' is given to 'score' and to 'draw'"):
+        check_commands(commands.COMMANDS, twice)
