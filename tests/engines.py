@@ -1,0 +1,193 @@
+"""Real engines for tests, started as plain processes in a temporary directory on free ports
+(issue 32, section 6): today PostgreSQL.  Never mocked, never the machine's own service.
+
+:func:`postgres_server` runs ``initdb`` and ``postgres`` from Debian's ``postgresql`` package
+(``/usr/lib/postgresql/*/bin``) as the ``postgres`` user where the tests run as root (PostgreSQL
+refuses to run as root), in a directory of its own made with :func:`tempfile.mkdtemp` and given to
+that user (pytest's own temporary directories are 0700 root's).  It listens on 127.0.0.1 and a
+Unix socket in that directory only, on a free port, durability off (``fsync=off``: a test's
+database is thrown away).  It is stopped by its PID in a ``finally``, even when the test fails:
+a fast shutdown (SIGINT: PostgreSQL's SIGTERM waits for every client to leave, and a failed test
+may leave one), then SIGKILL to its process group after :data:`STOP_WAIT` seconds.
+
+The fixtures: ``postgres`` is one server per pytest process (each xdist worker starts its own,
+so workers never share one), ``pg_dsn`` a new empty database on it for each test, dropped after.
+A test module uses them by importing them (``from engines import pg_dsn, postgres``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+
+#: How long the server may take to accept connections (initdb and start on a busy 2-core machine).
+START_WAIT = 60.0
+#: How long a fast shutdown may take before the server's processes are killed.
+STOP_WAIT = 15.0
+#: The OS user PostgreSQL runs as where the tests run as root.
+PG_USER = "postgres"
+
+
+class EngineMissing(RuntimeError):
+    """An engine's program is not installed: says which package to install."""
+
+
+def pg_bin() -> Path:
+    """The directory of Debian's PostgreSQL programs (the newest version installed)."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres"), key=lambda p: int(p.parent.parent.name)
+                   if p.parent.parent.name.isdigit() else 0)
+    if not found:
+        raise EngineMissing("PostgreSQL is not installed: apt-get install postgresql (.ci/run installs it)")
+    return found[-1].parent
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (the engine binds it a moment later; a clash is retried)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Postgres:
+    """A running throwaway PostgreSQL: where it listens, its PID, its directory and log."""
+
+    port: int
+    pid: int
+    root: Path
+    user: str
+
+    @property
+    def log(self) -> Path:
+        return self.root / "postgres.log"
+
+    def dsn(self, dbname: str = "postgres") -> str:
+        return f"host=127.0.0.1 port={self.port} user={self.user} dbname={dbname}"
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+def _as_postgres() -> dict[str, object]:
+    """Popen's arguments that run a program as the postgres user where we are root (its PID is the
+    program's own, so it is stopped by that PID; runuser or su would stand between)."""
+    if os.geteuid() != 0:
+        return {}
+    try:
+        pw = pwd.getpwnam(PG_USER)
+    except KeyError:
+        raise EngineMissing(f"no {PG_USER} user: apt-get install postgresql (.ci/run installs it)") from None
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "LC_ALL": "C", "LANG": "C"}
+    return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": [], "env": env}
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server by its PID: a fast shutdown, then SIGKILL to its process group."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(STOP_WAIT)
+        except subprocess.TimeoutExpired:
+            pass
+    # (its backends are in the group it leads: none outlives it, even after a SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(STOP_WAIT)
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[Postgres]:
+    """A throwaway PostgreSQL on 127.0.0.1 and a free port, stopped by its PID when the block ends,
+    however it ends; its directory is removed."""
+    bindir = pg_bin()
+    as_pg = _as_postgres()
+    root = Path(tempfile.mkdtemp(prefix="canasta-pg-"))
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        data, sock = root / "data", root / "sock"
+        sock.mkdir()
+        if as_pg:
+            for p in (root, sock):
+                os.chown(p, int(str(as_pg["user"])), int(str(as_pg["group"])))
+        user = PG_USER if as_pg else pwd.getpwuid(os.geteuid()).pw_name
+        init = subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", user, "-A", "trust", "-E", "UTF8",
+                               "--locale=C", "--no-sync"], capture_output=True, timeout=START_WAIT, check=False,
+                              **as_pg)  # type: ignore[call-overload]
+        if init.returncode != 0:
+            raise RuntimeError(f"initdb failed ({init.returncode}): {init.stderr.decode(errors='replace')[-2000:]}")
+        deadline = time.monotonic() + START_WAIT
+        for _attempt in range(5):
+            port = free_port()
+            with open(root / "postgres.log", "ab") as log:
+                proc = subprocess.Popen(
+                    [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sock),
+                     "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
+                     "-c", "full_page_writes=off", "-c", "max_connections=60", "-c", "shared_buffers=16MB"],
+                    stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                    **as_pg)  # type: ignore[call-overload]
+            server = Postgres(port, proc.pid, root, user)
+            if _ready(server, proc, deadline):
+                break
+            _stop(proc)         # (most likely the port was taken meanwhile: another one)
+            proc = None
+            if time.monotonic() > deadline:
+                break
+        if proc is None:
+            raise RuntimeError(f"PostgreSQL did not start within {START_WAIT:g} s:\n{server.log_tail()}")
+        yield server
+    finally:
+        if proc is not None:
+            _stop(proc)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _ready(server: Postgres, proc: subprocess.Popen[bytes], deadline: float) -> bool:
+    """Wait (bounded) until the server accepts connections; False if it stopped or the time ran out."""
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            with psycopg.connect(server.dsn(), connect_timeout=2):
+                return True
+        except psycopg.OperationalError:
+            time.sleep(0.1)
+    return False
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """One throwaway PostgreSQL for this pytest process (with xdist: for this worker)."""
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.fixture
+def pg_dsn(postgres: Postgres) -> Iterator[str]:
+    """A new empty database for one test on the process's server, dropped after it."""
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(postgres.dsn(), autocommit=True, connect_timeout=10) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield postgres.dsn(name)
+    finally:
+        with psycopg.connect(postgres.dsn(), autocommit=True, connect_timeout=10) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
