@@ -11,6 +11,7 @@ other is refused".  The helpers of ``test_people.py`` and ``test_rating_rules.py
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -482,3 +483,21 @@ def test_two_servers_starting_at_once_migrate_the_database_once(pg_dsn: str) -> 
     with psycopg.connect(pg_dsn) as db:
         assert db.execute("SELECT version FROM canasta_schema").fetchall() == [(VERSION,)]
 
+
+
+def test_the_harness_stops_its_postgres_by_pid_and_removes_its_directory_when_a_test_fails() -> None:
+    """Issue 32: "every engine process a test starts is stopped by its PID, even when the test fails"."""
+    from engines import postgres_server
+
+    seen: list[tuple[int, Path]] = []
+    clients: list[psycopg.Connection[tuple[Any, ...]]] = []
+    with pytest.raises(RuntimeError, match="a failing test"), postgres_server() as pg:
+        seen.append((pg.pid, pg.root))
+        clients.append(psycopg.connect(pg.dsn(), connect_timeout=10))   # (still connected when it stops)
+        assert clients[0].execute("SELECT 1").fetchone() == (1,)
+        raise RuntimeError("a failing test")
+    clients[0].close()
+    ((pid, root),) = seen
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert not root.exists()
