@@ -12,6 +12,8 @@ What a shared database needs beyond the SQLite file:
   where the name's skeleton (its primary key) is free or already this key's; a name another key
   holds is refused with :class:`NameHeld` (the door's own refusal, :class:`~.names.NameRefused`),
   and nothing of that call is written;
+* **text as PostgreSQL can hold it**: a NUL character (which its text cannot hold) is kept as
+  U+FFFD, so a line pasted with one is kept, not refused;
 * **bounds**: a connection timeout, a statement timeout and an idle-in-transaction timeout on
   every connection; a database that cannot be reached is a :class:`~.people.StoreError` that
   says where (never the password) and why.  A broken connection is opened again on the next call.
@@ -36,7 +38,9 @@ from dataclasses import asdict
 from typing import Any
 
 import psycopg
+from psycopg.abc import Buffer
 from psycopg.conninfo import conninfo_to_dict
+from psycopg.types.string import StrDumperUnknown
 
 from ..table.seats import KEY_PREFIX
 from ..text import printable
@@ -202,6 +206,14 @@ class NameHeld(NameRefused):
     another process a moment before): refused with the door's words, nothing of the call written."""
 
 
+class _Text(StrDumperUnknown):
+    """Text for the database with each NUL character kept as U+FFFD: PostgreSQL's text cannot hold
+    NUL (SQLite's can), and a chat line or a ban's reason pasted with one must be kept, not lost."""
+
+    def dump(self, obj: str) -> Buffer | None:
+        return super().dump(obj.replace("\x00", "\ufffd"))
+
+
 def where_of(dsn: str) -> str:
     """The database a DSN names, for messages and the log: never its password."""
     try:
@@ -256,10 +268,12 @@ class PostgresPeopleStore:
         if lock_wait is not None:
             options += f" -c lock_timeout={max(1, round(lock_wait * 1000))}"
         try:
-            return psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self.connect_timeout)),
+            conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self.connect_timeout)),
                                    options=options, application_name="canasta serve")
         except psycopg.Error as exc:
             raise StoreError(f"{self.path}: the server's people database cannot be reached: {_first_line(exc)}") from None
+        conn.adapters.register_dumper(str, _Text)
+        return conn
 
     def _fresh(self, conn: psycopg.Connection[tuple[Any, ...]] | None,
                lock_wait: float | None = None) -> psycopg.Connection[tuple[Any, ...]]:

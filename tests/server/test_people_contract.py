@@ -242,6 +242,20 @@ def test_the_chat_keeps_its_last_lines(backend: Backend) -> None:
     assert s.last_chat(2) == [ChatLine("ann", "line 28", True, 28.0), ChatLine("ann", "line 29", False, 29.0)]
 
 
+def test_text_with_a_nul_character_is_kept(backend: Backend) -> None:
+    """A chat line, a ban's reason or a visitor's name pasted with a NUL is kept, not refused (the
+    person would lose it): SQLite keeps the NUL, PostgreSQL, whose text cannot hold one, U+FFFD."""
+    s = backend.open()
+    kept = "\x00" if backend.kind == "sqlite" else "\ufffd"
+    s.add_chat(ChatLine("ann", "hi\x00there", True, 1.0))
+    s.ban(Ban("key:SHA256:eve", 2000.0, "spam\x00", "key:SHA256:admin", 1000.0))
+    s.visit(Visit("guest:x", "~x\x00", ("10.0.0.1",), 5.0))
+    s = backend.reopen(s)
+    assert [c.text for c in s.last_chat()] == [f"hi{kept}there"]
+    assert [b.reason for b in s.bans(1500.0)] == [f"spam{kept}"]
+    assert [v.name for v in s.visits()] == [f"~x{kept}"]
+
+
 def test_a_batch_is_written_whole_or_not_at_all(backend: Backend) -> None:
     """The writer's batches (``server/writer.py``): one transaction; a failure inside loses all of it."""
     s = backend.open()
