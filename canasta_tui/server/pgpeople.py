@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg.abc import Buffer
@@ -224,6 +224,11 @@ def where_of(dsn: str) -> str:
     port = f":{parts['port']}" if parts.get("port") else ""
     user = f"{parts['user']}@" if parts.get("user") else ""
     return printable(f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}")
+
+
+def _limit(n: int) -> int | None:
+    """A LIMIT as SQLite reads it: a negative one is none (PostgreSQL refuses it; NULL is none)."""
+    return None if n < 0 else n
 
 
 def _first_line(exc: BaseException) -> str:
@@ -521,7 +526,7 @@ class PostgresPeopleStore:
                 "SELECT m.id, m.game_id, m.finished, m.rules, m.rated, m.record, m.winner, m.scores, s.team,"
                 " s.seat, s.before_mu, s.before_sigma, s.after_mu, s.after_sigma, s.own_turns, s.stood_in,"
                 " s.left_match, s.unrated, m.forfeit FROM match_seats s JOIN matches m ON m.id = s.match_id"
-                " WHERE s.entry = %s ORDER BY m.finished DESC, m.id DESC LIMIT %s", (key, limit)).fetchall()
+                " WHERE s.entry = %s ORDER BY m.finished DESC, m.id DESC LIMIT %s", (key, _limit(limit))).fetchall()
             for (mid, gid, fin, rules, was_rated, record, winner, scores, team, seat,
                  bmu, bsig, amu, asig, turns, stood_in, left, unrated, forfeit) in rows:
                 others = db.execute("SELECT name, team, stood_in FROM match_seats WHERE match_id = %s AND seat != %s"
@@ -562,7 +567,7 @@ class PostgresPeopleStore:
                 "SELECT h.difference, h.score, h.number, m.rules, m.finished FROM match_seats s"
                 " JOIN matches m ON m.id = s.match_id JOIN hands h ON h.match_id = s.match_id AND h.team = s.team"
                 " WHERE s.entry = %s ORDER BY h.difference DESC, m.finished, m.id, h.number LIMIT %s",
-                (key, limit)).fetchall()
+                (key, _limit(limit))).fetchall()
         return [HighScore(int(d), int(sc), int(n), str(r), float(f)) for d, sc, n, r, f in rows]
 
     def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
@@ -572,7 +577,7 @@ class PostgresPeopleStore:
                 " JOIN matches m ON m.id = s.match_id WHERE s.entry = r.entry AND m.rated AND m.game = r.game"
                 " AND m.winner = s.team AND s.unrated = '')"
                 " FROM ratings r WHERE r.game = %s AND r.matches > 0"
-                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT %s", (game.value, limit)).fetchall()
+                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT %s", (game.value, _limit(limit))).fetchall()
         return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))
                 for i, (e, n, mu, sg, m, w) in enumerate(rows)]
 
@@ -626,13 +631,13 @@ class PostgresPeopleStore:
                        " DO UPDATE SET name = EXCLUDED.name, addresses = EXCLUDED.addresses, seen = EXCLUDED.seen",
                        (visit.key, visit.name, " ".join(visit.addresses), visit.seen))
             db.execute("DELETE FROM visits WHERE key NOT IN (SELECT key FROM visits ORDER BY seen DESC, key LIMIT %s)",
-                       (max(0, keep),))
+                       (_limit(keep),))
 
     def visits(self, limit: int = VISITS_KEEP) -> list[Visit]:
         with self._reading() as db:
             return [Visit(str(k), str(n), tuple(str(a).split()), float(s)) for k, n, a, s in
                     db.execute("SELECT key, name, addresses, seen FROM visits ORDER BY seen DESC, key LIMIT %s",
-                               (max(0, limit),))]
+                               (_limit(limit),))]
 
     # ------------------------------------------------------------------ invitations
     @staticmethod
@@ -697,13 +702,20 @@ class PostgresPeopleStore:
             db.execute("INSERT INTO chat(who, text, verified, said) VALUES (%s, %s, %s, %s)",
                        (line.who, line.text, line.verified, line.said))
             db.execute("DELETE FROM chat WHERE id NOT IN (SELECT id FROM chat ORDER BY id DESC LIMIT %s)",
-                       (max(0, keep),))
+                       (_limit(keep),))
 
     def last_chat(self, n: int = CHAT_KEEP) -> list[ChatLine]:
         with self._reading() as db:
             rows = db.execute("SELECT who, text, verified, said FROM chat ORDER BY id DESC LIMIT %s",
-                              (max(0, n),)).fetchall()
+                              (_limit(n),)).fetchall()
         return [ChatLine(str(w), str(t), bool(v), float(s)) for w, t, v, s in reversed(rows)]
+
+
+if TYPE_CHECKING:       # (mypy --strict checks that the class is the whole PeopleStore)
+    from .people import PeopleStore
+
+    def _is_a_people_store(dsn: str) -> PeopleStore:
+        return PostgresPeopleStore(dsn)
 
 
 __all__ = ["CONNECT_TIMEOUT", "IDLE_TIMEOUT", "MIGRATIONS", "STATEMENT_TIMEOUT", "VERSION", "NameHeld",

@@ -168,7 +168,8 @@ def test_histories_tallies_high_scores_and_leaderboards(backend: Backend) -> Non
     assert [tuple(t) for t in s.wins_by_partner(ANN)] == [("cy", 1, 3), ("bob", 1, 1)]
     assert [tuple(t) for t in s.wins_by_rules(ANN)] == [("classic", 2, 2), ("samba", 0, 1), ("windows", 0, 1)]
     assert [h.difference for h in s.high_scores(ANN)] == [5400, 4000, -3000, -8900]
-    assert [h.difference for h in s.high_scores(ANN, 1)] == [5400]
+    assert [h.difference for h in s.high_scores(ANN, 1)] == [5400] and len(s.high_scores(ANN, -1)) == 4
+    assert len(s.matches_of(ANN, -1)) == 4 and len(s.leaderboard(-1)) == 4
     board = s.leaderboard(10)
     assert [b.place for b in board] == [1, 2, 3, 4] and all(b.matches == 2 for b in board)
     assert {b.name: b.wins for b in board} == {"ann": 1, "bob": 1, "cy": 1, "dee": 1}
@@ -210,7 +211,7 @@ def test_bans_last_until_they_end_and_visitors_are_kept_newest_first(backend: Ba
     s = backend.reopen(s)
     assert [(v.key, v.addresses) for v in s.visits()] == [
         ("key:SHA256:p3", ("10.0.1.1", "10.0.0.3")), ("key:SHA256:p4", ("10.0.0.4",)), ("key:SHA256:p2", ("10.0.0.2",))]
-    assert [v.name for v in s.visits(2)] == ["p3", "p4"]
+    assert [v.name for v in s.visits(2)] == ["p3", "p4"] and len(s.visits(-1)) == 3
 
 
 def test_invitations_are_numbered_never_twice_and_go_with_their_table(backend: Backend) -> None:
@@ -240,6 +241,10 @@ def test_the_chat_keeps_its_last_lines(backend: Backend) -> None:
     s = backend.reopen(s)
     assert [c.text for c in s.last_chat(100)] == [f"line {i}" for i in range(20, 30)]
     assert s.last_chat(2) == [ChatLine("ann", "line 28", True, 28.0), ChatLine("ann", "line 29", False, 29.0)]
+    # A negative count is no limit, as SQLite reads LIMIT -1 (PostgreSQL would refuse it).
+    assert len(s.last_chat(-1)) == 10 and s.last_chat(0) == []
+    s.add_chat(ChatLine("bob", "kept all", True, 99.0), keep=-1)
+    assert len(s.last_chat(-1)) == 11
 
 
 def test_text_with_a_nul_character_is_kept(backend: Backend) -> None:
