@@ -34,7 +34,7 @@ from ..text import printable
 from .auth import GUEST_MARK, Identity
 from .config import is_fingerprint
 from .people import ADDRESS_PREFIX, VISITS_KEEP, Ban, PeopleStore, StoreError, Visit
-from .tables import FORMING, Destination, LobbyLine
+from .tables import FORMING, LobbyLine
 
 if TYPE_CHECKING:
     from .registry import Registry
@@ -235,8 +235,7 @@ class Admin:
             present = [c for c, _ in st.links.values()] + list(st.watchers)
             reg.set_aside(st, why)
             for c in present:
-                c.moved(Destination(table_id, None))      # the table is gone: they are back in the lobby
-                c.notify(f"Table {table_id} was {why}; the server keeps its game")
+                c.back_to_lobby(f"Table {table_id} was {why}; the server keeps its game")
         log.info("admin %s closed table %d%s", by.log_text(), table_id, f" ({printable(reason)})" if reason else "")
 
     def remove(self, by: Identity, key: str, reason: str = "") -> bool:

@@ -205,6 +205,16 @@ class ServerApp(ScreenApp):
         if self.shown is not None:
             self.shown.go(where)
 
+    def back_to_lobby(self, note: str) -> None:
+        """The table shown is gone: the lobby shows ``note`` (a line on the table's screen would
+        be lost with it, and the table's number only says "That table is gone")."""
+        shown = self.shown
+        if isinstance(shown, SeatClient):
+            shown.lobby_note = note
+            shown.on_change()
+        elif shown is not None:
+            shown.notify(note)
+
     def kick(self, reason: str) -> None:
         """Close this connection: the app ends (the SSH layer tells ``reason`` and hangs up)."""
         if not self.reason:
@@ -339,7 +349,7 @@ class ServerApp(ScreenApp):
             # Leaving by the menu lets a computer play at once; a dropped connection's seat waits.
             note = st.leave(self, seat, dropped=not left)
             self.registry.drop_if_over(st)
-        return ctl.next, note
+        return ctl.next, ctl.lobby_note or note
 
     async def _show(self, screen: LobbyScreen | SeatClient) -> None:
         """Show ``screen`` until it finishes; the server reaches it meanwhile (:meth:`moved`, :meth:`notify`)."""

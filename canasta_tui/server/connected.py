@@ -20,6 +20,10 @@ class Client(Protocol):
     def moved(self, where: Destination) -> None:
         """The server seated this client (the creator started the table, a claimed seat is free)."""
 
+    def back_to_lobby(self, note: str) -> None:
+        """The table this client is at is gone (an admin closed it): they go back to the lobby,
+        which shows them ``note`` (a note on the table's screen would go with that screen)."""
+
     def kick(self, reason: str) -> None:
         """Close this connection, telling the person why."""
 

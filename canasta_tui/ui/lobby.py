@@ -819,7 +819,9 @@ class LobbyScreen(LobbyPeople):
         cv.put(0, max(0, cv.width - len(right)), right, "header")
         cv.put(0, 0, f" CANASTA {g.dash} {self.title}"[: max(0, cv.width - len(right) - 1)], "header")
         if self.message and not isinstance(self.child, TextLine):
-            put_lines_up(cv, cv.height - 2, 0, printable(self.message), "message")
+            # Up to 5 rows (over the chat): an admin's reason for closing a table (200 characters)
+            # is read whole.
+            put_lines_up(cv, cv.height - 2, 0, printable(self.message), "message", most=5)
         _bar(self, cv, cv.height - 1)
 
     def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:

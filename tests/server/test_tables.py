@@ -28,12 +28,17 @@ class Person:
         self.moves: list[Destination] = []
         self.kicked = ""
         self.notes: list[str] = []
+        #: The notes they were sent back to the lobby with (their table gone).
+        self.sent_back: list[str] = []
 
     def moved(self, where: Destination) -> None:
         self.moves.append(where)
 
     def kick(self, reason: str) -> None:
         self.kicked = reason
+
+    def back_to_lobby(self, note: str) -> None:
+        self.sent_back.append(note)
 
     def notify(self, text: str) -> None:
         self.notes.append(text)
