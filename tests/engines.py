@@ -8,7 +8,8 @@ that user (pytest's own temporary directories are 0700 root's).  It listens on 1
 Unix socket in that directory only, on a free port, durability off (``fsync=off``: a test's
 database is thrown away).  It is stopped by its PID in a ``finally``, even when the test fails:
 a fast shutdown (SIGINT: PostgreSQL's SIGTERM waits for every client to leave, and a failed test
-may leave one), then SIGKILL to its process group after :data:`STOP_WAIT` seconds.
+may leave one), then SIGKILL to its process group after :data:`STOP_WAIT` seconds; and should the
+test process itself be killed, the kernel kills the server with it (``PR_SET_PDEATHSIG``).
 
 The fixtures: ``postgres`` is one server per pytest process (each xdist worker starts its own,
 so workers never share one), ``pg_dsn`` a new empty database on it for each test, dropped after.
@@ -18,6 +19,7 @@ A test module uses them by importing them (``from engines import pg_dsn, postgre
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import pwd
 import shutil
@@ -98,6 +100,14 @@ def _as_postgres() -> dict[str, object]:
     return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": [], "env": env}
 
 
+def _die_with_parent() -> None:
+    """In the engine's process before it starts (after it became the postgres user, which would
+    clear it): the kernel kills it when the test process that started it dies, even by SIGKILL
+    (an xdist worker killed mid-test), where no ``finally`` runs."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     """Stop the server by its PID: a fast shutdown, then SIGKILL to its process group."""
     if proc.poll() is None:
@@ -143,7 +153,7 @@ def postgres_server() -> Iterator[Postgres]:
                      "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
                      "-c", "full_page_writes=off", "-c", "max_connections=60", "-c", "shared_buffers=16MB"],
                     stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                    **as_pg)  # type: ignore[call-overload]
+                    preexec_fn=_die_with_parent, **as_pg)  # type: ignore[call-overload]
             server = Postgres(port, proc.pid, root, user)
             if _ready(server, proc, deadline):
                 break

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -520,3 +521,40 @@ def test_the_harness_stops_its_postgres_by_pid_and_removes_its_directory_when_a_
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     assert not root.exists()
+
+
+def test_a_test_process_killed_outright_takes_its_postgres_with_it(tmp_path: Path) -> None:
+    """Where no ``finally`` runs (an xdist worker killed with SIGKILL), the server does not outlive it."""
+    import signal
+    import subprocess
+    import sys
+
+    tests = Path(__file__).resolve().parents[1]
+    pid_file = tmp_path / "pid"
+    roots: list[Path] = []
+    script = ("import sys, time\nsys.path.insert(0, sys.argv[1])\nfrom engines import postgres_server\n"
+              "with postgres_server() as pg:\n    open(sys.argv[2], 'w').write(f'{pg.pid} {pg.root}')\n    time.sleep(600)\n")
+    runner = subprocess.Popen([sys.executable, "-c", script, str(tests), str(pid_file)])
+    try:
+        deadline = time.monotonic() + WAIT
+        while not pid_file.exists() or not pid_file.read_text():
+            assert runner.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        pid_text, root_text = pid_file.read_text().split(" ", 1)
+        pid, roots = int(pid_text), [Path(root_text)]
+        os.kill(pid, 0)                                 # (it runs)
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(WAIT)
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            assert time.monotonic() < deadline + WAIT, "PostgreSQL outlived the test process that started it"
+            time.sleep(0.05)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait(WAIT)
+        for root in roots:                              # (its directory is left: nothing ran to remove it)
+            shutil.rmtree(root, ignore_errors=True)
