@@ -925,16 +925,24 @@ def _row(st: TableRow, width: int) -> str:
 
 
 def _state(st: TableRow) -> list[str]:
-    """Where the table is, fullest first: the shorter forms keep its kind ("(rated)") whole."""
-    kind = _kind(st)
-    return [stage + kind for stage in _stage(st)] + [_stage(st)[-1]]
+    """Where the table is, fullest first: its kind's words stay whole while a shorter stage makes
+    room for them; then the least important go ("not watched", then "private"), "(rated)" last."""
+    stages = _stage(st)
+    forms = [stage + kind for kind in _kinds(st) for stage in stages]
+    return list(dict.fromkeys(forms))
 
 
-def _kind(st: TableRow) -> str:
-    """A table's kind in a few words, where it is not the usual (open, watched, unrated)."""
-    words = [*(["private"] if st.access != Access.OPEN else []), *(["not watched"] if not st.watchable else []),
-             *(["rated"] if st.rated else [])]
-    return f" ({', '.join(words)})" if words else ""
+def _kinds(st: TableRow) -> list[str]:
+    """A table's kind in a few words, where it is not the usual (open, watched, unrated), fullest
+    first: each shorter form drops the least important word left ("rated" stays to the end)."""
+    words = [(2, "private") if st.access != Access.OPEN else None, (3, "not watched") if not st.watchable else None,
+             (1, "rated") if st.rated else None]
+    kept = [w for w in words if w is not None]
+    forms: list[str] = []
+    while kept:
+        forms.append(f" ({', '.join(word for _, word in kept)})")
+        kept.remove(max(kept))
+    return [*forms, ""]
 
 
 def _stage(st: TableRow) -> list[str]:
