@@ -558,3 +558,41 @@ def test_a_test_process_killed_outright_takes_its_postgres_with_it(tmp_path: Pat
             runner.wait(WAIT)
         for root in roots:                              # (its directory is left: nothing ran to remove it)
             shutil.rmtree(root, ignore_errors=True)
+
+
+def test_the_servers_queue_writes_to_postgresql_on_its_writer_thread(pg_dsn: str) -> None:  # noqa: F811
+    """``server/writer.py``'s ``QueuedPeople`` over the PostgreSQL store as over SQLite's: what a
+    person changes is answered at once from memory and written by the writer's thread, never the
+    caller's (the event loop's, in the server); another store on the database reads it back."""
+    from canasta_tui.server.writer import QueuedPeople
+
+    threads: list[str] = []
+    real = PostgresPeopleStore._writing
+
+    @contextmanager
+    def writing(self: PostgresPeopleStore) -> Iterator[Any]:
+        threads.append(threading.current_thread().name)
+        with real(self) as db:
+            yield db
+
+    store = PostgresPeopleStore(pg_dsn)
+    store._writing = writing.__get__(store)            # type: ignore[method-assign]
+    people = QueuedPeople(store)                        # type: ignore[arg-type]
+    try:
+        people.set_options(ANN, PersonOptions(deck="ascii"))
+        people.add_chat(ChatLine("ann", "hello", True, 1.0))
+        inv = people.invite(ANN, "ann", BOB, 7, 2.0)
+        people.put_names([NameRow("ann", "ann", "SHA256:ann", 1.0, 1.0)])
+        people.set_note("imported", "yes")
+        assert people.options_of(ANN) == PersonOptions(deck="ascii") and people.invitations_for(BOB) == [inv]
+        assert people.flush(WAIT)
+    finally:
+        people.close()
+    assert threads and set(threads) == {"canasta-people-writer"}, threads
+    other = PostgresPeopleStore(pg_dsn)
+    try:
+        assert other.options_of(ANN) == PersonOptions(deck="ascii")
+        assert [c.text for c in other.last_chat()] == ["hello"] and other.invitations() == [inv]
+        assert [r.name for r in other.names()] == ["ann"] and other.note("imported") == "yes"
+    finally:
+        other.close()
