@@ -238,8 +238,9 @@ def _first_line(exc: BaseException) -> str:
 
 class PostgresPeopleStore:
     """:class:`~.people.PeopleStore` in a PostgreSQL database.  Two connections, as the SQLite
-    store's: one reads (autocommit, under its lock), one writes (one transaction a write, or a
-    :meth:`batch`, under its own), so a read never waits behind a write's transaction."""
+    store's: one reads (a read-only, repeatable-read transaction a call, under its lock), one writes
+    (one transaction a write, or a :meth:`batch`, under its own), so a read never waits behind a
+    write's transaction."""
 
     def __init__(self, dsn: str, *, rules: RatingRules | None = None, connect_timeout: float = CONNECT_TIMEOUT,
                  statement_timeout: float = STATEMENT_TIMEOUT) -> None:
@@ -263,7 +264,7 @@ class PostgresPeopleStore:
                 self._wdb.close()
                 raise
         with self._lock:
-            self._db = self._connect()
+            self._db = self._reader()
 
     # ------------------------------------------------------------------ connections
     def _connect(self, lock_wait: float | None = None) -> psycopg.Connection[tuple[Any, ...]]:
@@ -278,6 +279,14 @@ class PostgresPeopleStore:
         except psycopg.Error as exc:
             raise StoreError(f"{self.path}: the server's people database cannot be reached: {_first_line(exc)}") from None
         conn.adapters.register_dumper(str, _Text)
+        return conn
+
+    def _reader(self) -> psycopg.Connection[tuple[Any, ...]]:
+        """The reading connection: each read one snapshot (a person's record is read in several
+        statements; a match recorded meanwhile shows in all of them or in none)."""
+        conn = self._connect()
+        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+        conn.read_only = True
         return conn
 
     def _fresh(self, conn: psycopg.Connection[tuple[Any, ...]] | None,
@@ -351,16 +360,19 @@ class PostgresPeopleStore:
 
     @contextmanager
     def _reading(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
-        # (one transaction a read: the several statements of a person's record see one moment, and
-        # a connection lost since the last call is found at BEGIN and opened again)
+        # (one transaction a read, :meth:`_reader`; a connection lost since the last call is found
+        # at BEGIN and opened again)
         with self._lock, self._errors(), ExitStack() as stack:
             try:
-                self._db = db = self._fresh(self._db)
+                db = self._db
+                if db is None or db.closed or db.broken:
+                    db = self._reader()
+                self._db = db
                 stack.enter_context(db.transaction())
             except psycopg.OperationalError:
                 if self._db is not None:
                     self._db.close()
-                self._db = db = self._connect()
+                self._db = db = self._reader()
                 stack.enter_context(db.transaction())
             yield db
 
