@@ -596,3 +596,21 @@ def test_the_servers_queue_writes_to_postgresql_on_its_writer_thread(pg_dsn: str
         assert [r.name for r in other.names()] == ["ann"] and other.note("imported") == "yes"
     finally:
         other.close()
+
+
+def test_a_read_of_several_statements_sees_one_moment(pg_dsn: str) -> None:  # noqa: F811
+    """A person's history is read in several statements (each match's other seats): a match
+    recorded by another server in between shows in all of them or in none."""
+    s = PostgresPeopleStore(pg_dsn)
+    other = PostgresPeopleStore(pg_dsn)
+    try:
+        s.record_match(result("a", FOUR, 0, (5000, 1000)))
+        with s._reading() as db:
+            count = "SELECT COUNT(*) FROM match_seats WHERE entry = %s"
+            assert db.execute(count, (ANN,)).fetchone() == (1,)
+            other.record_match(result("b", FOUR, 0, (5000, 1000)))
+            assert db.execute(count, (ANN,)).fetchone() == (1,)
+        assert len(s.matches_of(ANN)) == 2
+    finally:
+        s.close()
+        other.close()
