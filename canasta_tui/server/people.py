@@ -278,6 +278,9 @@ UNRATED = {
     "newcomer": "not rated: somebody on the other side had no rating history yet",
     "partner-left": "not rated: your partner left, the loss is theirs",
     "late": "not rated: you sat down after the match began",
+    # A computer level's seats (they have no history; the leaderboard counts only rated seats):
+    "no-person": "not rated: nobody but computers played the match",
+    "both-sides": "not rated: the level played on more than one side, against itself",
 }
 
 
@@ -632,14 +635,23 @@ def assess(result: MatchResult, established: Callable[[str], bool]) -> dict[str,
     * a computer played more than half of their turns and their side did not lose: not rated
       (``stood-in``): a computer's win is not theirs; a loss counts (it cannot be dodged).
 
-    Computers are rated by level in every seat they hold from the start."""
+    A computer level is rated against people, as one player on the side it sat on:
+
+    * a match with no person in it (computers only) moves nobody (``no-person``);
+    * a level that held seats on more than one side played itself: its seats on one side won what
+      those on the other lost, so it is not rated (``both-sides``); its rating still makes those
+      sides' strength, so the people in the match are rated against it.
+
+    Otherwise a level is rated in every seat it holds from the start (partners: the same side)."""
     out: dict[str, str] = {}
     lost = {s.team for s in result.seats if s.left} if result.forfeit else set()
+    person = any(not s.entry.startswith(COMPUTER_PREFIX) for s in result.seats)
     for s in result.seats:
         if not rated(s.entry):
             continue
         if s.entry.startswith(COMPUTER_PREFIX):
-            out[s.entry] = ""
+            sides = {o.team for o in result.seats if o.entry == s.entry}
+            out[s.entry] = "no-person" if not person else "both-sides" if len(sides) > 1 else ""
             continue
         others = [o for o in result.seats if o.team != s.team and not o.entry.startswith(COMPUTER_PREFIX)]
         why = ""
@@ -944,12 +956,15 @@ class SqlitePeopleStore:
 
     def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
         """The top ``limit`` rated people and computer levels at ``game`` by conservative rating, with
-        their rated matches and wins at that game."""
+        their rated matches and wins at that game: a win is a match whose every seat of the entry was
+        on the winning side (matches recorded before levels on both sides went unrated moved the
+        level's rating, but were never its win)."""
         with self._reading() as db:
             rows = db.execute(
                 "SELECT r.entry, r.name, r.mu, r.sigma, r.matches, (SELECT COUNT(DISTINCT m.id) FROM match_seats s"
                 " JOIN matches m ON m.id = s.match_id WHERE s.entry = r.entry AND m.rated = 1 AND m.game = r.game"
-                " AND m.winner = s.team AND s.unrated = '')"
+                " AND m.winner = s.team AND s.unrated = '' AND NOT EXISTS (SELECT 1 FROM match_seats o"
+                " WHERE o.match_id = m.id AND o.entry = r.entry AND o.team != m.winner))"
                 " FROM ratings r WHERE r.game = ? AND r.matches > 0"
                 " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT ?", (game.value, limit)).fetchall()
         return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))

@@ -142,8 +142,8 @@ def test_who_is_established_and_who_a_match_moves_follow_the_rating_rules(backen
     """``docs/ratings.md``: "a newcomer's first matches count only against computers and
     established people" (``test_rating_rules``' farm, on both stores)."""
     s = backend.open(rules=RatingRules())
-    s.record_match(match("new", seats(ANN, BOB, EXPERT, EXPERT), 0))
-    assert s.rating(ANN).matches == 0 and s.rating(EXPERT).matches == 1
+    s.record_match(match("new", seats(ANN, BOB, EXPERT, ADVANCED), 0))
+    assert s.rating(ANN).matches == 0 and s.rating(EXPERT).matches == 1      # (one level a side: rated)
     assert s.matches_of(ANN)[0].unrated == "newcomer"
     establish(s, ANN, 3)                        # type: ignore[arg-type]
     s = backend.reopen(s)

@@ -82,8 +82,9 @@ def test_a_rated_match_whose_only_human_leaves_is_lost_by_forfeit_not_paused_for
     """The dodge: alone with three computers, alice leaves at the start.  She is told in the lobby
     how long she has; after the grace her side loses by forfeit: the match is recorded, her loss
     rated exactly as openskill computes it (partnered by a computer, against two), the table goes,
-    her history marks the forfeit, and the leaderboard counts the computers' level, which held three
-    seats, once: one match, one win (the old count was a win per winning seat)."""
+    her history marks the forfeit.  The computers' level held seats on both sides (her partner and
+    both opponents): it played itself, so it is not rated and the leaderboard gives it no win (the
+    old count was "Computer (beginner) 37 2 2": a win whenever any of its seats won)."""
     async def main() -> None:
         async with serving(takeover=0, forfeit_after=GRACE) as srv:
             alice = await Term.connect(srv.port, "alice")
@@ -106,10 +107,9 @@ def test_a_rated_match_whose_only_human_leaves_is_lost_by_forfeit_not_paused_for
             assert (got.mu, got.sigma, got.matches) == (want[0][0].mu, want[0][0].sigma, 1)
             assert got.mu < MODEL.mu
             level = people.rating(f"computer:{st.level}")
-            assert level.matches == 1
-            assert level.mu == (want[0][1].mu + want[1][0].mu + want[1][1].mu) / 3
+            assert level.matches == 0 and level.mu == MODEL.mu      # it played itself: not rated
             board = {s.name: (s.matches, s.wins) for s in people.leaderboard(10)}
-            assert board == {"alice": (1, 0), f"Computer ({st.level})": (1, 1)}
+            assert board == {"alice": (1, 0)}
             (row,) = people.matches_of(key("alice"))
             assert row.rated and row.forfeit and row.left and not row.won and row.mark == "F"
             assert row.note.startswith("You left and did not come back")

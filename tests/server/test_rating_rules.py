@@ -4,6 +4,7 @@ do move compared with openskill's own computation of the match."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from openskill.models import PlackettLuce
@@ -22,7 +23,7 @@ from canasta_tui.server.people import (
 )
 
 ANN, BOB, CY, DEE = (f"key:SHA256:{n}" for n in ("ann", "bob", "cy", "dee"))
-EXPERT, ADVANCED = "computer:expert", "computer:advanced"
+EXPERT, ADVANCED, BEGINNER = "computer:expert", "computer:advanced", "computer:beginner"
 
 
 def seats(*entries: str, **extra: dict[str, object]) -> tuple[SeatResult, ...]:
@@ -60,9 +61,9 @@ def test_a_newcomers_first_matches_count_only_against_computers_and_established_
     established after 3 of those."""
     s = store(tmp_path)
     # Two newcomers against each other: neither moves (nor would a farmer among them).
-    s.record_match(match("new", seats(ANN, BOB, EXPERT, EXPERT), 0))
+    s.record_match(match("new", seats(ANN, BOB, EXPERT, ADVANCED), 0))
     assert s.rating(ANN).matches == s.rating(BOB).matches == 0
-    assert s.rating(EXPERT).matches == 1                          # computers are rated in their seats
+    assert s.rating(EXPERT).matches == s.rating(ADVANCED).matches == 1    # computers are rated in their seats
     (row,) = s.matches_of(ANN)
     assert row.unrated == "newcomer" and row.change is None and row.mark == "-"
     assert row.note == "Not rated: somebody on the other side had no rating history yet"
@@ -174,6 +175,81 @@ def test_the_leaderboard_counts_a_level_in_two_seats_once_a_match(tmp_path: Path
     assert board[ADVANCED] == (2, 2) and board[EXPERT] == (1, 0) and board[ANN] == (2, 1)
     for b in s.leaderboard(10):
         assert b.wins <= b.matches
+
+
+def test_a_computer_level_counts_a_match_and_a_win_only_where_its_side_won(tmp_path: Path) -> None:
+    """QA: "Computer (beginner) 37 2 2 on the leaderboard: 2 wins out of 2 matches, although the
+    beginner level lost table 9".  docs/ratings.md: "a win only when the side it sat on won, and its
+    rating moves exactly as openskill computes for the teams as they were"; a level that sat on
+    both sides played itself: it is not rated for it, and the person is rated against it."""
+    s = store(tmp_path)
+    establish(s, ANN)
+    establish(s, BOB)
+    model = PlackettLuce()
+
+    def r(k: str) -> object:
+        """A rating object of its own for each seat (openskill treats one object twice otherwise)."""
+        x = s.rating(k)
+        return model.rating(mu=x.mu, sigma=x.sigma)
+
+    # ann and an Advanced partner beat two Beginners: the Beginner loses once, the Advanced wins once.
+    teams = [[r(ANN), r(ADVANCED)], [r(BEGINNER), r(BEGINNER)]]
+    board = {b.entry: (b.matches, b.wins) for b in s.leaderboard(20)}
+    s.record_match(match("t8", seats(ANN, BEGINNER, ADVANCED, BEGINNER), 0))
+    want = model.rate(teams, ranks=[0.0, 1.0])
+    for entry, got in ((ANN, want[0][0]), (ADVANCED, want[0][1]), (BEGINNER, want[1][0])):
+        now = s.rating(entry)
+        assert (now.mu, now.sigma) == (got.mu, got.sigma), entry  # type: ignore[attr-defined]
+    after = {b.entry: (b.matches, b.wins) for b in s.leaderboard(20)}
+    assert after[BEGINNER] == (1, 0)
+    assert after[ADVANCED] == (board[ADVANCED][0] + 1, board[ADVANCED][1] + 1)
+    # Table 9: bob's partner is a Beginner, and so are both his opponents; bob's side loses.  The
+    # level sat on both sides: its rating and its row stay as they were (neither a win nor a loss
+    # of the level), while bob is rated against the Beginners as openskill computes the match.
+    teams = [[r(BOB), r(BEGINNER)], [r(BEGINNER), r(BEGINNER)]]
+    level = s.rating(BEGINNER)
+    s.record_match(match("t9", seats(BOB, BEGINNER, BEGINNER, BEGINNER), 1))
+    assert s.rating(BEGINNER) == level
+    want = model.rate(teams, ranks=[1.0, 0.0])
+    now = s.rating(BOB)
+    assert (now.mu, now.sigma) == (want[0][0].mu, want[0][0].sigma)  # type: ignore[attr-defined]
+    assert {b.entry: (b.matches, b.wins) for b in s.leaderboard(20)}[BEGINNER] == (1, 0)
+    for b in s.leaderboard(20):
+        assert b.wins <= b.matches
+    assert assess(match("x", seats(BOB, ANN, BEGINNER, BEGINNER), 0), lambda e: True)[BEGINNER] == "both-sides"
+
+
+def test_a_match_of_computers_only_moves_no_rating_and_counts_for_no_one(tmp_path: Path) -> None:
+    """QA: a rated table of computers only "rated the level against itself: Computer (advanced)
+    0 -> 19, 1 match, 1 win".  docs/ratings.md: "A match with no person in it moves no rating and
+    counts for no one"."""
+    s = store(tmp_path)
+    s.record_match(match("c1", seats(ADVANCED, ADVANCED, ADVANCED, ADVANCED), 0))
+    s.record_match(match("c2", seats(EXPERT, BEGINNER, EXPERT, BEGINNER), 0))     # one level a side
+    for level in (ADVANCED, EXPERT, BEGINNER):
+        assert s.rating(level).matches == 0 and s.rating(level).mu == MODEL.mu, level
+    assert s.leaderboard(20) == []
+    assert set(assess(match("c3", seats(EXPERT, BEGINNER, EXPERT, BEGINNER), 0), lambda e: True).values()) == {
+        "no-person"}
+    # One person at the table (even a newcomer) and the levels are rated again.
+    s.record_match(match("p", seats(ANN, BEGINNER, EXPERT, BEGINNER), 0))
+    assert s.rating(EXPERT).matches == s.rating(BEGINNER).matches == 1
+
+
+def test_the_leaderboard_gives_no_win_for_an_old_match_a_level_played_on_both_sides(tmp_path: Path) -> None:
+    """Matches recorded before this rule rated a level that sat on both sides (its seats marked
+    rated): the leaderboard no longer counts such a match as the level's win."""
+    s = store(tmp_path)
+    establish(s, ANN)
+    s.record_match(match("old", seats(ANN, BEGINNER, BEGINNER, BEGINNER), 1))
+    db = sqlite3.connect(tmp_path / "people.sqlite")
+    with db:        # what the old code wrote: the level's seats rated, its rating moved
+        db.execute("UPDATE match_seats SET unrated = '', after_mu = 20.0, after_sigma = 8.0 WHERE entry = ?",
+                   (BEGINNER,))
+        db.execute("INSERT OR REPLACE INTO ratings(entry, game, name, mu, sigma, matches, updated)"
+                   " VALUES (?, 'canasta', 'Computer (beginner)', 20.0, 8.0, 1, 1.0)", (BEGINNER,))
+    db.close()
+    assert {b.entry: (b.matches, b.wins) for b in s.leaderboard(20)}[BEGINNER] == (1, 0)
 
 
 def test_what_a_rating_means_says_the_servers_own_numbers_in_eight_lines_that_fit() -> None:
