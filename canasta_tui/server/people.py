@@ -637,7 +637,7 @@ def assess(result: MatchResult, established: Callable[[str], bool]) -> dict[str,
 
     A computer level is rated against people, as one player on the side it sat on:
 
-    * a match with no person in it (computers only) moves nobody (``no-person``);
+    * a match with no person in it from the start (computers only) moves nobody (``no-person``);
     * a level that held seats on more than one side played itself: its seats on one side won what
       those on the other lost, so it is not rated (``both-sides``); its rating still makes those
       sides' strength, so the people in the match are rated against it.
@@ -645,7 +645,8 @@ def assess(result: MatchResult, established: Callable[[str], bool]) -> dict[str,
     Otherwise a level is rated in every seat it holds from the start (partners: the same side)."""
     out: dict[str, str] = {}
     lost = {s.team for s in result.seats if s.left} if result.forfeit else set()
-    person = any(not s.entry.startswith(COMPUTER_PREFIX) for s in result.seats)
+    # (somebody who sat down after the start, in a computer's seat, is not rated: they do not count)
+    person = any(not s.entry.startswith(COMPUTER_PREFIX) and not s.late for s in result.seats)
     for s in result.seats:
         if not rated(s.entry):
             continue

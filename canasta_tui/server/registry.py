@@ -64,6 +64,7 @@ from .tables import (
     EXPERT_LEAST,
     FORMING,
     LOBBY_CHAT_KEEP,
+    NOBODY_RATED,
     OVER,
     PLAYING,
     TURN_TIMERS,
@@ -611,6 +612,9 @@ class Registry:
         if st.creator != client.identity.key:
             return f"{st.creator_name()} starts this table (they created it)"
         seated = [(i, c) for i, c in enumerate(st.claims) if c is not None]
+        if st.rated and not seated:
+            # A match of computers alone would rate a level against itself (docs/ratings.md).
+            return NOBODY_RATED
         st.start(self.executor)
         log.info("table %d starts: %s", st.id, ", ".join(printable(c.name) for _, c in seated) or "computers only")
         for seat, c in seated:

@@ -61,6 +61,9 @@ log = logging.getLogger("canasta.server")
 FORMING, PLAYING, OVER = TableState.FORMING, TableState.PLAYING, TableState.OVER
 #: Computer levels a table can be created with.
 LEVELS = ("beginner", "advanced", "expert")
+#: Why a rated table does not start with computers in every seat: such a match would rate a level
+#: against itself (docs/ratings.md, "Computer levels").
+NOBODY_RATED = "Sit down first: a rated table needs a person (computers alone are not rated)"
 #: Lines of the lobby's chat kept.
 LOBBY_CHAT_KEEP = 100
 #: The mark after a chat line's speaker known by their SSH key (the table's chat is text, drawn
@@ -1029,5 +1032,5 @@ def seen_from(value: object, events: Sequence[Event], keys: set[str]) -> dict[st
     return out
 
 
-__all__ = ["FORMING", "LEVELS", "OVER", "PLAYING", "Destination", "LobbyLine", "LobbyRow", "SeatInfo", "SeatState",
-           "ServerTable", "TableRefused", "TableState", "seen_index", "seen_position"]
+__all__ = ["FORMING", "LEVELS", "NOBODY_RATED", "OVER", "PLAYING", "Destination", "LobbyLine", "LobbyRow", "SeatInfo",
+           "SeatState", "ServerTable", "TableRefused", "TableState", "seen_index", "seen_position"]

@@ -26,7 +26,7 @@ from canasta_tui.server.people import (
     Rating,
     SeatResult,
 )
-from canasta_tui.server.tables import OVER, ServerTable
+from canasta_tui.server.tables import FORMING, NOBODY_RATED, OVER, PLAYING, ServerTable
 
 from .helpers import Term, create_table, fingerprint_of, run, serving, settle
 
@@ -115,6 +115,28 @@ def test_a_rated_match_whose_only_human_leaves_is_lost_by_forfeit_not_paused_for
             assert row.note.startswith("You left and did not come back")
             assert row.change is not None and row.change < 0
             await alice.close()
+    run(main(), timeout=120)
+
+
+def test_a_rated_table_of_computers_only_does_not_start_and_rates_nobody() -> None:
+    """QA: carol stood up from her rated table and started it with computers in every seat; the
+    level was rated against itself ("Computer (advanced) 0 -> 19, 1 match, 1 win").  docs/ratings.md:
+    a match with no person in it moves no rating and counts for no one, so such a table is refused
+    with the reason; carol keeps her table, sits down again and starts it."""
+    async def main() -> None:
+        async with serving(takeover=0) as srv:
+            carol = await Term.connect(srv.port, "carol")
+            await carol.wait_for("No tables yet")
+            st = await rated_table(carol, srv, 1)
+            await carol.press("u", "You stood up")
+            screen = await carol.press("s", NOBODY_RATED)
+            assert st.state == FORMING and st.table is None
+            assert all(len(line) <= 80 for line in screen.splitlines())
+            assert srv.registry.people.leaderboard(10) == []
+            await carol.press("1", "1  carol✓ (you)")
+            await carol.press("s", "hand 1")
+            assert st.state == PLAYING and st.rated
+            await carol.close()
     run(main(), timeout=120)
 
 

@@ -231,7 +231,10 @@ def test_a_match_of_computers_only_moves_no_rating_and_counts_for_no_one(tmp_pat
     assert s.leaderboard(20) == []
     assert set(assess(match("c3", seats(EXPERT, BEGINNER, EXPERT, BEGINNER), 0), lambda e: True).values()) == {
         "no-person"}
-    # One person at the table (even a newcomer) and the levels are rated again.
+    # Nor does somebody who sat down in a computer's seat after the start (not rated themselves).
+    s.record_match(match("late", seats(EXPERT, BOB, EXPERT, BEGINNER, bob={"late": True}), 0))
+    assert s.rating(EXPERT).matches == s.rating(BEGINNER).matches == 0
+    # One person at the table from the start (even a newcomer) and the levels are rated again.
     s.record_match(match("p", seats(ANN, BEGINNER, EXPERT, BEGINNER), 0))
     assert s.rating(EXPERT).matches == s.rating(BEGINNER).matches == 1
 

@@ -1,10 +1,10 @@
 """Ratings over real SSH: two people, each with their own key, play a match by keys at a rated
 table, each partnered by a computer; their ratings move exactly as the rating library (openskill)
-computes them (the computers' level, on both sides, is not rated: it played itself), and their histories show the match.  A table not
-created as rated moves nobody's rating.  A rated Samba match moves only Samba ratings (issue 19:
-ratings are kept apart per variant).  The two have rating histories already (docs/ratings.md:
-nobody is rated against a newcomer); the rules of who is rated are attacked in
-``test_rated_matches.py``."""
+computes them (the computers' level, on both sides, is not rated: it played itself), and their
+histories show the match.  A table not created as rated moves nobody's rating.  A rated Samba
+match moves only Samba ratings (issue 19: ratings are kept apart per variant).  The two have
+rating histories already (docs/ratings.md: nobody is rated against a newcomer); the rules of who
+is rated are attacked in ``test_rated_matches.py``."""
 
 from __future__ import annotations
 
