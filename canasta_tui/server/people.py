@@ -263,7 +263,7 @@ def rating_text(provisional: int = 3, forfeit_after: float = 120.0) -> str:
         "Only rated tables count.  A rating is skill minus three times its",
         "uncertainty, in points (40 per unit); a newcomer starts at 0.  Winning",
         "raises it, losing lowers it, more against stronger sides.  Computers are",
-        "rated by level.  Canasta, Samba and Bolivia are rated apart.",
+        "rated by level, against people; Canasta, Samba and Bolivia rated apart.",
         newcomer,
         "A win counts only if you played half your turns; a loss always counts.",
         f"Leave a rated match for {wait} and your side loses it by forfeit."))

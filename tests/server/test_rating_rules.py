@@ -262,3 +262,4 @@ def test_what_a_rating_means_says_the_servers_own_numbers_in_eight_lines_that_fi
     assert "people with 3 counted ones" in rating_text() and "for 2 min" in rating_text()
     assert "Every rated match counts" in rating_text(0, 90) and "for 90 s" in rating_text(0, 90)
     assert "people with 5 counted ones" in rating_text(5, 300) and "for 5 min" in rating_text(5, 300)
+    assert "Computers are rated by level, against people;" in rating_text().replace("\n", " ")
