@@ -178,8 +178,12 @@ def draw_table(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, ca
     layout = table_layout(W, H, v.rules.players)
     lines = snap.log
     seats = range(v.rules.players)
+    # A hint of two rows takes its second row from the log line, never from the hand's marks
+    # (the cursor would vanish): the hand moves up a row and the latest move goes to the
+    # centre's log with the moves before it.
+    lift = 1 if len(glyph_text(snap.status, opts.glyphs)) > W else 0
     key = (W, H, opts, snap.hand_number, snap.scores, snap.names,
-           tuple(_kind(snap, s, opts.glyphs) for s in seats), snap.dealing)
+           tuple(_kind(snap, s, opts.glyphs) for s in seats), snap.dealing, lift)
     top = cache.top
     rows = layout.log_row + 1
     if top is not None and top.view is v and top.log is lines and top.key == key:
@@ -188,16 +192,17 @@ def draw_table(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, ca
             cv.styles[y][:] = top.styles[y]
         cv.handlers.update(top.handlers)
     else:
-        draw_table_top(cv, snap, v, opts, layout, lines, cache)
+        draw_table_top(cv, snap, v, opts, layout, lines, cache, lift)
         cache.top = TableTop(key, v, lines, [list(r) for r in cv.chars[:rows]],
                                  [list(r) for r in cv.styles[:rows]],
                                  {k: h for k, h in cv.handlers.items() if k[0] < rows})
-    draw_table_bottom(cv, snap, v, opts, layout)
+    draw_table_bottom(cv, snap, v, opts, layout, lift)
 
 
 def draw_table_top(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, layout: TableLayout,
-                   lines: Sequence[tuple[int, str]], cache: TableCache) -> None:
-    """The header, the four quadrants, the centre and the log line."""
+                   lines: Sequence[tuple[int, str]], cache: TableCache, lift: int = 0) -> None:
+    """The header, the four quadrants, the centre and the log line (``lift``: the hand has the
+    log line's row, and the latest move goes to the centre's log)."""
     g = opts.glyphs
     W = cv.width
     rules = v.rules
@@ -215,8 +220,10 @@ def draw_table_top(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options
     # The log line under the table holds the latest move in full; the moves before it go in the
     # centre, under the pile (the widest place for them: an empty seat's is narrower or shorter);
     # g shows the whole log.
-    earlier = lines[:-1]
+    earlier = lines[:-1] if not lift else lines
     draw_centre(Region(cv, *layout.centre), snap, v, opts, earlier, cache)
+    if lift:
+        return
     latest = glyph_text(lines[-1][1], g) if lines else ""
     hint = "g: log"
     row = Region(cv, 0, layout.log_row, W, 1)
@@ -228,11 +235,13 @@ def draw_table_top(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options
         row.put(0, 1, fit(latest, W - 2, g.ellipsis))
 
 
-def draw_table_bottom(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, layout: TableLayout) -> None:
-    """Whose hand this is, the live meld count, the hand itself, the hint and the command bar."""
+def draw_table_bottom(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Options, layout: TableLayout,
+                      lift: int = 0) -> None:
+    """Whose hand this is, the live meld count, the hand itself, the hint and the command bar
+    (``lift``: rows the hand moves up for a hint of two rows)."""
     g = opts.glyphs
     W, H = cv.width, cv.height
-    hand_y = layout.hand_row
+    hand_y = layout.hand_row - lift
     row = Region(cv, 0, hand_y, W, 1)
     row.put(0, 0, g.hline * W, "dim")
     if snap.viewer is not None and v.hand:
@@ -247,8 +256,8 @@ def draw_table_bottom(cv: Canvas, snap: TableSnapshot, v: PlayerView, opts: Opti
             text = " " + "   ".join(info) + " "
             row.put(0, max(x + 1, W - len(text) - 1), text, "count")
     draw_hand(cv, snap, opts, hand_y + 1)
-    # A status too long for its row takes the row of the hand's marks above it, never cut.
-    put_lines_up(cv, H - 2, 0, glyph_text(snap.status, g), "hint", most=2)
+    # A status too long for its row takes the row above it, which the hand left it (see draw_table).
+    put_lines_up(cv, H - 2, 0, glyph_text(snap.status, g), "hint", most=1 + lift)
     draw_bar(cv, snap, H - 1, opts)
 
 
