@@ -558,7 +558,11 @@ def add_to_meld(client: Client, side: int, slot: int) -> None:
     wilds = [c for c in chosen if IS_WILD[c]]
     naturals = [c for c in chosen if not IS_WILD[c] and RANK_OF[c] == rank]
     if not wilds and not naturals:
-        client.message = [f"Select the cards to add to the {plural(rank) if rank != 2 else 'wild cards'} first"]
+        if not chosen:
+            client.message = [f"Select the cards to add to the {plural(rank) if rank != 2 else 'wild cards'} first"]
+        else:
+            # Cards of another rank (a King onto the meld of wild cards): the engine says why not.
+            client.play([A.add(RANK_OF[chosen[0]], rank)])
     else:
         client.play([*(A.add(rank) for _ in naturals), *(A.add(RANK_OF[w], rank) for w in wilds)])
 

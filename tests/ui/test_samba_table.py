@@ -486,3 +486,24 @@ def test_p_takes_the_pile_with_the_very_pair_selected() -> None:
     nines = v.melds[0][9]
     assert nines is not None and sorted(nines.naturals) == sorted(cards("9d 9h 9s"))
     assert ctl.client.hand().count(int(parse_card("9c"))) == clubs
+
+
+def test_a_click_with_a_natural_card_on_the_meld_of_wild_cards_says_why_in_the_engines_words() -> None:
+    """Bolivia (RULES.md's meld of wild cards: it holds deuces and jokers only).  QA: Space on K♠,
+    a click on the meld 2♦ 2♥ 2♠ said "Select the cards to add to the wild cards first" although
+    the King was selected; the engine's sentence must reach the player, and nothing is played."""
+    ctl = my_turn_drawn("bolivia", "2d 2h 2s Ks Kh Qc 9s")
+    select_cards(ctl, "2d 2h 2s")
+    ctl.key("m")
+    assert not ctl.client.message and ctl.client.view().melds[0][2] is not None
+    hand = ctl.client.hand()
+    select_cards(ctl, "Ks")
+    add_to_meld(ctl.client, 0, 2)
+    assert ctl.client.message == ["A King cannot go on the meld of wild cards: it takes only deuces and jokers"]
+    assert ctl.client.hand() == hand
+    # A card of another rank under the cursor onto a meld of a rank: the engine says why too.
+    ctl.client.message = []
+    ctl.client.selected.clear()
+    ctl.client.cursor = ctl.client.hand().index(int(parse_card("Qc")))
+    add_to_meld(ctl.client, 0, 2)
+    assert ctl.client.message == ["A Queen cannot go on the meld of wild cards: it takes only deuces and jokers"]
