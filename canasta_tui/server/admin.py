@@ -17,6 +17,11 @@ as a guest with the password otherwise), for as long as it lasts.  :class:`Bans`
 recent visitors (their key, name and addresses), from whom an admin picks somebody who is not
 online.  What changes is in memory at once and written to the store by a thread of its own:
 nothing an admin or a visitor does waits for a disk on the event loop.
+
+An address is banned as the door's limits count it (:func:`.auth.place`): an IPv4-mapped IPv6
+address (``::ffff:1.2.3.4``) is its IPv4 one, and an IPv6 address bans its /64, since one
+machine or one home holds all 2^64 addresses of it and would step to the next one; the ban is
+kept and listed as that /64 (``address:2001:db8::/64``).
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from ..table.seats import KEY_PREFIX
 from ..text import printable
-from .auth import GUEST_MARK, Identity
+from .auth import GUEST_MARK, Identity, place
 from .config import is_fingerprint
 from .people import ADDRESS_PREFIX, VISITS_KEEP, Ban, PeopleStore, StoreError, Visit
 from .tables import FORMING, LobbyLine
@@ -84,7 +89,7 @@ class Bans:
         self.writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="canasta-bans")
         self._writes: list[concurrent.futures.Future[None]] = []
         try:
-            self._bans = {b.target: b for b in people.bans(clock())}
+            self._bans = {ban_key(b.target): b for b in people.bans(clock())}
             for v in reversed(people.visits(VISITS_KEEP)):
                 self._visits[v.key] = v
         except StoreError as exc:
@@ -94,6 +99,7 @@ class Bans:
 
     # ------------------------------------------------------------------ the door asks
     def of(self, target: str) -> Ban | None:
+        target = ban_key(target)
         ban = self._bans.get(target)
         if ban is not None and ban.until <= self.clock():
             del self._bans[target]
@@ -104,12 +110,13 @@ class Bans:
         return self.of(KEY_PREFIX + fingerprint)
 
     def address(self, address: str) -> Ban | None:
+        """The ban of ``address``'s place (an IPv6 address's /64)."""
         return self.of(ADDRESS_PREFIX + address)
 
     def guest(self, address: str) -> Ban | None:
-        """The ban of a person who came from ``address``: it keeps guests out from there too."""
+        """The ban of a person who came from ``address`` (its place): it keeps guests out from there too."""
         now = self.clock()
-        return next((b for b in self._bans.values() if b.until > now and address in b.addresses), None)
+        return next((b for b in self._bans.values() if b.until > now and covers(b.addresses, address)), None)
 
     # ------------------------------------------------------------------ changes (the store's thread writes them)
     def _write(self, what: str, write: Callable[[], object], failed: Callable[[str], None] | None) -> None:
@@ -126,14 +133,16 @@ class Bans:
 
     def add(self, ban: Ban, failed: Callable[[str], None] | None = None) -> None:
         """``ban`` is in force now; the store keeps it soon (``failed`` is told if it cannot, on the writer's thread)."""
-        self._bans[ban.target] = ban
+        self._bans[ban_key(ban.target)] = ban
         whom = ban.name or ban.target.removeprefix(KEY_PREFIX).removeprefix(ADDRESS_PREFIX)
         self._write(f"The ban of {whom}", lambda: self.people.ban(ban), failed)
 
     def remove(self, target: str, failed: Callable[[str], None] | None = None) -> Ban | None:
         """The ban of ``target`` is lifted now (the one lifted, or None: there was none in force)."""
-        gone = self._bans.pop(target, None)
-        self._write("The lifting of the ban", lambda: self.people.unban(target), failed)
+        gone = self._bans.pop(ban_key(target), None)
+        # (a ban kept before addresses had one form is kept under the form it was given in)
+        kept = {target} | ({gone.target} if gone is not None else set())
+        self._write("The lifting of the ban", lambda: [self.people.unban(t) for t in sorted(kept)], failed)
         return gone if gone is not None and gone.until > self.clock() else None
 
     def in_force(self) -> list[Ban]:
@@ -173,15 +182,34 @@ class Bans:
         self.writer.shutdown(wait=True)
 
 
+def ban_key(target: str) -> str:
+    """A ban's target in its one form: an address's as its place (``::ffff:1.2.3.4`` is
+    ``1.2.3.4``, an IPv6 address its /64); a key's as it is."""
+    if target.startswith(ADDRESS_PREFIX):
+        return ADDRESS_PREFIX + place(target.removeprefix(ADDRESS_PREFIX))
+    return target
+
+
+def covers(addresses: Sequence[str], address: str) -> bool:
+    """Is ``address`` one of ``addresses``, as places (an IPv6 address's /64) count?"""
+    where = place(address)
+    return bool(address) and any(place(a) == where for a in addresses)
+
+
 def ban_target(who: str) -> str:
     """A ban's target from what an admin typed: a key's fingerprint (``SHA256:…``, or ``key:SHA256:…``)
-    or an IP address; AdminRefused otherwise."""
+    or an IP address (an IPv6 address's /64, or the /64 as the bans page lists it); AdminRefused otherwise."""
     who = who.strip()
     fp = who.removeprefix(KEY_PREFIX)
     if is_fingerprint(fp):
         return KEY_PREFIX + fp
+    text = who.removeprefix(ADDRESS_PREFIX)
     try:
-        return ADDRESS_PREFIX + str(ipaddress.ip_address(who.removeprefix(ADDRESS_PREFIX)))
+        if text.endswith("/64"):
+            net = ipaddress.ip_network(text, strict=False)
+            if isinstance(net, ipaddress.IPv6Network):
+                return ADDRESS_PREFIX + str(net)
+        return ADDRESS_PREFIX + place(str(ipaddress.ip_address(text)))
     except ValueError:
         raise AdminRefused(f"{printable(who)[:60]!r} is neither a key's fingerprint (SHA256:…) nor an IP "
                            "address") from None
@@ -259,7 +287,7 @@ class Admin:
         target = ban_target(who)
         check_ban(by, target, seconds)
         here = self.registry.clients.get(by.key)
-        if here is not None and here.address and target == ADDRESS_PREFIX + here.address:
+        if here is not None and here.address and target == ADDRESS_PREFIX + place(here.address):
             raise AdminRefused("You cannot ban the address you are connected from")
         now = self.bans.clock()
         visit = self.bans.visitor(target) if target.startswith(KEY_PREFIX) else None
@@ -274,7 +302,7 @@ class Admin:
             for key, client in list(self.registry.clients.items()):
                 if key == target:
                     client.kick(message)
-                elif not client.identity.verified and client.address in ban.addresses:
+                elif not client.identity.verified and covers(ban.addresses, client.address):
                     client.kick(ban_message(ban, guest=True))
         else:
             self.drop_address(target.removeprefix(ADDRESS_PREFIX), message)

@@ -108,19 +108,31 @@ def guest_identity(name: str, code: str) -> Identity:
     return Identity(name, guest=guest_digest(code))
 
 
-def place(address: str) -> str:
-    """Where a connection comes from, as the door's limits count it: an IPv4 address as it is, an
-    IPv6 address by its /64 (one machine, or one home: it holds 2^64 addresses to rotate through),
-    an IPv4-mapped IPv6 address as its IPv4 one; anything else ("?", "") as it is."""
+def plain_address(address: str) -> str:
+    """An address in the one form it is compared, kept and shown in: an IPv4-mapped IPv6 address
+    (``::ffff:127.0.0.1``, what a dual-stack socket reports for an IPv4 client) as its IPv4 one,
+    an IPv6 address compressed; anything else ("?", "") as it is."""
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
         return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
     return str(ip)
+
+
+def place(address: str) -> str:
+    """Where a connection comes from, as the door's limits and the bans count it: an IPv4 address
+    as it is, an IPv6 address by its /64 (one machine, or one home: it holds 2^64 addresses to
+    rotate through), an IPv4-mapped IPv6 address as its IPv4 one; anything else ("?", "") as it is."""
+    plain = plain_address(address)
+    try:
+        ip = ipaddress.ip_address(plain)
+    except ValueError:
+        return plain
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return plain
 
 
 def player_name(username: str) -> str:

@@ -32,7 +32,7 @@ from ..ui.lobbyview import (
     ban_hours,
 )
 from .admin import Admin, AdminRefused, announcement, ban_target, check_ban, listed, when
-from .auth import Identity
+from .auth import Identity, place
 from .connected import Client
 from .people import ADDRESS_PREFIX, Ban
 from .registry import Registry
@@ -269,12 +269,12 @@ def _ban_plan(admin: Admin, me: Identity, target: str, text: str, person: Client
         where = person.address if person is not None else (visit.addresses[0] if visit and visit.addresses else "")
         if not where:
             raise AdminRefused(f"{label} is a guest, and their address is not known: ban it by number")
-        if where == my_address:
+        if place(where) == place(my_address):
             raise AdminRefused(f"{label} connects from your own address ({where}): remove them instead")
         what = f"{label}'s address {where} (everybody connecting from it)"
         return _plain_ban(admin, me, where, hours, reason, span, what, told)
     who = ban_target(target)
-    if who == ADDRESS_PREFIX + my_address:
+    if my_address and who == ADDRESS_PREFIX + place(my_address):
         raise AdminRefused(f"{my_address} is your own address: you would be kept out too")
     return _plain_ban(admin, me, target, hours, reason, span, printable(target), told)
 

@@ -46,7 +46,7 @@ import asyncssh
 from ..persistence.stats import RECORD_TIMEOUT
 from ..text import printable
 from .admin import Admin, Bans
-from .auth import Gate
+from .auth import Gate, place
 from .config import ConfigError, ServerConfig
 from .hostkey import fingerprint, host_key
 from .memory import TICK, Collector
@@ -240,10 +240,11 @@ class Server:
         await self.stop()
 
     def _drop_address(self, address: str, reason: str) -> int:
-        """Close every connection from ``address`` (an admin banned it), telling why; how many."""
+        """Close every connection from ``address`` (an admin banned it: a place, :func:`.auth.place`),
+        telling why; how many."""
         dropped = 0
         for c in list(self.connections):
-            if c.address == address:
+            if place(c.address) == address:              # (an IPv6 ban covers its /64)
                 dropped += 1
                 if c.playing is not None:
                     c.playing.kick(reason)

@@ -44,7 +44,18 @@ from ..ui.app import HOT_PAINTS_PER_S
 from ..ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
 from ..ui.style import ASCII, LOCALE_VARS
 from .admin import Admin, ban_message, when
-from .auth import Gate, Identity, NameRefused, code_text, fingerprint, guest_identity, new_guest_code, place, player_name
+from .auth import (
+    Gate,
+    Identity,
+    NameRefused,
+    code_text,
+    fingerprint,
+    guest_identity,
+    new_guest_code,
+    place,
+    plain_address,
+    player_name,
+)
 from .client import ServerApp
 from .config import ServerConfig
 from .lobby import CODE_MAX
@@ -160,7 +171,7 @@ class Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.address = str(peer[0]) if peer else "?"
+        self.address = plain_address(str(peer[0])) if peer else "?"     # (::ffff:1.2.3.4 is 1.2.3.4)
         self.place = place(self.address)
         self.heard = asyncio.get_running_loop().time()
         self._listen(conn)

@@ -108,7 +108,7 @@ def test_a_ban_ends_by_itself(tmp_path: Path) -> None:
     run(main())
     with pytest.raises(AdminRefused, match="neither a key's fingerprint"):
         ban_target("eve")
-    assert ban_target("::1") == "address:::1" and ban_target("SHA256:" + "a" * 43) == "key:SHA256:" + "a" * 43
+    assert ban_target("::1") == "address:::/64" and ban_target("SHA256:" + "a" * 43) == "key:SHA256:" + "a" * 43
 
 
 def test_announce_close_a_table_and_remove_a_person(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
+from canasta_tui.server.admin import Admin, Bans
+from canasta_tui.server.auth import Identity
+from canasta_tui.server.people import Ban
 from canasta_tui.ui.lobby import AdminLine
 
-from .helpers import Term, create_table, fingerprint_of, run, serving, settle
+from .helpers import ENTER, Term, create_table, fingerprint_of, run, serving, settle
+from .test_bans import kept_out
+from .test_tables import registry
 
 #: An admin's reason as long as the admin's line takes (200 characters).
 REASON = ("the server is being reorganised: every table closes now and each game is kept by the host, "
@@ -47,3 +55,81 @@ def test_the_players_and_watchers_of_a_table_an_admin_closes_read_the_reason_in_
     run(main(), timeout=180)
 
 
+
+
+def test_a_ban_of_an_ipv4_mapped_address_keeps_out_its_ipv4_guests_and_is_kept_and_shown_as_ipv4() -> None:
+    """QA: "Ban of ::ffff:127.0.0.1 is accepted, stored as ::ffff:7f00:1, and has no effect on
+    127.0.0.1 guests"; and the own-address check must see through the mapped form too."""
+    async def main() -> None:
+        async with serving(admins=frozenset({fingerprint_of("dan")})) as srv:
+            gus = await Term.connect(srv.port, "gus", guest=True)                  # from 127.0.0.1
+            await gus.wait_for("No tables yet")
+            dan = await Term.connect(srv.port, "dan", local_addr=("127.0.0.2", 0))
+            await dan.wait_for("2 online")
+            await dan.press("a", "4  ban")
+            dan.send("4")
+            await dan.press("::ffff:127.0.0.2 1 oops" + ENTER, "127.0.0.2 is your own address: you would be kept out")
+            await dan.press("a", "4  ban")
+            dan.send("4")
+            await dan.press("::ffff:127.0.0.1 1 spam" + ENTER, "Are you sure?")
+            await dan.press("y", "is banned until")
+            await gus.wait_closed()
+            assert "Your address is banned from this server until" in gus.received()
+            await kept_out(srv.port, "gus", "Your address is banned from this server until", guest=True)
+            srv.admin.bans.flush()
+            assert [b.target for b in srv.registry.people.bans(time.time())] == ["address:127.0.0.1"]
+            screen = await dan.press("a", "5  the bans")
+            screen = await dan.press("5", "127.0.0.1")
+            assert "7f00" not in screen and "::ffff" not in screen
+            await dan.close()
+    run(main(), timeout=180)
+
+
+def test_an_ipv6_ban_covers_its_64_as_the_doors_limits_do(tmp_path: Path) -> None:
+    """Decided: an IPv6 address is banned by its /64 (auth.place), since whoever holds one address
+    of it holds them all; the ban is kept and listed as the /64, and lifted by it."""
+    boss = Identity("boss", "SHA256:boss")
+
+    async def main() -> None:
+        async with registry(tmp_path, admins=frozenset({boss.fingerprint})) as reg:
+            bans = Bans(reg.people)
+            admin = Admin(reg, bans)
+            ban = admin.ban(boss, "2001:db8:0:7::5", 3600)
+            assert ban.target == "address:2001:db8:0:7::/64"
+            assert bans.address("2001:db8:0:7:abcd::99") is not None       # the same /64
+            assert bans.address("2001:db8:0:8::5") is None                  # the next one
+            assert bans.address("::ffff:10.0.0.1") is None
+            # A guest from a banned person's addresses: the same /64 counts, IPv4-mapped is IPv4.
+            eve = Identity("eve", "SHA256:" + "E" * 43)
+            bans.visited(eve, "2001:db8:0:9::1")
+            bans.visited(eve, "10.0.0.7")
+            admin.ban(boss, eve.fingerprint, 3600)
+            assert bans.guest("2001:db8:0:9::42") is not None and bans.guest("::ffff:10.0.0.7") is not None
+            assert bans.guest("2001:db8:0:10::1") is None
+            bans.flush()
+            # Kept across a restart as the /64, and lifted by what the bans page lists.
+            again = Bans(reg.people)
+            assert again.address("2001:db8:0:7::1") is not None
+            assert admin.unban(boss, "2001:db8:0:7::/64")
+            assert bans.address("2001:db8:0:7::5") is None
+            bans.flush()
+            assert Bans(reg.people).address("2001:db8:0:7::5") is None
+            bans.close()
+            again.close()
+    run(main())
+
+
+def test_an_address_banned_before_it_had_one_form_is_found_and_lifted(tmp_path: Path) -> None:
+    """A ban kept as ``::ffff:7f00:1`` (before this fix) keeps 127.0.0.1 out, and lifting it removes it."""
+    boss = Identity("boss", "SHA256:boss")
+
+    async def main() -> None:
+        async with registry(tmp_path, admins=frozenset({boss.fingerprint})) as reg:
+            reg.people.ban(Ban("address:::ffff:7f00:1", time.time() + 3600, "", "key:SHA256:boss", time.time()))
+            bans = Bans(reg.people)
+            assert bans.address("127.0.0.1") is not None
+            assert Admin(reg, bans).unban(boss, "127.0.0.1")
+            bans.flush()
+            assert reg.people.bans(time.time()) == []
+            bans.close()
+    run(main())
