@@ -24,7 +24,7 @@ from ..ai.asking import Outlook, going_out
 from ..ai.coach import HINT_BUDGET, REVIEW_BUDGET, Decision, Hint, Mistake, hint, review
 from ..engine import Phase, PlayerView
 from ..engine.state import next_seat, team
-from .canvas import Canvas, Options, card_label, fit, folded, glyph_text, wrap
+from .canvas import Canvas, Options, card_label, first_fit, fit, folded, glyph_text, wrap
 from .dialogs import SheetEnd, TableDialog, TableFacts, TableHost
 from .lineedit import list_move
 from .style import Glyphs
@@ -231,6 +231,7 @@ class Review(TableDialog):
     shown: bool = False          # hot-seat: that player pressed Enter
     chosen: int = 0              # the decision whose position is shown (index into the review)
     top: int = 0                 # the first decision listed
+    _chosen: tuple[int, ...] = field(default=(), init=False, repr=False)   # its rows, as last listed
 
     @property
     def seat(self) -> int:
@@ -290,15 +291,25 @@ class Review(TableDialog):
 
     #: Lines above the list: the explanation and a blank line.
     HEAD = 3
+    #: Where a decision's reason begins under it (after the cost's column).
+    WHY = 11
 
     def _chosen_rows(self) -> set[int]:
         """The rows of :meth:`lines` (from 0) of the chosen decision: what was played, and why."""
-        if not self._items():
-            return set()
-        first = self.HEAD + 2 * (self.chosen - self.top)
-        return {first, first + 1}
+        return set(self._chosen)
+
+    def _item(self, m: Mistake, room: int, chosen: bool, g: Glyphs) -> list[str]:
+        """A decision's lines in the list: what was played and the better move, then why.  The
+        chosen one whole (wrapped); the others a line each, the reason's point first (what
+        comes before its colon) where the whole does not fit."""
+        pad = " " * self.WHY
+        text, why = glyph_text(m.text, g), glyph_text(m.why, g)     # (--ascii's "+-" is longer than "±")
+        if chosen:
+            return [*wrap(text, room), *(pad + w.strip() for w in wrap(why, room - self.WHY))]
+        return [fit(text, room, g.ellipsis), pad + first_fit([why, why.split(": ", 1)[0]], room - self.WHY, g.ellipsis)]
 
     def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
+        self._chosen = ()
         got = self.coach.reviews.get(self.seat)
         if got is None:
             return ["Reviewing the hand… (the Expert plays each of your decisions out)", "",
@@ -311,19 +322,23 @@ class Review(TableDialog):
         m = got[self.chosen]
         when = {Phase.DRAW: "before you drew", Phase.PERMISSION: "when asked"}.get(m.view.phase, "after you drew")
         room = cv.width - 3
-        # The list gives each decision a line and its reason a line; the chosen one's, when cut there,
-        # is told whole (wrapped) with its position, and so is every line of the position.
-        whole = [*(wrap(m.text, room) if len(m.text) > room else []),
-                 *(wrap(f"Why: {m.why}", room) if len(m.why) + 11 > room else [])]
-        below = [opts.glyphs.hline * 3 + f" Your turn {m.own_turn}, {when}: what you saw", *whole,
+        below = [opts.glyphs.hline * 3 + f" Your turn {m.own_turn}, {when}: what you saw",
                  *(w for line in position_lines(m.view, table.sort, opts.glyphs, table.link.name)
                    for w in wrap(line, room))]
-        # Each decision takes two lines: what was played and the better move, then why.
-        rows = max(1, (cv.height - 4 - len(head) - len(below) - 1) // 2)
+        # Each decision takes two lines (what was played and the better move, then why); the
+        # chosen one as many as it needs to be read whole.
+        mine = self._item(m, room, True, opts.glyphs)
+        rows = max(1, (cv.height - 4 - len(head) - len(below) - 1 - (len(mine) - 2)) // 2)
         self.top = max(0, min(self.top, self.chosen, len(got) - rows))
         self.top = max(self.top, self.chosen - rows + 1)
         items = got[self.top:self.top + rows]
-        shown = [line for it in items for line in (it.text, f"{'':10} {it.why}")]
+        shown: list[str] = []
+        for i, it in enumerate(items, start=self.top):
+            if i == self.chosen:
+                self._chosen = tuple(range(self.HEAD + len(shown), self.HEAD + len(shown) + len(mine)))
+                shown += mine
+            else:
+                shown += self._item(it, room, False, opts.glyphs)
         more = len(got) - self.top - len(items)
         if more > 0 and self.chosen < self.top + len(items) - 1:
             shown[-2:] = [f"    … {more + 1} more (Down goes on)"]

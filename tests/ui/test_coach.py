@@ -417,3 +417,43 @@ def test_a_review_reason_too_long_for_its_line_is_shown_whole(quick_review: None
     lines = render(ctl, 80, 24).text().splitlines()
     assert all(len(line) <= 80 for line in lines)
     assert " ".join(why.split()) in " ".join(" ".join(lines).split())
+
+
+def test_the_chosen_decision_s_reason_is_whole_in_the_list_and_the_others_keep_their_point(quick_review: None) -> None:
+    """QA: "the next side has Sevens down: the pile (2 cards) was theirs to t…" in the review list,
+    and still cut when chosen.  The chosen decision's lines are whole (wrapped) where it stands in
+    the list; another's reason too long for its line says its point (before the colon), uncut."""
+    from typing import NamedTuple
+
+    ctl = client(session(seed=3))
+    ctl.client.coach.review_on = True
+    play_to_summary(ctl)
+    mistakes = ctl.client.coach.reviews[0]
+    assert mistakes
+
+    class Long(NamedTuple):
+        view: object
+        own_turn: int
+        cost: float
+        text: str
+        why: str
+
+    m = mistakes[0]
+    whys = ["the next side has Sevens down: the pile (2 cards) was theirs to take",
+            "the next side has Kings down: the pile (11 cards) was theirs to take"]
+    ctl.client.coach.reviews[0] = [Long(m.view, m.own_turn, m.cost, m.text, w) for w in whys]  # type: ignore[misc]
+    ctl.key("enter")
+    for chosen, other in ((0, 1), (1, 0)):
+        lines = render(ctl, 80, 24).text().splitlines()
+        assert all(len(line) <= 80 for line in lines)
+        start = next(i for i, line in enumerate(lines) if line.startswith("> "))
+        rows = [lines[start]]
+        for line in lines[start + 1:]:
+            if not line.startswith("   ") or line.startswith(f"  {m.text[:8]}"):
+                break
+            rows.append(line)
+        said = " ".join(" ".join(r[2:] for r in rows).split())
+        assert " ".join(whys[chosen].split()) in said and "…" not in said, rows
+        point = whys[other].split(":")[0]
+        assert any(line.strip() == point for line in lines), lines
+        ctl.key("down")
