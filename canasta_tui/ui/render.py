@@ -39,6 +39,7 @@ from .canvas import (
     card_style,
     draw_box,
     draw_too_small,
+    first_fit,
     fit,
     fit_middle,
     folded,
@@ -278,8 +279,16 @@ def match_score(rules: Rules, scores: Sequence[int]) -> str:
 
 def side_line(v: PlayerView, t: int, scores: Sequence[int]) -> str:
     """A side's score and what its initial meld needs (``melded`` once it has made it)."""
-    return (f"{short_team(t, v.rules)}: {points(scores[t])}, "
-            + ("melded" if has_melded(v, t) else f"needs {points(v.requirements[t])}"))
+    return side_forms(v, t, scores)[0]
+
+
+def side_forms(v: PlayerView, t: int, scores: Sequence[int]) -> list[str]:
+    """:func:`side_line` in the lengths a quadrant's footer may need, fullest first: the score
+    stays in every one (at 80 columns "2&4: 2,985, needs 90" is too long for its frame), the
+    side's name gives way first (the frame's lines and colour say whose it is)."""
+    name, score = short_team(t, v.rules), points(scores[t])
+    what = "melded" if has_melded(v, t) else f"needs {points(v.requirements[t])}"
+    return [f"{name}: {score}, {what}", f"{name} {score}, {what}", f"{score}, {what}", f"{name}: {score}", score]
 
 
 def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, starters: dict[tuple[int, int], int],
@@ -317,12 +326,8 @@ def draw_quadrant(r: Region, snap: TableSnapshot, v: PlayerView, seat: int, star
     r.put(0, x + len(name), " ", frame)
     r.put(0, r.w - 1 - len(count), count, "count")
     # the bottom line: the side's score and initial meld requirement
-    side = f" {side_line(v, t, snap.scores)} "
-    if len(side) > r.w - 4:
-        # A narrow quadrant: the header has the side's score; what it needs to meld stays.
-        side = f" {short_team(t, rules)}: " + ("melded " if has_melded(v, t) else f"needs {v.requirements[t]} ")
-    if len(side) <= r.w - 4:
-        r.put(r.h - 1, 2, side, f"{frame}.title")
+    side = f" {first_fit(side_forms(v, t, snap.scores), r.w - 6, g.ellipsis)} "
+    r.put(r.h - 1, 2, side, f"{frame}.title")
     inner = Region(r.cv, r.x + 2, r.y + 1, r.w - 4, r.h - 2)      # a space inside the frame
     below = draw_seat_line(inner, snap, v, seat, g)
     first = min(s for s in range(rules.players) if team(s, rules) == t)

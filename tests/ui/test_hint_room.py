@@ -88,3 +88,28 @@ def test_the_first_game_s_second_step_shows_the_cursor_at_80x24() -> None:
         assert "Step 2 of 10" not in rows[m]
     finally:
         ctl.client.link.close()
+
+
+@pytest.mark.parametrize(("scores", "want"), [((740, 2985), ("740, needs 50", "2,985, needs 90")),
+                                              ((-1250, 12345), ("-1,250, needs 50", "12,345, needs 120"))])
+def test_a_side_s_score_stays_in_its_quadrant_footer_at_80_columns(scores: tuple[int, int],
+                                                                   want: tuple[str, str]) -> None:
+    """QA: at 80 columns `└─ 2&4: needs 90 ──┘` next to `1&3: 740, needs 50`: a score of 4 digits
+    dropped out of its footer.  The score stays in every footer; the side's name gives way."""
+    import dataclasses
+
+    from canasta_tui.ui.render import render as draw
+
+    ctl = client(session())
+    snap = ctl.snapshot()
+    v = snap.view
+    reqs = tuple(50 if s < 1500 else 90 if s < 3000 else 120 for s in scores)
+    snap = dataclasses.replace(snap, scores=scores, view=v._replace(requirements=reqs))
+    for width, height in SIZES:
+        text = draw(snap, width, height).text()
+        rows = text.split("\n")
+        footers = [rows[i] for i in (8, 16)] if width == 80 else [rows[i] for i in range(1, 35) if "needs" in rows[i]]
+        for side, form in enumerate(want):
+            assert any(form in line for line in footers), (side, footers)
+        if width > 80:
+            assert "2&4: " + want[1] in text and "1&3: " + want[0] in text
