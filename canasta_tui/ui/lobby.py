@@ -576,8 +576,7 @@ class LobbyPeople(Page):
         return False
 
     def _box(self, inv: InvitationRow) -> None:
-        about = f" ({inv.about})" if inv.about else ""
-        self.open(InvitationBox(text=f"{inv.who} invites you to table {inv.table}{about}.", invitation=inv.id,
+        self.open(InvitationBox(text=_invitation_text(inv), invitation=inv.id,
                                 answer=lambda accept: self._answered(inv, accept),
                                 later=lambda: self.say(f"{printable(inv.who)}'s invitation waits: y answers it")))
 
@@ -708,6 +707,7 @@ class LobbyScreen(LobbyPeople):
     def _changed(self) -> None:
         self._view = None
         self._close_withdrawn()
+        self._refresh_invitation()
         self.offer_invitation()
         self.on_change()
 
@@ -719,6 +719,14 @@ class LobbyScreen(LobbyPeople):
             self.child = None
             inv = self._shown_invitations[box.invitation]
             self.message = f"{printable(inv.who)}'s invitation to table {inv.table} is no longer open"
+
+    def _refresh_invitation(self) -> None:
+        """An invitation's box says how its table is now (its seats fill while it is open)."""
+        box = self.child
+        if isinstance(box, InvitationBox):
+            inv = next((i for i in self.view.invitations if i.id == box.invitation), None)
+            if inv is not None:
+                box.text = _invitation_text(inv)
 
     def go(self, where: Destination) -> None:
         """The server seats this player (their table started): the lobby gives way to the table."""
@@ -943,6 +951,12 @@ def _kinds(st: TableRow) -> list[str]:
         forms.append(f" ({', '.join(word for _, word in kept)})")
         kept.remove(max(kept))
     return [*forms, ""]
+
+
+def _invitation_text(inv: InvitationRow) -> str:
+    """What an invitation's box says: who invites, to which table, and how that table is now."""
+    about = f" ({inv.about})" if inv.about else ""
+    return f"{inv.who} invites you to table {inv.table}{about}."
 
 
 def _stage(st: TableRow) -> list[str]:

@@ -10,7 +10,7 @@ from canasta_tui.server.auth import Identity
 from canasta_tui.server.people import Ban
 from canasta_tui.ui.lobby import AdminLine
 
-from .helpers import ENTER, Term, create_table, fingerprint_of, run, serving, settle
+from .helpers import ENTER, ESC, Term, create_table, fingerprint_of, run, serving, settle
 from .test_bans import kept_out
 from .test_tables import registry
 
@@ -133,3 +133,34 @@ def test_an_address_banned_before_it_had_one_form_is_found_and_lifted(tmp_path: 
             assert reg.people.bans(time.time()) == []
             bans.close()
     run(main())
+
+
+def test_an_invitation_put_off_shows_the_tables_seats_as_they_are_when_shown_again() -> None:
+    """QA: "A deferred invitation box (Esc puts it off) keeps showing an old seat count ('1 of 2
+    seated' when the table was full)"."""
+    async def main() -> None:
+        async with serving() as srv:
+            reg = srv.registry
+            dave = await Term.connect(srv.port, "dave")
+            await dave.wait_for("No tables yet")
+            await create_table(dave)
+            bob = await Term.connect(srv.port, "bob")
+            await bob.wait_for("1 table")
+            assert reg.invitations.invite(reg.clients[f"key:{fingerprint_of('dave')}"],
+                                          f"key:{fingerprint_of('bob')}", 1) is None
+            await bob.wait_for(lambda s: "dave invites you to table 1 (classic, 1 of 4 seated)" in flat(s))
+            await bob.press(ESC, "invitation waits: y answers it")
+            carol = await Term.connect(srv.port, "carol")
+            await carol.wait_for("1 table")
+            await carol.press("2", "You sit as Player 2")
+            await bob.wait_for("2 of 4 seated")                     # (the lobby's row has it)
+            screen = await bob.press("y", "dave invites you to table 1")
+            assert "(classic, 2 of 4 seated)" in flat(screen) and "1 of 4 seated)." not in flat(screen)
+            # The box open while somebody sits down: it says so at once.
+            eve = await Term.connect(srv.port, "eve")
+            await eve.wait_for("1 table")
+            await eve.press("3", "You sit as Player 3")
+            await bob.wait_for(lambda s: "dave invites you to table 1 (classic, 3 of 4 seated)" in flat(s))
+            for t in (dave, bob, carol, eve):
+                await t.close()
+    run(main(), timeout=180)
