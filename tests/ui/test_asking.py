@@ -199,6 +199,26 @@ def test_help_says_asking_is_optional_and_binding() -> None:
     assert "Asking is optional" in text and "binds you" in text
 
 
+def test_the_help_says_when_query_is_lit_as_the_bar_lights_it() -> None:
+    """QA: the help said y is "(lit when going out is possible this turn)", but the bar lights
+    Query whenever the side has the canasta going out needs, also where this hand cannot go out
+    this turn (CANNOT: the warning then says so).  The help, the man page and the bar agree."""
+    from pathlib import Path
+
+    from canasta_tui.ui.helppages import how_to_play_lines
+    from canasta_tui.ui.keys import KEYS
+
+    _t, ctl = table_at(at(**CANNOT))
+    assert ctl.client.lit()["query"] and going_out(ctl.client.mine()) == Outlook.CANNOT
+    query = next(k for k in KEYS if k.command == "query").description
+    assert "going out is possible this turn" not in query
+    assert "canastas going out needs" in query and "cannot go out this turn" in query
+    help_text = " ".join(line.text for line in how_to_play_lines(200))
+    man = (Path(__file__).parents[2] / "man" / "canasta.6").read_text(encoding="utf-8")
+    for text in (help_text, man, (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")):
+        assert "lit when going out is possible" not in " ".join(text.split())
+
+
 # ---------------------------------------------------------------------- the prunes against the search
 
 
