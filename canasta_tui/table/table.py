@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from enum import StrEnum
@@ -41,10 +42,11 @@ from ..engine import (
     new_match,
     next_hand,
     public_view,
+    team,
     view_for,
 )
 from ..engine import play as play_action
-from ..engine.cards import plural
+from ..engine.cards import card_text, plural
 from .events import DEALT, Event, action_events, deal_events, describe, hand_events
 from .seats import COMPUTER, Seat, seat_name
 
@@ -337,15 +339,23 @@ class Table:
             return None
         if not found.undo:     # melds made to take the pile stay: only the reason
             return Outcome(False, f"Improper melds: {found.reason}.")
+        tm = team(seat, self.match.rules)
+        # A sequence (Samba) is named by its run, as the table shows it, not by a rank.
+        seq = next((m for m in self.match.state.melds[tm] if m is not None and m.is_sequence
+                    and not Counter(found.cards) - Counter(m.naturals)), None)
         try:
             match, events = self._try(seat, found.undo)
         except IllegalActionError as exc:       # a hand past its take-back limit
             return Outcome(False, f"Improper melds: {found.reason}.\n{exc}")
+        if seq is not None and seq in match.state.melds[tm]:
+            seq = None          # (that sequence stays as it was: the cards came off a meld of a rank)
         self._commit(match, events)
         self._changed(Change.ACTION)
         what = "wild cards" if found.rank == 2 else plural(found.rank)
-        back = (f"Your meld of {what} is back in your hand" if found.whole
-                else f"What you added to your meld of {what} is back in your hand")
+        what = f"meld of {what}" if seq is None else \
+            f"sequence {card_text(seq.naturals[0], True)}-{card_text(seq.naturals[-1], True)}"
+        back = (f"Your {what} is back in your hand" if found.whole
+                else f"What you added to your {what} is back in your hand")
         more = " (discard again to return the next one)." if found.more else "."
         return Outcome(False, f"Improper melds: {found.reason}.\n{back}{more}", changed=True)
 

@@ -76,7 +76,9 @@ def _why_not_out(v: PlayerView) -> str:
     row = v.melds[_team(v.turn, v.rules)]
     stuck = stuck_cards(v.hand, row, v.rules)
     if len(stuck) >= 2:
-        shown = [card_text(c, True) for c in stuck[:4]] + (["…"] if len(stuck) > 4 else [])
+        # Four cards at most by name; more as a count (a trailing "…" read as a line cut off).
+        shown = [card_text(c, True) for c in stuck[:4]] if len(stuck) <= 4 else \
+            [*(card_text(c, True) for c in stuck[:3]), f"{len(stuck) - 3} more"]
         return "no meld can take your " + ", ".join(shown[:-1]) + " and " + shown[-1]
     need = v.rules.canastas_to_go_out
     # (A concealed hand may go out without a canasta where the rules say so.)

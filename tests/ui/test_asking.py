@@ -107,6 +107,18 @@ def test_the_warning_says_why_the_hand_cannot_go_out() -> None:
     assert ask_warning(Outlook.MAY, v) is None and ask_warning(Outlook.UNKNOWN, v) is None
 
 
+def test_the_warning_counts_the_stuck_cards_it_does_not_name() -> None:
+    """QA: the warning ended "…your 3♣, 3♠, 7♠, 9♦ and …", which reads as cut: more than four
+    cards no meld can take are named three and counted ("and 3 more"); four are all named."""
+    v = view_for(at({0: "4c 9d 6s 8h Jc 7h 7s 7d"}, melds={0: ["Kc Kd Kh Ks Kc Kd Kh"]}), 0)
+    assert going_out(v) == Outlook.CANNOT
+    text = ask_warning(Outlook.CANNOT, v) or ""
+    assert "(no meld can take your 4♣, 6♠, 8♥ and 2 more)." in text.replace("\n", " "), text
+    assert "…" not in text
+    v = view_for(at({0: "4c 9d 6s 8h 7h 7s 7d"}, melds={0: ["Kc Kd Kh Ks Kc Kd Kh"]}), 0)
+    assert "(no meld can take your 4♣, 6♠, 8♥ and 9♦)." in (ask_warning(Outlook.CANNOT, v) or "")
+
+
 def test_query_with_a_concealed_canasta_in_hand_warns_that_a_no_would_stop_it() -> None:
     """The partner cannot see the Queens: their "no" would stop a concealed going out worth 200
     that needed no question."""

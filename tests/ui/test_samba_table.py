@@ -507,3 +507,17 @@ def test_a_click_with_a_natural_card_on_the_meld_of_wild_cards_says_why_in_the_e
     ctl.client.cursor = ctl.client.hand().index(int(parse_card("Qc")))
     add_to_meld(ctl.client, 0, 2)
     assert ctl.client.message == ["A Queen cannot go on the meld of wild cards: it takes only deuces and jokers"]
+
+
+def test_an_improper_sequence_taken_back_is_named_by_its_run() -> None:
+    """DOS manual, Chapter 1, "Improper Melds": "you can always have the melds returned to your
+    hand by attempting to discard a card".  QA: for 7♦ 8♦ 9♦ (Samba's initial meld needs 50) the
+    message said "Your meld of Sevens is back in your hand"; it is a sequence, named by its run."""
+    ctl = my_turn_drawn("samba", "7d 8d 9d Kc 4s 5h Qc 9s")
+    select_cards(ctl, "7d 8d 9d")
+    ctl.key("m")
+    assert ctl.client.view().melds[0][15] is not None
+    ctl.client.cursor = ctl.client.hand().index(int(parse_card("Kc")))
+    ctl.key("c")
+    assert ctl.client.message[-1] == "Your sequence 7♦-9♦ is back in your hand."
+    assert len(ctl.client.view().melds[0]) <= 15 or ctl.client.view().melds[0][15] is None
