@@ -38,9 +38,9 @@ KEYS: list[KeyHelp] = [
     KeyHelp("unpile", ("b",), "b", "Put the pile back (when the rules allow; a penalty is charged)"),
     KeyHelp("end", ("e",), "e", "End the hand (when the stock is exhausted)"),
     KeyHelp("query", ("y",), "y",
-            "Query: ask your partner \"May I go out, partner?\" (lit after a draw from the stock, before any "
-            "meld, while your side has the canastas going out needs or could make them now): optional, and the "
-            "answer binds; it warns first when you cannot go out this turn or asking can only cost you"),
+            # (at most 186 characters: the help's one line at 200 columns)
+            "Query: \"May I go out, partner?\" (lit before any meld while your side has or can make the canastas "
+            "going out needs): optional, and the answer binds; warns if you cannot go out this turn"),
     KeyHelp("discard_red_three", ("r",), "r",
             "Discard a laid-out red three to freeze the pile (only when the rules allow it)"),
     KeyHelp("hint", ("h",), "h",
