@@ -336,9 +336,9 @@ class ServerApp(ScreenApp):
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:
-            plain = self.guest_code.replace("-", "")
+            # The code one way, as shown in the lobby: the user name takes it with its dash too.
             ctl.message = [f"You play as a guest: your seat's code is {self.guest_code}. If your link drops, connect "
-                           f"as {self._identity.name}+{plain} (or press r in the lobby and type the code)"]
+                           f"as {self._identity.name}+{self.guest_code} (or press r in the lobby and type the code)"]
         left = False
         note = ""
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -162,5 +163,31 @@ def test_an_invitation_put_off_shows_the_tables_seats_as_they_are_when_shown_aga
             await eve.press("3", "You sit as Player 3")
             await bob.wait_for(lambda s: "dave invites you to table 1 (classic, 3 of 4 seated)" in flat(s))
             for t in (dave, bob, carol, eve):
+                await t.close()
+    run(main(), timeout=180)
+
+
+def test_a_guest_is_shown_their_seats_code_one_way_and_that_form_brings_the_seat_back() -> None:
+    """QA: "The guest box shows 'code BU2G-XANK', then says 'connect as gus+BU2GXANK'": one form,
+    the one to type (the dashed one, which the user name takes as well as the plain one)."""
+    async def main() -> None:
+        async with serving() as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            gus = await Term.connect(srv.port, "gus", guest=True)
+            header = await gus.press("2", "2  ~gus (you)")
+            found = re.search(r"code ([A-Z0-9]{4})-([A-Z0-9]{4})", header)
+            assert found is not None, header
+            code, plain = found.group(0).removeprefix("code "), found.group(1) + found.group(2)
+            await alice.press("s", "hand 1")
+            screen = await gus.wait_for("(press any key)")
+            assert f"your seat's code is {code}." in screen and f"gus+{code} " in screen, screen
+            assert plain not in screen, screen
+            await gus.close()
+            await settle(srv, lambda: 1 not in srv.registry.tables[1].links)
+            back = await Term.connect(srv.port, f"gus+{code}", guest=True)
+            await back.wait_for("Your hand (11 cards)")
+            for t in (alice, back):
                 await t.close()
     run(main(), timeout=180)
