@@ -609,11 +609,13 @@ class SaveName(TableDialog):
     holds: ClassVar[bool] = True
     title: ClassVar[str] = "Save"
     text: str = ""
+    offered: bool = True         # the text is the offered name: the first key typed replaces it
+    full: bool = False           # the last key typed was refused: the name holds NAME_MAX already
 
     def key(self, host: TableHost, name: str) -> None:
-        field_ = LineEdit(self.text, NAME_MAX)
+        field_ = LineEdit(self.text, NAME_MAX, selected=self.offered)
         done = field_.key(name)
-        self.text = field_.text
+        self.text, self.offered, self.full = field_.text, field_.selected, field_.full
         if done == "cancel" and name == "escape":
             host.close()
         elif done == "enter" and self.text.strip():       # an empty name: the dialog says one is needed
@@ -622,9 +624,14 @@ class SaveName(TableDialog):
 
     def lines(self, table: TableFacts, cv: Canvas, opts: Options) -> list[str]:
         where = table.files.where() if table.files is not None else ""
-        field_ = (self.text + "_").ljust(42)
+        field_ = (f"[{self.text}]" if self.offered and self.text else self.text + "_").ljust(NAME_MAX + 2)
         lines = ["Save the game as:", "", "> " + field_, ""]
-        lines.append("Enter: save    Esc: cancel" if self.text.strip() else "Type a name (Esc: cancel)")
+        if self.full:
+            lines.append(f"A name holds at most {NAME_MAX} characters    Enter: save    Esc: cancel")
+        elif self.offered and self.text.strip():
+            lines.append("Enter: save    typing replaces the name    Esc: cancel")
+        else:
+            lines.append("Enter: save    Esc: cancel" if self.text.strip() else "Type a name (Esc: cancel)")
         return [*lines, "", f"(in {where}; a name with / is a path)"]
 
 

@@ -9,11 +9,18 @@ T = TypeVar("T")
 
 
 class LineEdit:
-    """A one-line text field: type, Backspace, Ctrl-U; Enter to take it, Esc, Tab or Up/Down to leave it."""
+    """A one-line text field: type, Backspace, Ctrl-U; Enter to take it, Esc, Tab or Up/Down to leave it.
 
-    def __init__(self, text: str, limit: int) -> None:
+    ``selected``: the text is an offer, selected as in any dialog: the first character typed
+    replaces it (Backspace clears it), Enter takes it as it is.  ``full`` is set when a character
+    was refused because the field holds ``limit`` already (the screen says so: nothing typed is
+    dropped unseen)."""
+
+    def __init__(self, text: str, limit: int, selected: bool = False) -> None:
         self.text = text
         self.limit = limit
+        self.selected = selected
+        self.full = False
 
     def key(self, name: str) -> str | None:
         """Edit with ``name``; returns "enter" or "cancel" when the field is left, else None."""
@@ -21,15 +28,23 @@ class LineEdit:
             return "enter"
         if name in ("escape", "tab", "s-tab", "up", "down", "c-g"):
             return "cancel"
+        typed = " " if name == "space" else name if len(name) == 1 and name.isprintable() else ""
+        if self.selected and (typed or name in ("c-h", "backspace", "c-u")):
+            self.text = ""              # the offer goes: the key replaces it
+            if not typed:
+                name = ""
+        self.selected = False
         if name in ("c-h", "backspace"):
             self.text = self.text[:-1]
         elif name == "c-u":
             self.text = ""
-        elif name == "space":
+        elif typed:
             if len(self.text) < self.limit:
-                self.text += " "
-        elif len(name) == 1 and name.isprintable() and len(self.text) < self.limit:
-            self.text += name
+                self.text += typed
+            else:
+                self.full = True
+                return None
+        self.full = False
         return None
 
 

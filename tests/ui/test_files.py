@@ -49,7 +49,7 @@ def test_f4_asks_for_a_name_offers_the_players_and_confirms_with_the_path() -> N
     ctl = table()
     ctl.key("f4")
     assert ctl.client.dialog is not None and isinstance(ctl.client.dialog, SaveName)
-    assert "> Player 1_" in screen(ctl)
+    assert "> [Player 1]" in screen(ctl)       # offered, selected
     for _ in range(len("Player 1")):
         ctl.key("c-h")
     ctl.key("enter")                       # an empty name is not saved: the dialog stays
@@ -168,3 +168,46 @@ def test_quit_says_the_game_is_kept_and_how_to_come_back() -> None:
     text = " ".join(screen(ctl).split())
     assert "Quit the game?" in text
     assert "The game is kept: run canasta to resume it" in text and "canasta --resume" in text
+
+
+def test_f4_the_offered_name_is_selected_the_first_key_typed_replaces_it() -> None:
+    """QA: in F4 typing added to the offered name; as in any dialog, the offered name is selected
+    and the first character typed replaces it (Enter alone takes it as it is)."""
+    ctl = table()
+    ctl.key("f4")
+    text = screen(ctl)
+    assert "> [Player 1]" in text and "typing replaces the name" in text
+    typ(ctl, "ann")
+    d = ctl.client.dialog
+    assert isinstance(d, SaveName) and d.text == "ann" and "> ann_" in screen(ctl)
+    ctl.key("escape")
+    ctl.key("f4")
+    ctl.key("c-h")                         # Backspace on the offer clears it, as a selection
+    d = ctl.client.dialog
+    assert isinstance(d, SaveName) and d.text == "" and "Type a name" in screen(ctl)
+    ctl.key("escape")
+    ctl.key("f4")
+    ctl.key("right")                       # a move keeps the offer: typing then adds to it
+    typ(ctl, " 2")
+    d = ctl.client.dialog
+    assert isinstance(d, SaveName) and d.text == "Player 1 2"
+
+
+def test_f4_a_name_longer_than_is_kept_is_refused_with_a_notice() -> None:
+    """QA: a name longer than the file name allows was cut without notice: the field holds
+    NAME_MAX characters, and a key beyond them is refused and the box says so."""
+    from canasta_tui.ui.dialogs import NAME_MAX
+
+    ctl = table()
+    ctl.key("f4")
+    typ(ctl, "x" * NAME_MAX)
+    assert f"at most {NAME_MAX} characters" not in screen(ctl)
+    typ(ctl, "yz")
+    d = ctl.client.dialog
+    assert isinstance(d, SaveName) and d.text == "x" * NAME_MAX
+    assert f"A name holds at most {NAME_MAX} characters" in " ".join(screen(ctl).split())
+    ctl.key("c-h")                         # room again: the notice goes
+    assert f"at most {NAME_MAX} characters" not in screen(ctl)
+    ctl.key("enter")
+    path = paths.saves_dir() / ("x" * (NAME_MAX - 1) + ".json")
+    assert ctl.message == [f"Saved: {path}"] and path.exists()
