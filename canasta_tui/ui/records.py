@@ -388,7 +388,11 @@ class LeaderboardPage(Page):
 
     def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
         g = opts.glyphs
-        about = [w for line in self.service.rating_text.splitlines() for w in wrap(line, cv.width - 4)]
+        # Its first line a heading, the rest one paragraph, wrapped to the screen as a whole (its
+        # lines wrapped one by one broke mid-sentence: "three times its" / "uncertainty,").
+        head, *body = self.service.rating_text.splitlines() or [""]
+        about = [*wrap(head, cv.width - 4), *(w.strip() for w in wrap(" ".join(" ".join(body).split()), cv.width - 4)
+                                              if body)]
         list_rows = max(3, rows - len(about) - 4)
         y = top
         shown = printable(self.game).title()
