@@ -103,6 +103,12 @@ class Screen(Protocol):
     def paint(self, width: int, height: int, opts: Options) -> Canvas: ...
 
 
+#: The most keys kept while the app changes screens (:attr:`ScreenApp.typeahead`): a burst a person
+#: types or pastes fits many times over; more (a flood over SSH while a table opens) is refused
+#: with the bell rather than held in memory.
+MAX_TYPEAHEAD = 256
+
+
 #: Over SSH, a terminal asked to paint more often than this many times a second (someone holding
 #: a key down; a table whose players type as fast as they can) is painted at most this often
 #: while that lasts: its frames are gathered (each shows the latest state, at most 0.1 s late),
@@ -207,6 +213,10 @@ class ScreenApp:
         self.remote = remote                          # over SSH: no Ctrl-Z, no signals of our own
         self.screen: Screen | None = None
         self._shown: asyncio.Event | None = None      # set when the current screen finishes
+        #: Keys typed while no screen takes them (before the first, or after one finished and before
+        #: the flow shows the next): prompt-toolkit hands a whole burst to :meth:`_on_key` before the
+        #: flow runs again, so the keys after a menu's choice came while the menu was still up.
+        self.typeahead: collections.deque[str] = collections.deque()
         self.frames = 0
         self.render_times: collections.deque[float] = collections.deque(maxlen=10000)   # the latest paints
         self._painted_at: collections.deque[float] = collections.deque(maxlen=HOT_PAINTS_PER_S)
@@ -256,6 +266,10 @@ class ScreenApp:
         self._shown = asyncio.Event()
         self.app.renderer.clear()
         self.app.invalidate()
+        # The keys typed during the switch, in order, until one of them finishes this screen too
+        # (the rest wait for the next one).
+        while self.typeahead and not screen.finished:
+            self._deliver(screen, self.typeahead.popleft())
         if not screen.finished:
             await self._shown.wait()
 
@@ -327,15 +341,26 @@ class ScreenApp:
         self.app.invalidate()
 
     def _on_key(self, ev: KeyPressEvent) -> None:
-        if not is_user_key(ev) or self.screen is None:
+        if not is_user_key(ev):
             return
         name = _key_name(ev)
+        screen = self.screen
+        if screen is None or screen.finished or self.typeahead:
+            # No screen takes keys now: the next one gets them (:meth:`show`), after those before.
+            if len(self.typeahead) >= MAX_TYPEAHEAD:
+                self.app.output.bell()       # refused, and said so: a paste far longer than any play
+                return
+            self.typeahead.append(name)
+            return
+        self._deliver(screen, name)
+
+    def _deliver(self, screen: Screen, name: str) -> None:
         size = self.app.output.get_size()
-        self.screen.too_small = too_small(size.columns, size.rows)
+        screen.too_small = too_small(size.columns, size.rows)
         if name == "c-l":
             # Ctrl-L: forget what is on the terminal and paint every cell again.
             self.app.renderer.clear()
-        self.screen.key(name)
+        screen.key(name)
 
     def _on_mouse(self, ev: KeyPressEvent) -> object:
         """A mouse report: a click when the mouse is on; else nothing.  ESC [ 3 1 m (a colour
