@@ -346,9 +346,16 @@ class ServerApp(ScreenApp):
             left = True
         finally:
             link.unsubscribe(ctl)
-            # Leaving by the menu lets a computer play at once; a dropped connection's seat waits.
-            note = st.leave(self, seat, dropped=not left)
-            self.registry.drop_if_over(st)
+            if self.registry.tables.get(st.id) is st:
+                # Leaving by the menu lets a computer play at once; a dropped connection's seat waits.
+                note = st.leave(self, seat, dropped=not left)
+                self.registry.drop_if_over(st)
+            else:
+                # The table was set aside (an admin closed it): there is nothing to leave, and no
+                # forfeit clock to start for a rated match the server keeps.
+                if st.links.get(seat, (None,))[0] is self:
+                    del st.links[seat]
+                link.close()
         return ctl.next, ctl.lobby_note or note
 
     async def _show(self, screen: LobbyScreen | SeatClient) -> None:

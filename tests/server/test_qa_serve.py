@@ -191,3 +191,32 @@ def test_a_guest_is_shown_their_seats_code_one_way_and_that_form_brings_the_seat
             for t in (alice, back):
                 await t.close()
     run(main(), timeout=180)
+
+
+def test_a_rated_match_an_admin_closes_is_set_aside_not_lost_by_forfeit_by_those_it_sends_back() -> None:
+    """Found beside the first defect: the players an admin's close sends back to the lobby "left" a
+    table that is no longer the server's; at a rated match that started the forfeit clock (their
+    side would lose a match the server keeps) and told them to come back within 2 minutes."""
+    from .test_rated_matches import key, rated_table
+
+    async def main() -> None:
+        async with serving(admins=frozenset({fingerprint_of("dan")}), takeover=0) as srv:
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("No tables yet")
+            st = await rated_table(alice, srv, 1)
+            await alice.press("s", "hand 1")
+            await alice.wait_for("Your hand")
+            dan = await Term.connect(srv.port, "dan")
+            await dan.wait_for("1 table")
+            await dan.press("a", "2  close")
+            await dan.press("2", "Close table (number, then why): 1 _")
+            await dan.press("late" + ENTER, "Are you sure?")
+            await dan.press("y", "Table 1 was closed")
+            screen = await alice.wait_for(lambda s: "No tables yet" in s and "the server keeps its game" in flat(s))
+            assert "You left the rated match" not in flat(screen)
+            await settle(srv, lambda: not st.links)
+            assert not st.forfeit_timers and not st.forfeited
+            assert key("alice") not in {s.key for s in srv.registry.people.leaderboard(10)}
+            for t in (alice, dan):
+                await t.close()
+    run(main(), timeout=180)
