@@ -380,8 +380,11 @@ class Player:
 
     # ------------------------------------------------------------------ reading the screen
     def _hand_rows(self) -> tuple[str, ...]:
+        """The hand's rows (raised, cards, marks); a row higher under a hint of two rows, which
+        takes the log line's row for the hand (see ``render.draw_table``)."""
         rows = self.screen.rows
-        return tuple("".join(rows[y]) for y in HAND_ROWS)
+        lift = 1 if "".join(rows[HAND_ROWS[0] - 2]).startswith(UNICODE.hline) else 0
+        return tuple("".join(rows[y - lift]) for y in HAND_ROWS)
 
     async def wait_for(self, test: Callable[[str], bool], what: str, timeout: float = STEP_TIMEOUT) -> str:
         """Wait until ``test(screen text)``; BenchError (with the screen) if it never comes."""
@@ -439,12 +442,10 @@ class Player:
 
     def _cursor_key(self) -> str | None:
         """A cursor move that changes the screen: right until the last card, then left."""
-        rows = self.screen.rows
-        marks = "".join(rows[HAND_ROWS[2]])
+        *cards, marks = self._hand_rows()
         x = marks.find(CURSOR)
         if x < 0:
             return None
-        cards = ["".join(rows[y]) for y in HAND_ROWS[:2]]
         can_right = any(r[x + 4:].strip() for r in cards)
         can_left = any(r[:x].strip() for r in cards)
         if self._right and not can_right:

@@ -128,3 +128,22 @@ def test_expert_computers_at_every_table_are_played_and_their_cpu_is_reported() 
 def test_an_unknown_computer_level_is_refused_before_a_server_starts() -> None:
     result = CliRunner().invoke(main, ["bench", "serve", "--level", "oracle"])
     assert result.exit_code == 2 and "oracle" in result.output
+
+
+def test_the_probe_finds_the_hand_under_a_hint_of_two_rows() -> None:
+    """A hint of two rows moves the hand up a row (the log line's): the bench's probe reads the
+    hand's rows where they are, so a cursor key there is still answered, not counted lost."""
+    from types import SimpleNamespace
+
+    from canasta_tui.ui.canvas import UNICODE
+    from tests.ui.helpers import client, render, session
+
+    ctl = client(session())
+    for note in ("", "Bartholomew, 10 s are left of your turn: after that a computer plays this turn for "
+                     "you and gives your seat back after it"):
+        ctl.client.turn_note = note
+        text = render(ctl, serve_bench.WIDTH, serve_bench.HEIGHT).text()
+        stub = SimpleNamespace(screen=SimpleNamespace(rows=[list(line.ljust(serve_bench.WIDTH)) for line in
+                                                            text.split("\n")]))
+        *cards, marks = serve_bench.Player._hand_rows(stub)  # type: ignore[arg-type]
+        assert UNICODE.cursor in marks and any(c.strip() for c in cards), text
