@@ -113,3 +113,21 @@ def test_a_side_s_score_stays_in_its_quadrant_footer_at_80_columns(scores: tuple
             assert any(form in line for line in footers), (side, footers)
         if width > 80:
             assert "2&4: " + want[1] in text and "1&3: " + want[0] in text
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_windows_rules_empty_stock_line_leaves_the_cursor_in_sight(width: int, height: int) -> None:
+    """The second repro: `--rules windows` with an empty stock, "Your turn: the stock is exhausted:
+    p puts the upcard on your meld (the pile" / "  stays)" over the ▲ (81 characters at 80)."""
+    from canasta_tui.engine import CLASSIC, Phase
+    from tests.ai.helpers import position
+
+    s = position({0: "7h 7s 8s 9c"}, melds={0: ["5c 5h 5d"]}, phase=Phase.DRAW, pile="5s", stock=0)
+    t = session()
+    t.match = t.match._replace(state=s._replace(rules=CLASSIC.replace(stock_exhausted="top_card")))
+    ctl = client(t)
+    text = render(ctl, width, height).text()
+    assert "p puts the upcard on your meld (the pile stays)" in " ".join(text.split())
+    rows = text.split("\n")
+    m = marks_row(text)
+    assert rows[m].strip() == DEFAULT_OPTIONS.glyphs.cursor and "stays" not in rows[m]
