@@ -502,3 +502,26 @@ def test_one_address_reserves_only_so_many_new_names_a_day(monkeypatch: pytest.M
             await cy.wait_for("cy ✓")
             await cy.close()
     run(main())
+
+
+def test_keys_the_host_listed_reserve_new_names_from_one_address_without_the_daily_bound(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The bound on new names a day is against keys anybody can make; with an authorized_keys file
+    every key is one the host listed (``canasta bench serve`` seats a hundred of them behind
+    127.0.0.1, and was turned away at the 31st): three listed keys from one address all get in,
+    with NEW_NAMES_PER_PLACE at 2."""
+    from canasta_tui.server import names
+
+    monkeypatch.setattr(names, "NEW_NAMES_PER_PLACE", 2)
+    people = ("ann", "bea", "cy")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(b"".join(key_of(n).export_public_key() for n in people))
+
+    async def main() -> None:
+        async with serving(open=False, authorized_keys=keys) as srv:
+            for name in people:
+                t = await Term.connect(srv.port, name, local_addr=("127.0.0.2", 0))
+                await t.wait_for(f"{name} ✓")
+                await t.close()
+            assert all(srv.registry.names.owner(n) is not None for n in people)
+    run(main())
