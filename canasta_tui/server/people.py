@@ -913,23 +913,10 @@ class SqlitePeopleStore:
     def matches_of(self, key: str, limit: int = 20) -> list[HistoryRow]:
         out = []
         with self._reading() as db:
-            for (mid, gid, fin, rules, was_rated, record, winner, scores, team, seat,
-                 bmu, bsig, amu, asig, turns, stood_in, left, unrated, forfeit) in self._seats_of(db, key, limit):
+            for row in self._seats_of(db, key, limit):
                 others = db.execute("SELECT name, team, stood_in FROM match_seats WHERE match_id = ? AND seat != ?"
-                                    " ORDER BY seat", (mid, seat)).fetchall()
-                sc = _scores(scores)
-                ours = sc[team] if 0 <= team < len(sc) else 0
-                theirs = max((v for t, v in enumerate(sc) if t != team), default=0)
-                change = None
-                if amu is not None and bmu is not None:
-                    change = shown_points(amu, asig) - shown_points(bmu, bsig)
-                out.append(HistoryRow(int(mid), str(gid), float(fin), str(rules), bool(was_rated), str(record),
-                                      tuple(str(n) for n, t, _ in others if t == team),
-                                      tuple(str(n) for n, t, _ in others if t != team),
-                                      ours, theirs, winner == team, change,
-                                      None if turns is None else int(turns), int(stood_in or 0), bool(left),
-                                      str(unrated or ""), bool(forfeit),
-                                      tuple(str(n) for n, _, si in others if si)))
+                                    " ORDER BY seat", (row[0], row[9])).fetchall()
+                out.append(history_row(row, others))
         return out
 
     def wins_by_partner(self, key: str) -> list[Tally]:
@@ -1100,6 +1087,28 @@ def _int(text: object) -> int:
     except ValueError:
         return 0
 
+
+
+def history_row(row: Sequence[Any], others: Sequence[Sequence[Any]]) -> HistoryRow:
+    """A match in a person's history from their seat's row (the match and the seat: id, game id,
+    finished, rules, rated, record, winner, scores, team, seat, rating before and after, turns, turns
+    stood in for, left, why unrated, forfeit) and the other seats' (name, team, stood in), as either
+    store reads them."""
+    (mid, gid, fin, rules, was_rated, record, winner, scores, team, _seat,
+     bmu, bsig, amu, asig, turns, stood_in, left, unrated, forfeit) = row
+    sc = _scores(scores)
+    ours = sc[team] if 0 <= team < len(sc) else 0
+    theirs = max((v for t, v in enumerate(sc) if t != team), default=0)
+    change = None
+    if amu is not None and bmu is not None:
+        change = shown_points(amu, asig) - shown_points(bmu, bsig)
+    return HistoryRow(int(mid), str(gid), float(fin), str(rules), bool(was_rated), str(record),
+                      tuple(str(n) for n, t, _ in others if t == team),
+                      tuple(str(n) for n, t, _ in others if t != team),
+                      ours, theirs, winner == team, change,
+                      None if turns is None else int(turns), int(stood_in or 0), bool(left),
+                      str(unrated or ""), bool(forfeit),
+                      tuple(str(n) for n, _, si in others if si))
 
 def _scores(text: object) -> list[int]:
     try:

@@ -69,9 +69,9 @@ from .people import (
     Tally,
     Visit,
     _int,
-    _scores,
     _tally,
     assess,
+    history_row,
     log,
     new_rating,
     rate,
@@ -539,23 +539,10 @@ class PostgresPeopleStore:
                 " s.seat, s.before_mu, s.before_sigma, s.after_mu, s.after_sigma, s.own_turns, s.stood_in,"
                 " s.left_match, s.unrated, m.forfeit FROM match_seats s JOIN matches m ON m.id = s.match_id"
                 " WHERE s.entry = %s ORDER BY m.finished DESC, m.id DESC LIMIT %s", (key, _limit(limit))).fetchall()
-            for (mid, gid, fin, rules, was_rated, record, winner, scores, team, seat,
-                 bmu, bsig, amu, asig, turns, stood_in, left, unrated, forfeit) in rows:
+            for row in rows:
                 others = db.execute("SELECT name, team, stood_in FROM match_seats WHERE match_id = %s AND seat != %s"
-                                    " ORDER BY seat", (mid, seat)).fetchall()
-                sc = _scores(scores)
-                ours = sc[team] if 0 <= team < len(sc) else 0
-                theirs = max((v for t, v in enumerate(sc) if t != team), default=0)
-                change = None
-                if amu is not None and bmu is not None:
-                    change = shown_points(amu, asig) - shown_points(bmu, bsig)
-                out.append(HistoryRow(int(mid), str(gid), float(fin), str(rules), bool(was_rated), str(record),
-                                      tuple(str(n) for n, t, _ in others if t == team),
-                                      tuple(str(n) for n, t, _ in others if t != team),
-                                      ours, theirs, winner == team, change,
-                                      None if turns is None else int(turns), int(stood_in or 0), bool(left),
-                                      str(unrated or ""), bool(forfeit),
-                                      tuple(str(n) for n, _, si in others if si)))
+                                    " ORDER BY seat", (row[0], row[9])).fetchall()
+                out.append(history_row(row, others))
         return out
 
     def wins_by_partner(self, key: str) -> list[Tally]:
