@@ -1162,37 +1162,36 @@ def _sort(records: RecordService) -> str:
     return str(records.option_values().get("sort", "rank"))
 
 
-@command("record")
-def record(lobby: LobbyScreen, key: str) -> None:
+def _records(lobby: LobbyScreen) -> RecordService | None:
+    """The server's records; None where it keeps none, and the message line says so."""
     if lobby.records is None:
         lobby.message = "This server keeps no records"
-    else:
-        lobby.open(RecordPage(lobby.records, _sort(lobby.records)))
+    return lobby.records
+
+
+@command("record")
+def record(lobby: LobbyScreen, key: str) -> None:
+    if (records := _records(lobby)) is not None:
+        lobby.open(RecordPage(records, _sort(records)))
 
 
 @command("leaderboard")
 def leaderboard(lobby: LobbyScreen, key: str) -> None:
-    if lobby.records is None:
-        lobby.message = "This server keeps no records"
-    else:
-        lobby.open(LeaderboardPage(lobby.records))
+    if (records := _records(lobby)) is not None:
+        lobby.open(LeaderboardPage(records))
 
 
 @command("person_options")
 def person_options(lobby: LobbyScreen, key: str) -> None:
-    if lobby.records is None:
-        lobby.message = "This server keeps no records"
-    else:
-        lobby.open(PersonOptionsPage(lobby.records))
+    if (records := _records(lobby)) is not None:
+        lobby.open(PersonOptionsPage(records))
 
 
 @command("replay")
 def replay(lobby: LobbyScreen, key: str) -> None:
-    records = lobby.records
-    st = lobby.current()
-    if records is None:
-        lobby.message = "This server keeps no records"
+    if (records := _records(lobby)) is None:
         return
+    st = lobby.current()
     got = records.table_replay(st.id) if st is not None else "There is no table yet: nothing to replay"
     if isinstance(got, str):
         lobby.message = got
