@@ -23,7 +23,7 @@ PACKAGE = Path(canasta_tui.__file__).parent
 
 
 def module_of(path: Path, root: Path) -> str:
-    """``root/canasta_tui/server/ssh.py`` -> ``canasta_tui.server.ssh`` (a package is its ``__init__``)."""
+    """``root/canasta_tui/server/door/ssh.py`` -> ``canasta_tui.server.door.ssh`` (a package is its ``__init__``)."""
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -108,6 +108,28 @@ def test_the_server_modules_import_one_another_without_a_circle() -> None:
     """Rule 2 (issue 17): no import circle among canasta_tui.server's modules, TYPE_CHECKING
     imports included (server.py imports ssh.py; ssh.py knows the server as its ``Host`` protocol)."""
     assert circles(PACKAGE.parent, "canasta_tui.server") == []
+
+
+UI_MUST_NOT_IMPORT = ("canasta_tui.server",)
+
+
+def test_the_ui_never_imports_the_server() -> None:
+    """Rule 3 (issue 32, section 5): "ui/ must not import the server"; the lobby's shared types
+    live in the neutral ``canasta_tui.lobbyview``."""
+    assert forbidden_imports(PACKAGE.parent, "canasta_tui.ui", UI_MUST_NOT_IMPORT) == []
+
+
+def test_the_lobbys_shared_types_import_neither_ui_nor_server() -> None:
+    """Rule 4 (issue 32, section 5): the server must not import ui's own types for its data: the
+    types both use (``canasta_tui.lobbyview``) belong to neither."""
+    found = [f"{name} imports {what}" for name, what in _imports_of(PACKAGE / "lobbyview.py")
+             if what.startswith(("canasta_tui.ui", "canasta_tui.server", "prompt_toolkit"))]
+    assert found == []
+
+
+def _imports_of(path: Path) -> list[tuple[str, str]]:
+    name = module_of(path, PACKAGE.parent)
+    return [(name, what) for what, _line in imported(path, PACKAGE.parent, set())]
 
 
 # ---------------------------------------------------------------------------- the checks can fail

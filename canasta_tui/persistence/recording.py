@@ -1,7 +1,7 @@
 """Recording a finished match in the statistics without making the table wait.
 
 The object is owned by whoever hosts the table: :class:`canasta_tui.play.local.LocalTable`
-at this terminal, :class:`canasta_tui.server.tables.ServerTable` on the server.
+at this terminal, :class:`canasta_tui.server.tables.server_table.ServerTable` on the server.
 """
 
 from __future__ import annotations

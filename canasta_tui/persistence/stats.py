@@ -87,7 +87,7 @@ class Database:
     """A kind of SQLite file this program keeps: what it is called in messages, its schema's
     migrations (``PRAGMA user_version`` counts them), and what to do with a file that is not usable.
     The helpers below (:func:`connect`, :func:`reading`, :func:`check_schema`) serve every kind:
-    the statistics here, the table server's people and records (``server/people.py``)."""
+    the statistics here, the table server's people and records (``server/club/people.py``)."""
 
     noun: str
     migrations: tuple[str, ...]

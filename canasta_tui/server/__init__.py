@@ -1,13 +1,27 @@
 """``canasta serve``: the table server.  Friends join with ``ssh -p PORT HOST``.
 
-* :mod:`.config`: what the server is told (address, who may enter, limits);
-* :mod:`.hostkey` and :mod:`.auth`: the server's host key and who may enter;
-* :mod:`.tables`: the tables of the server (forming, playing, over), their seats and the
-  lobby's chat: the lobby's model;
-* :mod:`.store`: every table autosaved (off the event loop) and brought back at start;
-* :mod:`.lobby`: what one person's lobby asks of the tables (the screen is
-  :mod:`canasta_tui.ui.lobby`); :mod:`.client`: the app one connection runs;
-* :mod:`.ssh`: the asyncssh glue (sessions, limits); :mod:`.server`: :class:`Server`.
+The package, by concept (issue 32, section 5):
+
+* :mod:`.door`: who comes in and how: the SSH connections and prompt-toolkit sessions
+  (:mod:`.door.ssh`), the host key (:mod:`.door.hostkey`), who may enter and who they are
+  (:mod:`.door.auth`), names a key reserves (:mod:`.door.names`), and the app one connection
+  runs (:mod:`.door.client`);
+* :mod:`.lobby`: every table, the connected people and the lobby's chat (:mod:`.lobby.registry`),
+  what one person may ask of them (:mod:`.lobby.service`), invitations, the tables not started
+  yet (:mod:`.lobby.forming`) and a connected person as the tables see them
+  (:mod:`.lobby.connected`);
+* :mod:`.club`: the people and their records: the store (:mod:`.club.people` on SQLite,
+  :mod:`.club.pgpeople` on PostgreSQL), its writes off the event loop (:mod:`.club.writer`),
+  ratings and finished matches (:mod:`.club.results`), a person's own record
+  (:mod:`.club.records`), admins and bans (:mod:`.club.admin`);
+* :mod:`.tables`: a server's table and who sits where, its turn timer, forfeits and rematch
+  (:mod:`.tables.server_table`), and every table autosaved and brought back (:mod:`.tables.store`);
+* :mod:`.cluster`: one room over several processes (issue 32);
+* :mod:`.config` and :mod:`.config_file`: what the server is told; :mod:`.memory`: the garbage
+  collector's pauses; :mod:`.server`: :class:`Server`, which puts it all together.
+
+What the lobby's screen and the server share (tables, seats, rows) is in the neutral
+:mod:`canasta_tui.lobbyview`: ``ui/`` never imports the server.
 """
 
 from typing import Any

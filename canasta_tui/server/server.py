@@ -45,14 +45,14 @@ import asyncssh
 
 from ..persistence.stats import RECORD_TIMEOUT
 from ..text import printable
-from .admin import Admin, Bans
-from .auth import Gate, place
+from .club.admin import Admin, Bans
 from .config import ConfigError, ServerConfig
-from .hostkey import fingerprint, host_key
+from .door.auth import Gate, place
+from .door.hostkey import fingerprint, host_key
+from .door.ssh import Connection, GameSession
+from .lobby.registry import Registry
 from .memory import TICK, Collector
-from .registry import Registry
-from .ssh import Connection, GameSession
-from .store import TableStore
+from .tables.store import TableStore
 
 log = logging.getLogger("canasta.server")
 

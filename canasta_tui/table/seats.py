@@ -23,7 +23,7 @@ KINDS = tuple(SeatKind)
 
 
 #: How a server writes down the person of a seat: ``key:`` and their key's fingerprint, or
-#: ``guest:`` and the digest of a guest's code (``server/auth.py`` makes them).
+#: ``guest:`` and the digest of a guest's code (``server/door/auth.py`` makes them).
 KEY_PREFIX, GUEST_PREFIX = "key:", "guest:"
 
 

@@ -24,13 +24,7 @@ from typing import Any, ClassVar
 
 from ..ai import LEVELS
 from ..engine import RulesError
-from ..presets import load_rules, preset_names
-from ..text import points, printable
-from .canvas import Canvas, Options, Region, draw_box, draw_too_small, first_fit, put_lines_up, too_small, wrap
-from .dialogs import CHAT_MAX, Box, Confirm, Dialog, DialogHost, Info, InvitationBox
-from .keys import CommandTable, KeyHelp
-from .lineedit import LineEdit, list_move, step_choice
-from .lobbyview import (
+from ..lobbyview import (
     Access,
     AdminAct,
     BanRow,
@@ -47,6 +41,12 @@ from .lobbyview import (
     VisitorRow,
     ban_hours,
 )
+from ..presets import load_rules, preset_names
+from ..text import points, printable
+from .canvas import Canvas, Options, Region, draw_box, draw_too_small, first_fit, put_lines_up, too_small, wrap
+from .dialogs import CHAT_MAX, Box, Confirm, Dialog, DialogHost, Info, InvitationBox
+from .keys import CommandTable, KeyHelp
+from .lineedit import LineEdit, list_move, step_choice
 from .pages import Page
 from .records import LeaderboardPage, PersonOptionsPage, RecordPage, RecordService
 from .replay import ReplayPage

@@ -9,7 +9,7 @@ statistics screen draws them (:class:`ServerStatisticsPage`, the same page), ``l
 means).
 ``o`` opens :class:`PersonOptionsPage`: the local options screen with the options a person
 keeps on the server.  Everything comes through a :class:`RecordService`, which the server
-implements (``canasta_tui.server.records``) and a test can implement without SSH; nothing
+implements (``canasta_tui.server.club.records``) and a test can implement without SSH; nothing
 here imports the server.
 """
 

@@ -1,4 +1,4 @@
-"""The admins' actions (``server/admin.py``): a ban keeps a key or an address out at the door,
+"""The admins' actions (``server/club/admin.py``): a ban keeps a key or an address out at the door,
 over real SSH, also after a restart; announcing, closing a table and removing a person; every
 action logged with the admin's key, and refused to anybody who is not an admin."""
 
@@ -12,8 +12,8 @@ import asyncssh
 import pytest
 
 from canasta_tui.presets import load_rules
-from canasta_tui.server.admin import Admin, AdminRefused, Bans, ban_target
-from canasta_tui.server.auth import Identity
+from canasta_tui.server.club.admin import Admin, AdminRefused, Bans, ban_target
+from canasta_tui.server.door.auth import Identity
 
 from .helpers import Term, fingerprint_of, key_of, run, serving
 from .test_tables import Person, registry

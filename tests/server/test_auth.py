@@ -12,8 +12,8 @@ import asyncssh
 import pytest
 
 from canasta_tui.server import ConfigError, Server
-from canasta_tui.server.auth import NameRefused, place, player_name
-from canasta_tui.server.hostkey import host_key
+from canasta_tui.server.door.auth import NameRefused, place, player_name
+from canasta_tui.server.door.hostkey import host_key
 
 from .helpers import ENTER, Term, config, create_table, key_of, run, serving, settle
 
@@ -276,8 +276,8 @@ def test_an_admin_cannot_ban_their_own_address_and_a_ban_never_locks_an_admin_ou
     across restarts (an address ban was refused before any key was seen).  Now banning one's own
     address is refused with the reason, and an admin's key comes in from a banned address (after a
     restart too); everybody else from there is still refused, told why."""
-    from canasta_tui.server.admin import AdminRefused
-    from canasta_tui.server.auth import Identity
+    from canasta_tui.server.club.admin import AdminRefused
+    from canasta_tui.server.door.auth import Identity
 
     from .helpers import fingerprint_of
 

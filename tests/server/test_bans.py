@@ -16,11 +16,11 @@ from typing import Any
 
 import asyncssh
 
-from canasta_tui.server.admin import Admin, Bans
-from canasta_tui.server.auth import Identity
-from canasta_tui.server.lobby import RegistryLobby
-from canasta_tui.server.people import Ban, StoreError
-from canasta_tui.ui.lobbyview import AdminAct
+from canasta_tui.lobbyview import AdminAct
+from canasta_tui.server.club.admin import Admin, Bans
+from canasta_tui.server.club.people import Ban, StoreError
+from canasta_tui.server.door.auth import Identity
+from canasta_tui.server.lobby.service import RegistryLobby
 
 from .helpers import DOWN, ENTER, WAIT, Term, fingerprint_of, key_of, run, serving, settle
 from .test_tables import Person, registry

@@ -72,7 +72,7 @@ def test_after_a_restart_each_player_catches_up_only_on_what_they_did_not_see() 
 
 
 def test_how_far_somebody_saw_is_kept_by_hand_and_read_back_against_fewer_events() -> None:
-    from canasta_tui.server.tables import seen_from, seen_index, seen_position
+    from canasta_tui.server.tables.server_table import seen_from, seen_index, seen_position
     from canasta_tui.table.events import DEALT, DREW, Event
 
     def hand(h: int, n: int, start: int = 0) -> list[Event]:

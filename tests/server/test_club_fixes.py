@@ -10,8 +10,8 @@ import asyncio
 import re
 
 from canasta_tui.engine import deal
-from canasta_tui.server.people import PersonOptions
-from canasta_tui.server.tables import OVER
+from canasta_tui.server.club.people import PersonOptions
+from canasta_tui.server.tables.server_table import OVER
 from canasta_tui.ui.canvas import card_label
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import sort_hand

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from canasta_tui.server import client as client_module
+from canasta_tui.server.door import client as client_module
 from canasta_tui.ui import coaching
 
 from .helpers import Term, create_table, drive, run, serving

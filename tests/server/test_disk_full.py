@@ -10,7 +10,7 @@ import pytest
 
 from canasta_tui.engine import Match
 from canasta_tui.persistence.saves import SaveError
-from canasta_tui.server import store
+from canasta_tui.server.tables import store
 
 from .helpers import in_log, run, serving, settle, two_at_a_table
 

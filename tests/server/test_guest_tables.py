@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from canasta_tui.presets import load_rules
-from canasta_tui.server.auth import guest_identity
-from canasta_tui.server.registry import GUEST_TABLES_PER_ADDRESS, guest_tables
-from canasta_tui.server.tables import PLAYING, TableRefused
+from canasta_tui.server.door.auth import guest_identity
+from canasta_tui.server.lobby.registry import GUEST_TABLES_PER_ADDRESS, guest_tables
+from canasta_tui.server.tables.server_table import PLAYING, TableRefused
 
 from .helpers import ENTER, Term, create_table, run, serving, settle
 from .test_tables import Person, registry

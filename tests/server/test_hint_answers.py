@@ -4,7 +4,7 @@ always answer"): the second h only closed the box the first one opened."""
 
 from __future__ import annotations
 
-from canasta_tui.server.client import SeatClient
+from canasta_tui.server.door.client import SeatClient
 
 from .helpers import Term, create_table, run, serving
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from canasta_tui.server.auth import GuessThrottle
-from canasta_tui.server.names import NameRefused, check_name, skeleton
+from canasta_tui.server.door.auth import GuessThrottle
+from canasta_tui.server.door.names import NameRefused, check_name, skeleton
 
 from .helpers import ENTER, Term, create_table, fingerprint_of, key_of, run, serving, settle
 
@@ -365,7 +365,7 @@ def test_an_unreadable_names_file_is_reported_and_kept() -> None:
 def test_the_book_of_names_is_bounded_and_written_once_for_many(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In open mode anybody can make keys: the book holds at most MAX_NAMES names (the one unused
     longest goes, if it has been unused for a week), and many new names make one write."""
-    from canasta_tui.server import names
+    from canasta_tui.server.door import names
 
     monkeypatch.setattr(names, "MAX_NAMES", 3)
     now = [1000.0]
@@ -452,7 +452,7 @@ def test_a_full_book_of_names_lets_no_key_pass_as_a_name_it_could_not_reserve(mo
     """Before: in open mode 10,000 logins filled the book; a newcomer's name was then not reserved,
     and another key logged in as ``zoe ✓``.  Now (decided and in docs/serve-performance.md) a key
     whose new name cannot be reserved is refused, saying why; names already held still work."""
-    from canasta_tui.server import names
+    from canasta_tui.server.door import names
 
     monkeypatch.setattr(names, "MAX_NAMES", 3)
 
@@ -480,7 +480,7 @@ def test_one_address_reserves_only_so_many_new_names_a_day(monkeypatch: pytest.M
     """In open mode anybody can make keys: 10,000 logins from one machine filled the book of names.
     One place (an address, an IPv6 /64) now reserves at most NEW_NAMES_PER_PLACE new names a day (30;
     2 here); a name a key already holds still lets it in, and another address is not held up."""
-    from canasta_tui.server import names
+    from canasta_tui.server.door import names
 
     monkeypatch.setattr(names, "NEW_NAMES_PER_PLACE", 2)
     there = ("127.0.0.2", 0)
@@ -510,7 +510,7 @@ def test_keys_the_host_listed_reserve_new_names_from_one_address_without_the_dai
     every key is one the host listed (``canasta bench serve`` seats a hundred of them behind
     127.0.0.1, and was turned away at the 31st): three listed keys from one address all get in,
     with NEW_NAMES_PER_PLACE at 2."""
-    from canasta_tui.server import names
+    from canasta_tui.server.door import names
 
     monkeypatch.setattr(names, "NEW_NAMES_PER_PLACE", 2)
     people = ("ann", "bea", "cy")

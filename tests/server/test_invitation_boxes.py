@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from canasta_tui.server.people import SqlitePeopleStore
+from canasta_tui.server.club.people import SqlitePeopleStore
 
 from .helpers import ENTER, Term, create_table, fingerprint_of, run, serving, settle
 from .test_private_tables import private_table
@@ -126,7 +126,7 @@ def test_one_person_sends_at_most_ten_invitations_a_minute(tmp_path: Path) -> No
     the eleventh within a minute is refused, saying when the next may go; a minute later it goes
     (the clock is handed in)."""
     from canasta_tui.presets import load_rules
-    from canasta_tui.server.invitations import INVITE_WINDOW, INVITES_PER_WINDOW
+    from canasta_tui.server.lobby.invitations import INVITE_WINDOW, INVITES_PER_WINDOW
 
     from .test_tables import Person, registry
 

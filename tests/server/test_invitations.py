@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from canasta_tui.presets import load_rules
-from canasta_tui.server.tables import Destination
+from canasta_tui.server.tables.server_table import Destination
 
 from .helpers import run
 from .test_tables import Person, registry

@@ -228,7 +228,7 @@ def test_the_addresses_of_one_ipv6_64_share_the_limits_of_one_address() -> None:
     from typing import Any
 
     from canasta_tui.server import Server
-    from canasta_tui.server.auth import place
+    from canasta_tui.server.door.auth import place
 
     from .helpers import config
 

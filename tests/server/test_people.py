@@ -1,4 +1,4 @@
-"""The server's store of people and records (``server/people.py``), without SSH: every kind of
+"""The server's store of people and records (``server/club/people.py``), without SSH: every kind of
 record written, read back after the file is closed and opened again, bounded where it must be;
 a damaged file kept aside, a newer one refused; the reservations of ``names.json`` read in once."""
 
@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from canasta_tui.server import names
-from canasta_tui.server.people import (
+from canasta_tui.server.club.people import (
     COMPUTER_PREFIX,
     MIGRATIONS,
     PEOPLE,
@@ -34,6 +33,7 @@ from canasta_tui.server.people import (
     record_of,
     shown_points,
 )
+from canasta_tui.server.door import names
 
 
 def store(tmp_path: Path) -> SqlitePeopleStore:
@@ -259,7 +259,7 @@ def test_the_book_in_the_store_is_bounded_as_the_file_was(tmp_path: Path, monkey
 
 
 def test_the_rating_text_fits_a_leaderboard_screen_and_says_how_it_moves() -> None:
-    from canasta_tui.server.people import RATING_TEXT
+    from canasta_tui.server.club.people import RATING_TEXT
 
     lines = RATING_TEXT.splitlines()
     assert len(lines) <= 8 and max(len(line) for line in lines) <= 78

@@ -27,8 +27,7 @@ import pytest
 from engines import free_port, pg_dsn, postgres  # noqa: F401  (fixtures)
 from openskill.models import PlackettLuce
 
-from canasta_tui.server import names as names_module
-from canasta_tui.server.people import (
+from canasta_tui.server.club.people import (
     COMPUTER_PREFIX,
     Ban,
     ChatLine,
@@ -44,7 +43,8 @@ from canasta_tui.server.people import (
     new_rating,
     record_of,
 )
-from canasta_tui.server.pgpeople import VERSION, NameHeld, PostgresPeopleStore
+from canasta_tui.server.club.pgpeople import VERSION, NameHeld, PostgresPeopleStore
+from canasta_tui.server.door import names as names_module
 
 from .test_people import FOUR, result
 from .test_rating_rules import ADVANCED, ANN, BOB, CY, DEE, EXPERT, establish, match, seats
@@ -263,7 +263,7 @@ def test_text_with_a_nul_character_is_kept(backend: Backend) -> None:
 
 
 def test_a_batch_is_written_whole_or_not_at_all(backend: Backend) -> None:
-    """The writer's batches (``server/writer.py``): one transaction; a failure inside loses all of it."""
+    """The writer's batches (``server/club/writer.py``): one transaction; a failure inside loses all of it."""
     s = backend.open()
     with s.batch():
         s.set_note("a", "1")
@@ -561,10 +561,10 @@ def test_a_test_process_killed_outright_takes_its_postgres_with_it(tmp_path: Pat
 
 
 def test_the_servers_queue_writes_to_postgresql_on_its_writer_thread(pg_dsn: str) -> None:  # noqa: F811
-    """``server/writer.py``'s ``QueuedPeople`` over the PostgreSQL store as over SQLite's: what a
+    """``server/club/writer.py``'s ``QueuedPeople`` over the PostgreSQL store as over SQLite's: what a
     person changes is answered at once from memory and written by the writer's thread, never the
     caller's (the event loop's, in the server); another store on the database reads it back."""
-    from canasta_tui.server.writer import QueuedPeople
+    from canasta_tui.server.club.writer import QueuedPeople
 
     threads: list[str] = []
     real = PostgresPeopleStore._writing

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from canasta_tui.lobbyview import Access, AdminAct, TableSettings
 from canasta_tui.presets import load_rules
-from canasta_tui.server.admin import Admin, Bans
-from canasta_tui.server.auth import Identity
-from canasta_tui.server.lobby import RegistryLobby
-from canasta_tui.server.tables import COMPUTER, PLAYING, Destination
-from canasta_tui.ui.lobbyview import Access, AdminAct, TableSettings
+from canasta_tui.server.club.admin import Admin, Bans
+from canasta_tui.server.door.auth import Identity
+from canasta_tui.server.lobby.service import RegistryLobby
+from canasta_tui.server.tables.server_table import COMPUTER, PLAYING, Destination
 
 from .helpers import run
 from .test_tables import Person, registry

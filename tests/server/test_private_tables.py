@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from canasta_tui.presets import preset_names
-from canasta_tui.server.tables import OVER
+from canasta_tui.server.tables.server_table import OVER
 
 from .helpers import DOWN, ENTER, Term, fingerprint_of, run, serving, settle
 
@@ -62,7 +62,7 @@ def test_the_online_list_does_not_tell_an_unlisted_tables_game_by_its_rating() -
     tell of a Samba table somewhere.  carol's Samba rating is made to differ from her Canasta one."""
     async def main() -> None:
         async with serving() as srv:
-            from canasta_tui.server.people import Game, Rating
+            from canasta_tui.server.club.people import Game, Rating
 
             carol_key = f"key:{fingerprint_of('carol')}"
             store = srv.registry.people.store          # type: ignore[attr-defined]

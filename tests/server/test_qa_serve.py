@@ -6,9 +6,9 @@ import re
 import time
 from pathlib import Path
 
-from canasta_tui.server.admin import Admin, Bans
-from canasta_tui.server.auth import Identity
-from canasta_tui.server.people import Ban
+from canasta_tui.server.club.admin import Admin, Bans
+from canasta_tui.server.club.people import Ban
+from canasta_tui.server.door.auth import Identity
 from canasta_tui.ui.lobby import AdminLine
 
 from .helpers import ENTER, ESC, Term, create_table, fingerprint_of, run, serving, settle

@@ -17,7 +17,7 @@ import asyncio
 
 from openskill.models import PlackettLuce
 
-from canasta_tui.server.people import (
+from canasta_tui.server.club.people import (
     MODEL,
     Game,
     HandScore,
@@ -26,7 +26,7 @@ from canasta_tui.server.people import (
     Rating,
     SeatResult,
 )
-from canasta_tui.server.tables import FORMING, NOBODY_RATED, OVER, PLAYING, ServerTable
+from canasta_tui.server.tables.server_table import FORMING, NOBODY_RATED, OVER, PLAYING, ServerTable
 
 from .helpers import Term, create_table, fingerprint_of, run, serving, settle
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from openskill.models import PlackettLuce
 
-from canasta_tui.server.people import (
+from canasta_tui.server.club.people import (
     MODEL,
     HandScore,
     MatchResult,

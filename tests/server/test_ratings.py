@@ -15,9 +15,9 @@ from openskill.models import PlackettLuce
 
 from canasta_tui.engine import Rules
 from canasta_tui.presets import load_rules
-from canasta_tui.server.auth import Identity
-from canasta_tui.server.people import Game, HandScore, MatchResult, Rating, SeatResult, shown_points
-from canasta_tui.server.tables import OVER
+from canasta_tui.server.club.people import Game, HandScore, MatchResult, Rating, SeatResult, shown_points
+from canasta_tui.server.door.auth import Identity
+from canasta_tui.server.tables.server_table import OVER
 
 from .helpers import Term, create_table, drive, fingerprint_of, run, serving
 from .test_rated_matches import establish

@@ -11,8 +11,8 @@ import pytest
 
 from canasta_tui.presets import load_rules
 from canasta_tui.server import ConfigError
-from canasta_tui.server.auth import Gate, Identity
-from canasta_tui.server.people import PersonOptions
+from canasta_tui.server.club.people import PersonOptions
+from canasta_tui.server.door.auth import Gate, Identity
 
 from .helpers import ENTER, Term, config, create_table, fingerprint_of, run, serving
 from .test_identity import said

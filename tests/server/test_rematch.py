@@ -18,9 +18,9 @@ import re
 
 from canasta_tui.persistence import paths
 from canasta_tui.persistence.saves import read_record
-from canasta_tui.server.auth import Identity
+from canasta_tui.server.door.auth import Identity
 from canasta_tui.server.server import Server
-from canasta_tui.server.tables import FORMING, OVER, PLAYING, ServerTable
+from canasta_tui.server.tables.server_table import FORMING, OVER, PLAYING, ServerTable
 from canasta_tui.table import COMPUTER, REMOTE
 
 from .helpers import DOWN, ENTER, WAIT, Term, drive, fingerprint_of, run, serving, settle
@@ -82,7 +82,7 @@ def test_the_turn_timer_is_one_of_the_choices_and_is_saved_with_the_table() -> N
             await alice.wait_for("No tables yet")
             client = srv.registry.clients[key("alice")]
             from canasta_tui.engine import CLASSIC
-            from canasta_tui.server.tables import TableRefused
+            from canasta_tui.server.tables.server_table import TableRefused
             try:
                 srv.registry.create(client, CLASSIC, "advanced", turn_timer=7)
             except TableRefused as exc:

@@ -9,9 +9,9 @@ import asyncio
 import re
 
 from canasta_tui.engine import deal
-from canasta_tui.server.people import PersonOptions
-from canasta_tui.server.records import STILL_PLAYED
-from canasta_tui.server.tables import OVER, PLAYING
+from canasta_tui.server.club.people import PersonOptions
+from canasta_tui.server.club.records import STILL_PLAYED
+from canasta_tui.server.tables.server_table import OVER, PLAYING
 from canasta_tui.ui.canvas import card_label
 from canasta_tui.ui.style import UNICODE
 from canasta_tui.ui.texts import sort_hand
@@ -58,7 +58,7 @@ def test_a_finished_match_replays_with_the_same_hands_and_scores_and_a_running_o
             app = next(s.app for s in srv.sessions if s.identity.name == "alice")
             assert app is not None
             assert app.records.table_replay(1) == "Table 1 is still being played: its replay opens when the match is over"
-            from canasta_tui.server.records import open_record
+            from canasta_tui.server.club.records import open_record
             assert open_record(app, str(registry.store.path(1)), "t") == STILL_PLAYED
             # Computers play the match out for everybody; alice watches.
             for t in terms[1:]:

@@ -11,11 +11,11 @@ from pathlib import Path
 from canasta_tui.engine import HandRecord, TeamScore
 from canasta_tui.persistence import stats
 from canasta_tui.presets import load_rules
-from canasta_tui.server.auth import Identity
-from canasta_tui.server.people import Invitation
-from canasta_tui.server.registry import ChatLimit, Registry
-from canasta_tui.server.store import TableStore
-from canasta_tui.server.tables import FORMING, OVER, Destination
+from canasta_tui.server.club.people import Invitation
+from canasta_tui.server.door.auth import Identity
+from canasta_tui.server.lobby.registry import ChatLimit, Registry
+from canasta_tui.server.tables.server_table import FORMING, OVER, Destination
+from canasta_tui.server.tables.store import TableStore
 
 from .helpers import config, run
 
@@ -171,7 +171,7 @@ def test_a_finished_match_is_recorded_for_each_player_who_played_it(tmp_path: Pa
 
 
 def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) -> None:
-    from canasta_tui.server.lobby import RegistryLobby
+    from canasta_tui.server.lobby.service import RegistryLobby
     from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS
     from canasta_tui.ui.lobby import LobbyScreen
 
@@ -220,7 +220,7 @@ def test_the_lobby_fits_80x24_and_shows_tables_seats_and_chat(tmp_path: Path) ->
 def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp_path: Path) -> None:
     """The lobby's keys are one checked table (as the table's are): the help box lists each one,
     and each key reaches its command (a key the table does not list does nothing)."""
-    from canasta_tui.server.lobby import RegistryLobby
+    from canasta_tui.server.lobby.service import RegistryLobby
     from canasta_tui.ui.canvas import DEFAULT_OPTIONS
     from canasta_tui.ui.lobby import (
         ADMIN_COMMANDS,
@@ -268,7 +268,7 @@ def test_every_lobby_key_is_in_its_help_and_does_what_the_table_of_keys_says(tmp
 def test_each_person_s_lobby_marks_their_own_seats_on_the_rows_shared_by_everybody(tmp_path: Path) -> None:
     """The lobby's rows are built once per change for every lobby; each person's view marks their
     seats, the table they created and where they sit exactly as asking each table for them does."""
-    from canasta_tui.server.lobby import RegistryLobby
+    from canasta_tui.server.lobby.service import RegistryLobby
 
     async def main() -> None:
         async with registry(tmp_path) as reg:

@@ -10,7 +10,7 @@ import re
 
 import asyncssh
 
-from canasta_tui.server.ssh import RESIZES_PER_S
+from canasta_tui.server.door.ssh import RESIZES_PER_S
 
 from .helpers import WAIT, Term, run, serving, settle
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from canasta_tui.lobbyview import Access
 from canasta_tui.table.replay import MatchReplay, ReplaySource
 from canasta_tui.ui.canvas import ASCII_OPTIONS, DEFAULT_OPTIONS, Canvas, Options, first_fit, fit_middle, put_lines_up, wrap
-from canasta_tui.ui.lobbyview import Access
 from canasta_tui.ui.replay import ReplayPage
 
 from .helpers import check_golden
@@ -156,7 +156,7 @@ def test_the_score_sheet_names_the_dealer_as_the_table_does() -> None:
 
 def test_the_lobby_names_the_winners_of_a_table_of_named_people() -> None:
     """The lobby said "Players 2 & 4 won" at a table of ann, bob, cy and di."""
-    from canasta_tui.server.tables import ServerTable
+    from canasta_tui.server.tables.server_table import ServerTable
     from canasta_tui.table import COMPUTER, REMOTE, Seat, Table
 
     m = finished_match(7, target=1500)

@@ -4,9 +4,9 @@ Enter does nothing (a box may pop up just as Enter is pressed).  The box says so
 
 from __future__ import annotations
 
+from canasta_tui.lobbyview import InvitationRow
 from canasta_tui.ui.canvas import DEFAULT_OPTIONS, Canvas
 from canasta_tui.ui.dialogs import InvitationBox
-from canasta_tui.ui.lobbyview import InvitationRow
 
 from .pages_helpers import screen, typ
 from .test_lobby import FakeLobby, lobby

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from canasta_tui.lobbyview import Access, SeatInfo, SeatState, TableRow, TableState
 from canasta_tui.ui.canvas import DEFAULT_OPTIONS
 from canasta_tui.ui.lobby import _row
-from canasta_tui.ui.lobbyview import Access, SeatInfo, SeatState, TableRow, TableState
 
 from .test_lobby import FakeLobby, lobby
 

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from canasta_tui.server.people import rating_text
+from canasta_tui.server.club.people import rating_text
 from canasta_tui.ui.canvas import DEFAULT_OPTIONS
 from canasta_tui.ui.records import LeaderboardPage
 

@@ -422,11 +422,11 @@ def test_the_rules_lists_offer_samba_and_bolivia_and_a_game_starts_with_them() -
 
     from canasta_tui.ui.helppages import rules_text
 
-    # The new-table form: in server/lobby.py, or ui/lobby.py once the lobby is a page of ui/.
+    # The new-table form: in server/lobby/service.py, or ui/lobby.py once the lobby is a page of ui/.
     try:
         NewTable = importlib.import_module("canasta_tui.ui.lobby").NewTable
     except ImportError:
-        NewTable = importlib.import_module("canasta_tui.server.lobby").NewTable
+        NewTable = importlib.import_module("canasta_tui.server.lobby.service").NewTable
     from canasta_tui.ui.options import PresetSource
 
     for name in ("samba", "bolivia"):

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from ..text import printable
+from ...text import printable
 from .people import (
     CHAT_KEEP,
     VISITS_KEEP,

@@ -16,22 +16,22 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..engine import Match, Rules
-from ..persistence.saves import SaveError, read_record
-from ..presets import rules_label
-from ..table.replay import ReplaySource, replay_source
-from ..text import printable
-from ..ui.canvas import Options
-from ..ui.helppages import HelpPage
-from ..ui.lobbyview import Access
-from ..ui.pages import Page
-from ..ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
-from ..ui.style import ASCII
-from .auth import Identity
-from .lobby import shown_to
+from ...engine import Match, Rules
+from ...lobbyview import Access
+from ...persistence.saves import SaveError, read_record
+from ...presets import rules_label
+from ...table.replay import ReplaySource, replay_source
+from ...text import printable
+from ...ui.canvas import Options
+from ...ui.helppages import HelpPage
+from ...ui.pages import Page
+from ...ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
+from ...ui.style import ASCII
+from ..door.auth import Identity
+from ..lobby.registry import Registry
+from ..lobby.service import shown_to
+from ..tables.server_table import OVER, ServerTable
 from .people import GAMES, Game, PersonOptions, rating_text
-from .registry import Registry
-from .tables import OVER, ServerTable
 
 
 class ServerApp(Protocol):

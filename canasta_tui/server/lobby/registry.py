@@ -29,27 +29,20 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 
-from ..engine import Rules
-from ..persistence.recording import StatsRecording
-from ..table import COMPUTER, REMOTE, Seat, Table
-from ..table.seats import KEY_PREFIX
-from ..table.table import ThinkingShare
-from ..text import printable, span
-from ..ui.lobbyview import (
+from ...engine import Rules
+from ...lobbyview import (
     Access,
     Destination,
     LobbyLine,
     PersonRow,
     TableSettings,
 )
-from .auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, place
-from .club import LEGACY, Club
-from .config import ConfigError, ServerConfig
-from .connected import Client
-from .forming import Claim, FormingTables, saved_column, saved_person, saved_text, tell_left
-from .invitations import Invitations
-from .names import NameBook, NameRefused, skeleton
-from .people import (
+from ...persistence.recording import StatsRecording
+from ...table import COMPUTER, REMOTE, Seat, Table
+from ...table.seats import KEY_PREFIX
+from ...table.table import ThinkingShare
+from ...text import printable, span
+from ..club.people import (
     PEOPLE_FILE,
     ChatLine,
     Game,
@@ -59,8 +52,12 @@ from .people import (
     StoreError,
     game_of,
 )
-from .store import StoredTable, TableStore
-from .tables import (
+from ..club.results import LEGACY, Club
+from ..club.writer import WAITS, QueuedPeople
+from ..config import ConfigError, ServerConfig
+from ..door.auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, place
+from ..door.names import NameBook, NameRefused, skeleton
+from ..tables.server_table import (
     EXPERT_LEAST,
     FORMING,
     LOBBY_CHAT_KEEP,
@@ -78,7 +75,10 @@ from .tables import (
     timer_text,
     turn_timers,
 )
-from .writer import WAITS, QueuedPeople
+from ..tables.store import StoredTable, TableStore
+from .connected import Client
+from .forming import Claim, FormingTables, saved_column, saved_person, saved_text, tell_left
+from .invitations import Invitations
 
 log = logging.getLogger("canasta.server")
 
@@ -217,7 +217,7 @@ class Registry:
                         "until some are over", len(self.tables), self.config.max_tables)
 
     def _restore(self, item: StoredTable) -> None:
-        from ..ai import ALL_LEVELS
+        from ...ai import ALL_LEVELS
 
         game = item.game
         meta = game.meta

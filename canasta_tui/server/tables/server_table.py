@@ -32,15 +32,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from ..engine import Phase, Rules, team, team_name
-from ..persistence.recording import StatsRecording
-from ..persistence.saves import table_meta
-from ..table import COMPUTER, REMOTE, Change, Link, Seat, Table
-from ..table.events import Event, recap
-from ..table.seats import is_key
-from ..table.table import ThinkingShare
-from ..text import points, printable, span
-from ..ui.lobbyview import (
+from ...engine import Phase, Rules, team, team_name
+from ...lobbyview import (
     Access,
     Destination,
     LobbyLine,
@@ -49,11 +42,18 @@ from ..ui.lobbyview import (
     TableRow,
     TableState,
 )
-from ..ui.texts import side_name
-from .club import Club
-from .config import ServerConfig
-from .connected import Client
-from .forming import Claim, saved_text
+from ...persistence.recording import StatsRecording
+from ...persistence.saves import table_meta
+from ...table import COMPUTER, REMOTE, Change, Link, Seat, Table
+from ...table.events import Event, recap
+from ...table.seats import is_key
+from ...table.table import ThinkingShare
+from ...text import points, printable, span
+from ...ui.texts import side_name
+from ..club.results import Club
+from ..config import ServerConfig
+from ..lobby.connected import Client
+from ..lobby.forming import Claim, saved_text
 from .store import TableStore
 
 log = logging.getLogger("canasta.server")

@@ -14,9 +14,10 @@ import logging
 import time
 from typing import Protocol
 
-from ..table import Table
-from ..text import printable
-from .auth import Identity
+from ...table import Table
+from ...text import printable
+from ..door.auth import Identity
+from ..tables.store import TableStore
 from .people import (
     Game,
     PeopleStore,
@@ -29,7 +30,6 @@ from .people import (
     result_of,
     shown_points,
 )
-from .store import TableStore
 from .writer import WAITS, QueuedPeople
 
 log = logging.getLogger("canasta.server")

@@ -35,10 +35,10 @@ from typing import NamedTuple
 
 import asyncssh
 
-from ..persistence.safe_io import Unreadable, read_regular
-from ..table.seats import GUEST_PREFIX, KEY_PREFIX
-from ..text import printable
-from .config import ConfigError, ServerConfig
+from ...persistence.safe_io import Unreadable, read_regular
+from ...table.seats import GUEST_PREFIX, KEY_PREFIX
+from ...text import printable
+from ..config import ConfigError, ServerConfig
 from .names import NameRefused, check_name
 
 log = logging.getLogger("canasta.server")

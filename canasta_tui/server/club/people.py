@@ -36,10 +36,10 @@ from typing import Any, NamedTuple, Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..engine import Match, Rules, team
-from ..persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, transaction
-from ..table.seats import GUEST_PREFIX, KEY_PREFIX
-from ..text import printable
+from ...engine import Match, Rules, team
+from ...persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, transaction
+from ...table.seats import GUEST_PREFIX, KEY_PREFIX
+from ...text import printable
 
 log = logging.getLogger("canasta.server")
 

@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from ..table import COMPUTER, Table
-from ..ui.lobbyview import Destination, TableState
+from ...lobbyview import Destination, TableState
+from ...table import COMPUTER, Table
+from ..club.people import Invitation, PeopleStore, StoreError
 from .connected import Client
-from .people import Invitation, PeopleStore, StoreError
 
 log = logging.getLogger("canasta.server")
 

@@ -4,7 +4,7 @@ The lobby screen (:mod:`.lobby`) draws a :class:`LobbyView`: a read-only descrip
 server's tables, who sits where, how many people are online and the lobby's chat, built for
 one person.  It acts through a :class:`LobbyService` (create a table, sit, stand up, start,
 chat, take a guest's seat back by its code), which the server implements
-(``canasta_tui.server.lobby.RegistryLobby``) and a test can implement without SSH.  This
+(``canasta_tui.server.lobby.service.RegistryLobby``) and a test can implement without SSH.  This
 module knows nothing of the server: the server imports these types, never the other way.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import NamedTuple, Protocol
 
-from ..engine import Rules
+from .engine import Rules
 
 
 class TableState(StrEnum):
@@ -45,7 +45,7 @@ class Access(StrEnum):
 
 
 class AdminAct(StrEnum):
-    """What an admin may do from the lobby (``server/admin.py`` does it and logs it)."""
+    """What an admin may do from the lobby (``server/club/admin.py`` does it and logs it)."""
 
     ANNOUNCE = "announce"
     CLOSE = "close a table"

@@ -42,9 +42,9 @@ from psycopg.abc import Buffer
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.string import StrDumperUnknown
 
-from ..table.seats import KEY_PREFIX
-from ..text import printable
-from .names import NameRefused
+from ...table.seats import KEY_PREFIX
+from ...text import printable
+from ..door.names import NameRefused
 from .people import (
     CHAT_KEEP,
     COMPUTER_PREFIX,

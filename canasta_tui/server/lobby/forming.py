@@ -15,15 +15,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..engine import Rules
-from ..table.seats import GUEST_PREFIX, KEY_PREFIX
-from ..text import printable, span
-from ..ui.lobbyview import TableState
-from .club import LEGACY
-from .config import ServerConfig
+from ...engine import Rules
+from ...lobbyview import TableState
+from ...table.seats import GUEST_PREFIX, KEY_PREFIX
+from ...text import printable, span
+from ..club.results import LEGACY
+from ..config import ServerConfig
+from ..door.names import skeleton
+from ..tables.store import TableStore
 from .connected import Client
-from .names import skeleton
-from .store import TableStore
 
 log = logging.getLogger("canasta.server")
 
@@ -126,8 +126,8 @@ class FormingTables:
         """Bring back the forming tables an earlier run kept; their people have until the forming
         timeout (counted from now) to come back, each finding their seat claimed (``data``: what
         :meth:`TableStore.load_forming <.store.TableStore.load_forming>` read)."""
-        from ..ai import ALL_LEVELS
-        from ..engine import RulesError, rules_from_dict
+        from ...ai import ALL_LEVELS
+        from ...engine import RulesError, rules_from_dict
 
         reg = self.registry
         if data is not None:

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..engine import Match
-from ..persistence.saves import (
+from ...engine import Match
+from ...persistence.saves import (
     LoadedGame,
     SaveError,
     _aside,
@@ -32,7 +32,7 @@ from ..persistence.saves import (
     remove_stale_temps,
     write_save,
 )
-from ..text import printable
+from ...text import printable
 
 log = logging.getLogger("canasta.server")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..ui.lobbyview import Destination
-from .auth import Identity
-from .people import Invitation
+from ...lobbyview import Destination
+from ..club.people import Invitation
+from ..door.auth import Identity
 
 
 class Client(Protocol):

@@ -16,20 +16,20 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..table import Change, Link
-from ..text import printable, span
-from ..ui.app import ScreenApp
-from ..ui.canvas import Canvas, Options
-from ..ui.controller import Controller
-from ..ui.dialogs import InvitationBox, MatchOver, Rematch, RematchQuestion
-from ..ui.lobby import LobbyScreen
-from .admin import Admin, ban_message
+from ...table import Change, Link
+from ...text import printable, span
+from ...ui.app import ScreenApp
+from ...ui.canvas import Canvas, Options
+from ...ui.controller import Controller
+from ...ui.dialogs import InvitationBox, MatchOver, Rematch, RematchQuestion
+from ...ui.lobby import LobbyScreen
+from ..club.admin import Admin, ban_message
+from ..club.people import Invitation, PersonOptions
+from ..club.records import PersonRecords, TableHost, screen_options
+from ..lobby.registry import Registry
+from ..lobby.service import RegistryLobby
+from ..tables.server_table import Destination
 from .auth import Identity, code_text
-from .lobby import RegistryLobby
-from .people import Invitation, PersonOptions
-from .records import PersonRecords, TableHost, screen_options
-from .registry import Registry
-from .tables import Destination
 
 #: Hints one person may ask for in a minute: each is the Expert's search, in the workers that
 #: every table's computers share (ui.coaching.Coach.per_minute).

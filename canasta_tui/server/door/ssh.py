@@ -39,11 +39,15 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input, typeahead
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from ..text import printable
-from ..ui.app import HOT_PAINTS_PER_S
-from ..ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
-from ..ui.style import ASCII, LOCALE_VARS
-from .admin import Admin, ban_message, when
+from ...text import printable
+from ...ui.app import HOT_PAINTS_PER_S
+from ...ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
+from ...ui.style import ASCII, LOCALE_VARS
+from ..club.admin import Admin, ban_message, when
+from ..config import ServerConfig
+from ..lobby.registry import Registry
+from ..lobby.service import CODE_MAX
+from ..memory import Collector
 from .auth import (
     Gate,
     Identity,
@@ -57,11 +61,7 @@ from .auth import (
     player_name,
 )
 from .client import ServerApp
-from .config import ServerConfig
-from .lobby import CODE_MAX
-from .memory import Collector
 from .names import skeleton
-from .registry import Registry
 
 log = logging.getLogger("canasta.server")
 

@@ -34,15 +34,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..table.seats import KEY_PREFIX
-from ..text import printable
-from .auth import GUEST_MARK, Identity, place
-from .config import is_fingerprint
+from ...table.seats import KEY_PREFIX
+from ...text import printable
+from ..config import is_fingerprint
+from ..door.auth import GUEST_MARK, Identity, place
+from ..tables.server_table import FORMING, LobbyLine
 from .people import ADDRESS_PREFIX, VISITS_KEEP, Ban, PeopleStore, StoreError, Visit
-from .tables import FORMING, LobbyLine
 
 if TYPE_CHECKING:
-    from .registry import Registry
+    from ..lobby.registry import Registry
 
 log = logging.getLogger("canasta.server")
 

@@ -1,8 +1,8 @@
 """The server's side of the lobby: what one connected person may ask of the tables.
 
 The lobby screen itself is :mod:`canasta_tui.ui.lobby`, with the other screens; it draws a
-:class:`~canasta_tui.ui.lobbyview.LobbyView` and acts through a
-:class:`~canasta_tui.ui.lobbyview.LobbyService`.  :class:`RegistryLobby` is that service for
+:class:`~canasta_tui.lobbyview.LobbyView` and acts through a
+:class:`~canasta_tui.lobbyview.LobbyService`.  :class:`RegistryLobby` is that service for
 one client of the server's :class:`~.registry.Registry` (and, for an admin, of :class:`~.admin.Admin`).
 """
 
@@ -13,11 +13,8 @@ import contextvars
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..engine import Rules
-from ..table.seats import KEY_PREFIX, is_key
-from ..text import printable
-from ..ui.lobby import CODE_MAX
-from ..ui.lobbyview import (
+from ...engine import Rules
+from ...lobbyview import (
     OPEN_TABLE,
     Access,
     AdminAct,
@@ -31,19 +28,22 @@ from ..ui.lobbyview import (
     VisitorRow,
     ban_hours,
 )
-from .admin import Admin, AdminRefused, announcement, ban_target, check_ban, listed, when
-from .auth import Identity, place
+from ...table.seats import KEY_PREFIX, is_key
+from ...text import printable
+from ...ui.lobby import CODE_MAX
+from ..club.admin import Admin, AdminRefused, announcement, ban_target, check_ban, listed, when
+from ..club.people import ADDRESS_PREFIX, Ban
+from ..door.auth import Identity, place
+from ..tables.server_table import LobbyRow, TableRefused
 from .connected import Client
-from .people import ADDRESS_PREFIX, Ban
 from .registry import Registry
-from .tables import LobbyRow, TableRefused
 
 #: What the admins' lobby says above the tables when the people store was found damaged at start.
 DAMAGED = "People store damaged: it started empty; names, bans, ratings are gone (see log)"
 
 
 class RegistryLobby:
-    """The lobby of ``client`` at ``registry``'s tables (a :class:`~canasta_tui.ui.lobbyview.LobbyService`)."""
+    """The lobby of ``client`` at ``registry``'s tables (a :class:`~canasta_tui.lobbyview.LobbyService`)."""
 
     def __init__(self, registry: Registry, client: Client, admin: Admin | None = None) -> None:
         self.registry = registry

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import asyncssh
 
-from ..text import printable
-from .config import ConfigError
+from ...text import printable
+from ..config import ConfigError
 
 #: A host key is a few hundred bytes; anything much bigger is not one.
 MAX_KEY_BYTES = 64 * 1024

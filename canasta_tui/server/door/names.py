@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..persistence.safe_io import Unreadable, read_regular
-from ..text import NAME_MAX, printable
+from ...persistence.safe_io import Unreadable, read_regular
+from ...text import NAME_MAX, printable
 
 if TYPE_CHECKING:
-    from .people import PeopleStore
+    from ..club.people import PeopleStore
 
 log = logging.getLogger("canasta.server")
 
@@ -333,7 +333,7 @@ class NameBook:
             log.warning("the reserved names could not be saved: %s", printable(exc.strerror or str(exc)))
 
     def _save_store(self, store: PeopleStore) -> None:
-        from .people import NameRow, StoreError
+        from ..club.people import NameRow, StoreError
 
         dirty, gone = self._dirty, self._gone
         rows = [NameRow(sk, r.name, r.fingerprint, r.since, r.seen) for sk in dirty
