@@ -17,6 +17,9 @@ The package, by concept (issue 32, section 5):
 * :mod:`.tables`: a server's table and who sits where, its turn timer, forfeits and rematch
   (:mod:`.tables.server_table`), and every table autosaved and brought back (:mod:`.tables.store`);
 * :mod:`.cluster`: one room over several processes (issue 32);
+* :mod:`.person`: who a person is (:class:`~.person.PersonId`: a key, a guest, a computer level,
+  read from and written to the ``key:…`` text the stores and saves keep) and the server's no
+  (:class:`~.person.Refusal`), which every part above speaks;
 * :mod:`.config` and :mod:`.config_file`: what the server is told; :mod:`.memory`: the garbage
   collector's pauses; :mod:`.server`: :class:`Server`, which puts it all together.
 

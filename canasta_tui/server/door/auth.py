@@ -36,9 +36,9 @@ from typing import NamedTuple
 import asyncssh
 
 from ...persistence.safe_io import Unreadable, read_regular
-from ...table.seats import GUEST_PREFIX, KEY_PREFIX
 from ...text import printable
 from ..config import ConfigError, ServerConfig
+from ..person import PersonId
 from .names import NameRefused, check_name
 
 log = logging.getLogger("canasta.server")
@@ -61,11 +61,16 @@ class Identity(NamedTuple):
     guest: str = ""
 
     @property
-    def key(self) -> str:
-        """The person, as a seat keeps it (and the save records it): their key, or their guest code."""
+    def person(self) -> PersonId:
+        """The person: their key, or their guest code's digest."""
         if not (self.fingerprint or self.guest):
             raise ValueError("an identity is a key's fingerprint or a guest's code")
-        return KEY_PREFIX + self.fingerprint if self.fingerprint else GUEST_PREFIX + self.guest
+        return PersonId.of_key(self.fingerprint) if self.fingerprint else PersonId.of_guest(self.guest)
+
+    @property
+    def key(self) -> str:
+        """The person as a seat keeps it (and the save records it): ``key:…`` or ``guest:…``."""
+        return str(self.person)
 
     @property
     def verified(self) -> bool:
