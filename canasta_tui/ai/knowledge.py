@@ -115,10 +115,15 @@ def passed_ranks(v: PlayerView, taker: int) -> frozenset[int]:
     discard of the player before the one whose turn it is), above at most the cards turned up at
     the deal, so who discarded each card can be read from it.  Players keep pairs to take the
     pile: in the Expert's play against Advanced the next player held a natural pair of such a
-    rank about once in a hundred cases, against one in four or five for the other ranks."""
+    rank about once in a hundred cases, against one in four or five for the other ranks.
+
+    The deal's upcard is nobody's discard: counting it as the dealer's made the coach say "the
+    next player let Eights go" of an Eight turned up at the deal (issue 33)."""
     n = len(v.hand_sizes)
     pile = v.pile
-    discards = min(len(pile), v.turn_number)   # below those, the cards turned up at the deal
+    # The game numbers the first turn 1 (the deal's ``_begin_turn``), so ``turn_number - 1`` turns
+    # have ended in a discard; below those lie the cards turned up at the deal, nobody's discard.
+    discards = min(len(pile), v.turn_number - 1)
     own = (v.turn - 1 - taker) % n              # how deep ``taker``'s last discard lies
     if own >= discards:
         return frozenset()

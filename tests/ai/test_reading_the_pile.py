@@ -47,10 +47,11 @@ def test_an_upcard_drawn_over_before_the_side_melded_says_nothing() -> None:
 
 
 def test_the_cards_turned_up_at_the_deal_are_nobodys_discards() -> None:
-    """Two turns into the hand (seats 2 and 3 have played), the bottom four cards of a pile of six
-    were turned up at the deal (a Deuce turned up freezes the pile and another card follows):
-    only the top two are discards, and seat 1 has not had a turn, so nothing is known of it."""
-    s = piled(position({0: "Jc Kd 5h 10s 6c"}, melds={1: ["Ah Ad As"]}, turn_number=2), "4s 2d Qh 7c 6h 8c")
+    """The third turn of the hand (the game numbers the first turn 1; seats 2 and 3 have played),
+    the bottom four cards of a pile of six were turned up at the deal (a Deuce turned up freezes
+    the pile and another card follows): only the top two are discards, and seat 1 has not had a
+    turn, so nothing is known of it."""
+    s = piled(position({0: "Jc Kd 5h 10s 6c"}, melds={1: ["Ah Ad As"]}, turn_number=3), "4s 2d Qh 7c 6h 8c")
     assert passed_ranks(view_for(s, 0), 2) == ranks("6h")
     assert passed_ranks(view_for(s, 0), 1) == frozenset()
 
@@ -60,3 +61,43 @@ def test_a_stop_card_drawn_over_says_nothing() -> None:
     the discard pile": seat 1 drew over seat 0's black three because it had to, pair or not."""
     s = piled(position({0: "Jc Kd 5h 10s 6c"}, melds={1: ["Ah Ad As"]}), "4s 9d 3c 7c 6h 8c")
     assert passed_ranks(view_for(s, 0), 1) == ranks("7c")
+
+
+def test_the_deals_upcard_is_not_the_dealers_discard_in_a_dealt_and_played_hand() -> None:
+    """Issue 33: "`knowledge.passed_ranks` counts the upcard left in the pile at the deal as the
+    dealer's discard ... and its test numbers the turns the same wrong way."  Dealt and played by the
+    engine (the turns numbered as the game numbers them): after the first two players drew and
+    discarded, the third player's next player is the dealer, who has not had a turn; the pile shows
+    nothing of the dealer's hand, and the coach's reason for a discard of the upcard's rank does not
+    say the dealer let it go.  The first player's discard is its own, known from the pile."""
+    from canasta_tui.ai import make_player
+    from canasta_tui.ai.coach import reason
+    from canasta_tui.engine import CLASSIC, Phase, apply, deal
+    from canasta_tui.engine import actions as A
+    from canasta_tui.engine.cards import DEUCE, JOKER, THREE
+
+    from .helpers import shuffled
+
+    checked = reasons = 0
+    for seed in range(60):
+        s = deal(CLASSIC, shuffled(seed), seed % 4)
+        if len(s.pile) != 1 or RANK_OF[s.pile[0]] in (THREE, DEUCE, JOKER):
+            continue
+        upcard = s.pile[0]
+        players = [make_player("advanced", seed + p) for p in range(4)]
+        while s.turn_number < 3 and s.phase != Phase.HAND_OVER:
+            s = apply(s, players[s.actor].choose(view_for(s, s.actor)))
+        if s.turn_number != 3 or len(s.pile) != 3 or s.pile[0] != upcard:
+            continue                                    # the pile was taken: nothing to read here
+        s = apply(s, A.A_DRAW) if s.phase == Phase.DRAW else s
+        v = view_for(s, s.actor)
+        dealer, first = s.dealer, (s.dealer + 1) % 4
+        assert (s.actor + 1) % 4 == dealer
+        assert passed_ranks(v, dealer) == frozenset()
+        assert RANK_OF[s.pile[1]] in passed_ranks(v, first) or RANK_OF[s.pile[1]] in (THREE, DEUCE, JOKER)
+        same = [a for a in v.legal if a.kind == A.DISCARD and RANK_OF[a.card] == RANK_OF[upcard]]
+        for a in same:
+            assert "let" not in reason(a, v), reason(a, v)
+        checked += 1
+        reasons += len(same)
+    assert checked >= 8 and reasons >= 2
