@@ -329,17 +329,23 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
 @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="The server's settings (TOML, a [serve] table); without it, the [serve] section of the settings "
                    "file. Options given here override it.")
+@click.option("--role", type=click.Choice(["single", "front", "owner", "both"]), default="single", show_default=True,
+              help="single: the whole server in this one process, on SQLite. A node of a cluster on PostgreSQL and "
+                   "NATS (docs/cluster.md): front (SSH, the lobby), owner (the live tables) or both.")
+@click.option("--database", metavar="URL", default="",
+              help="A cluster's PostgreSQL database: postgresql://USER@HOST:PORT/DATABASE.")
+@click.option("--bus", metavar="URL", default="", help="A cluster's NATS bus: nats://HOST:PORT.")
 def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
                   takeover: int, idle_timeout: int, max_connections: int, max_per_address: int, max_tables: int,
                   tables_per_person: int, set_aside_days: float, login_timeout: int, max_logins: int,
                   max_logins_per_address: int, expert_budget: float, seed: int | None,
-                  config_file: Path | None) -> None:
+                  config_file: Path | None, role: str, database: str, bus: str) -> None:
     """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
     import asyncio
     import logging
 
     from .server import ConfigError
-    from .server.server import serve
+    from .server.cluster.node import EngineError, serve_node
 
     password = None
     if use_password:
@@ -353,7 +359,8 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
                  max_connections=max_connections, max_per_address=max_per_address, max_tables=max_tables,
                  tables_per_person=tables_per_person, set_aside_after=set_aside_days * DAY,
                  login_timeout=float(login_timeout), max_logins=max_logins,
-                 max_logins_per_address=max_logins_per_address, expert_budget=expert_budget, seed=seed)
+                 max_logins_per_address=max_logins_per_address, expert_budget=expert_budget, seed=seed,
+                 role=role, database=database, bus=bus)
     from .server.config_file import merged, serve_settings
 
     # The settings file (or --config FILE), then the options given on the command line.
@@ -377,8 +384,8 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
             click.echo("Warning: --open on a public address lets in anybody who can reach the port.", err=True)
 
     try:
-        asyncio.run(serve(config, ready))
-    except ConfigError as exc:
+        asyncio.run(serve_node(config, ready))
+    except (ConfigError, EngineError) as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
         pass

@@ -148,6 +148,14 @@ class ServerConfig:
     admins: frozenset[str] = frozenset()
     #: The message of the day, shown in the lobby ("" none).
     motd: str = ""
+    #: This process's part of the room (``docs/cluster.md``): ``single``, the one-process server on
+    #: SQLite; or a node of a cluster on the engines: ``front`` (the SSH door, the lobby), ``owner``
+    #: (the live tables) or ``both``.
+    role: str = "single"
+    #: A cluster's engines: the PostgreSQL database (a URL or connection string) and the NATS bus
+    #: (``nats://HOST:PORT``, several separated by commas); "" for the one-process server.
+    database: str = ""
+    bus: str = ""
 
     def checked(self) -> ServerConfig:
         """This configuration, or ConfigError saying what cannot work."""
@@ -199,7 +207,35 @@ class ServerConfig:
             raise ConfigError(f"forfeit-after must be more than 0 seconds and at most a day, not {self.forfeit_after:g}")
         if not 0 <= self.provisional_matches <= 100:
             raise ConfigError(f"provisional-matches must be from 0 to 100, not {self.provisional_matches}")
+        self._check_role()
         return self
+
+    def _check_role(self) -> None:
+        """A node of a cluster names both engines; the one-process server names no bus."""
+        from .cluster.engines import ROLES, SINGLE, EngineError, bus_urls, database_url
+
+        if self.role not in ROLES:
+            raise ConfigError(f"role is one of {', '.join(ROLES)}, not {printable(self.role)[:40]!r}")
+        try:
+            if self.database:
+                database_url(self.database)
+            if self.bus:
+                bus_urls(self.bus)
+        except EngineError as exc:
+            raise ConfigError(str(exc)) from None
+        if self.role == SINGLE and self.bus:
+            raise ConfigError("--bus is for a node of a cluster: give --role front, owner or both "
+                              "(the one-process server needs no bus)")
+        if self.role != SINGLE and not (self.database and self.bus):
+            missing = " and ".join(f"--{k} {v}" for k, v in (("database", "postgresql://USER@HOST/DATABASE"),
+                                                              ("bus", "nats://HOST:4222"))
+                                  if not getattr(self, k))
+            raise ConfigError(f"--role {self.role} runs on the cluster's engines: give {missing}")
+
+    @property
+    def cluster(self) -> bool:
+        """A node of a cluster (on PostgreSQL and NATS), not the one-process server."""
+        return self.role != "single"
 
     @property
     def guest_room(self) -> int:

@@ -14,6 +14,9 @@ settings file (``~/.config/canasta/settings.toml``).
     login_attempts = 10
     motd = "Club night is Thursday: rated tables from 8 pm"
     admins = ["SHA256:..."]                # admins by their key's fingerprint (ssh-keygen -lf KEY)
+    # role = "front"                       # a node of a cluster (docs/cluster.md), on its engines:
+    # database = "postgresql://canasta@db.example/canasta"
+    # bus = "nats://bus.example:4222"
 
 Every value is checked: a wrong one stops the server with a message that names the key and
 the file.  Options on the command line override the file; one that says who may enter
@@ -147,6 +150,9 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "admins": (_admins, "admins"),
     "seed": (_seed, "seed"),
     "expert_budget": (_number(*EXPERT_BUDGET_RANGE), "expert_budget"),
+    "role": (_text, "role"),
+    "database": (_text, "database"),
+    "bus": (_text, "bus"),
 }
 
 
