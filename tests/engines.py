@@ -1,5 +1,5 @@
 """Real engines for tests, started as plain processes in a temporary directory on free ports
-(issue 32, section 6): today PostgreSQL.  Never mocked, never the machine's own service.
+(issue 32, section 6): PostgreSQL and NATS.  Never mocked, never the machine's own service.
 
 :func:`postgres_server` runs ``initdb`` and ``postgres`` from Debian's ``postgresql`` package
 (``/usr/lib/postgresql/*/bin``) as the ``postgres`` user where the tests run as root (PostgreSQL
@@ -14,12 +14,21 @@ test process itself be killed, the kernel kills the server with it (``PR_SET_PDE
 The fixtures: ``postgres`` is one server per pytest process (each xdist worker starts its own,
 so workers never share one), ``pg_dsn`` a new empty database on it for each test, dropped after.
 A test module uses them by importing them (``from engines import pg_dsn, postgres``).
+
+:func:`nats_server` runs Debian's ``nats-server`` (with JetStream, for presence's key-value) the
+same way: its own temporary directory, 127.0.0.1 only, a port it picks itself (``-p -1``) and
+writes to a ports file there (no race for a free port), stopped by its PID in a ``finally``
+(SIGTERM, then SIGKILL after :data:`STOP_WAIT`), killed with the test process.  The fixtures:
+``nats`` one server per pytest process (a test keeps to its own room, see ``nats_room``, so tests
+sharing it never hear each other), ``nats_url`` its address.  A test that kills or restarts the
+bus starts its own with ``with nats_server() as bus: ...``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import pwd
 import shutil
@@ -201,3 +210,113 @@ def pg_dsn(postgres: Postgres) -> Iterator[str]:
     finally:
         with psycopg.connect(postgres.dsn(), autocommit=True, connect_timeout=10) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# ---------------------------------------------------------------------------------------- NATS
+#: Debian's nats-server (package ``nats-server``).
+NATS_BIN = "nats-server"
+
+
+@dataclass
+class Nats:
+    """A running throwaway nats-server: its address, its PID, its directory and log."""
+
+    port: int
+    pid: int
+    root: Path
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    @property
+    def log(self) -> Path:
+        return self.root / "nats.log"
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+def _nats_stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop nats-server by its PID: SIGTERM (it closes at once), then SIGKILL."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(STOP_WAIT)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(STOP_WAIT)
+
+
+@contextlib.contextmanager
+def nats_server(port: int | None = None) -> Iterator[Nats]:
+    """A throwaway nats-server with JetStream on 127.0.0.1 (``port``, or one it picks), stopped by
+    its PID when the block ends, however it ends; its directory is removed.  (``port`` given: a
+    test that restarts the bus where its clients will reconnect.)"""
+    exe = shutil.which(NATS_BIN) or next((p for p in ("/usr/sbin/nats-server", "/usr/bin/nats-server")
+                                          if os.path.exists(p)), None)
+    if exe is None:
+        raise EngineMissing("nats-server is not installed: apt-get install nats-server (.ci/run installs it)")
+    root = Path(tempfile.mkdtemp(prefix="canasta-nats-"))
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        with open(root / "nats.log", "ab") as log:
+            proc = subprocess.Popen(
+                [exe, "-a", "127.0.0.1", "-p", str(port if port is not None else -1), "--jetstream",
+                 "--store_dir", str(root / "jetstream"), "--ports_file_dir", str(root)],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=_die_with_parent)
+        server = _nats_ready(proc, root, time.monotonic() + START_WAIT)
+        yield server
+    finally:
+        if proc is not None:
+            _nats_stop(proc)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _nats_ready(proc: subprocess.Popen[bytes], root: Path, deadline: float) -> Nats:
+    """Wait (bounded) for the ports file the server writes once it listens, and for its greeting."""
+    ports = root / f"nats-server_{proc.pid}.ports"
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            break
+        try:
+            url = json.loads(ports.read_text())["nats"][0]
+        except (OSError, ValueError, KeyError, IndexError):
+            time.sleep(0.05)
+            continue
+        server = Nats(int(url.rsplit(":", 1)[1]), proc.pid, root)
+        try:
+            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+                if s.recv(4).startswith(b"INFO"):
+                    return server
+        except OSError:
+            pass
+        time.sleep(0.05)
+    tail = Nats(0, proc.pid, root).log_tail()
+    raise RuntimeError(f"nats-server did not start within {START_WAIT:g} s:\n{tail}")
+
+
+@pytest.fixture(scope="session")
+def nats() -> Iterator[Nats]:
+    """One throwaway nats-server for this pytest process (with xdist: for this worker)."""
+    with nats_server() as server:
+        yield server
+
+
+@pytest.fixture
+def nats_url(nats: Nats) -> str:
+    """The address of the process's nats-server."""
+    return nats.url
+
+
+@pytest.fixture
+def nats_room() -> str:
+    """A room name of this test's own: its subjects (``canasta.<room>.…``) are heard by no other test."""
+    return f"t{uuid.uuid4().hex[:12]}"
