@@ -191,6 +191,12 @@ def read_record(path: Path) -> LoadedGame:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SaveError(path, f"not a Canasta save: not UTF-8 text (byte {exc.start})") from None
+    return parse_record(text, path)
+
+
+def parse_record(text: str, path: Path) -> LoadedGame:
+    """Load and check one save's ``text`` (read from ``path``, or kept in a database under that
+    name); raises SaveError saying what is wrong with it."""
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
@@ -511,5 +517,5 @@ def exit_savers(save: Callable[[], object]) -> Iterator[None]:
 
 __all__ = ["MAX_SAVE_BYTES", "Autosaver", "LoadedGame", "Resume", "SaveError", "SaveInfo", "atomic_write_text",
            "attach_autosave", "backup_autosave", "exit_savers", "find_autosave", "install_exit_savers",
-           "is_finished", "keep_copy", "list_saves", "load_file", "read_record", "remove_stale_temps", "save_named",
-           "save_path_for", "table_meta", "write_save"]
+           "is_finished", "keep_copy", "list_saves", "load_file", "parse_record", "read_record", "remove_stale_temps",
+           "save_named", "save_path_for", "table_meta", "write_save"]

@@ -13,12 +13,11 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Protocol
 
 from ...engine import Match, Rules
 from ...lobbyview import Access
-from ...persistence.saves import SaveError, read_record
+from ...persistence.saves import SaveError
 from ...presets import rules_label
 from ...table.replay import ReplaySource, replay_source
 from ...text import printable
@@ -163,17 +162,18 @@ def _source(match: Match, meta: dict[str, Any], title: str) -> ReplaySource | st
 
 
 def open_record(app: ServerApp, path: str, title: str) -> ReplaySource | str:
-    """The replay of the match recorded at ``path`` (a table's file), or why not: a table still
-    played (its hands are hidden while it runs) is refused; a finished table still in the
-    lobby is read as it is held, any other from its file."""
+    """The replay of the match recorded at ``path`` (a table's file, or its row in the tables'
+    database: the table store's :meth:`~..tables.store.TableStore.record_ref`), or why not: a table
+    still played (its hands are hidden while it runs) is refused; a finished table still in the
+    lobby is read as it is held, any other from its record."""
     registry = app.registry
     for st in registry.tables.values():
-        if str(registry.store.path(st.id)) == path and st.table is not None:
+        if registry.store.record_ref(st.id) == path and st.table is not None:
             if st.state != OVER:
                 return STILL_PLAYED
             return _source(st.table.match, st.meta(), title)
     try:
-        game = read_record(Path(path))
+        game = registry.store.read_record(path)
     except SaveError as exc:
         log.warning("the replay of %s could not be read: %s", printable(path), printable(exc.reason))
         return "The record of that match cannot be read (the server's log says why)"

@@ -149,7 +149,7 @@ class Club:
         seats = [(s.key if s.key and not s.key.startswith(LEGACY) else "", s.name) for s in table.seats]
         try:
             result = result_of(table.match, seats, game_id=st.game_id, table_id=st.id, rated=st.rated,
-                               record=str(self.store.path(st.id)), level=st.level,
+                               record=self.store.record_ref(st.id), level=st.level,
                                turns={k: (v[0], v[1]) for k, v in st.turns.items()},
                                left=st.forfeit_left if st.forfeited else set(), late=st.late,
                                forfeit_winner=st.forfeit_winner if st.forfeited else None)

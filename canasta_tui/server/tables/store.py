@@ -70,6 +70,15 @@ class TableStore:
     def path(self, table_id: int) -> Path:
         return self.directory / f"{table_id}.json"
 
+    def record_ref(self, table_id: int) -> str:
+        """Where table ``table_id``'s record is, as a match's record names it (replays read it with
+        :meth:`read_record`): here its file."""
+        return str(self.path(table_id))
+
+    def read_record(self, ref: str) -> LoadedGame:
+        """The record ``ref`` (a :meth:`record_ref`) names; SaveError says why it cannot be read."""
+        return read_record(Path(ref))
+
     # ------------------------------------------------------------------ reading at start
     def load(self) -> tuple[list[StoredTable], int]:
         """The unfinished tables (in id order), and the next free id.  A file that cannot be
