@@ -326,6 +326,15 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
               help="An Expert computer's thinking per decision while the workers are free; when more Experts "
                    "think at once than there are workers, each gets its share, down to 0.1 s.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (table N plays seed + N - 1).")
+@click.option("--host-key", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="The host key's file (made if missing). Every front of a cluster names the same one, so ssh "
+                   "meets one host key behind the one address.")
+@click.option("--proxy-protocol", is_flag=True,
+              help="Behind HAProxy (send-proxy-v2): every connection begins with a PROXY header naming the "
+                   "player's address; needs --proxy-from.")
+@click.option("--proxy-from", multiple=True, metavar="ADDRESS",
+              help="An address or network HAProxy connects from (repeatable): a PROXY header from anybody else is "
+                   "refused.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="The server's settings (TOML, a [serve] table); without it, the [serve] section of the settings "
                    "file. Options given here override it.")
@@ -338,8 +347,9 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
 def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
                   takeover: int, idle_timeout: int, max_connections: int, max_per_address: int, max_tables: int,
                   tables_per_person: int, set_aside_days: float, login_timeout: int, max_logins: int,
-                  max_logins_per_address: int, expert_budget: float, seed: int | None,
-                  config_file: Path | None, role: str, database: str, bus: str) -> None:
+                  max_logins_per_address: int, expert_budget: float, seed: int | None, host_key: Path | None,
+                  proxy_protocol: bool, proxy_from: tuple[str, ...], config_file: Path | None, role: str,
+                  database: str, bus: str) -> None:
     """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
     import asyncio
     import logging
@@ -360,7 +370,8 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
                  tables_per_person=tables_per_person, set_aside_after=set_aside_days * DAY,
                  login_timeout=float(login_timeout), max_logins=max_logins,
                  max_logins_per_address=max_logins_per_address, expert_budget=expert_budget, seed=seed,
-                 role=role, database=database, bus=bus)
+                 role=role, database=database, bus=bus, host_key=host_key, proxy_protocol=proxy_protocol,
+                 proxy_from=proxy_from)
     from .server.config_file import merged, serve_settings
 
     # The settings file (or --config FILE), then the options given on the command line.

@@ -1,5 +1,5 @@
 """Real engines for tests, started as plain processes in a temporary directory on free ports
-(issue 32, section 6): PostgreSQL and NATS.  Never mocked, never the machine's own service.
+(issue 32, section 6): PostgreSQL, NATS and HAProxy.  Never mocked, never the machine's own service.
 
 :func:`postgres_server` runs ``initdb`` and ``postgres`` from Debian's ``postgresql`` package
 (``/usr/lib/postgresql/*/bin``) as the ``postgres`` user where the tests run as root (PostgreSQL
@@ -22,6 +22,13 @@ writes to a ports file there (no race for a free port), stopped by its PID in a 
 ``nats`` one server per pytest process (a test keeps to its own room, see ``nats_room``, so tests
 sharing it never hear each other), ``nats_url`` its address.  A test that kills or restarts the
 bus starts its own with ``with nats_server() as bus: ...``.
+
+:func:`haproxy_server` runs Debian's ``haproxy -db -f CONFIG`` (in the foreground, a plain
+process) in TCP mode on 127.0.0.1 and a free port, in front of the given backends (ports on
+127.0.0.1) with ``send-proxy-v2`` and health checks (:func:`haproxy_config`, the configuration
+``docs/cluster.md`` shows); its admin socket says which backends it sees up
+(:meth:`HAProxy.servers`).  Stopped by its PID in a ``finally`` (SIGTERM, then SIGKILL to its
+group), killed with the test process; no fixture: a test starts it once its servers listen.
 """
 
 from __future__ import annotations
@@ -320,3 +327,158 @@ def nats_url(nats: Nats) -> str:
 def nats_room() -> str:
     """A room name of this test's own: its subjects (``canasta.<room>.…``) are heard by no other test."""
     return f"t{uuid.uuid4().hex[:12]}"
+
+
+# ---------------------------------------------------------------------------------------------- HAProxy
+#: HAProxy's program (Debian's ``haproxy`` package).
+HAPROXY = "haproxy"
+
+
+@dataclass
+class HAProxy:
+    """A running throwaway HAProxy in TCP mode: the one address (``port``) in front of ``backends``,
+    its PID, directory, log, and its admin socket (``servers()`` says which backends it sees up)."""
+
+    port: int
+    pid: int
+    root: Path
+    backends: tuple[int, ...]
+
+    @property
+    def log(self) -> Path:
+        return self.root / "haproxy.log"
+
+    @property
+    def admin_socket(self) -> Path:
+        return self.root / "admin.sock"
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    def ask(self, command: str) -> str:
+        """A command on the admin socket (``show info``, ``show servers state``), its answer."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(5)
+            s.connect(str(self.admin_socket))
+            s.sendall(command.encode() + b"\n")
+            out = bytearray()
+            while chunk := s.recv(65536):
+                out += chunk
+        return out.decode(errors="replace")
+
+    def servers(self) -> dict[int, bool]:
+        """Each backend's port, and whether HAProxy's health check sees it up."""
+        state: dict[int, bool] = {}
+        lines = self.ask("show servers state fronts").splitlines()
+        # "be_id be_name srv_id srv_name srv_addr srv_op_state ... srv_port ...": the header names the fields
+        header = next((ln.lstrip("# ").split() for ln in lines if ln.startswith("# be_id")), [])
+        if not header:
+            return state
+        op, port = header.index("srv_op_state"), header.index("srv_port")
+        for ln in lines:
+            fields = ln.split()
+            if len(fields) == len(header) and fields[0].isdigit():
+                state[int(fields[port])] = fields[op] == "2"        # SRV_ST_RUNNING
+        return state
+
+
+def haproxy_config(port: int, backends: tuple[int, ...], root: Path, *, proxy: str = "send-proxy-v2",
+                   check_ms: int = 200) -> str:
+    """HAProxy in TCP mode on 127.0.0.1:``port``, balancing ``backends`` (ports on 127.0.0.1) with
+    ``proxy`` (``send-proxy-v2``, ``send-proxy``, or "" for none) and a health check every
+    ``check_ms`` (a backend is down after one failed check, and a connection that fails to reach
+    one is sent to another: ``option redispatch``).  The config docs/cluster.md shows, on free ports."""
+    servers = "\n".join(f"    server front{i + 1} 127.0.0.1:{p} {proxy} check inter {check_ms} fall 1 rise 1"
+                        for i, p in enumerate(backends))
+    return f"""global
+    maxconn 1000
+    log stderr format raw local0 info
+    stats socket {root / "admin.sock"} mode 600 level admin
+
+defaults
+    mode tcp
+    log global
+    option tcplog
+    option redispatch
+    retries 3
+    timeout connect 2s
+    timeout client 2h
+    timeout server 2h
+    timeout check 2s
+
+frontend door
+    bind 127.0.0.1:{port}
+    default_backend fronts
+
+backend fronts
+    balance roundrobin
+{servers}
+"""
+
+
+@contextlib.contextmanager
+def haproxy_server(backends: tuple[int, ...] | list[int], *, proxy: str = "send-proxy-v2",
+                   check_ms: int = 200) -> Iterator[HAProxy]:
+    """A throwaway HAProxy (``haproxy -db -f CONFIG``, a plain process) on 127.0.0.1 and a free port
+    in front of ``backends``, stopped by its PID when the block ends, however it ends."""
+    program = shutil.which(HAPROXY) or shutil.which(HAPROXY, path="/usr/sbin:/sbin")
+    if program is None:
+        raise EngineMissing("HAProxy is not installed: apt-get install haproxy (.ci/run installs it)")
+    root = Path(tempfile.mkdtemp(prefix="canasta-haproxy-"))
+    proc: subprocess.Popen[bytes] | None = None
+    backends = tuple(backends)
+    try:
+        deadline = time.monotonic() + START_WAIT
+        for _attempt in range(5):
+            port = free_port()
+            cfg = root / "haproxy.cfg"
+            cfg.write_text(haproxy_config(port, backends, root, proxy=proxy, check_ms=check_ms))
+            with open(root / "haproxy.log", "ab") as log:
+                proc = subprocess.Popen([program, "-db", "-f", str(cfg)], stdin=subprocess.DEVNULL, stdout=log,
+                                        stderr=subprocess.STDOUT, start_new_session=True, cwd=root,
+                                        preexec_fn=_die_with_parent)
+            server = HAProxy(port, proc.pid, root, backends)
+            if _haproxy_ready(server, proc, deadline):
+                break
+            _stop_haproxy(proc)        # (most likely the port was taken meanwhile: another one)
+            proc = None
+            if time.monotonic() > deadline:
+                break
+        if proc is None:
+            raise RuntimeError(f"HAProxy did not start within {START_WAIT:g} s:\n{server.log_tail()}")
+        yield server
+    finally:
+        if proc is not None:
+            _stop_haproxy(proc)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _haproxy_ready(server: HAProxy, proc: subprocess.Popen[bytes], deadline: float) -> bool:
+    """Wait (bounded) until HAProxy answers on its admin socket (it binds its ports before); False if
+    it stopped or the time ran out."""
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            if "Pid:" in server.ask("show info"):
+                return True
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def _stop_haproxy(proc: subprocess.Popen[bytes]) -> None:
+    """Stop HAProxy by its PID (SIGTERM: a hard stop, connections closed), then SIGKILL its group."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(STOP_WAIT)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(STOP_WAIT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,8 @@ MAX_TABLES = 1000
 EXPERT_BUDGET_RANGE = (0.05, 10.0)
 #: One day, in seconds (``--set-aside-days``).
 DAY = 86400.0
+#: Proxies' addresses (``proxy_from``) at most: a cluster has a few HAProxies.
+PROXIES_MAX = 100
 
 
 _B64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
@@ -156,6 +159,15 @@ class ServerConfig:
     #: (``nats://HOST:PORT``, several separated by commas); "" for the one-process server.
     database: str = ""
     bus: str = ""
+    #: The host key's file (default: ``ssh_host_ed25519_key`` in the server's directory; made when
+    #: missing).  Every front of a cluster names one file, so that ``ssh`` meets one host key there.
+    host_key: Path | None = None
+    #: Behind HAProxy (``send-proxy-v2``): every connection begins with a PROXY header naming the
+    #: player's address, believed only from the addresses and networks of ``proxy_from`` (HAProxy's
+    #: own), and complete within ``proxy_timeout`` seconds (:mod:`.door.proxy`).
+    proxy_protocol: bool = False
+    proxy_from: tuple[str, ...] = ()
+    proxy_timeout: float = 5.0
 
     def checked(self) -> ServerConfig:
         """This configuration, or ConfigError saying what cannot work."""
@@ -208,6 +220,7 @@ class ServerConfig:
         if not 0 <= self.provisional_matches <= 100:
             raise ConfigError(f"provisional-matches must be from 0 to 100, not {self.provisional_matches}")
         self._check_role()
+        self._check_proxy()
         return self
 
     def _check_role(self) -> None:
@@ -237,6 +250,23 @@ class ServerConfig:
         """A node of a cluster (on PostgreSQL and NATS), not the one-process server."""
         return self.role != "single"
 
+    def _check_proxy(self) -> None:
+        if self.proxy_protocol and not self.proxy_from:
+            raise ConfigError("--proxy-protocol: say which addresses the proxy connects from (--proxy-from ADDRESS, "
+                              "HAProxy's): a PROXY header from anybody else is not believed")
+        if self.proxy_from and not self.proxy_protocol:
+            raise ConfigError("--proxy-from goes with --proxy-protocol (connections through HAProxy's send-proxy-v2)")
+        if len(self.proxy_from) > PROXIES_MAX:
+            raise ConfigError(f"proxy-from lists at most {PROXIES_MAX} addresses, not {len(self.proxy_from)}")
+        for text in self.proxy_from:
+            try:
+                ipaddress.ip_network(text.strip(), strict=False)
+            except ValueError:
+                raise ConfigError(f"proxy-from: {printable(text)[:60]!r} is not an address or a network "
+                                  "(10.0.0.5, 10.0.0.0/24, ::1)") from None
+        if not 0 < self.proxy_timeout <= 600:
+            raise ConfigError(f"proxy-timeout must be more than 0 and at most 600 seconds, not {self.proxy_timeout:g}")
+
     @property
     def guest_room(self) -> int:
         """Connections at once past which a guest is not let in (the rest are kept for keys)."""
@@ -252,7 +282,7 @@ class ServerConfig:
 
     @property
     def host_key_path(self) -> Path:
-        return self.home / "ssh_host_ed25519_key"
+        return self.host_key if self.host_key is not None else self.home / "ssh_host_ed25519_key"
 
     def auth_mode(self) -> str:
         """Who gets in, in words (the start-up line says it)."""
@@ -264,4 +294,5 @@ class ServerConfig:
         return ("players enter with " + " or ".join(ways)) if ways else "anybody who can reach the port may enter"
 
 
-__all__ = ["DAY", "EXPERT_BUDGET_RANGE", "MAX_TABLES", "PASSWORD_ENV", "ConfigError", "ServerConfig", "is_fingerprint"]
+__all__ = ["DAY", "EXPERT_BUDGET_RANGE", "MAX_TABLES", "PASSWORD_ENV", "PROXIES_MAX", "ConfigError", "ServerConfig",
+           "is_fingerprint"]

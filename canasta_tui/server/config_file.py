@@ -17,6 +17,10 @@ settings file (``~/.config/canasta/settings.toml``).
     # role = "front"                       # a node of a cluster (docs/cluster.md), on its engines:
     # database = "postgresql://canasta@db.example/canasta"
     # bus = "nats://bus.example:4222"
+    # Behind HAProxy (a cluster's one address; docs/cluster.md):
+    # host_key = "/etc/canasta/ssh_host_ed25519_key"   # the same file for every front
+    # proxy_protocol = true                # every connection begins with HAProxy's PROXY header
+    # proxy_from = ["10.0.0.5"]            # HAProxy's addresses: nobody else's header is believed
 
 Every value is checked: a wrong one stops the server with a message that names the key and
 the file.  Options on the command line override the file; one that says who may enter
@@ -26,6 +30,7 @@ the file.  Options on the command line override the file; one that says who may 
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import os
 import tomllib
@@ -36,7 +41,7 @@ from typing import Any
 from ..persistence import paths
 from ..persistence.safe_io import Unreadable, read_regular
 from ..text import printable
-from .config import DAY, EXPERT_BUDGET_RANGE, MAX_TABLES, ConfigError, ServerConfig, is_fingerprint
+from .config import DAY, EXPERT_BUDGET_RANGE, MAX_TABLES, PROXIES_MAX, ConfigError, ServerConfig, is_fingerprint
 
 #: The settings file's section for the server.
 SECTION = "serve"
@@ -116,6 +121,22 @@ def _admins(key: str, v: Any) -> frozenset[str]:
     return frozenset(item.strip() for item in v)
 
 
+def _proxies(key: str, v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list):
+        raise ValueError(f'must be a list of addresses or networks, like ["10.0.0.5", "10.0.1.0/24"], not {_shown(v)}')
+    if len(v) > PROXIES_MAX:
+        raise ValueError(f"may list at most {PROXIES_MAX} addresses, not {len(v)}")
+    out = []
+    for item in v:
+        try:
+            out.append(str(ipaddress.ip_network(item.strip(), strict=False)) if isinstance(item, str) else "")
+        except ValueError:
+            out.append("")
+        if not out[-1]:
+            raise ValueError(f"{_shown(item)} is not an address or a network (10.0.0.5, 10.0.0.0/24, ::1)")
+    return tuple(out)
+
+
 def _seed(key: str, v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise ValueError(f"must be a whole number, not {_shown(v)}")
@@ -153,6 +174,10 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "role": (_text, "role"),
     "database": (_text, "database"),
     "bus": (_text, "bus"),
+    "host_key": (_text, "host_key"),
+    "proxy_protocol": (_bool, "proxy_protocol"),
+    "proxy_from": (_proxies, "proxy_from"),
+    "proxy_timeout": (_number(0.1, 600), "proxy_timeout"),
 }
 
 
@@ -219,9 +244,10 @@ def values_of(table: Mapping[str, Any], where: str, label: str, base: Path,
         others = " or ".join(k for k in entries if k != "open")
         raise ConfigError(f"{where}: {label}open = true lets everybody in: it cannot go with {others} "
                           "(keep one way in)")
-    if "authorized_keys" in out:
-        p = Path(out["authorized_keys"]).expanduser()
-        out["authorized_keys"] = p if p.is_absolute() else base / p
+    for field in ("authorized_keys", "host_key"):
+        if field in out:
+            p = Path(out[field]).expanduser()
+            out[field] = p if p.is_absolute() else base / p
     if "password" in out:
         var = out["password"]
         password = env.get(var, "")

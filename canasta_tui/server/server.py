@@ -34,6 +34,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -49,6 +50,7 @@ from .club.admin import Admin, Bans
 from .config import ConfigError, ServerConfig
 from .door.auth import Gate, place
 from .door.hostkey import fingerprint, host_key
+from .door.proxy import ProxyDoor, networks
 from .door.ssh import Connection, GameSession
 from .lobby.registry import Registry
 from .memory import TICK, Collector
@@ -86,7 +88,7 @@ class Server:
         self.gate = Gate(self.config)
         self.host_key_made = False
         self.fingerprint = ""
-        self._listener: asyncssh.SSHAcceptor | None = None
+        self._listener: asyncssh.SSHAcceptor | ProxyDoor | None = None
         self._idle: asyncio.Task[None] | None = None
         self._memory: asyncio.Task[None] | None = None
         self._sweep: asyncio.Task[None] | None = None
@@ -148,12 +150,7 @@ class Server:
         self._admin = Admin(self._registry, Bans(self._registry.people))
         self._admin.drop_address = self._drop_address
         try:
-            self._listener = await asyncssh.listen(
-                config.host, config.port, server_factory=lambda: Connection(self), server_host_keys=[key],
-                server_version="canasta", agent_forwarding=False, x11_forwarding=False, allow_pty=True,
-                line_editor=False, sftp_factory=None, allow_scp=False, gss_kex=False, gss_auth=False,
-                host_based_auth=False, login_timeout=config.login_timeout, keepalive_interval=config.keepalive,
-                keepalive_count_max=4, encoding="utf-8", errors="replace", reuse_address=True)
+            self._listener = await self._listen(key)
         except OSError as exc:
             await self._wind_down()
             raise ConfigError(f"cannot listen on {printable(config.host)} port {config.port}: "
@@ -162,8 +159,29 @@ class Server:
         self._sweep = asyncio.get_running_loop().create_task(self._watch_tables())
         self.collector.start()
         self._memory = asyncio.get_running_loop().create_task(self._keep_pauses_short())
-        log.info("listening on %s port %d (host key %s); %s", printable(config.host), self.port, self.fingerprint,
-                 config.auth_mode())
+        log.info("listening on %s port %d (host key %s); %s%s", printable(config.host), self.port, self.fingerprint,
+                 config.auth_mode(), "; behind a proxy: PROXY headers from " + ", ".join(config.proxy_from)
+                 if config.proxy_protocol else "")
+
+    async def _listen(self, key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor | ProxyDoor:
+        """SSH on the configured address; behind HAProxy (``proxy_protocol``) each connection's PROXY
+        header is read first, and SSH runs on it for the address the header names (:mod:`.door.proxy`)."""
+        config = self.config
+        options = asyncssh.SSHServerConnectionOptions(
+            server_host_keys=[key], server_version="canasta", agent_forwarding=False, x11_forwarding=False,
+            allow_pty=True, line_editor=False, sftp_factory=None, allow_scp=False, gss_kex=False, gss_auth=False,
+            host_based_auth=False, login_timeout=config.login_timeout, keepalive_interval=config.keepalive,
+            keepalive_count_max=4, encoding="utf-8", errors="replace")
+        if not config.proxy_protocol:
+            return await asyncssh.listen(config.host, config.port, options=options, reuse_address=True,
+                                         server_factory=lambda: Connection(self))
+
+        async def enter(sock: socket.socket, address: str) -> None:
+            await asyncssh.run_server(sock, options=options, server_factory=lambda: Connection(self, address))
+
+        door = ProxyDoor(networks(config.proxy_from), config.proxy_timeout, config.max_silent, enter)
+        await door.start(config.host, config.port)
+        return door
 
     def start_workers(self) -> None:
         """Start every computer's worker process now, not in the middle of a game (``canasta serve``

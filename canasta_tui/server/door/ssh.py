@@ -144,9 +144,12 @@ class Connection(asyncssh.SSHServer):
     in :meth:`auth_completed`, from the proven key or, failing one, as a guest.
     """
 
-    def __init__(self, server: Host) -> None:
+    def __init__(self, server: Host, source: str | None = None) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
+        #: The player's address as a PROXY header gave it (behind HAProxy: :mod:`.proxy`); None: the
+        #: socket's own peer is the player.
+        self.source = source
         self.address = "?"
         self.place = "?"                # the address as limits count it (an IPv6 address by its /64)
         self.refused = ""
@@ -171,7 +174,10 @@ class Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.address = plain_address(str(peer[0])) if peer else "?"     # (::ffff:1.2.3.4 is 1.2.3.4)
+        if self.source is not None:
+            self.address = self.source                                  # (the socket's peer is the proxy)
+        else:
+            self.address = plain_address(str(peer[0])) if peer else "?"     # (::ffff:1.2.3.4 is 1.2.3.4)
         self.place = place(self.address)
         self.heard = asyncio.get_running_loop().time()
         self._listen(conn)
