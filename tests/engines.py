@@ -402,8 +402,8 @@ defaults
     mode tcp
     log global
     option tcplog
-    option redispatch
-    retries 3
+    option redispatch 1
+    retries 2
     timeout connect 2s
     timeout client 2h
     timeout server 2h
