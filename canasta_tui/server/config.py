@@ -168,6 +168,10 @@ class ServerConfig:
     proxy_protocol: bool = False
     proxy_from: tuple[str, ...] = ()
     proxy_timeout: float = 5.0
+    #: The room on the bus (every subject starts ``canasta.<room>.``): nodes of one room hear each other.
+    room: str = "main"
+    #: This node's name on the bus (unique in the room); "" makes one of the role, host and process.
+    node: str = ""
 
     def checked(self) -> ServerConfig:
         """This configuration, or ConfigError saying what cannot work."""

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
+from ...lobbyview import LobbyService
 from ...table import Change, Link
 from ...text import printable, span
 from ...ui.app import ScreenApp
@@ -277,11 +278,14 @@ class ServerApp(ScreenApp):
             self.admin.bans.visited(self._identity, self.address)     # (an admin may ban them later)
         log.info("%s is in", self._identity.log_text())
         try:
-            where = registry.home(self)
+            room = registry.room
+            where = registry.home(self) or (room.home(self) if room is not None else None)
             note = ""
             while True:
                 if where is None:
-                    lobby = LobbyScreen(RegistryLobby(registry, self, self.admin), note, records=self.records)
+                    service = (RegistryLobby(registry, self, self.admin) if room is None
+                               else cast(LobbyService, room.lobby(self, self.admin)))
+                    lobby = LobbyScreen(service, note, records=self.records)
                     try:
                         await self._show(lobby)
                     finally:

@@ -49,4 +49,15 @@ class Client(Protocol):
         they watch), to accept or decline with one key."""
 
 
-__all__ = ["Client"]
+class Room(Protocol):
+    """The rest of a cluster's room as a front's connections see it (``cluster.lobby.FrontLobby``):
+    every owner's tables in the lobby, and where a person's seat waits at another node."""
+
+    def lobby(self, client: Client, admin: object = None) -> object:
+        """The person's lobby service (a ``lobbyview.LobbyService``) over the whole room."""
+
+    def home(self, client: Client) -> Destination | None:
+        """The seat of a started table at an owner that waits for ``client``, if any."""
+
+
+__all__ = ["Client", "Room"]

@@ -76,7 +76,7 @@ from ..tables.server_table import (
     turn_timers,
 )
 from ..tables.store import StoredTable, TableStore
-from .connected import Client
+from .connected import Client, Room
 from .forming import Claim, FormingTables, saved_column, saved_person, saved_text, tell_left
 from .invitations import Invitations
 
@@ -148,6 +148,11 @@ class Registry:
         #: Wrong seat and table codes cost time, per place typing them (as wrong passwords do).
         self.codes = GuessThrottle()
         self.next_id = 1
+        #: A cluster's owner takes new tables' numbers from the room's database (every owner's
+        #: are different); None: this server numbers them (:attr:`next_id`).
+        self.ids: Callable[[], int] | None = None
+        #: A cluster's front: the room's other nodes, whose tables its lobby shows (None: one process).
+        self.room: Room | None = None
         #: The address each table a guest created was created from (guests are bounded by address).
         self.created_from: dict[int, str] = {}
         self._listeners: list[Callable[[], None]] = []
@@ -467,25 +472,28 @@ class Registry:
         return None
 
     def create(self, client: Client, rules: Rules, level: str, rated: bool = False,
-               settings: TableSettings | None = None, turn_timer: float = 0) -> ServerTable:
+               settings: TableSettings | None = None, turn_timer: float = 0, table_id: int | None = None) -> ServerTable:
         """A new table with ``client`` in seat 1; TableRefused says why not (:meth:`may_create`).
         ``rated``: its finished match moves its players' ratings; ``settings`` (who may sit, listed,
         watched, rated) take the place of ``rated`` when given; ``turn_timer``: seconds a human
-        has for a turn (one of :attr:`turn_timers`; 0: no timer)."""
+        has for a turn (one of :attr:`turn_timers`; 0: no timer); ``table_id``: its number, when a
+        cluster's front took it from the room's database (else :meth:`take_id`)."""
         if turn_timer not in self.turn_timers:
             raise TableRefused(f"A turn timer is one of {', '.join(timer_text(t) for t in self.turn_timers)}, "
                                f"not {turn_timer:g} s")
         why = self.may_create(client)
         if why is not None:
             raise TableRefused(why)
+        if table_id is not None and table_id in self.tables:
+            raise TableRefused(f"Table {table_id} is here already")
         settings = settings or TableSettings(rated=rated)
-        seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
-        st = ServerTable(self, self.next_id, rules, level, client.identity.key, seed, rated=settings.rated,
+        table_id = self.take_id() if table_id is None else table_id
+        seed = None if self.config.seed is None else self.config.seed + table_id - 1
+        st = ServerTable(self, table_id, rules, level, client.identity.key, seed, rated=settings.rated,
                          access=settings.access, listed=settings.listed or settings.access == Access.OPEN,
                          watchable=settings.watchable, turn_timer=float(turn_timer))
         self._give_code(st)
         st.claims = [None] * rules.players
-        self.next_id += 1
         self.tables[st.id] = st
         if not client.identity.verified:
             self.created_from[st.id] = client.address
@@ -631,6 +639,13 @@ class Registry:
         self.changed()
         return None
 
+    def take_id(self) -> int:
+        """A new table's number: this server's next, or (a cluster's owner) one from the room's database."""
+        if self.ids is not None:
+            return self.ids()
+        self.next_id += 1
+        return self.next_id - 1
+
     def _give_code(self, st: ServerTable) -> None:
         """A table joined with a code gets one no other table has."""
         if st.access == Access.CODE:
@@ -646,14 +661,14 @@ class Registry:
         assert st.table is not None
         old = st.table.seats
         creator = st.creator if st.creator in {old[i].key for i in seats} else old[seats[0]].key
-        seed = None if self.config.seed is None else self.config.seed + self.next_id - 1
-        new = ServerTable(self, self.next_id, st.rules, st.level, creator, seed, rated=st.rated,
+        table_id = self.take_id()
+        seed = None if self.config.seed is None else self.config.seed + table_id - 1
+        new = ServerTable(self, table_id, st.rules, st.level, creator, seed, rated=st.rated,
                           turn_timer=st.turn_timer)
         new.take_private(st.private_data())          # (who may sit and watch)
         new.allowed |= {old[i].key for i in seats}
         self._give_code(new)                         # (a code of its own: the old table is still there)
         new.claims = [Claim(old[i].key, old[i].name) if i in seats else None for i in range(st.players)]
-        self.next_id += 1
         self.tables[new.id] = new
         new.start(self.executor)
         log.info("table %d: %s play again at table %d", st.id, ", ".join(printable(old[i].name) for i in seats), new.id)

@@ -55,7 +55,7 @@ class RegistryLobby:
         reg = self.registry
         invitations = reg.invitations.open_invitations(me.key)
         invited = {i.table_id for i in invitations}
-        rows = tuple(table_row(shared, me.key) for shared in reg.lobby_rows() if shown_to(shared, me.key, invited))
+        rows = tuple(table_row(shared, me.key) for shared in self.lobby_rows() if shown_to(shared, me.key, invited))
         people = self._people({r.id for r in rows})
         about = {r.id: f"{r.rules}, {r.seated} of {r.players} seated" if r.stage.value == "forming"
                  else f"{r.rules}, hand {r.hand}" for r in rows}
@@ -67,6 +67,10 @@ class RegistryLobby:
             motd = "\n".join(line for line in (DAMAGED, motd) if line)
         return LobbyView(me.label, me.verified, self.client.guest_code, reg.online(), rows, tuple(reg.chat),
                          people, inv_rows, motd, admin)
+
+    def lobby_rows(self) -> list[LobbyRow]:
+        """Every table of the room as anybody sees it (a cluster's front: from every owner)."""
+        return self.registry.lobby_rows()
 
     def _people(self, shown: set[int]) -> tuple[PersonRow, ...]:
         """Who is online as this person may see them: somebody at a table not shown to them (unlisted,

@@ -1,0 +1,722 @@
+"""The lobby across a cluster's nodes (``docs/cluster.md``, "The lobby across nodes").
+
+A table lives on one owner, in that owner's :class:`~..lobby.registry.Registry`, which does what it
+does in one process (forming seats, the start, the turn timer, forfeits, rematch).  The people who
+act on it are connected at fronts: on the owner each is a :class:`StandIn`, a
+:class:`~..lobby.connected.Client` whose every word for the person (moved, a notice, a warning,
+kicked) goes on the bus to the front that holds their connection, which tells their screen.
+
+* **Rows.**  Each owner publishes all its tables' lobby rows on ``lobby.rows.<owner>``, at every
+  change and every :data:`HEARTBEAT` seconds (which is also how a front knows the owner is alive, and
+  how a front that starts later fills in).  A front keeps a :class:`LobbyMirror` of every live owner's
+  rows; an owner not heard for :data:`OWNER_GONE` seconds is dropped from it.
+* **Actions.**  A front's lobby (:class:`ClusterLobby`) answers from the mirror where that is honest
+  (the seat is taken, the table is gone, the creator starts it) and sends the action to the table's
+  owner (``owner.<owner>.lobby``); the owner's registry decides, and a refusal comes back as a notice on
+  the person's screen (a lobby key never waits for the bus).  A table's number comes from the room's
+  database (:class:`TableNumbers`), so the front can name a table it has asked an owner to create.
+* **People.**  A front publishes ``front.here.<front>`` every :data:`HEARTBEAT` seconds and
+  ``front.left.<front>`` when a person's connection ends; an owner lets go of a person's stand-in then
+  (they leave its forming tables, as in one process), and of all of a front's when it is silent for
+  :data:`FRONT_GONE` seconds.
+
+Everything from the bus is checked before it is used (:func:`person_of`, :func:`row_of`, the
+request's fields): a malformed message is refused with its reason and logged, and nothing is applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ...engine import Rules, RulesError
+from ...engine.rules import rules_from_dict
+from ...lobbyview import (
+    OPEN_TABLE,
+    Access,
+    Destination,
+    SeatInfo,
+    SeatState,
+    TableRow,
+    TableSettings,
+    TableState,
+)
+from ...text import printable
+from ..club.people import Invitation
+from ..config import is_fingerprint
+from ..door.auth import Identity
+from ..lobby.connected import Client
+from ..lobby.registry import Registry
+from ..lobby.service import RegistryLobby
+from ..tables.server_table import FORMING, LEVELS, PLAYING, LobbyRow, TableRefused
+from .bus import Bus, BusError, Incoming, Message, Refusal, Refused, Sub
+
+log = logging.getLogger("canasta.cluster.lobby")
+
+#: Seconds between an owner's rows (and a front's "here"), whether anything changed or not.
+HEARTBEAT = 1.0
+#: An owner not heard for this long is gone: its tables leave the fronts' lobbies.
+OWNER_GONE = 4.0
+#: A front not heard for this long is gone: its people leave the owners' forming tables.
+FRONT_GONE = 10.0
+#: How long a front waits for an owner's answer to a lobby action.
+ANSWER_WAIT = 5.0
+#: Bounds on what a message may hold.
+NAME_MAX, TEXT_MAX, SEATS_MAX, ROWS_MAX, KEY_MAX = 40, 500, 8, 1000, 200
+#: Table numbers a node takes from the database at a time.
+NUMBERS_AT_ONCE = 16
+
+
+class Malformed(ValueError):
+    """A message from the bus that is not what it must be: the reason, for the log and the refusal."""
+
+
+# ----------------------------------------------------------------------------- codecs
+def _text(data: Mapping[str, Any], key: str, most: int = TEXT_MAX, empty: bool = True) -> str:
+    v = data.get(key, "")
+    if not isinstance(v, str) or len(v) > most or printable(v) != v or (not empty and not v):
+        raise Malformed(f"{key} is not text of at most {most} printable characters")
+    return v
+
+
+def _int(data: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
+    v = data.get(key)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise Malformed(f"{key} is not a whole number from {lo} to {hi}")
+    return v
+
+
+def _bool(data: Mapping[str, Any], key: str) -> bool:
+    v = data.get(key, False)
+    if not isinstance(v, bool):
+        raise Malformed(f"{key} is not true or false")
+    return v
+
+
+def person_data(ident: Identity, address: str, code: str) -> Message:
+    return {"name": ident.name, "fp": ident.fingerprint, "guest": ident.guest, "address": address, "code": code}
+
+
+def person_of(data: object) -> tuple[Identity, str, str]:
+    """A person as a front sent them: (identity, address, guest code); Malformed says why not."""
+    if not isinstance(data, dict):
+        raise Malformed("a person is not an object")
+    name = _text(data, "name", NAME_MAX, empty=False)
+    fp, guest = _text(data, "fp", 60), _text(data, "guest", 100)
+    if bool(fp) == bool(guest) or (fp and not is_fingerprint(fp)) or (guest and not guest.replace("-", "").replace(
+            "_", "").replace("+", "").replace("/", "").replace("=", "").isalnum()):
+        raise Malformed("a person is a key's fingerprint or a guest's code, one of them")
+    return Identity(name, fp, guest), _text(data, "address", 100), _text(data, "code", 20)
+
+
+def seat_data(s: SeatInfo) -> Message:
+    return {"o": s.occupant.value, "name": s.name, "note": s.note, "v": s.verified}
+
+
+def seat_of(data: object) -> SeatInfo:
+    if not isinstance(data, dict):
+        raise Malformed("a seat is not an object")
+    try:
+        occupant = SeatState(str(data.get("o")))
+    except ValueError:
+        raise Malformed("a seat's occupant is not one the lobby knows") from None
+    return SeatInfo(occupant, _text(data, "name", NAME_MAX), False, _text(data, "note", 100), _bool(data, "v"))
+
+
+def row_data(lr: LobbyRow) -> Message:
+    r = lr.row
+    return {"id": r.id, "rules": r.rules, "level": r.level, "target": r.target, "stage": r.stage.value,
+            "seats": [seat_data(s) for s in r.seats], "creator": r.creator, "hand": r.hand, "score": r.score,
+            "winner": r.winner, "paused": r.paused, "access": r.access.value, "watchable": r.watchable,
+            "rated": r.rated, "listed": r.listed, "by": lr.creator, "owners": list(lr.owners), "keys": list(lr.keys),
+            "code": lr.code, "allowed": sorted(lr.allowed)[:SEATS_MAX * 8]}
+
+
+def _keys(data: Mapping[str, Any], key: str, n: int) -> tuple[str, ...]:
+    v = data.get(key)
+    if not isinstance(v, list) or len(v) != n or not all(isinstance(x, str) and len(x) <= KEY_MAX for x in v):
+        raise Malformed(f"{key} is not a list of {n} people")
+    return tuple(v)
+
+
+def row_of(data: object) -> LobbyRow:
+    """A table's lobby row as an owner sent it; Malformed says why not."""
+    if not isinstance(data, dict):
+        raise Malformed("a row is not an object")
+    seats_raw = data.get("seats")
+    if not isinstance(seats_raw, list) or not 2 <= len(seats_raw) <= SEATS_MAX:
+        raise Malformed(f"a table has 2 to {SEATS_MAX} seats")
+    seats = tuple(seat_of(s) for s in seats_raw)
+    n = len(seats)
+    try:
+        stage, access = TableState(str(data.get("stage"))), Access(str(data.get("access")))
+    except ValueError:
+        raise Malformed("a table's stage or access is not one the lobby knows") from None
+    row = TableRow(_int(data, "id", 1, 2**62), _text(data, "rules", 60), _text(data, "level", 20),
+                   _int(data, "target", 0, 10**6), stage, seats, _text(data, "creator", NAME_MAX), False, None,
+                   hand=_int(data, "hand", 0, 10**4), score=_text(data, "score", 100), winner=_text(data, "winner", 200),
+                   paused=_bool(data, "paused"), access=access, watchable=_bool(data, "watchable"),
+                   rated=_bool(data, "rated"), listed=_bool(data, "listed"))
+    allowed = data.get("allowed")
+    if not isinstance(allowed, list) or len(allowed) > SEATS_MAX * 8 or not all(
+            isinstance(x, str) and len(x) <= KEY_MAX for x in allowed):
+        raise Malformed("allowed is not a list of people")
+    return LobbyRow(row, _text(data, "by", KEY_MAX), _keys(data, "owners", n), _keys(data, "keys", n),
+                    _text(data, "code", 20), frozenset(allowed))
+
+
+def settings_data(s: TableSettings) -> Message:
+    return {"access": s.access.value, "listed": s.listed, "watchable": s.watchable, "rated": s.rated}
+
+
+def settings_of(data: object) -> TableSettings:
+    if not isinstance(data, dict):
+        raise Malformed("settings are not an object")
+    try:
+        access = Access(str(data.get("access")))
+    except ValueError:
+        raise Malformed("access is not one the lobby knows") from None
+    return TableSettings(access, _bool(data, "listed"), _bool(data, "watchable"), _bool(data, "rated"))
+
+
+def where_data(where: Destination | None) -> list[int | None] | None:
+    return None if where is None else [where.table, where.seat]
+
+
+def where_of(data: object) -> Destination | None:
+    if data is None:
+        return None
+    if (not isinstance(data, list) or len(data) != 2 or isinstance(data[0], bool) or not isinstance(data[0], int)
+            or not (data[1] is None or (isinstance(data[1], int) and not isinstance(data[1], bool)
+                                        and 0 <= data[1] < SEATS_MAX))):
+        raise Malformed("a destination is [table, seat or null]")
+    return Destination(data[0], data[1])
+
+
+# ----------------------------------------------------------------------------- table numbers
+class TableNumbers:
+    """New tables' numbers, from the room's database (a sequence: every node's are different),
+    taken :data:`NUMBERS_AT_ONCE` at a time off the loop, so that taking one never waits."""
+
+    def __init__(self, database: str) -> None:
+        self.database = database
+        self._ready: list[int] = []
+        self._filling: asyncio.Task[None] | None = None
+
+    def _fetch(self) -> list[int]:
+        import psycopg
+
+        with psycopg.connect(self.database, connect_timeout=5, autocommit=True) as conn:
+            conn.execute("CREATE SEQUENCE IF NOT EXISTS canasta_table_numbers")
+            rows = conn.execute("SELECT nextval('canasta_table_numbers') FROM generate_series(1, %s)",
+                                (NUMBERS_AT_ONCE,)).fetchall()
+        return [int(r[0]) for r in rows]
+
+    async def fill(self) -> None:
+        """Have numbers ready (at start, and whenever half are used)."""
+        got = await asyncio.get_running_loop().run_in_executor(None, self._fetch)
+        self._ready.extend(got)
+
+    def take(self) -> int | None:
+        """A new number, or None when the database has not given any yet."""
+        if len(self._ready) <= NUMBERS_AT_ONCE // 2 and (self._filling is None or self._filling.done()):
+            self._filling = asyncio.get_running_loop().create_task(self._refill())
+        return self._ready.pop(0) if self._ready else None
+
+    async def _refill(self) -> None:
+        try:
+            await self.fill()
+        except Exception as exc:                 # (the next take tries again)
+            log.warning("no table numbers from the database: %s", printable(str(exc))[:200])
+
+    def take_or_refuse(self) -> int:
+        n = self.take()
+        if n is None:
+            raise TableRefused("The room's database gives no table number right now: try again in a moment")
+        return n
+
+
+# ----------------------------------------------------------------------------- the owner's side
+class StandIn:
+    """A person connected at a front, as an owner's tables see them: what the tables tell them goes
+    to that front."""
+
+    def __init__(self, owner: OwnerLobby, front: str, identity: Identity, address: str, code: str) -> None:
+        self.owner, self.front = owner, front
+        self._identity, self._address, self._code = identity, address, code
+
+    @property
+    def identity(self) -> Identity:
+        return self._identity
+
+    @property
+    def address(self) -> str:
+        return self._address
+
+    @property
+    def guest_code(self) -> str:
+        return self._code
+
+    def _tell(self, what: str, **more: Any) -> None:
+        self.owner.tell(self.front, {"to": self._identity.key, "what": what, **more})
+
+    def moved(self, where: Destination) -> None:
+        self._tell("moved", where=where_data(where))
+
+    def back_to_lobby(self, note: str) -> None:
+        self._tell("back", text=note[:TEXT_MAX])
+
+    def kick(self, reason: str) -> None:
+        self._tell("kick", text=reason[:TEXT_MAX])
+
+    def notify(self, text: str) -> None:
+        self._tell("notify", text=text[:TEXT_MAX])
+
+    def warn(self, text: str) -> None:
+        self._tell("warn", text=text[:TEXT_MAX])
+
+    def reclaim(self, code: str) -> str | None:
+        return "A seat's code is typed in the lobby of your front"
+
+    def invited(self, invitation: Invitation) -> None:
+        self._tell("notify", text=f"{invitation.from_name} invites you to table {invitation.table_id}"[:TEXT_MAX])
+
+
+class OwnerLobby:
+    """An owner's side of the lobby: its tables' rows on the bus, and the fronts' actions on them."""
+
+    def __init__(self, bus: Bus, registry: Registry, name: str, numbers: TableNumbers | None = None) -> None:
+        self.bus, self.registry, self.name = bus, registry, name
+        self.numbers = numbers
+        if numbers is not None:
+            registry.ids = numbers.take_or_refuse
+        #: The people of each front that acted here: front -> identity -> stand-in.
+        self.people: dict[str, dict[str, StandIn]] = {}
+        self.fronts: dict[str, float] = {}          # front -> when last heard (the loop's clock)
+        self.refused = 0
+        self._subs: list[Sub] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._beat: asyncio.Task[None] | None = None
+        self._dirty = False
+
+    async def start(self) -> None:
+        self._subs = [await self.bus.serve(f"owner.{self.name}.lobby", self._answer),
+                      await self.bus.subscribe("front.here.*", self._front_here),
+                      await self.bus.subscribe("front.left.*", self._front_left)]
+        self.registry.subscribe(self._changed)
+        await self.publish_rows()
+        self._beat = asyncio.get_running_loop().create_task(self._heartbeat())
+
+    async def stop(self) -> None:
+        self.registry.unsubscribe(self._changed)
+        if self._beat is not None:
+            self._beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beat
+        for sub in self._subs:
+            await sub.stop()
+
+    # -- rows
+    def _changed(self) -> None:
+        if not self._dirty:
+            self._dirty = True
+            self._spawn(self.publish_rows())
+
+    async def publish_rows(self) -> None:
+        self._dirty = False
+        rows = self.registry.lobby_rows()[:ROWS_MAX]
+        await self.bus.publish(f"lobby.rows.{self.name}",
+                               {"owner": self.name, "rows": [row_data(r) for r in rows], "load": len(self.registry.tables)})
+
+    async def _heartbeat(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await self.publish_rows()
+            except BusError as exc:
+                log.warning("owner %s: rows not published: %s", self.name, exc)
+            now = loop.time()
+            for front, heard in list(self.fronts.items()):
+                if now - heard > FRONT_GONE:
+                    log.info("owner %s: front %s is silent: its people leave this owner's forming tables", self.name, front)
+                    del self.fronts[front]
+                    for person in list(self.people.pop(front, {}).values()):
+                        self.registry.disconnect(person)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def tell(self, front: str, message: Message) -> None:
+        """A word for a person at ``front`` (in the order said: publishes keep their order)."""
+        self._spawn(self.bus.publish(f"front.{front}.tell", message))
+
+    # -- fronts
+    async def _front_here(self, m: Incoming) -> None:
+        front = m.subject.rsplit(".", 1)[-1]
+        self.fronts[front] = asyncio.get_running_loop().time()
+
+    async def _front_left(self, m: Incoming) -> None:
+        front = m.subject.rsplit(".", 1)[-1]
+        key = m.data.get("key")
+        person = self.people.get(front, {}).pop(key, None) if isinstance(key, str) else None
+        if person is not None:
+            self.registry.disconnect(person)
+
+    def _person(self, front: str, data: object) -> StandIn:
+        ident, address, code = person_of(data)
+        mine = self.people.setdefault(front, {})
+        person = mine.get(ident.key)
+        if person is None or person.identity != ident:
+            for other_front, others in self.people.items():      # (they went to another front)
+                if other_front != front:
+                    others.pop(ident.key, None)
+            person = StandIn(self, front, ident, address, code)
+            mine[ident.key] = person
+            self.registry.clients[ident.key] = person
+            self.registry.changed()
+        elif self.registry.clients.get(ident.key) is not person:
+            self.registry.clients[ident.key] = person
+        self.fronts.setdefault(front, asyncio.get_running_loop().time())
+        return person
+
+    # -- actions
+    async def _answer(self, m: Incoming) -> Mapping[str, Any]:
+        try:
+            return self._act(m.data)
+        except Malformed as exc:
+            self.refused += 1
+            log.warning("owner %s: refused a lobby request: %s", self.name, exc)
+            raise Refusal(f"malformed: {exc}") from None
+
+    def _act(self, data: Message) -> Message:
+        front = _text(data, "front", 64, empty=False)
+        op = _text(data, "op", 20, empty=False)
+        person = self._person(front, data.get("person"))
+        reg = self.registry
+        client: Client = person
+        if op == "create":
+            raw = data.get("rules")
+            try:
+                rules = rules_from_dict(raw) if isinstance(raw, dict) else None
+            except RulesError as exc:
+                raise Malformed(f"rules: {exc}") from None
+            level = _text(data, "level", 20)
+            if rules is None or level not in LEVELS:
+                raise Malformed("a table is created with rules and a level")
+            table_id = _int(data, "table", 1, 2**62)
+            try:
+                st = reg.create(client, rules, level, settings=settings_of(data.get("settings")),
+                                turn_timer=_int(data, "timer", 0, 86400), table_id=table_id)
+            except TableRefused as exc:
+                return {"why": str(exc)}
+            return {"table": st.id}
+        table = _int(data, "table", 1, 2**62)
+        if op == "sit":
+            why, where = reg.sit(client, table, _int(data, "seat", 0, SEATS_MAX - 1))
+            return {"why": why, "where": where_data(where)}
+        if op == "stand":
+            return {"why": reg.stand(client, table)}
+        if op == "start":
+            return {"why": reg.start(client, table)}
+        if op == "dismiss":
+            return {"why": reg.dismiss(client, table, _int(data, "seat", 0, SEATS_MAX - 1))}
+        raise Malformed(f"no lobby action {op!r}")
+
+
+# ----------------------------------------------------------------------------- the front's side
+class LobbyMirror:
+    """A front's copy of every live owner's tables (their rows, as the owners last sent them), and the
+    tables this front asked an owner to create that the owner's rows do not show yet."""
+
+    def __init__(self, on_change: Callable[[], None], clock: Callable[[], float] = time.monotonic) -> None:
+        self.on_change, self.clock = on_change, clock
+        self.owners: dict[str, tuple[float, tuple[LobbyRow, ...], int]] = {}
+        self.waiting: dict[int, tuple[str, LobbyRow]] = {}
+        self.refused = 0
+
+    def heard(self, m: Incoming) -> None:
+        """An owner's rows (a malformed message is refused whole: logged, nothing kept)."""
+        try:
+            owner = _text(m.data, "owner", 64, empty=False)
+            if m.subject != f"lobby.rows.{owner}":
+                raise Malformed(f"rows of {owner} on {m.subject}")
+            raw = m.data.get("rows")
+            if not isinstance(raw, list) or len(raw) > ROWS_MAX:
+                raise Malformed(f"rows are a list of at most {ROWS_MAX}")
+            rows = tuple(row_of(r) for r in raw)
+            load = _int(m.data, "load", 0, 10**6)
+        except Malformed as exc:
+            self.refused += 1
+            log.warning("refused an owner's rows on %s: %s", printable(m.subject)[:100], exc)
+            return
+        before = self.owners.get(owner)
+        self.owners[owner] = (self.clock(), rows, load)
+        shown = {r.row.id for r in rows}
+        for t in [t for t, (o, _) in self.waiting.items() if t in shown]:
+            del self.waiting[t]
+        if before is None or before[1] != rows:
+            self.on_change()
+
+    def sweep(self) -> None:
+        """Owners not heard for :data:`OWNER_GONE` leave (their tables with them)."""
+        now = self.clock()
+        gone = [o for o, (heard, _, _) in self.owners.items() if now - heard > OWNER_GONE]
+        for o in gone:
+            log.info("owner %s is silent: its tables leave the lobby until another owner has them", o)
+            del self.owners[o]
+        if gone:
+            self.on_change()
+
+    def rows(self) -> list[LobbyRow]:
+        out = [r for _, rows, _ in self.owners.values() for r in rows]
+        out += [r for _, r in self.waiting.values()]
+        return sorted(out, key=lambda r: r.row.id)
+
+    def row(self, table: int) -> LobbyRow | None:
+        return next((r for r in self.rows() if r.row.id == table), None)
+
+    def owner_of(self, table: int) -> str | None:
+        for owner, (_, rows, _) in self.owners.items():
+            if any(r.row.id == table for r in rows):
+                return owner
+        waiting = self.waiting.get(table)
+        return waiting[0] if waiting is not None else None
+
+    def least_loaded(self) -> str | None:
+        """The live owner with the fewest tables (by name among equals)."""
+        live = sorted((load, owner) for owner, (_, _, load) in self.owners.items())
+        return live[0][1] if live else None
+
+
+class FrontLobby:
+    """A front's side of the lobby: the mirror of the owners' rows, its people's actions sent to the
+    tables' owners, and the owners' words for its people."""
+
+    def __init__(self, bus: Bus, registry: Registry, name: str, numbers: TableNumbers) -> None:
+        self.bus, self.registry, self.name, self.numbers = bus, registry, name, numbers
+        self.mirror = LobbyMirror(registry.changed)
+        self.refused = 0
+        self._subs: list[Sub] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._beat: asyncio.Task[None] | None = None
+        self._here: set[str] = set()
+
+    async def start(self) -> None:
+        self._subs = [await self.bus.subscribe("lobby.rows.*", self._rows),
+                      await self.bus.subscribe(f"front.{self.name}.tell", self._told)]
+        self.registry.subscribe(self._people_changed)
+        await self.numbers.fill()
+        await self.bus.publish(f"front.here.{self.name}", {"front": self.name})
+        self._beat = asyncio.get_running_loop().create_task(self._heartbeat())
+
+    async def stop(self) -> None:
+        self.registry.unsubscribe(self._people_changed)
+        if self._beat is not None:
+            self._beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beat
+        for sub in self._subs:
+            await sub.stop()
+
+    async def _rows(self, m: Incoming) -> None:
+        self.mirror.heard(m)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            self.mirror.sweep()
+            with contextlib.suppress(BusError):
+                await self.bus.publish(f"front.here.{self.name}", {"front": self.name})
+
+    def _people_changed(self) -> None:
+        here = set(self.registry.clients)
+        for key in self._here - here:
+            self._spawn(self.bus.publish(f"front.left.{self.name}", {"key": key}))
+        self._here = here
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _told(self, m: Incoming) -> None:
+        """An owner's word for one of this front's people."""
+        try:
+            key = _text(m.data, "to", KEY_MAX, empty=False)
+            what = _text(m.data, "what", 20, empty=False)
+            text = _text(m.data, "text", TEXT_MAX)
+            where = where_of(m.data.get("where"))
+        except Malformed as exc:
+            self.refused += 1
+            log.warning("front %s: refused an owner's word: %s", self.name, exc)
+            return
+        client = self.registry.clients.get(key)
+        if client is None:
+            return
+        if what == "moved" and where is not None:
+            client.moved(where)
+        elif what == "notify":
+            client.notify(text)
+        elif what == "warn":
+            client.warn(text)
+        elif what == "back":
+            client.back_to_lobby(text)
+        elif what == "kick":
+            client.kick(text)
+
+    def ask(self, client: Client, owner: str, request: Message, then: Callable[[Message], None]) -> None:
+        """Send a lobby action to ``owner``; ``then`` gets its answer (a refusal or no answer: the
+        person is told why, on the screen they see)."""
+        ident = client.identity
+        body = {"front": self.name, "person": person_data(ident, client.address, client.guest_code), **request}
+
+        async def go() -> None:
+            try:
+                answer = await self.bus.request(f"owner.{owner}.lobby", body, timeout=ANSWER_WAIT)
+            except Refused as exc:
+                answer = {"why": exc.reason}
+            except BusError:
+                answer = {"why": "The table's owner did not answer: try again in a moment", "lost": True}
+            then(answer)
+        self._spawn(go())
+
+    def lobby(self, client: Client, admin: Any = None) -> ClusterLobby:
+        return ClusterLobby(self, client, admin)
+
+    def home(self, client: Client) -> Destination | None:
+        """The seat of a started table that waits for ``client`` at an owner, if any."""
+        key = client.identity.key
+        for shared in self.mirror.rows():
+            if shared.row.stage == PLAYING and key in shared.keys:
+                return Destination(shared.row.id, shared.keys.index(key))
+        return None
+
+
+def _told_why(client: Client) -> Callable[[Message], None]:
+    def then(answer: Message) -> None:
+        why = answer.get("why")
+        if isinstance(why, str) and why:
+            client.notify(printable(why)[:TEXT_MAX])
+    return then
+
+
+class ClusterLobby(RegistryLobby):
+    """One person's lobby at a front: every owner's tables; an action on one goes to its owner."""
+
+    def __init__(self, front: FrontLobby, client: Client, admin: Any = None) -> None:
+        super().__init__(front.registry, client, admin)
+        self.front = front
+
+    def lobby_rows(self) -> list[LobbyRow]:
+        return self.front.mirror.rows()
+
+    def may_create(self) -> str | None:
+        key = self.client.identity.key
+        mine = sum(1 for r in self.front.mirror.rows() if r.creator == key and r.row.stage != TableState.OVER
+                   and not (r.row.stage == FORMING and key in r.keys))
+        if mine >= self.registry.config.tables_per_person:
+            return f"You have {mine} tables already: finish one first (or stand up at one not started)"
+        if self.front.mirror.least_loaded() is None:
+            return "No table owner is running in this room right now: try again in a moment"
+        return None
+
+    def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE, turn_timer: int = 0) -> int | str:
+        why = self.may_create()
+        if why:
+            return why
+        if turn_timer not in self.registry.turn_timers:
+            return f"A turn timer is one of {', '.join(str(t) for t in self.registry.turn_timers)}"
+        owner = self.front.mirror.least_loaded()
+        number = self.front.numbers.take()
+        if owner is None or number is None:
+            return "The room cannot number a new table right now: try again in a moment"
+        me = self.client.identity
+        # Until the owner's rows show it, the lobby shows the table as asked: forming, you in seat 1.
+        seats = tuple(SeatInfo(SeatState.HUMAN, me.label, verified=me.verified) if i == 0 else SeatInfo(SeatState.FREE)
+                      for i in range(rules.players))
+        keys = tuple(me.key if i == 0 else "" for i in range(rules.players))
+        row = TableRow(number, rules.name, level, rules.target_score, FORMING, seats, me.label, False, None,
+                       access=settings.access, watchable=settings.watchable, rated=settings.rated,
+                       listed=settings.listed or settings.access == Access.OPEN)
+        self.front.mirror.waiting[number] = (owner, LobbyRow(row, me.key, keys, keys, "", frozenset({me.key})))
+        client, mirror = self.client, self.front.mirror
+
+        def then(answer: Message) -> None:
+            if answer.get("table") != number:
+                mirror.waiting.pop(number, None)
+                mirror.on_change()
+                why = answer.get("why")
+                client.notify(printable(why if isinstance(why, str) else f"Table {number} was not created")[:TEXT_MAX])
+        self.front.ask(client, owner, {"op": "create", "table": number, "rules": rules.to_dict(), "level": level,
+                                       "settings": settings_data(settings), "timer": turn_timer}, then)
+        self.registry.changed()
+        return number
+
+    def _on_owner(self, table: int, request: Message, then: Callable[[Message], None] | None = None) -> str | None:
+        owner = self.front.mirror.owner_of(table)
+        if owner is None:
+            return "That table is gone"
+        self.front.ask(self.client, owner, {"table": table, **request}, then or _told_why(self.client))
+        return None
+
+    def sit(self, table: int, seat: int) -> tuple[str | None, Destination | None]:
+        shared = self.front.mirror.row(table)
+        if shared is None:
+            return "That table is gone", None
+        row, key = shared.row, self.client.identity.key
+        if not 0 <= seat < row.players:
+            return f"This table has seats 1 to {row.players}", None
+        if shared.keys[seat] == key and row.stage == PLAYING:
+            return None, Destination(table, seat)
+        if row.stage == FORMING and shared.keys[seat] not in ("", key):
+            return f"{row.seats[seat].name} sits there", None
+        client = self.client
+
+        def then(answer: Message) -> None:
+            why = answer.get("why")
+            try:
+                where = where_of(answer.get("where"))
+            except Malformed:
+                where = None
+            if isinstance(why, str) and why:
+                client.notify(printable(why)[:TEXT_MAX])
+            elif where is not None:
+                client.moved(where)
+        return self._on_owner(table, {"op": "sit", "seat": seat}, then), None
+
+    def stand(self, table: int) -> str | None:
+        return self._on_owner(table, {"op": "stand"})
+
+    def start(self, table: int) -> str | None:
+        shared = self.front.mirror.row(table)
+        if shared is not None and shared.row.stage != FORMING:
+            return "This table has started"
+        if shared is not None and shared.creator != self.client.identity.key:
+            return f"{shared.row.creator} starts this table (they created it)"
+        return self._on_owner(table, {"op": "start"})
+
+    def dismiss(self, table: int, seat: int) -> str | None:
+        return self._on_owner(table, {"op": "dismiss", "seat": seat})
+
+    def home(self) -> Destination | None:
+        return self.registry.home(self.client) or self.front.home(self.client)
+
+    def join(self, code: str) -> tuple[str | None, Destination | None]:
+        return "A table's code is not taken across the room's machines yet: ask its creator to invite you", None
+
+    def invite(self, person: str, table: int) -> str | None:
+        return "Invitations do not cross the room's machines yet: tell them the table's number"
+
+    def answer(self, invitation: int, accept: bool) -> tuple[str | None, Destination | None]:
+        return "Invitations do not cross the room's machines yet", None
+
+
+__all__ = ["FRONT_GONE", "HEARTBEAT", "OWNER_GONE", "ClusterLobby", "FrontLobby", "LobbyMirror", "Malformed",
+           "OwnerLobby", "StandIn", "TableNumbers", "person_data", "person_of", "row_data", "row_of"]
