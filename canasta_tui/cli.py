@@ -344,18 +344,22 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
 @click.option("--database", metavar="URL", default="",
               help="A cluster's PostgreSQL database: postgresql://USER@HOST:PORT/DATABASE.")
 @click.option("--bus", metavar="URL", default="", help="A cluster's NATS bus: nats://HOST:PORT.")
+@click.option("--room", metavar="NAME", default="main", show_default=True,
+              help="A cluster's room on the bus: the nodes of one room serve one lobby.")
+@click.option("--node", "node_name", metavar="NAME", default="",
+              help="This node's name in the room (default: its role, host and process number).")
 def serve_command(host: str, port: int, authorized_keys: Path | None, use_password: bool, open_: bool, delay: int,
                   takeover: int, idle_timeout: int, max_connections: int, max_per_address: int, max_tables: int,
                   tables_per_person: int, set_aside_days: float, login_timeout: int, max_logins: int,
                   max_logins_per_address: int, expert_budget: float, seed: int | None, host_key: Path | None,
                   proxy_protocol: bool, proxy_from: tuple[str, ...], config_file: Path | None, role: str,
-                  database: str, bus: str) -> None:
+                  database: str, bus: str, room: str, node_name: str) -> None:
     """Host tables over SSH: friends join with ssh -p PORT NAME@HOST."""
     import asyncio
     import logging
 
     from .server import ConfigError
-    from .server.cluster.node import EngineError, serve_node
+    from .server.cluster.node import EngineError, OwnerNode, serve_node
 
     password = None
     if use_password:
@@ -371,7 +375,7 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
                  login_timeout=float(login_timeout), max_logins=max_logins,
                  max_logins_per_address=max_logins_per_address, expert_budget=expert_budget, seed=seed,
                  role=role, database=database, bus=bus, host_key=host_key, proxy_protocol=proxy_protocol,
-                 proxy_from=proxy_from)
+                 proxy_from=proxy_from, room=room, node=node_name)
     from .server.config_file import merged, serve_settings
 
     # The settings file (or --config FILE), then the options given on the command line.
@@ -388,14 +392,20 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
 
     def ready(server: Server) -> None:
         where = "HOST" if host in ("0.0.0.0", "::", "") else host
+        if config.cluster:
+            click.echo(f"canasta serve: front of room {config.room} on the bus", err=True)
         click.echo(f"canasta serve: {config.auth_mode()}; host key {server.fingerprint}"
                    + (" (new)" if server.host_key_made else ""), err=True)
         click.echo(f"Players join with:  ssh -p {server.port} NAME@{where}", err=True)
         if open_ and host not in ("127.0.0.1", "::1", "localhost"):
             click.echo("Warning: --open on a public address lets in anybody who can reach the port.", err=True)
 
+    def owner_ready(owner: OwnerNode) -> None:
+        tables = len(owner.registry.tables) if owner.registry is not None else 0
+        click.echo(f"canasta serve: owner {owner.name} of room {config.room} holds {tables} tables", err=True)
+
     try:
-        asyncio.run(serve_node(config, ready))
+        asyncio.run(serve_node(config, ready, owner_ready))
     except (ConfigError, EngineError) as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
@@ -437,7 +447,7 @@ def replay_command(file: str, ascii_: bool, four_color: bool, color: str, sort: 
 
 
 #: ``canasta serve``'s options that set a ServerConfig field of another name.
-_SERVE_FIELDS = {"use_password": "password", "open_": "open", "delay": "delay_ms", "set_aside_days": "set_aside_after"}
+_SERVE_FIELDS = {"node_name": "node", "use_password": "password", "open_": "open", "delay": "delay_ms", "set_aside_days": "set_aside_after"}
 
 
 main.add_command(config_command)

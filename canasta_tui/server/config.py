@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -240,6 +241,12 @@ class ServerConfig:
                 bus_urls(self.bus)
         except EngineError as exc:
             raise ConfigError(str(exc)) from None
+        token = re.compile(r"[A-Za-z0-9_-]{1,64}")
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,31}", self.room):
+            raise ConfigError(f"room is a-z, 0-9, _ and - (at most 32, starting with a letter or digit), "
+                              f"not {printable(self.room)[:40]!r}")
+        if self.node and not token.fullmatch(self.node):
+            raise ConfigError(f"node is A-Z, a-z, 0-9, _ and - (at most 64), not {printable(self.node)[:70]!r}")
         if self.role == SINGLE and self.bus:
             raise ConfigError("--bus is for a node of a cluster: give --role front, owner or both "
                               "(the one-process server needs no bus)")

@@ -178,6 +178,8 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "proxy_protocol": (_bool, "proxy_protocol"),
     "proxy_from": (_proxies, "proxy_from"),
     "proxy_timeout": (_number(0.1, 600), "proxy_timeout"),
+    "room": (_text, "room"),
+    "node": (_text, "node"),
 }
 
 
