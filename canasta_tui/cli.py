@@ -447,7 +447,8 @@ def replay_command(file: str, ascii_: bool, four_color: bool, color: str, sort: 
 
 
 #: ``canasta serve``'s options that set a ServerConfig field of another name.
-_SERVE_FIELDS = {"node_name": "node", "use_password": "password", "open_": "open", "delay": "delay_ms", "set_aside_days": "set_aside_after"}
+_SERVE_FIELDS = {"node_name": "node", "use_password": "password",
+                 "open_": "open", "delay": "delay_ms", "set_aside_days": "set_aside_after"}
 
 
 main.add_command(config_command)
