@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 import asyncssh
 
@@ -55,6 +56,9 @@ from .door.ssh import Connection, GameSession
 from .lobby.registry import Registry
 from .memory import TICK, Collector
 from .tables.store import TableStore
+
+if TYPE_CHECKING:
+    from .club.notices import SharedPeople
 
 log = logging.getLogger("canasta.server")
 
@@ -98,6 +102,8 @@ class Server:
         self._registry: Registry | None = None
         self._admin: Admin | None = None
         self._stopped = asyncio.Event()
+        #: With a shared people database: the notices between the processes (:mod:`.club.notices`).
+        self.shared: SharedPeople | None = None
         self._stopping: asyncio.Future[None] | None = None
 
     # ------------------------------------------------------------------ parts
@@ -149,6 +155,8 @@ class Server:
         self._registry.restore(stored, next_id)
         self._admin = Admin(self._registry, Bans(self._registry.people))
         self._admin.drop_address = self._drop_address
+        if config.database:
+            self._share_people(config.database)
         try:
             self._listener = await self._listen(key)
         except OSError as exc:
@@ -182,6 +190,24 @@ class Server:
         door = ProxyDoor(networks(config.proxy_from), config.proxy_timeout, config.max_silent, enter)
         await door.start(config.host, config.port)
         return door
+
+    def _share_people(self, dsn: str) -> None:
+        """The people database is shared with other server processes: each change written here is
+        a notice to them, and theirs are read again here (:mod:`.club.notices`)."""
+        from .club.notices import BANS_CHANGED, PgNotices, SharedPeople
+        from .club.writer import QueuedPeople
+
+        notices = PgNotices(dsn, f"{os.getpid()}")
+        self.shared = SharedPeople(self.registry, self.admin, notices)
+        people = self.registry.people
+        if isinstance(people, QueuedPeople):
+
+            def written(kinds: frozenset[str]) -> None:
+                for kind in sorted(kinds):
+                    notices.publish(kind)
+            people.writer.on_written = written
+        self.admin.bans.on_written = lambda: notices.publish(BANS_CHANGED)
+        self.shared.start()
 
     def start_workers(self) -> None:
         """Start every computer's worker process now, not in the middle of a game (``canasta serve``
@@ -226,6 +252,8 @@ class Server:
                     await task
         if self._memory is not None:
             self.collector.stop()
+        if self.shared is not None:
+            await self.shared.close()
         if self._admin is not None:
             # The bans and visits under way are written first (the people store closes next).
             await asyncio.get_running_loop().run_in_executor(None, self._admin.bans.close)

@@ -87,6 +87,8 @@ class Bans:
         #: Recent visitors by key, the newest last.
         self._visits: collections.OrderedDict[str, Visit] = collections.OrderedDict()
         self.writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="canasta-bans")
+        #: Told (on the writer's thread) once a change is written: other processes sharing the store read again.
+        self.on_written: Callable[[], None] | None = None
         self._writes: list[concurrent.futures.Future[None]] = []
         try:
             self._bans = {ban_key(b.target): b for b in people.bans(clock())}
@@ -123,6 +125,8 @@ class Bans:
         def run() -> None:
             try:
                 write()
+                if self.on_written is not None:
+                    self.on_written()
             except StoreError as exc:
                 log.warning("%s could not be kept: %s (it holds until the server restarts)", what, exc)
                 if failed is not None:
@@ -144,6 +148,15 @@ class Bans:
         kept = {target} | ({gone.target} if gone is not None else set())
         self._write("The lifting of the ban", lambda: [self.people.unban(t) for t in sorted(kept)], failed)
         return gone if gone is not None and gone.until > self.clock() else None
+
+    def read_again(self, bans: list[Ban]) -> list[Ban]:
+        """The bans as the shared store holds them now (another process banned or lifted one): they
+        replace these; the bans new here (to enforce on whoever is connected)."""
+        now = self.clock()
+        fresh = {ban_key(b.target): b for b in bans if b.until > now}
+        new = [b for k, b in fresh.items() if self._bans.get(k) != b]
+        self._bans = fresh
+        return new
 
     def in_force(self) -> list[Ban]:
         now = self.clock()
@@ -297,6 +310,19 @@ class Admin:
         log.warning("admin %s banned %s until %s%s%s", by.log_text(), target, when(ban.until),
                     f" ({ban.reason})" if ban.reason else "",
                     f", and guests from {', '.join(ban.addresses)}" if ban.addresses else "")
+        self.enforce(ban)
+        return ban
+
+    def read_again(self, bans: list[Ban]) -> None:
+        """The bans another process sharing the store wrote: in force here too, and whoever they
+        keep out is disconnected here as well."""
+        for ban in self.bans.read_again(bans):
+            log.warning("a ban made at another server is in force here: %s until %s", ban.target, when(ban.until))
+            self.enforce(ban)
+
+    def enforce(self, ban: Ban) -> None:
+        """Disconnect whoever ``ban`` keeps out, telling them why."""
+        target = ban.target
         message = ban_message(ban)
         if target.startswith(KEY_PREFIX):
             for key, client in list(self.registry.clients.items()):
@@ -306,7 +332,6 @@ class Admin:
                     client.kick(ban_message(ban, guest=True))
         else:
             self.drop_address(target.removeprefix(ADDRESS_PREFIX), message)
-        return ban
 
     def unban(self, by: Identity, who: str, told: Callable[[str], None] | None = None) -> bool:
         """Lift the ban of a key or an address (``who`` as :meth:`ban` takes it); whether one was in force."""

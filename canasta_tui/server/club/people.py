@@ -183,7 +183,13 @@ PEOPLE = Database("server's people", MIGRATIONS,
 
 
 class StoreError(Exception):
-    """The people store cannot be used; the message says what and where."""
+    """The people store cannot be used; the message says what and where.  ``waits``: a failure
+    that may pass (the database cannot be reached, a lock held elsewhere), so a queued write waits
+    and is tried again rather than dropped."""
+
+    def __init__(self, message: str, *, waits: bool = False) -> None:
+        super().__init__(message)
+        self.waits = waits
 
 
 # ---------------------------------------------------------------------- values
@@ -716,6 +722,9 @@ class SqlitePeopleStore:
     writer, :mod:`.writer`, and the one that records a finished match), so that a read never waits
     for a write, nor for another process's lock on the file (WAL readers do not)."""
 
+    #: One process writes it: its name book decides who holds a name (:mod:`.writer`).
+    shared = False
+
     def __init__(self, path: Path, timeout: float = BUSY_TIMEOUT, *, rules: RatingRules | None = None) -> None:
         self.path = path
         self.rules = rules or RatingRules()
@@ -1033,6 +1042,10 @@ class SqlitePeopleStore:
             kept = db.execute("SELECT value FROM notes WHERE name = ?", (INVITATION_COUNTER,)).fetchone()
             highest = db.execute("SELECT MAX(id) FROM invitations").fetchone()[0]
         return max(_int(kept[0]) if kept else 0, int(highest or 0))
+
+    def claim_invitations(self, n: int) -> int:
+        """The last invitation number (one process numbers its invitations after it)."""
+        return self.last_invitation()
 
     def put_invitation(self, inv: Invitation) -> None:
         """Keep an invitation numbered by its caller (:mod:`.writer` numbers them in memory)."""

@@ -36,6 +36,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import psycopg
 from psycopg.abc import Buffer
@@ -226,6 +227,27 @@ def where_of(dsn: str) -> str:
     return printable(f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}")
 
 
+#: SQLSTATE classes and codes of failures that may pass: a lock not available or a statement
+#: cancelled by its timeout, a serialization failure or deadlock, too many connections or no room.
+PASSING = ("55P03", "57014", "40001", "40P01", "53")
+
+
+def password_of(dsn: str) -> str:
+    """The password a connection string holds ("" if none, or if it cannot be read)."""
+    try:
+        return str(conninfo_to_dict(dsn).get("password") or "")
+    except psycopg.ProgrammingError:
+        return ""
+
+
+def hide_password(text: str, dsn: str) -> str:
+    """``text`` with ``dsn``'s password (as written, and as a URL writes it) put out of sight."""
+    secret = password_of(dsn)
+    for form in {secret, quote(secret, safe="")} if secret else ():
+        text = text.replace(form, "***")
+    return text
+
+
 def _limit(n: int) -> int | None:
     """A LIMIT as SQLite reads it: a negative one is none (PostgreSQL refuses it; NULL is none)."""
     return None if n < 0 else n
@@ -241,6 +263,9 @@ class PostgresPeopleStore:
     store's: one reads (a read-only, repeatable-read transaction a call, under its lock), one writes
     (one transaction a write, or a :meth:`batch`, under its own), so a read never waits behind a
     write's transaction."""
+
+    #: Several processes write it: a new name is reserved here before it is let in (:mod:`.writer`).
+    shared = True
 
     def __init__(self, dsn: str, *, rules: RatingRules | None = None, connect_timeout: float = CONNECT_TIMEOUT,
                  statement_timeout: float = STATEMENT_TIMEOUT) -> None:
@@ -277,7 +302,8 @@ class PostgresPeopleStore:
             conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self.connect_timeout)),
                                    options=options, application_name="canasta serve")
         except psycopg.Error as exc:
-            raise StoreError(f"{self.path}: the server's people database cannot be reached: {_first_line(exc)}") from None
+            raise StoreError(f"{self.path}: the server's people database cannot be reached: {self._said(exc)}",
+                             waits=True) from None
         conn.adapters.register_dumper(str, _Text)
         return conn
 
@@ -383,8 +409,13 @@ class PostgresPeopleStore:
         except psycopg.Error as exc:
             if exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P")):     # (no answer, or shut down)
                 raise StoreError(f"{self.path}: the server's people database cannot be reached: "
-                                 f"{_first_line(exc)}") from None
-            raise StoreError(f"{self.path}: the server's people database: {_first_line(exc)}") from None
+                                 f"{self._said(exc)}", waits=True) from None
+            raise StoreError(f"{self.path}: the server's people database: {self._said(exc)}",
+                             waits=exc.sqlstate.startswith(PASSING)) from None
+
+    def _said(self, exc: BaseException) -> str:
+        """The database's first line about ``exc``, never with the password in it."""
+        return hide_password(_first_line(exc), self.dsn)
 
     def close(self) -> None:
         with self._lock:
@@ -663,6 +694,14 @@ class PostgresPeopleStore:
             kept = db.execute("SELECT value FROM notes WHERE name = %s", (INVITATION_COUNTER,)).fetchone()
             highest = db.execute("SELECT MAX(id) FROM invitations").fetchone()
         return max(_int(kept[0]) if kept else 0, int(highest[0] or 0) if highest else 0)
+
+    def claim_invitations(self, n: int) -> int:
+        """Claim ``n`` invitation numbers for one process: the last number before them (the block is
+        the ``n`` after it); no other process is given any of them."""
+        with self._writing() as db:
+            last = self._counter(db)
+            db.execute("UPDATE notes SET value = %s WHERE name = %s", (str(last + n), INVITATION_COUNTER))
+        return last
 
     def put_invitation(self, inv: Invitation) -> None:
         """Keep an invitation numbered by its caller (:mod:`.writer` numbers them in memory)."""

@@ -17,13 +17,18 @@ when the server stops is logged with what it held.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
 
 from ...text import printable
+from ..door.names import NameRefused
 from .people import (
     CHAT_KEEP,
     VISITS_KEEP,
@@ -35,10 +40,10 @@ from .people import (
     Invitation,
     MatchResult,
     NameRow,
+    PeopleStore,
     PersonOptions,
     Rating,
     RatingChange,
-    SqlitePeopleStore,
     Standing,
     StoreError,
     Tally,
@@ -61,23 +66,65 @@ WAITS = ("The server cannot keep your change just now (its store is busy): it ho
          "here, and is kept once the store answers")
 
 
+class KeptStore(PeopleStore, Protocol):
+    """A store the writer writes: a :class:`~.people.PeopleStore` with batches, a bounded wait for
+    another process's locks, and invitations numbered by their caller (the SQLite file,
+    :class:`~.people.SqlitePeopleStore`, or the database, :class:`~.pgpeople.PostgresPeopleStore`)."""
+
+    @property
+    def path(self) -> Path | str: ...
+    @property
+    def problem(self) -> str: ...
+    #: Several processes write it (a database): a name is reserved there before it is let in.
+    shared: bool
+
+    def batch(self) -> AbstractContextManager[None]: ...
+    def write_wait(self, seconds: float) -> None: ...
+    def last_invitation(self) -> int: ...
+    def put_invitation(self, inv: Invitation) -> None: ...
+    def claim_invitations(self, n: int) -> int: ...
+
+
+#: The notices a write sends other processes (``docs/cluster.md``): read the names again, the
+#: lobby's chat and invitations again.  (Bans are :mod:`.admin`'s: ``bans.changed``.)
+PEOPLE_CHANGED, LOBBY_CHANGED = "people.changed", "lobby.changed"
+#: Invitation numbers a process claims at once in a shared store (a block lasts it for years).
+INVITATION_BLOCK = 1_000_000
+
+
+@dataclass(frozen=True)
+class SharedLobby:
+    """The lobby's chat and open invitations as a shared store holds them, read on a thread."""
+
+    chat: list[ChatLine]
+    invitations: list[Invitation]
+
+
 @dataclass
 class _Write:
-    """One queued write: what it does to the store, whose it is (told if it waits), its row's pace."""
+    """One queued write: what it does to the store, whose it is (told if it waits), its row's pace,
+    and the notice other processes are sent once it is written ("": none; :mod:`..cluster.notices`)."""
 
-    run: Callable[[SqlitePeopleStore], None]
+    run: Callable[[KeptStore], None]
     who: str = ""
     every: float = 0.0
+    notice: str = ""
+    #: A reservation's row: the name book is told if the shared store finds the name another key's.
+    name_row: NameRow | None = None
 
 
 class Writer:
     """One thread that writes a queue to the store in batches, one write per row (the last)."""
 
-    def __init__(self, store: SqlitePeopleStore, on_trouble: Callable[[frozenset[str]], None] | None = None,
+    def __init__(self, store: KeptStore, on_trouble: Callable[[frozenset[str]], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.on_trouble = on_trouble
         self.clock = clock
+        #: Told (on the writer's thread) the notices of each batch written: other processes read again.
+        self.on_written: Callable[[frozenset[str]], None] | None = None
+        #: Told (on the writer's thread) of a name another key holds in the shared store: the row and why.
+        self.on_name_held: Callable[[NameRow, str], None] | None = None
         self._queue: dict[Hashable, _Write] = {}            # in the order first queued
         self._written: dict[Hashable, float] = {}           # when a paced row was last written
         self._cond = threading.Condition()
@@ -170,6 +217,15 @@ class Writer:
             with self.store.batch():
                 for _, w in batch:
                     w.run(self.store)
+        except NameRefused as exc:
+            # A name another process's key reserved first (the shared store refused the batch whole).
+            if len(batch) > 1:
+                return [b for b in batch if self._write([b])]
+            log.warning("the server's people store refused a name: %s", exc)
+            refused, held = batch[0][1].name_row, self.on_name_held
+            if held is not None and refused is not None:
+                held(refused, str(exc))
+            return []
         except StoreError as exc:
             if len(batch) > 1 and not _waits(exc):
                 return [b for b in batch if self._write([b])]    # (one bad write must not hold the others)
@@ -186,6 +242,12 @@ class Writer:
             if w.every:
                 self._written[row] = now
         self.written += len(batch)
+        notices = frozenset(w.notice for _, w in batch if w.notice)
+        if notices and self.on_written is not None:
+            try:
+                self.on_written(notices)
+            except Exception:       # (telling the others must never stop the writer)
+                log.exception("the notices of a write could not be sent")
         if self.trouble:
             log.warning("the server's people store is written again (%d change%s waited)", len(batch),
                         "" if len(batch) == 1 else "s")
@@ -205,7 +267,10 @@ class Writer:
 
 
 def _waits(exc: StoreError) -> bool:
-    """A failure that may pass (a lock held elsewhere, a full or failing disk), not a bad write."""
+    """A failure that may pass (a lock held elsewhere, a full or failing disk, a database that cannot
+    be reached or cancelled a statement at its lock timeout), not a bad write."""
+    if exc.waits:
+        return True
     text = str(exc).lower()
     return any(w in text for w in ("locked", "busy", "disk", "full", "i/o", "readonly", "read-only", "unable to open"))
 
@@ -215,9 +280,10 @@ class QueuedPeople:
     (a :class:`~.people.PeopleStore`).  Open invitations are held here (read once at start): their
     numbers are given here, never twice, and the store keeps them for a restart."""
 
-    def __init__(self, store: SqlitePeopleStore, on_trouble: Callable[[frozenset[str]], None] | None = None,
+    def __init__(self, store: KeptStore, on_trouble: Callable[[frozenset[str]], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.shared = store.shared
         self.path = store.path
         self.problem = store.problem
         store.write_wait(WRITE_WAIT)
@@ -225,11 +291,19 @@ class QueuedPeople:
         #: The options queued or written in this run, by key: what the store will hold.
         self._options: dict[str, PersonOptions] = {}
         self._notes: dict[str, str] = {}
-        self._invitations: dict[int, Invitation] = {i.id: i for i in store.invitations()}
+        # (in a shared store an invitation stays with the process that made it and its table: a
+        # process starting reads none, and closes none of the others')
+        self._invitations: dict[int, Invitation] = {} if self.shared else {i.id: i for i in store.invitations()}
         self._last_invitation = store.last_invitation()
-        #: The lobby's last chat lines (read once at start; each new one kept here and queued).
+        self._invitation_block_end = 0
+        self._claim_invitations()
+        #: Invitations (None: withdrawals) queued and not written yet, by number.
+        self._invitations_queued: dict[int, Invitation | None] = {}
+        #: The lobby's last chat lines (read at start, and again when another process wrote some;
+        #: each new one kept here and queued).
         self._chat: list[ChatLine] = store.last_chat(CHAT_KEEP)
         self._chat_queued = 0
+        self._chat_unwritten: list[ChatLine] = []
 
     # ------------------------------------------------------------------ names and notes
     def names(self) -> list[NameRow]:
@@ -238,9 +312,18 @@ class QueuedPeople:
     def put_names(self, rows: Sequence[NameRow], gone: Sequence[str] = ()) -> None:
         # (one write per name: a later write of a name replaces the queued one)
         for r in rows:
-            self.writer.put(("name", r.skeleton), _Write(_put_name(r)))
+            self.writer.put(("name", r.skeleton), _Write(_put_name(r), notice=PEOPLE_CHANGED, name_row=r))
         for g in gone:
-            self.writer.put(("name", g), _Write(_drop_name(g)))
+            self.writer.put(("name", g), _Write(_drop_name(g), notice=PEOPLE_CHANGED))
+
+    def reserve(self, row: NameRow) -> None:
+        """Write a new reservation now, on the caller's thread (never the loop's): NameRefused
+        (:class:`~.pgpeople.NameHeld`) if another process's key reserved the name first, StoreError if
+        the store cannot say.  Other processes are told to read the names again."""
+        with self.store.batch():
+            self.store.put_names([row])
+        if self.writer.on_written is not None:
+            self.writer.on_written(frozenset({PEOPLE_CHANGED}))
 
     def note(self, name: str) -> str | None:
         return self._notes[name] if name in self._notes else self.store.note(name)
@@ -283,7 +366,13 @@ class QueuedPeople:
 
     def set_options(self, key: str, options: PersonOptions) -> None:
         self._options[key] = options
-        self.writer.put(("options", key), _Write(lambda s: s.set_options(key, options), who=key, every=ROW_EVERY))
+
+        def write(store: KeptStore) -> None:
+            store.set_options(key, options)
+            if self.shared and self._options.get(key) is options:
+                # (written: the store answers from now on, as another process may change it next)
+                self._options.pop(key, None)
+        self.writer.put(("options", key), _Write(write, who=key, every=ROW_EVERY))
 
     # ------------------------------------------------------------------ bans, visits (admin.py writes them off the loop)
     def ban(self, ban: Ban) -> None:
@@ -305,11 +394,31 @@ class QueuedPeople:
     def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:
         for old in [i for i in self._invitations.values() if i.to_key == to_key and i.table_id == table_id]:
             del self._invitations[old.id]
+        if self._last_invitation >= self._invitation_block_end:
+            self._claim_invitations()
         self._last_invitation += 1
         inv = Invitation(self._last_invitation, from_key, from_name, to_key, table_id, made)
         self._invitations[inv.id] = inv
-        self.writer.put(("invitation", inv.id), _Write(lambda s: s.put_invitation(inv)))
+        self._queue_invitation(inv.id, inv, lambda s: s.put_invitation(inv))
         return inv
+
+    def _claim_invitations(self) -> None:
+        """Numbers for this process's invitations: in a shared store a block of its own, claimed in
+        the store (two processes never give one number twice); in a file, every number after the last."""
+        if not self.shared:
+            self._invitation_block_end = 1 << 62
+            return
+        first = self.store.claim_invitations(INVITATION_BLOCK)     # (once a start: a block lasts for years)
+        self._last_invitation, self._invitation_block_end = first, first + INVITATION_BLOCK
+
+    def _queue_invitation(self, number: int, inv: Invitation | None, run: Callable[[KeptStore], None]) -> None:
+        self._invitations_queued[number] = inv
+
+        def write(store: KeptStore) -> None:
+            run(store)
+            if self._invitations_queued.get(number, False) is inv:
+                self._invitations_queued.pop(number, None)
+        self.writer.put(("invitation", number), _Write(write, notice=LOBBY_CHANGED))
 
     def invitations_for(self, key: str) -> list[Invitation]:
         return [i for i in self.invitations() if i.to_key == key]
@@ -320,7 +429,7 @@ class QueuedPeople:
     def withdraw(self, invitation_id: int) -> bool:
         if self._invitations.pop(invitation_id, None) is None:
             return False
-        self.writer.put(("invitation", invitation_id), _Write(lambda s: _withdraw(s, invitation_id)))
+        self._queue_invitation(invitation_id, None, lambda s: _withdraw(s, invitation_id))
         return True
 
     def withdraw_table(self, table_id: int) -> int:
@@ -329,12 +438,40 @@ class QueuedPeople:
             self.withdraw(n)
         return len(gone)
 
+    # ------------------------------------------------------------------ what other processes wrote
+    def read_shared(self) -> SharedLobby:
+        """The lobby's chat and open invitations as the store holds them (on a thread, never the
+        loop's): another process wrote some (a ``lobby.changed`` notice)."""
+        return SharedLobby(self.store.last_chat(CHAT_KEEP), self.store.invitations())
+
+    def take_shared(self, read: SharedLobby, invitations: bool = False) -> None:
+        """On the loop: what :meth:`read_shared` read, with this process's writes still queued over
+        it.  ``invitations``: the open invitations too, where every process sees the same tables
+        (a cluster's); processes that each hold tables of their own number them alike, so there an
+        invitation stays with the process that made it."""
+        if invitations:
+            held = {i.id: i for i in read.invitations}
+            for number, inv in list(self._invitations_queued.items()):
+                if inv is None:
+                    held.pop(number, None)
+                else:
+                    held[number] = inv
+            self._invitations = held
+        queued = [line for line in self._chat_unwritten if line not in read.chat]
+        self._chat = [*read.chat, *queued][-CHAT_KEEP:]
+
     # ------------------------------------------------------------------ the lobby's chat
     def add_chat(self, line: ChatLine, keep: int = CHAT_KEEP) -> None:
         self._chat.append(line)
         del self._chat[:-CHAT_KEEP]
         self._chat_queued += 1
-        self.writer.put(("chat", self._chat_queued), _Write(lambda s: s.add_chat(line, keep)))
+        self._chat_unwritten.append(line)
+
+        def write(store: KeptStore) -> None:
+            store.add_chat(line, keep)
+            with contextlib.suppress(ValueError):
+                self._chat_unwritten.remove(line)
+        self.writer.put(("chat", self._chat_queued), _Write(write, notice=LOBBY_CHANGED))
 
     def last_chat(self, n: int = CHAT_KEEP) -> list[ChatLine]:
         return self._chat[-n:] if n > 0 else []
@@ -348,16 +485,17 @@ class QueuedPeople:
         self.store.close()
 
 
-def _put_name(row: NameRow) -> Callable[[SqlitePeopleStore], None]:
+def _put_name(row: NameRow) -> Callable[[KeptStore], None]:
     return lambda store: store.put_names([row])
 
 
-def _drop_name(skeleton: str) -> Callable[[SqlitePeopleStore], None]:
+def _drop_name(skeleton: str) -> Callable[[KeptStore], None]:
     return lambda store: store.put_names([], [skeleton])
 
 
-def _withdraw(store: SqlitePeopleStore, invitation_id: int) -> None:
+def _withdraw(store: KeptStore, invitation_id: int) -> None:
     store.withdraw(invitation_id)
 
 
-__all__ = ["CLOSE_WAIT", "RETRY_EVERY", "ROW_EVERY", "WAITS", "WRITE_WAIT", "QueuedPeople", "Writer"]
+__all__ = ["CLOSE_WAIT", "INVITATION_BLOCK", "LOBBY_CHANGED", "PEOPLE_CHANGED", "RETRY_EVERY", "ROW_EVERY", "WAITS",
+           "WRITE_WAIT", "KeptStore", "QueuedPeople", "SharedLobby", "Writer"]

@@ -47,9 +47,10 @@ def database_url(text: str) -> str:
                           f"not {shown_database(text)}")
     try:
         parts = conninfo_to_dict(text)
-    except psycopg.Error as exc:
-        raise EngineError(f"--database is not a PostgreSQL URL psycopg can read ({_first_line(exc)}): "
-                          "postgresql://USER@HOST:PORT/DATABASE") from None
+    except psycopg.Error:
+        # (psycopg's words here quote the text, password and all: not said)
+        raise EngineError("--database is not a PostgreSQL URL psycopg can read: postgresql://USER@HOST:PORT/DATABASE "
+                          "(a password with spaces or / @ : # in it is written with %XX)") from None
     ports = str(parts.get("port") or "5432").split(",")
     if not all(p.isdigit() and 0 < int(p) < 65536 for p in ports):
         raise EngineError(f"--database is not a PostgreSQL URL psycopg can read (port {printable(ports[0])[:20]!r}): "

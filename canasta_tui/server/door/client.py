@@ -269,6 +269,8 @@ class ServerApp(ScreenApp):
             return
         registry = self.registry
         refused = self._banned_guest() or self._check_code() or registry.admit(self)
+        if not refused:
+            refused = await registry.confirm(self)      # (a shared store: the name is reserved there first)
         if refused:
             self.reason = refused
             log.info("%s was not let in: %s", self._identity.log_text(), refused)

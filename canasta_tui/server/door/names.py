@@ -40,7 +40,7 @@ from ...persistence.safe_io import Unreadable, read_regular
 from ...text import NAME_MAX, printable
 
 if TYPE_CHECKING:
-    from ..club.people import PeopleStore
+    from ..club.people import NameRow, PeopleStore
 
 log = logging.getLogger("canasta.server")
 
@@ -217,8 +217,12 @@ class NameBook:
     """
 
     def __init__(self, path: Path | None, now: Callable[[], float] = time.time,
-                 store: PeopleStore | None = None) -> None:
+                 store: PeopleStore | None = None, reserve: Callable[[NameRow], None] | None = None) -> None:
         self.path = path
+        #: A store several processes share: writes a new reservation at once (on a thread), or
+        #: raises NameRefused when another process's key holds the name (:meth:`confirm`).
+        self.reserve = reserve
+        self._unconfirmed: set[str] = set()     # new reservations not written to the shared store yet
         self._now = now
         self._new_from: dict[str, list[float]] = {}     # when each place reserved new names, today
         self._pending: asyncio.TimerHandle | None = None
@@ -403,9 +407,74 @@ class NameBook:
             self._new_from[where] = [*today, now]       # (put last: the dict's end is the newest)
             while len(self._new_from) > PLACES_KEPT:
                 del self._new_from[next(iter(self._new_from))]
-        self._dirty.add(sk)
         log.info("the name %s is now reserved by key %s", printable(name), fingerprint)
+        if self.reserve is not None:
+            self._unconfirmed.add(sk)           # (written by confirm, before the person is let in)
+            return
+        self._dirty.add(sk)
         self._save_soon()
+
+    async def confirm(self, name: str, fingerprint: str) -> str | None:
+        """After :meth:`take`, with a shared store: write a new reservation now (on a thread, never
+        the loop's) and say why it is refused if another process's key reserved the name first
+        (that key has it: the reservation made here goes); None if it holds.  A store that cannot
+        be reached keeps it here (written later, as without a shared store)."""
+        from ..club.people import NameRow, StoreError
+
+        sk = skeleton(name)
+        if self.reserve is None or sk not in self._unconfirmed:
+            return None
+        self._unconfirmed.discard(sk)
+        held = self.names.get(sk)
+        if held is None:
+            return None
+        if held.fingerprint != fingerprint:     # (the store said meanwhile: another process's key has it)
+            return (f"{_held(name, held)} reserved by another person's key on this server. "
+                    "Connect with another name: ssh -l NAME ...")
+        row = NameRow(sk, held.name, held.fingerprint, held.since, held.seen)
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, self.reserve, row)
+        except NameRefused as exc:
+            if self.names.get(sk) is held:
+                del self.names[sk]
+            log.warning("the name %s is refused to key %s: %s", printable(name), fingerprint, exc)
+            return str(exc)
+        except StoreError as exc:
+            log.warning("the name %s could not be reserved in the shared store now (%s): it holds here and is "
+                        "written later", printable(name), exc)
+            self._dirty.add(sk)
+            self._save_soon()
+        return None
+
+    def held_elsewhere(self, row: NameRow) -> bool:
+        """The shared store found ``row``'s name another key's (written by another process first):
+        this book's reservation of it goes; whether it held one for that key."""
+        held = self.names.get(row.skeleton)
+        if held is None or held.fingerprint != row.fingerprint:
+            return False
+        del self.names[row.skeleton]
+        self._dirty.discard(row.skeleton)
+        return True
+
+    def read_again(self, rows: list[NameRow]) -> None:
+        """The reservations as the shared store holds them now (another process wrote some): they
+        replace this book's, but for the changes of this process not written yet.  At most
+        :data:`MAX_NAMES`, the ones used last (a store is trusted no more than a file)."""
+        now = self._now()
+        fresh: dict[str, Reservation] = {}
+        for row in sorted(rows, key=lambda r: r.seen, reverse=True)[:MAX_NAMES]:
+            try:
+                name = check_name(row.name)
+            except NameRefused:
+                continue
+            if not row.fingerprint.startswith("SHA256:") or now - row.seen > KEEP_UNUSED or skeleton(name) != row.skeleton:
+                continue
+            fresh[row.skeleton] = Reservation(name, row.fingerprint, row.since, row.seen)
+        for sk in self._dirty | self._unconfirmed:
+            mine = self.names.get(sk)
+            if mine is not None:
+                fresh.setdefault(sk, mine)
+        self.names = fresh
 
     def _save_soon(self) -> None:
         """Write the book within :data:`SAVE_DELAY` (at once where no event loop runs)."""

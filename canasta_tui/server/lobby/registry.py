@@ -46,6 +46,7 @@ from ..club.people import (
     PEOPLE_FILE,
     ChatLine,
     Game,
+    NameRow,
     PeopleStore,
     RatingRules,
     SqlitePeopleStore,
@@ -53,7 +54,7 @@ from ..club.people import (
     game_of,
 )
 from ..club.results import LEGACY, Club
-from ..club.writer import WAITS, QueuedPeople
+from ..club.writer import WAITS, KeptStore, QueuedPeople, SharedLobby
 from ..config import ConfigError, ServerConfig
 from ..door.auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, place
 from ..door.names import NameBook, NameRefused, skeleton
@@ -123,13 +124,9 @@ class Registry:
         except RuntimeError:
             self._loop = None
         if people is None:
-            try:
-                file = SqlitePeopleStore(config.home / PEOPLE_FILE,
-                                         rules=RatingRules(provisional=config.provisional_matches))
-            except StoreError as exc:
-                raise ConfigError(str(exc)) from None
             # Writes go to the store's own thread, queued and batched: never on the loop (:mod:`.writer`).
-            people = QueuedPeople(file, on_trouble=self._writes_wait)
+            people = QueuedPeople(open_store(config), on_trouble=self._writes_wait)
+            people.writer.on_name_held = self._name_held
         #: The people and records (:mod:`.people`): names, ratings, histories, options, bans, chat.
         self.people: PeopleStore = people
         #: The store's file was damaged and set aside at start: what the log said ("" if not).
@@ -143,7 +140,9 @@ class Registry:
         self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified) for c in self._last_chat()]
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
-        self.names = NameBook(config.home / NAMES_FILE, store=self.people)
+        shared = people if isinstance(people, QueuedPeople) and people.shared else None
+        self.names = NameBook(config.home / NAMES_FILE, store=self.people,
+                              reserve=shared.reserve if shared is not None else None)
         skeleton("")           # the confusables are read now, not at the first login (0.1 s)
         #: Wrong seat and table codes cost time, per place typing them (as wrong passwords do).
         self.codes = GuessThrottle()
@@ -174,6 +173,48 @@ class Registry:
         else:
             with contextlib.suppress(RuntimeError):      # (the loop has closed)
                 self._loop.call_soon_threadsafe(tell)
+
+    def _name_held(self, row: NameRow, why: str) -> None:
+        """On the writer's thread: the shared store found a name this process let in another key's
+        (another process reserved it first): it goes from the book, and whoever uses it here is told."""
+        def drop() -> None:
+            if not self.names.held_elsewhere(row):
+                return
+            for c in list(self.clients.values()):
+                ident = c.identity
+                if ident.verified and ident.fingerprint == row.fingerprint and skeleton(ident.name) == row.skeleton:
+                    c.kick(f"Not let in: {why}")
+        if self._loop is None:
+            drop()
+        else:
+            with contextlib.suppress(RuntimeError):      # (the loop has closed)
+                self._loop.call_soon_threadsafe(drop)
+
+    async def confirm(self, client: Client) -> str | None:
+        """After :meth:`admit`, with a store shared by several processes: the name a key reserved is
+        written there before the person comes in; why not (another process's key has it), or None."""
+        ident = client.identity
+        if not ident.verified:
+            return None
+        why = await self.names.confirm(ident.name, ident.fingerprint)
+        return f"Not let in: {why}" if why else None
+
+    def shared_lobby(self) -> SharedLobby | None:
+        """On a thread: the lobby's chat and invitations as a shared store holds them (None: no shared store)."""
+        people = self.people
+        return people.read_shared() if isinstance(people, QueuedPeople) and people.shared else None
+
+    def lobby_read_again(self, read: SharedLobby | None) -> None:
+        """What :meth:`shared_lobby` read (another process said in the lobby): the chat as the store
+        holds it, for every lobby here."""
+        people = self.people
+        if read is None or not isinstance(people, QueuedPeople):
+            return
+        people.take_shared(read)
+        chat = [LobbyLine(c.who, c.text, c.verified) for c in people.last_chat(LOBBY_CHAT_KEEP)]
+        if chat != self.chat:
+            self.chat = chat
+            self.changed()
 
     # ------------------------------------------------------------------ listeners (lobby screens)
     def subscribe(self, fn: Callable[[], None]) -> None:
@@ -817,6 +858,21 @@ class Registry:
         self.club.close()        # (a match being recorded is written first)
         self.people.close()
 
+
+
+def open_store(config: ServerConfig) -> KeptStore:
+    """The server's people store: the database ``config.database`` names (PostgreSQL, shared by
+    several processes), else the SQLite file in the server's directory; ConfigError says why it
+    cannot be used (never with the database's password)."""
+    rules = RatingRules(provisional=config.provisional_matches)
+    try:
+        if config.database:
+            from ..club.pgpeople import PostgresPeopleStore
+
+            return PostgresPeopleStore(config.database, rules=rules)
+        return SqlitePeopleStore(config.home / PEOPLE_FILE, rules=rules)
+    except StoreError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 #: The file of reserved names, in the server's directory.

@@ -400,7 +400,9 @@ class ServerTable:
         config = self.registry.config
         seats = [Seat(REMOTE, c.name, self.level, c.identity) if c is not None else Seat(COMPUTER, "", self.level)
                  for c in self.claims]
-        self.game_id = f"server-{time.strftime('%Y%m%dT%H%M%S')}-{self.id}"
+        # (a random part: servers sharing one people database number their tables alike, and a match
+        # is recorded once per game id; two tables 1 started in one second were one match there)
+        self.game_id = f"server-{time.strftime('%Y%m%dT%H%M%S')}-{self.id}-{secrets.token_hex(4)}"
         table = Table(self.rules, seats, self.seed, delay_ms=config.delay_ms, game_id=self.game_id)
         self.attach(table, executor)
 
