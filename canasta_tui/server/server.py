@@ -48,6 +48,7 @@ import asyncssh
 from ..persistence.stats import RECORD_TIMEOUT
 from ..text import printable
 from .club.admin import Admin, Bans
+from .cluster.ownership import OwnershipError
 from .config import ConfigError, ServerConfig
 from .door.auth import Gate, place
 from .door.hostkey import fingerprint, host_key
@@ -55,7 +56,8 @@ from .door.proxy import ProxyDoor, networks
 from .door.ssh import Connection, GameSession
 from .lobby.registry import Registry
 from .memory import TICK, Collector
-from .tables.store import TableStore
+from .tables.pgstore import PostgresTableStore, table_store_for
+from .tables.store import StoredTable, TableStore
 
 if TYPE_CHECKING:
     from .club.notices import SharedPeople
@@ -135,7 +137,12 @@ class Server:
         key, self.host_key_made = host_key(config.host_key_path)
         self.fingerprint = fingerprint(key)
         self._executor = computers_executor(config)
-        self._store = TableStore(config.tables_dir)
+        try:
+            # On PostgreSQL with --database (a cluster's front serves no table: it only reads records).
+            self._store = table_store_for(config, owns=not config.cluster)
+        except OwnershipError as exc:
+            await self._wind_down()
+            raise ConfigError(str(exc)) from None
         loop = asyncio.get_running_loop()
 
         def trouble(table_id: int, reason: str | None) -> None:
@@ -153,6 +160,8 @@ class Server:
             await self._wind_down()
             raise
         self._registry.restore(stored, next_id)
+        if isinstance(self._store, PostgresTableStore) and self._store.owns:
+            self._own_tables(self._store)
         self._admin = Admin(self._registry, Bans(self._registry.people))
         self._admin.drop_address = self._drop_address
         if config.database:
@@ -301,6 +310,31 @@ class Server:
     def _save_trouble(self, table_id: int, reason: str | None) -> None:
         if self._registry is not None:
             self._registry.save_trouble(table_id, reason)
+
+    def _own_tables(self, store: PostgresTableStore) -> None:
+        """The tables on PostgreSQL are this server's while it holds them (``cluster/ownership.py``):
+        one it loses (its database connection lost) stops at once, and comes back when the store's
+        watch takes it again (the connection back), its players' seats waiting as after a restart."""
+        loop = asyncio.get_running_loop()
+
+        def lost(table_id: int, why: str) -> None:
+            with contextlib.suppress(RuntimeError):     # (the loop has closed)
+                loop.call_soon_threadsafe(self._table_lost, table_id, why)
+
+        def taken(item: StoredTable) -> None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._table_taken, item)
+
+        store.on_lost = lost
+        store.watch(taken)
+
+    def _table_lost(self, table_id: int, why: str) -> None:
+        if self._registry is not None:
+            self._registry.lost(table_id, why)
+
+    def _table_taken(self, item: StoredTable) -> None:
+        if self._registry is not None:
+            self._registry.take_back(item)
 
     # ------------------------------------------------------------------ connection limits
     def admit(self, c: Connection) -> str:

@@ -225,6 +225,7 @@ class _Person:
 
     def __init__(self, name: str) -> None:
         self.identity = Identity(name, f"SHA256:{name}")
+        self.notes: list[str] = []
 
     def moved(self, where: object) -> None: ...
 
@@ -232,6 +233,7 @@ class _Person:
 
     def back_to_lobby(self, note: str) -> None: ...
 
-    def notify(self, text: str) -> None: ...
+    def notify(self, text: str) -> None:
+        self.notes.append(text)
 
     def invited(self, invitation: object) -> None: ...

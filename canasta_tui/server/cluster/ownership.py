@@ -79,8 +79,9 @@ class Taken:
 
 
 def default_owner() -> str:
-    """This process's name as an owner: host and PID (one process, one owner)."""
-    return f"{socket.gethostname()}:{os.getpid()}"[:OWNER_MAX]
+    """This machine's name, as an owner's when none is given (a restarted owner keeps its forming
+    tables by its name: a room with several owners on one machine names each, ``--node``)."""
+    return socket.gethostname()[:OWNER_MAX] or f"pid-{os.getpid()}"
 
 
 def where_of(dsn: str) -> str:

@@ -262,6 +262,37 @@ class Registry:
             log.warning("%d tables came back, more than the server's most (%d): no table can be created "
                         "until some are over", len(self.tables), self.config.max_tables)
 
+    def take_back(self, item: StoredTable) -> None:
+        """A started table this server had lost (its database connection) and has taken again
+        (``tables/pgstore.py``): served again from its last committed save, its people's seats
+        waiting for them as after a restart."""
+        if item.id in self.tables:
+            return
+        try:
+            self._restore(item)
+        except Exception as exc:
+            self.tables.pop(item.id, None)
+            log.warning("table %d could not be taken back (%s: %s)", item.id, type(exc).__name__, printable(str(exc)))
+            return
+        self.next_id = max(self.next_id, item.id + 1)
+        log.info("table %d is served again", item.id)
+        self.changed()
+
+    def lost(self, table_id: int, why: str) -> None:
+        """A table that is no longer this server's (``tables/pgstore.py``: its database connection
+        lost, or another owner took it) stops at once: nothing of it is served nor written here."""
+        st = self.tables.pop(table_id, None)
+        if st is None:
+            return
+        st.close()
+        self.invitations.forget(table_id)
+        if st.table is not None:
+            for s in st.table.seats:
+                who = self.clients.get(s.key) if s.key else None
+                if who is not None:
+                    who.notify(f"Table {table_id} stopped here ({why}): it is served again as soon as it can be")
+        self.changed()
+
     def _restore(self, item: StoredTable) -> None:
         from ...ai import ALL_LEVELS
 

@@ -52,6 +52,7 @@ from ..cluster.ownership import (
     first_line,
     where_of,
 )
+from ..config import ServerConfig
 from .store import StoredTable, TableStore
 
 log = logging.getLogger("canasta.server")
@@ -131,10 +132,13 @@ class PostgresTableStore(TableStore):
     """The tables in a PostgreSQL database, owned by ``owner`` (this process: one name a process
     of the cluster).  ``directory`` is where a disk store kept records before (replays of them)."""
 
-    def __init__(self, dsn: str, owner: str = "", directory: Path | None = None, *,
+    def __init__(self, dsn: str, owner: str = "", directory: Path | None = None, *, owns: bool = True,
                  connect_timeout: float = 5.0, statement_timeout: float = 10.0) -> None:
         super().__init__(directory or Path("tables"))
         self.dsn = dsn
+        #: False for a process that serves no table (a cluster's front): it reads records (replays)
+        #: and takes, writes and keeps nothing.
+        self.owns = owns
         self.where = where_of(dsn)
         self.ownership = Ownership(dsn, owner, connect_timeout=connect_timeout, statement_timeout=statement_timeout)
         self.ownership.on_lost = self._lost
@@ -192,6 +196,8 @@ class PostgresTableStore(TableStore):
         """Take every playing table nobody owns (in id order), and the next free id.  A save that
         cannot be loaded is marked ``corrupt`` with a line in the log, never lost."""
         out: list[StoredTable] = []
+        if not self.owns:
+            return out, 1
         try:
             while True:
                 taken = self.ownership.take_orphans()
@@ -250,6 +256,8 @@ class PostgresTableStore(TableStore):
     def load_forming(self) -> object:
         """This owner's forming tables (JSON data; None if there are none).  A row that cannot be
         read is kept under ``<owner>.corrupt-TIME`` with a line in the log."""
+        if not self.owns:
+            return None
         try:
             with self._db_lock:
                 row = self._conn().execute(f"SELECT data FROM {SCHEMA}.forming WHERE owner = %s",
@@ -277,6 +285,9 @@ class PostgresTableStore(TableStore):
 
     # ------------------------------------------------------------------ writing (the writer's thread)
     def _write(self, table_id: int, match: Match, meta: dict[str, Any]) -> None:
+        if not self.owns:
+            log.warning("table %d was not saved: this process serves no table (%s)", table_id, self.owner)
+            return
         try:
             meta = dict(meta)
             meta["saved_at"] = now_iso()
@@ -322,6 +333,8 @@ class PostgresTableStore(TableStore):
                         printable(why), self.record_ref(table_id))
 
     def _write_forming(self, text: str) -> None:
+        if not self.owns:
+            return
         try:
             with self._db_lock:
                 conn = self._conn()
@@ -347,4 +360,14 @@ class PostgresTableStore(TableStore):
                 self._db = None
 
 
-__all__ = ["MIGRATIONS", "RECORD_REF", "SCHEMA", "VERSION", "PostgresTableStore", "migrate"]
+def table_store_for(config: ServerConfig, owner: str = "", owns: bool = True) -> TableStore:
+    """The table store of a server of ``config``: its tables' directory (the one-process server), or
+    the tables in ``config.database`` (PostgreSQL), owned by ``owner`` (``config.node``, or this
+    host: a name per owner of a room).  ``owns=False`` (a cluster's front) only reads records.
+    OwnershipError when the database cannot be reached or is not a table store's."""
+    if not config.database:
+        return TableStore(config.tables_dir)
+    return PostgresTableStore(config.database, owner or config.node, config.tables_dir, owns=owns)
+
+
+__all__ = ["MIGRATIONS", "RECORD_REF", "SCHEMA", "VERSION", "PostgresTableStore", "migrate", "table_store_for"]
