@@ -34,7 +34,7 @@ import psycopg
 import pytest
 
 from canasta_tui.engine import record
-from canasta_tui.server.cluster.ownership import Ownership
+from canasta_tui.server.cluster.ownership import TABLE_LOCKS, Ownership
 from canasta_tui.server.tables.pgstore import PostgresTableStore
 
 from .helpers import WAIT, play
@@ -278,6 +278,8 @@ def test_an_owner_that_loses_its_session_stops_serving_every_table_and_a_scan_ta
         assert sorted(lost) == ids and store.ownership.held == {}
         store.save(ids[0], computers(1, 9).match, {})         # (never written again: it is not served)
         assert store.flush(WAIT)
+        for table_id in ids:
+            _until_unlocked(pg_dsn, table_id)     # (the ended backend lets its locks go as it exits)
         assert [t.id for t in watch.scan()] == ids            # a new session takes them, as a survivor would
         assert sorted(taken) == ids
         assert all(store.ownership.held[i] == 2 for i in ids)
@@ -308,6 +310,7 @@ def test_the_take_over_waits_with_the_clock_it_is_handed(pg_dsn: str) -> None:
         ticks.put(False)
         assert waited.get(timeout=WAIT) == 0.25 and got == []      # (owned: nothing to take)
         owner.close(WAIT)                                            # the owner ends: its locks go with it
+        _until_unlocked(pg_dsn, table_id)        # (its backend ends a moment after the connection closes)
         ticks.put(False)
         assert waited.get(timeout=WAIT) == 0.25
         assert got == [table_id] and survivor.ownership.held == {table_id: 2}
@@ -316,3 +319,13 @@ def test_the_take_over_waits_with_the_clock_it_is_handed(pg_dsn: str) -> None:
         ticks.put(True)
         survivor.close(WAIT)
         owner.close(WAIT)
+
+
+def _until_unlocked(dsn: str, table_id: int) -> None:
+    """Wait (bounded) until nobody holds table ``table_id``'s lock."""
+    deadline = time.monotonic() + WAIT
+    with psycopg.connect(dsn, autocommit=True) as db:
+        while db.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s"
+                         " AND objsubid = 2", (TABLE_LOCKS, table_id)).fetchone() != (0,):
+            assert time.monotonic() < deadline, f"table {table_id}'s lock is still held after {WAIT:g} s"
+            time.sleep(0.01)
