@@ -15,8 +15,10 @@ The package, by concept (issue 32, section 5):
   ratings and finished matches (:mod:`.club.results`), a person's own record
   (:mod:`.club.records`), admins and bans (:mod:`.club.admin`);
 * :mod:`.tables`: a server's table and who sits where, its turn timer, forfeits and rematch
-  (:mod:`.tables.server_table`), and every table autosaved and brought back (:mod:`.tables.store`);
-* :mod:`.cluster`: one room over several processes (issue 32);
+  (:mod:`.tables.server_table`), and every table autosaved and brought back (:mod:`.tables.store`
+  on disk, :mod:`.tables.pgstore` on PostgreSQL);
+* :mod:`.cluster`: one room over several processes (issue 32): one owner per table and the
+  take-over of a dead owner's tables (:mod:`.cluster.ownership`);
 * :mod:`.person`: who a person is (:class:`~.person.PersonId`: a key, a guest, a computer level,
   read from and written to the ``key:…`` text the stores and saves keep) and the server's no
   (:class:`~.person.Refusal`), which every part above speaks;
