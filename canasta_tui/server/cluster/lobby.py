@@ -208,11 +208,13 @@ class TableNumbers:
         self._filling: asyncio.Task[None] | None = None
 
     def _fetch(self) -> list[int]:
-        import psycopg
+        from ..tables.pgstore import SCHEMA, migrate
+        from .ownership import connect, where_of
 
-        with psycopg.connect(self.database, connect_timeout=5, autocommit=True) as conn:
-            conn.execute("CREATE SEQUENCE IF NOT EXISTS canasta_table_numbers")
-            rows = conn.execute("SELECT nextval('canasta_table_numbers') FROM generate_series(1, %s)",
+        # (the table store's own sequence: an owner's numbers and a front's are never the same)
+        with connect(self.database, "canasta table numbers") as conn:
+            migrate(conn, where_of(self.database))
+            rows = conn.execute(f"SELECT nextval('{SCHEMA}.table_ids') FROM generate_series(1, %s)",
                                 (NUMBERS_AT_ONCE,)).fetchall()
         return [int(r[0]) for r in rows]
 

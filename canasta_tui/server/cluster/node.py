@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from ..config import ConfigError, ServerConfig
 from ..lobby.registry import Registry
-from ..tables.store import TableStore
+from ..tables.store import StoredTable, TableStore
 from .engines import EngineError, bus_urls, reach_bus, reach_database, shown_bus, shown_database
 
 if TYPE_CHECKING:
@@ -82,22 +82,61 @@ class OwnerNode:
 
     async def start(self) -> None:
         from ..server import computers_executor
+        from ..tables.pgstore import PostgresTableStore
         from .lobby import OwnerLobby, TableNumbers
+        from .ownership import OwnershipError
 
         config = self.config
+        loop = asyncio.get_running_loop()
         self.bus = await connect_bus(config, self.name)
         self._executor = computers_executor(config)
-        self._store = TableStore(config.tables_dir)
-        stored, next_id = self._store.load()
-        self._store.start()
-        self.registry = Registry(config, self._store, self._executor)
+        # Every table's save in the room's database, this owner's by lock and epoch (ownership.py);
+        # at start it takes the playing tables nobody holds (a dead owner's, or its own of before).
+        try:
+            store = await loop.run_in_executor(None, lambda: PostgresTableStore(config.database, self.name,
+                                                                                config.tables_dir))
+        except OwnershipError as exc:
+            raise EngineError(str(exc)) from None
+        self._store = store
+        stored, next_id = await loop.run_in_executor(None, store.load)
+
+        def lost(table_id: int, why: str) -> None:          # (on the store's thread)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._lost, table_id, why)
+
+        def trouble(table_id: int, reason: str | None) -> None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._trouble, table_id, reason)
+
+        store.on_lost, store.on_trouble = lost, trouble
+        store.start()
+        self.registry = Registry(config, store, self._executor)
         self.registry.restore(stored, next_id)
         numbers = TableNumbers(config.database)
         await numbers.fill()
         self.lobby = OwnerLobby(self.bus, self.registry, self.name, numbers)
         await self.lobby.start()
+
+        def taken(item: StoredTable) -> None:                # (on the take-over's thread)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._taken, item)
+
+        store.watch(taken)
         self._sweep = asyncio.get_running_loop().create_task(self._watch_tables())
         log.info("owner %s: %d tables, in room %s", self.name, len(self.registry.tables), config.room)
+
+    def _taken(self, item: StoredTable) -> None:
+        """A table nobody held (its owner died) is this owner's now: it plays on here."""
+        if self.registry is not None:
+            self.registry.take_back(item)
+
+    def _lost(self, table_id: int, why: str) -> None:
+        if self.registry is not None:
+            self.registry.lost(table_id, why)
+
+    def _trouble(self, table_id: int, reason: str | None) -> None:
+        if self.registry is not None:
+            self.registry.save_trouble(table_id, reason)
 
     async def _watch_tables(self) -> None:
         while True:
