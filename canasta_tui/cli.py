@@ -24,6 +24,7 @@ from .server.config import DAY, EXPERT_BUDGET_RANGE, MAX_TABLES, PASSWORD_ENV
 from .text import BadName, check_name, printable
 
 if TYPE_CHECKING:
+    from .persistence.saves import LoadedGame
     from .server.server import Server
     from .table import Table
 
@@ -420,7 +421,10 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
               help="Colours (auto: unless NO_COLOR is set).")
 @click.option("--sort", type=click.Choice(["rank", "suit"]), default="rank", show_default=True,
               help="The order of the hands shown.")
-def replay_command(file: str, ascii_: bool, four_color: bool, color: str, sort: str) -> None:
+@click.option("--database", metavar="URL", default="",
+              help="A room's PostgreSQL database: FILE is then a table's number (or postgresql:table/NUMBER, as "
+                   "a match's record names it) whose record is read from there.")
+def replay_command(file: str, ascii_: bool, four_color: bool, color: str, sort: str, database: str) -> None:
     """Step through a saved or finished game move by move, every hand shown.
 
     Right/Left step a move, n/p go to the next or previous hand, Tab (or 1-4) shows the table
@@ -435,15 +439,31 @@ def replay_command(file: str, ascii_: bool, four_color: bool, color: str, sort: 
 
     _check_terminal()
     try:
-        game = load_file(file)
+        game = _database_record(database, file) if database else load_file(file)
     except SaveError as exc:
         raise click.ClickException(f"cannot replay {printable(str(exc.path))}: {printable(exc.reason)}") from None
     if not has_terminal():
         raise click.ClickException(NO_TERMINAL)
-    title = game.path.name + ("" if game.match.winner is not None else " (not finished)")
+    title = (f"table {game.path.name}" if database else game.path.name) + (
+        "" if game.match.winner is not None else " (not finished)")
     glyphs = ASCII if ascii_ or wants_ascii() else UNICODE
     run_replay(replay_source(game.match, game.meta, title), options=Options(glyphs, four_color, False), color=color,
                sort=sort)
+
+
+def _database_record(database: str, ref: str) -> LoadedGame:
+    """``canasta replay --database URL REF``: a table's record from a room's database (SaveError why not)."""
+    from .persistence.saves import SaveError
+    from .server.cluster.engines import EngineError, database_url
+    from .server.cluster.ownership import OwnershipError, connect
+    from .server.tables.pgstore import read_table_record
+
+    try:
+        conn = connect(database_url(database), "canasta replay")
+    except (EngineError, OwnershipError) as exc:
+        raise SaveError(Path(ref), str(exc)) from None
+    with conn:
+        return read_table_record(conn, ref)
 
 
 #: ``canasta serve``'s options that set a ServerConfig field of another name.

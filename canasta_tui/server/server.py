@@ -68,6 +68,28 @@ log = logging.getLogger("canasta.server")
 SHUTDOWN = "The server is shutting down: your table is saved and waits for you."
 
 
+def own_tables(store: PostgresTableStore, registry: Registry) -> None:
+    """Serve ``registry``'s tables on PostgreSQL while ``store`` holds them (``cluster/ownership.py``):
+    one it loses (its database session lost, or another owner took it) stops at once
+    (:meth:`Registry.lost <.lobby.registry.Registry.lost>`); one its watch takes (a dead owner's, or
+    its own when the database is back) is served from its save, its people's seats waiting as after
+    a restart (:meth:`Registry.take_back <.lobby.registry.Registry.take_back>`).  Called on the
+    event loop, which the store's threads hand both to.  The one-process server on ``--database``
+    calls it; so does a cluster's owner."""
+    loop = asyncio.get_running_loop()
+
+    def lost(table_id: int, why: str) -> None:
+        with contextlib.suppress(RuntimeError):     # (the loop has closed)
+            loop.call_soon_threadsafe(registry.lost, table_id, why)
+
+    def taken(item: StoredTable) -> None:
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(registry.take_back, item)
+
+    store.on_lost = lost
+    store.watch(taken)
+
+
 class Server:
     """One table server.  ``async with Server(config) as srv`` starts it; :attr:`port` is where.
 
@@ -161,7 +183,7 @@ class Server:
             raise
         self._registry.restore(stored, next_id)
         if isinstance(self._store, PostgresTableStore) and self._store.owns:
-            self._own_tables(self._store)
+            own_tables(self._store, self._registry)
         self._admin = Admin(self._registry, Bans(self._registry.people))
         self._admin.drop_address = self._drop_address
         if config.database:
@@ -310,31 +332,6 @@ class Server:
     def _save_trouble(self, table_id: int, reason: str | None) -> None:
         if self._registry is not None:
             self._registry.save_trouble(table_id, reason)
-
-    def _own_tables(self, store: PostgresTableStore) -> None:
-        """The tables on PostgreSQL are this server's while it holds them (``cluster/ownership.py``):
-        one it loses (its database connection lost) stops at once, and comes back when the store's
-        watch takes it again (the connection back), its players' seats waiting as after a restart."""
-        loop = asyncio.get_running_loop()
-
-        def lost(table_id: int, why: str) -> None:
-            with contextlib.suppress(RuntimeError):     # (the loop has closed)
-                loop.call_soon_threadsafe(self._table_lost, table_id, why)
-
-        def taken(item: StoredTable) -> None:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._table_taken, item)
-
-        store.on_lost = lost
-        store.watch(taken)
-
-    def _table_lost(self, table_id: int, why: str) -> None:
-        if self._registry is not None:
-            self._registry.lost(table_id, why)
-
-    def _table_taken(self, item: StoredTable) -> None:
-        if self._registry is not None:
-            self._registry.take_back(item)
 
     # ------------------------------------------------------------------ connection limits
     def admit(self, c: Connection) -> str:

@@ -122,6 +122,26 @@ def migrate(conn: Conn, where: str) -> None:
         raise OwnershipError(f"{where}: the tables' schema could not be made: {first_line(exc)}") from None
 
 
+def read_table_record(conn: Conn, ref: str) -> LoadedGame:
+    """The record of a table kept in the database (``postgresql:table/<id>``, or its number alone),
+    read on ``conn`` and checked as a file is; SaveError says why not (no such table, a save over
+    :data:`MAX_SAVE_BYTES`, a damaged one, a database that cannot be read)."""
+    m = RECORD_REF.fullmatch(ref) or re.fullmatch(r"(\d{1,9})", ref)
+    where = Path(ref)
+    if m is None:
+        raise SaveError(where, "not a table's record (postgresql:table/NUMBER)")
+    try:
+        row = conn.execute(f"SELECT save, length(save) FROM {SCHEMA}.tables WHERE id = %s",
+                           (int(m.group(1)),)).fetchone()
+    except psycopg.Error as exc:
+        raise SaveError(where, f"the tables' database cannot be read: {first_line(exc)}") from None
+    if row is None:
+        raise SaveError(where, "no table of that number in the database")
+    if int(row[1]) > MAX_SAVE_BYTES:
+        raise SaveError(where, f"its save is over {MAX_SAVE_BYTES // (1024 * 1024)} MB")
+    return parse_record(str(row[0]), where)
+
+
 def _finished(match: Match, meta: dict[str, Any]) -> bool:
     """Is the match over (won, or ended by a forfeit)?  Its save is then its record, never taken."""
     server = meta.get("server")
@@ -175,21 +195,14 @@ class PostgresTableStore(TableStore):
     def read_record(self, ref: str) -> LoadedGame:
         """The record ``ref`` names: a table's save in the database (``postgresql:table/<id>``), or
         a file (a match recorded before the database)."""
-        m = RECORD_REF.fullmatch(ref)
-        if m is None:
+        if RECORD_REF.fullmatch(ref) is None:
             return super().read_record(ref)
-        where = Path(ref)
-        try:
-            with self._db_lock:
-                row = self._conn().execute(f"SELECT save, length(save) FROM {SCHEMA}.tables WHERE id = %s",
-                                           (int(m.group(1)),)).fetchone()
-        except (psycopg.Error, OwnershipError) as exc:
-            raise SaveError(where, f"the tables' database cannot be read: {first_line(exc)}") from None
-        if row is None:
-            raise SaveError(where, "no table of that number in the database")
-        if int(row[1]) > MAX_SAVE_BYTES:
-            raise SaveError(where, f"its save is over {MAX_SAVE_BYTES // (1024 * 1024)} MB")
-        return parse_record(str(row[0]), where)
+        with self._db_lock:
+            try:
+                conn = self._conn()
+            except OwnershipError as exc:
+                raise SaveError(Path(ref), str(exc)) from None
+            return read_table_record(conn, ref)
 
     # ------------------------------------------------------------------ reading at start, taking over
     def load(self) -> tuple[list[StoredTable], int]:
@@ -370,4 +383,5 @@ def table_store_for(config: ServerConfig, owner: str = "", owns: bool = True) ->
     return PostgresTableStore(config.database, owner or config.node, config.tables_dir, owns=owns)
 
 
-__all__ = ["MIGRATIONS", "RECORD_REF", "SCHEMA", "VERSION", "PostgresTableStore", "migrate", "table_store_for"]
+__all__ = ["MIGRATIONS", "RECORD_REF", "SCHEMA", "VERSION", "PostgresTableStore", "migrate", "read_table_record",
+           "table_store_for"]
