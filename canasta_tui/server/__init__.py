@@ -3,7 +3,8 @@
 The package, by concept (issue 32, section 5):
 
 * :mod:`.door`: who comes in and how: the SSH connections and prompt-toolkit sessions
-  (:mod:`.door.ssh`), the host key (:mod:`.door.hostkey`), who may enter and who they are
+  (:mod:`.door.ssh`), the PROXY header HAProxy puts before them (:mod:`.door.proxy`), the host
+  key (:mod:`.door.hostkey`), who may enter and who they are
   (:mod:`.door.auth`), names a key reserves (:mod:`.door.names`), and the app one connection
   runs (:mod:`.door.client`);
 * :mod:`.lobby`: every table, the connected people and the lobby's chat (:mod:`.lobby.registry`),
