@@ -429,7 +429,7 @@ class Server:
         def idle(x: Connection) -> float:
             if x.playing is None:
                 return float("inf")                 # no game opened: it will be closed anyway
-            app, key = x.playing.app, x.playing.identity.key
+            app, key = x.playing.app, x.playing.identity.person
             if any(st.seat_of(key) is not None or (app is not None and app in st.watchers) for st in tables):
                 return -1.0                         # at a table (a seat, or watching): never made to yield
             return now - x.playing.last_input

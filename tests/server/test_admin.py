@@ -142,7 +142,7 @@ def test_announce_close_a_table_and_remove_a_person(tmp_path: Path, caplog: pyte
             with pytest.raises(AdminRefused, match="There is no table 99"):
                 admin.close_table(boss, 99)
             # Removing a person disconnects them, told why.
-            assert admin.remove(boss, bob.identity.key, "rude")
+            assert admin.remove(boss, bob.identity.person, "rude")
             assert bob.kicked == "An admin removed you from this server: rude"
             assert not admin.remove(boss, "key:SHA256:nobody")
             await asyncio.sleep(0)

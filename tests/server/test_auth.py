@@ -14,6 +14,7 @@ import pytest
 from canasta_tui.server import ConfigError, Server
 from canasta_tui.server.door.auth import NameRefused, place, player_name
 from canasta_tui.server.door.hostkey import host_key
+from canasta_tui.server.person import PersonId
 
 from .helpers import ENTER, Term, config, create_table, key_of, run, serving, settle
 
@@ -34,7 +35,7 @@ def test_a_key_in_the_file_gets_in_and_its_fingerprint_is_part_of_the_identity(t
             alice = await Term.connect(srv.port, "alice", client_keys=[alice_key])
             await alice.wait_for("alice ✓ — 1 online")
             fp = alice_key.get_fingerprint("sha256")
-            assert set(srv.registry.clients) == {f"key:{fp}"}
+            assert set(srv.registry.clients) == {PersonId.parse(f"key:{fp}")}
             with pytest.raises(asyncssh.PermissionDenied):
                 await Term.connect(srv.port, "mallory", client_keys=[other_key])
             # Friends are added while the server runs: the file is read again.

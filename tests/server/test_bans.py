@@ -21,6 +21,7 @@ from canasta_tui.server.club.admin import Admin, Bans
 from canasta_tui.server.club.people import Ban, StoreError
 from canasta_tui.server.door.auth import Identity
 from canasta_tui.server.lobby.service import RegistryLobby
+from canasta_tui.server.person import PersonId
 
 from .helpers import DOWN, ENTER, WAIT, Term, fingerprint_of, key_of, run, serving, settle
 from .test_tables import Person, registry
@@ -73,7 +74,7 @@ def test_an_admin_bans_a_recent_visitor_from_the_list_guests_from_their_address_
             eve = await Term.connect(srv.port, "eve", local_addr=("127.0.0.2", 0))
             await eve.wait_for("No tables yet")
             await eve.close()
-            await settle(srv, lambda: f"key:{eve_fp}" not in srv.registry.clients)
+            await settle(srv, lambda: PersonId.parse(f"key:{eve_fp}") not in srv.registry.clients)
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("No tables yet")
             screen = await alice.press("a", "5  the bans")
@@ -219,12 +220,12 @@ def test_a_person_not_online_is_banned_by_name_from_the_recent_visitors_and_the_
             eve.address = "10.0.0.10"
             reg.connect(eve)
             admin.bans.visited(eve.identity, eve.address)
-            assert lobby.admin_ask(AdminAct.BAN, eve.identity.key, "1") == (None, (
+            assert lobby.admin_ask(AdminAct.BAN, str(eve.identity.person), "1") == (None, (
                 f"Ban eve (key {EVE}) for 1 hour? Guests from 10.0.0.10, 10.0.0.9 and 10.0.0.8 are kept out as long."))
             gus = Person("gus")
             gus.identity, gus.address = Identity("gus", guest="G" * 16), "10.0.0.11"
             reg.connect(gus)
-            assert lobby.admin_ask(AdminAct.BAN, gus.identity.key, "1") == (
+            assert lobby.admin_ask(AdminAct.BAN, str(gus.identity.person), "1") == (
                 None, "Ban ~gus's address 10.0.0.11 (everybody connecting from it) for 1 hour?")
             # Nobody but an admin sees the bans or the visitors.
             assert RegistryLobby(reg, eve, admin).bans() == () and RegistryLobby(reg, eve, admin).visitors() == ()

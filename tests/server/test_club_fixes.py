@@ -11,6 +11,7 @@ import re
 
 from canasta_tui.engine import deal
 from canasta_tui.server.club.people import PersonOptions
+from canasta_tui.server.person import PersonId
 from canasta_tui.server.tables.server_table import OVER
 from canasta_tui.ui.canvas import card_label
 from canasta_tui.ui.style import UNICODE
@@ -125,16 +126,16 @@ def test_who_leaves_a_forming_table_for_their_own_is_told_to_its_people_and_so_i
             await bob.press(ENTER, "is yours")
             await alice.wait_for("bob left table 1 for a table of their own")
             await carol.wait_for("bob left table 1 for a table of their own")
-            assert reg.tables[1].seat_of(f"key:{fingerprint_of('bob')}") is None
+            assert reg.tables[1].seat_of(PersonId.parse(f"key:{fingerprint_of('bob')}")) is None
             # alice, its creator, creates another: the role passes to carol, who is told, as the table shows.
             await create_table(alice)
             await carol.wait_for("alice left table 1 for a table of their own; you start it now (s)")
-            assert reg.tables[1].creator == f"key:{fingerprint_of('carol')}"
+            assert reg.tables[1].creator == PersonId.parse(f"key:{fingerprint_of('carol')}")
             await carol.wait_for("carol starts it")
             # carol stands up, bob sits at table 1; carol, its creator still, leaves the server: bob starts it.
             await carol.press("u", "You stood up")
             await bob.press("\x1b[A" * 3 + "2", "2  bob✓ (you)")
-            assert reg.tables[1].seat_of(f"key:{fingerprint_of('bob')}") == 1
+            assert reg.tables[1].seat_of(PersonId.parse(f"key:{fingerprint_of('bob')}")) == 1
             await carol.close()
             await bob.wait_for("carol left table 1: they left the server; you start it now (s)")
             for t in (alice, bob):

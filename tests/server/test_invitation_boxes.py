@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from canasta_tui.server.club.people import SqlitePeopleStore
+from canasta_tui.server.person import PersonId
 
 from .helpers import ENTER, Term, create_table, fingerprint_of, run, serving, settle
 from .test_private_tables import private_table
 
 
-def key(name: str) -> str:
-    return f"key:{fingerprint_of(name)}"
+def key(name: str) -> PersonId:
+    return PersonId.parse(f"key:{fingerprint_of(name)}")
 
 
 def test_a_box_left_open_for_a_table_that_went_cannot_accept_another_invitation() -> None:
@@ -139,13 +140,13 @@ def test_one_person_sends_at_most_ten_invitations_a_minute(tmp_path: Path) -> No
                 reg.connect(p)
             st = reg.create(ann, load_rules("classic"), "beginner")
             for _ in range(INVITES_PER_WINDOW):
-                assert reg.invitations.invite(ann, bob.identity.key, st.id) is None
-                (inv,) = reg.invitations.invitations_for(bob.identity.key)
+                assert reg.invitations.invite(ann, bob.identity.person, st.id) is None
+                (inv,) = reg.invitations.invitations_for(bob.identity.person)
                 assert reg.invitations.answer(bob, inv.id, accept=False) == (None, None)
                 now[0] += 1
-            why = reg.invitations.invite(ann, bob.identity.key, st.id)
+            why = reg.invitations.invite(ann, bob.identity.person, st.id)
             assert why == "Not so fast: 10 invitations a minute at most (the next in 50 s)"
-            assert reg.invitations.invitations_for(bob.identity.key) == []
+            assert reg.invitations.invitations_for(bob.identity.person) == []
             now[0] += INVITE_WINDOW
-            assert reg.invitations.invite(ann, bob.identity.key, st.id) is None
+            assert reg.invitations.invite(ann, bob.identity.person, st.id) is None
     run(main())

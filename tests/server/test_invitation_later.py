@@ -6,11 +6,13 @@ off: it stays open, and the lobby shows it again, where y answers it.  Each pers
 
 from __future__ import annotations
 
+from canasta_tui.server.person import PersonId
+
 from .helpers import ENTER, ESC, Term, create_table, fingerprint_of, run, serving
 
 
-def key(name: str) -> str:
-    return f"key:{fingerprint_of(name)}"
+def key(name: str) -> PersonId:
+    return PersonId.parse(f"key:{fingerprint_of(name)}")
 
 
 def test_esc_over_a_watched_table_puts_the_invitation_off_and_the_lobby_shows_it_again() -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import pyte
 
 from canasta_tui.engine import Phase, card_text
+from canasta_tui.server.person import PersonId
 from canasta_tui.table import Table
 from canasta_tui.table.events import describe
 from canasta_tui.ui.render import table_layout
@@ -149,12 +150,12 @@ def test_no_byte_of_a_hidden_hand_reaches_another_client() -> None:
             # gets one over the table she watches.  Every byte they are sent is checked as the others'.
             dave = await Term.connect(srv.port, "dave")
             await dave.wait_for("hand 1")
-            inviter = srv.registry.clients[f"key:{fingerprint_of('alice')}"]
-            assert srv.registry.invitations.invite(inviter, f"key:{fingerprint_of('dave')}", 1) is None
+            inviter = srv.registry.clients[PersonId.parse(f"key:{fingerprint_of('alice')}")]
+            assert srv.registry.invitations.invite(inviter, PersonId.parse(f"key:{fingerprint_of('dave')}"), 1) is None
             await dave.wait_for("alice invites you to table 1")
             await dave.press(ESC, lambda s: "Invitation" not in s)
             await dave.press("p", "table 1")
-            assert srv.registry.invitations.invite(inviter, f"key:{fingerprint_of('carol')}", 1) is None
+            assert srv.registry.invitations.invite(inviter, PersonId.parse(f"key:{fingerprint_of('carol')}"), 1) is None
             await carol.wait_for("alice invites you to table 1")
             checked = watcher.checked
 

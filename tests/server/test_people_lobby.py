@@ -15,6 +15,7 @@ from canasta_tui.presets import load_rules
 from canasta_tui.server.club.admin import Admin, Bans
 from canasta_tui.server.door.auth import Identity
 from canasta_tui.server.lobby.service import RegistryLobby
+from canasta_tui.server.person import PersonId
 from canasta_tui.server.tables.server_table import COMPUTER, PLAYING, Destination
 
 from .helpers import run
@@ -51,18 +52,18 @@ def test_a_table_by_invitation_only_and_an_unlisted_one(tmp_path: Path) -> None:
                             settings=TableSettings(Access.INVITE, listed=False, watchable=False))
             assert reg.sit(bob, st.id, 1) == ("Table 1 is private: its players invite whom they want", None)
             assert RegistryLobby(reg, bob).view().tables == ()              # unlisted: bob does not see it
-            assert reg.invitations.invite(ann, bob.identity.key, st.id) is None
+            assert reg.invitations.invite(ann, bob.identity.person, st.id) is None
             bob_view = RegistryLobby(reg, bob).view()
             assert [t.id for t in bob_view.tables] == [1]                   # ... until he is invited to it
             (inv,) = bob_view.invitations
             assert (inv.who, inv.table, inv.about) == ("ann", 1, "classic, 1 of 4 seated")
             assert reg.invitations.answer(bob, inv.id, accept=True) == (None, None)
-            assert st.seat_of(bob.identity.key) == 1
+            assert st.seat_of(bob.identity.person) == 1
             assert RegistryLobby(reg, cy).view().tables == ()
             # Not watched: cy may not watch it; its players may.
             reg.start(ann, st.id)
-            assert st.may_watch(cy.identity.key) == "Table 1 is not watched: its creator chose so"
-            assert st.may_watch(bob.identity.key) is None
+            assert st.may_watch(cy.identity.person) == "Table 1 is not watched: its creator chose so"
+            assert st.may_watch(bob.identity.person) is None
     run(main())
 
 
@@ -83,7 +84,7 @@ def test_a_table_with_a_code_and_wrong_codes_cost_time(tmp_path: Path) -> None:
             assert why is not None and why.startswith("Wrong codes cost time")
             reg.codes = type(reg.codes)()                                  # (the wait is over)
             assert reg.join(bob, "-".join((st.code[:3].lower(), st.code[3:]))) == (None, None)
-            assert st.seat_of(bob.identity.key) == 1
+            assert st.seat_of(bob.identity.person) == 1
     run(main())
 
 
@@ -99,7 +100,7 @@ def test_the_creator_asks_a_person_to_leave_a_forming_table(tmp_path: Path) -> N
             assert reg.dismiss(ann, st.id, 0) == "That is your own seat: press u to stand up"
             assert reg.dismiss(ann, st.id, 2) == "Nobody sits in seat 3"
             assert reg.dismiss(ann, st.id, 1) is None
-            assert st.seat_of(bob.identity.key) is None and bob.notes[-1] == "ann asked you to leave table 1"
+            assert st.seat_of(bob.identity.person) is None and bob.notes[-1] == "ann asked you to leave table 1"
             assert reg.sit(bob, st.id, 1)[0] is not None                   # the code let him in once
     run(main())
 
@@ -208,6 +209,6 @@ def test_a_private_table_stays_private_after_a_restart(tmp_path: Path) -> None:
             back = reg.tables[st.id]
             assert (back.access, back.code, back.listed, back.watchable, back.rated) == \
                 (Access.CODE, code, False, False, True)
-            assert back.allowed == {"key:SHA256:bob"}
-            assert back.may_watch("key:SHA256:cy") == "Table 1 is not watched: its creator chose so"
+            assert back.allowed == {PersonId.parse("key:SHA256:bob")}
+            assert back.may_watch(PersonId.parse("key:SHA256:cy")) == "Table 1 is not watched: its creator chose so"
     run(main())

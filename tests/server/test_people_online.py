@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from canasta_tui.server.person import PersonId
+
 from .helpers import DOWN, ENTER, Term, run, serving, settle
 
 RIGHT = "\x1b[C"
@@ -51,7 +53,7 @@ def test_the_online_list_and_an_invitation_between_two_people() -> None:
             assert "y: accept    n: decline" in carol.text()
             await carol.press("y", "You sit at table 2: it starts when its creator starts it")   # back in the lobby
             await dave.wait_for("carol accepted your invitation to table 2")
-            await settle(srv, lambda: srv.registry.tables[2].seat_of(f"key:{_fp('carol')}") == 1)
+            await settle(srv, lambda: srv.registry.tables[2].seat_of(PersonId.parse(f"key:{_fp('carol')}")) == 1)
             for t in (alice, bob, carol, dave):
                 await t.close()
     run(main(), timeout=120)

@@ -9,6 +9,7 @@ from pathlib import Path
 from canasta_tui.server.club.admin import Admin, Bans
 from canasta_tui.server.club.people import Ban
 from canasta_tui.server.door.auth import Identity
+from canasta_tui.server.person import PersonId
 from canasta_tui.ui.lobby import AdminLine
 
 from .helpers import ENTER, ESC, Term, create_table, fingerprint_of, run, serving, settle
@@ -147,8 +148,8 @@ def test_an_invitation_put_off_shows_the_tables_seats_as_they_are_when_shown_aga
             await create_table(dave)
             bob = await Term.connect(srv.port, "bob")
             await bob.wait_for("1 table")
-            assert reg.invitations.invite(reg.clients[f"key:{fingerprint_of('dave')}"],
-                                          f"key:{fingerprint_of('bob')}", 1) is None
+            assert reg.invitations.invite(reg.clients[PersonId.parse(f"key:{fingerprint_of('dave')}")],
+                                          PersonId.parse(f"key:{fingerprint_of('bob')}"), 1) is None
             await bob.wait_for(lambda s: "dave invites you to table 1 (classic, 1 of 4 seated)" in flat(s))
             await bob.press(ESC, "invitation waits: y answers it")
             carol = await Term.connect(srv.port, "carol")

@@ -19,6 +19,7 @@ import re
 from canasta_tui.persistence import paths
 from canasta_tui.persistence.saves import read_record
 from canasta_tui.server.door.auth import Identity
+from canasta_tui.server.person import PersonId
 from canasta_tui.server.server import Server
 from canasta_tui.server.tables.server_table import FORMING, OVER, PLAYING, ServerTable
 from canasta_tui.table import COMPUTER, REMOTE
@@ -32,6 +33,10 @@ QUESTION = "Play again with the same people?"
 
 def key(name: str) -> str:
     return f"key:{fingerprint_of(name)}"
+
+
+def person(name: str) -> PersonId:
+    return PersonId.parse(key(name))
 
 
 async def create_timed_table(t: Term, shown: str) -> None:
@@ -80,7 +85,7 @@ def test_the_turn_timer_is_one_of_the_choices_and_is_saved_with_the_table() -> N
         async with serving(shortest_turn=4) as srv:
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("No tables yet")
-            client = srv.registry.clients[key("alice")]
+            client = srv.registry.clients[person("alice")]
             from canasta_tui.engine import CLASSIC
             from canasta_tui.server.tables.server_table import TableRefused
             try:
@@ -185,7 +190,7 @@ def test_play_again_has_a_deadline_after_which_no_answer_is_a_no() -> None:
             # bob's screen says so; the question is no longer his to answer.
             screen = await bob.wait_for("The new match is at table 2")
             assert "q: leave the table" in screen and "y: yes" not in screen
-            assert st.answer_again(srv.registry.clients[key("bob")], True) == (
+            assert st.answer_again(srv.registry.clients[person("bob")], True) == (
                 "Too late: the time to answer ran out, and no answer is a no")
             await bob.press("y", lambda s: "q: leave the table" in s)          # nothing happens
             assert srv.registry.tables[2].claims[2] is None
@@ -258,7 +263,7 @@ def test_forming_tables_their_seats_options_and_invitations_outlast_a_restart() 
             carol = await Term.connect(srv.port, "carol")
             await carol.wait_for("Tables")
             registry = srv.registry
-            assert registry.invitations.invite(registry.clients[key("alice")], key("carol"), 1) is None
+            assert registry.invitations.invite(registry.clients[person("alice")], person("carol"), 1) is None
             await settle(srv, lambda: srv.store.flush(0.1) and forming.exists()
                          and json.loads(forming.read_text())["forming"][0]["claims"][2] is not None)
         # Everybody was sent away by the stop; their seats stay claimed (the file as it was).
@@ -267,9 +272,9 @@ def test_forming_tables_their_seats_options_and_invitations_outlast_a_restart() 
         async with serving(shortest_turn=4) as srv:
             registry = srv.registry
             st = registry.tables[1]
-            assert st.state == FORMING and st.creator == key("alice") and st.turn_timer == 4
-            assert [c.identity if c else None for c in st.claims] == [key("alice"), None, key("bob"), None]
-            (inv,) = registry.invitations.invitations_for(key("carol"))
+            assert st.state == FORMING and st.creator == person("alice") and st.turn_timer == 4
+            assert [str(c.person) if c else None for c in st.claims] == [key("alice"), None, key("bob"), None]
+            (inv,) = registry.invitations.invitations_for(person("carol"))
             assert (inv.table_id, inv.from_key) == (1, key("alice"))
             registry.sweep()                       # nobody is back yet: the table waits for them
             assert 1 in registry.tables

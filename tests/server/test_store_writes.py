@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from canasta_tui.server.club.people import PersonOptions, SqlitePeopleStore
+from canasta_tui.server.person import PersonId
 
 from .helpers import ENTER, Term, fingerprint_of, run, serving, settle
 
@@ -134,8 +135,8 @@ def test_no_write_of_the_people_store_runs_on_the_event_loops_thread(monkeypatch
             await alice.press("q", "Tables")
             await alice.press("n", "New table")
             await alice.press(ENTER, "is yours")
-            assert reg.invitations.invite(reg.clients[f"key:{fingerprint_of('alice')}"],
-                                          f"key:{fingerprint_of('bob')}", 1) is None
+            assert reg.invitations.invite(reg.clients[PersonId.parse(f"key:{fingerprint_of('alice')}")],
+                                          PersonId.parse(f"key:{fingerprint_of('bob')}"), 1) is None
             await bob.wait_for("alice invites you to table 1")
             await bob.press("n", "You declined alice's invitation")
             people = reg.people

@@ -14,6 +14,7 @@ from canasta_tui.presets import load_rules
 from canasta_tui.server.club.people import Invitation
 from canasta_tui.server.door.auth import Identity
 from canasta_tui.server.lobby.registry import ChatLimit, Registry
+from canasta_tui.server.person import PersonId
 from canasta_tui.server.tables.server_table import FORMING, OVER, Destination
 from canasta_tui.server.tables.store import TableStore
 
@@ -83,14 +84,14 @@ def test_seats_before_the_start_and_who_starts(tmp_path: Path) -> None:
             reg.connect(ann)
             reg.connect(bob)
             st = reg.create(ann, load_rules("classic"), "beginner")
-            assert st.state == FORMING and st.seat_of("key:SHA256:ann") == 0
+            assert st.state == FORMING and st.seat_of(PersonId.parse("key:SHA256:ann")) == 0
             assert reg.sit(bob, st.id, 0)[0] == "ann sits there"
             assert reg.sit(bob, st.id, 2) == (None, None)
             assert reg.start(bob, st.id) == "ann starts this table (they created it)"
             # The creator stands up: they still start it (issue 18: a table of computers is theirs to make
             # and watch); starting it seats the others and sends its creator to watch.
             assert reg.stand(ann, st.id) is None
-            assert st.creator == "key:SHA256:ann"
+            assert st.creator == PersonId.parse("key:SHA256:ann")
             assert reg.start(bob, st.id) == "ann starts this table (they created it)"
             assert reg.start(ann, st.id) is None
             assert bob.moves == [Destination(st.id, 2)]
@@ -100,7 +101,7 @@ def test_seats_before_the_start_and_who_starts(tmp_path: Path) -> None:
             third = reg.create(ann, load_rules("classic"), "beginner")
             assert reg.sit(bob, third.id, 1) == (None, None)
             reg.disconnect(ann)
-            assert third.creator == "key:SHA256:bob" and third.id in reg.tables
+            assert third.creator == PersonId.parse("key:SHA256:bob") and third.id in reg.tables
             reg.connect(ann)
             other = reg.create(ann, load_rules("classic"), "beginner")
             reg.disconnect(ann)
@@ -115,9 +116,9 @@ def test_a_newer_connection_of_the_same_person_closes_the_older(tmp_path: Path) 
             reg.connect(old)
             reg.connect(new)
             assert "connected again from another terminal" in old.kicked
-            assert reg.clients["key:SHA256:ann"] is new
+            assert reg.clients[PersonId.parse("key:SHA256:ann")] is new
             reg.disconnect(old)            # the old one's goodbye does not log the new one out
-            assert reg.clients["key:SHA256:ann"] is new
+            assert reg.clients[PersonId.parse("key:SHA256:ann")] is new
     run(main())
 
 
@@ -289,7 +290,7 @@ def test_each_person_s_lobby_marks_their_own_seats_on_the_rows_shared_by_everybo
             views = {p.identity.name: RegistryLobby(reg, p).view() for p in people}
             assert reg.generation == before
             for p in people:
-                key = p.identity.key
+                key = p.identity.person
                 rows = views[p.identity.name].tables
                 assert [r.id for r in rows] == list(reg.tables)
                 for row, st in zip(rows, reg.tables.values(), strict=True):

@@ -38,6 +38,7 @@ from ...table.seats import KEY_PREFIX
 from ...text import printable
 from ..config import is_fingerprint
 from ..door.auth import GUEST_MARK, Identity, place
+from ..person import PersonId
 from ..tables.server_table import FORMING, LobbyLine
 from .people import ADDRESS_PREFIX, VISITS_KEEP, Ban, PeopleStore, StoreError, Visit
 
@@ -165,10 +166,11 @@ class Bans:
     # ------------------------------------------------------------------ recent visitors
     def visited(self, ident: Identity, address: str) -> None:
         """``ident`` came in from ``address``: they are the newest visitor, with their addresses."""
-        old = self._visits.pop(ident.key, None)
+        key = str(ident.person)           # (the store keeps its visitors as text)
+        old = self._visits.pop(key, None)
         used = (address, *(a for a in (old.addresses if old else ()) if a != address))[:ADDRESSES_KEPT]
-        visit = Visit(ident.key, ident.label, tuple(a for a in used if a), self.clock())
-        self._visits[ident.key] = visit
+        visit = Visit(key, ident.label, tuple(a for a in used if a), self.clock())
+        self._visits[key] = visit
         while len(self._visits) > VISITS_KEEP:
             self._visits.popitem(last=False)
         self._write("A visit", lambda: self.people.visit(visit), None)
@@ -279,8 +281,8 @@ class Admin:
                 c.back_to_lobby(f"Table {table_id} was {why}; the server keeps its game")
         log.info("admin %s closed table %d%s", by.log_text(), table_id, f" ({printable(reason)})" if reason else "")
 
-    def remove(self, by: Identity, key: str, reason: str = "") -> bool:
-        """Disconnect the person ``key`` (``key:SHA256:…`` or a guest's), telling them why; whether they
+    def remove(self, by: Identity, key: PersonId, reason: str = "") -> bool:
+        """Disconnect the person ``key`` (a key or a guest), telling them why; whether they
         were connected.  Their seats wait for them as after any drop."""
         self._check(by, "remove somebody")
         client = self.registry.clients.get(key)
@@ -299,12 +301,12 @@ class Admin:
         self._check(by, "ban")
         target = ban_target(who)
         check_ban(by, target, seconds)
-        here = self.registry.clients.get(by.key)
+        here = self.registry.clients.get(by.person)
         if here is not None and here.address and target == ADDRESS_PREFIX + place(here.address):
             raise AdminRefused("You cannot ban the address you are connected from")
         now = self.bans.clock()
         visit = self.bans.visitor(target) if target.startswith(KEY_PREFIX) else None
-        ban = Ban(target, now + seconds, printable(reason)[:200], by.key, now, visit.name if visit else "",
+        ban = Ban(target, now + seconds, printable(reason)[:200], str(by.person), now, visit.name if visit else "",
                   visit.addresses if visit else ())
         self.bans.add(ban, told)
         log.warning("admin %s banned %s until %s%s%s", by.log_text(), target, when(ban.until),
@@ -326,7 +328,7 @@ class Admin:
         message = ban_message(ban)
         if target.startswith(KEY_PREFIX):
             for key, client in list(self.registry.clients.items()):
-                if key == target:
+                if str(key) == target:
                     client.kick(message)
                 elif not client.identity.verified and covers(ban.addresses, client.address):
                     client.kick(ban_message(ban, guest=True))

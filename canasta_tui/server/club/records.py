@@ -29,6 +29,7 @@ from ...ui.style import ASCII
 from ..door.auth import Identity
 from ..lobby.registry import Registry
 from ..lobby.service import shown_to
+from ..person import PersonId
 from ..tables.server_table import OVER, ServerTable
 from .people import GAMES, Game, PersonOptions, rating_text
 
@@ -75,7 +76,7 @@ class PersonRecords:
     @property
     def entry(self) -> str:
         ident = self.app.identity
-        return ident.key if ident.verified else ""
+        return str(ident.person) if ident.verified else ""
 
     @property
     def rating_text(self) -> str:
@@ -135,7 +136,7 @@ class PersonRecords:
             return "That table is gone: its match is in the history of those who played it"
         if st.state != OVER:
             return f"Table {table_id} is still being played: its replay opens when the match is over"
-        me = self.app.identity.key
+        me = self.app.identity.person
         if not replay_open_to(st, me):
             if not shown_to(st.lobby_row(), me):
                 return "That table is gone: its match is in the history of those who played it"
@@ -143,13 +144,13 @@ class PersonRecords:
         return _source(st.table.match, st.meta(), f"table {table_id}")
 
 
-def replay_open_to(st: ServerTable, key: str) -> bool:
+def replay_open_to(st: ServerTable, key: PersonId) -> bool:
     """May ``key`` replay the finished match of ``st`` from the lobby?  A replay shows every hand:
     an open, listed, watched table's is anybody's; any other's belongs to its players, its creator
     and those its creator let in (invited, or given its code)."""
     if st.access == Access.OPEN and st.listed and st.watchable:
         return True
-    seated = {s.key for s in st.table.seats if s.key} if st.table is not None else set()
+    seated = {PersonId.read(s.key) for s in st.table.seats} if st.table is not None else set()
     return key == st.creator or key in st.allowed or key in seated
 
 

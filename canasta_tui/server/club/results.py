@@ -17,6 +17,7 @@ from typing import Protocol
 from ...table import Table
 from ...text import printable
 from ..door.auth import Identity
+from ..person import PersonId
 from ..tables.store import TableStore
 from .people import (
     Game,
@@ -88,7 +89,7 @@ class Club:
         """``ident``'s rating, history and statistics (by their key, never their name); None when the
         store cannot say (logged)."""
         try:
-            return record_of(self.people, ident.key, ident.label, limit)
+            return record_of(self.people, str(ident.person), ident.label, limit)
         except StoreError as exc:
             log.warning("the record of %s could not be read: %s", ident.log_text(), exc)
             return None
@@ -102,10 +103,11 @@ class Club:
             log.warning("the leaderboard could not be read: %s", exc)
             return []
 
-    def shown_rating(self, key: str, game: Game = Game.CANASTA) -> int | None:
+    def shown_rating(self, person: PersonId, game: Game = Game.CANASTA) -> int | None:
         """A person's shown rating at ``game`` (:func:`.people.shown_points`), kept a minute in
         memory; None if the store cannot say (logged)."""
         now = time.monotonic()
+        key = str(person)          # (the store rates people by their text)
         got = self._ratings.get((key, game))
         if got is not None and now - got[1] < RATING_CACHE:
             return got[0]
@@ -124,7 +126,7 @@ class Club:
         if not ident.verified:
             return None
         try:
-            return self.people.options_of(ident.key)
+            return self.people.options_of(str(ident.person))
         except StoreError as exc:
             log.warning("the options of %s could not be read: %s", ident.log_text(), exc)
             return None
@@ -134,7 +136,7 @@ class Club:
         if not ident.verified:
             return "A guest's options are not kept: connect with your SSH key to keep them"
         try:
-            self.people.set_options(ident.key, options)      # (queued: the store's thread writes it)
+            self.people.set_options(str(ident.person), options)      # (queued: the store's thread writes it)
         except StoreError as exc:
             log.warning("the options of %s could not be kept: %s", ident.log_text(), exc)
             return "Your options could not be kept (the server's store failed): they hold until you leave"

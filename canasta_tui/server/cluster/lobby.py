@@ -52,6 +52,7 @@ from ..door.auth import Identity
 from ..lobby.connected import Client
 from ..lobby.registry import Registry
 from ..lobby.service import RegistryLobby
+from ..person import BadPerson, PersonId, person_text
 from ..tables.server_table import FORMING, LEVELS, PLAYING, LobbyRow, TableRefused
 from .bus import Bus, BusError, Incoming, Message, Refusal, Refused, Sub
 
@@ -110,7 +111,12 @@ def person_of(data: object) -> tuple[Identity, str, str]:
     if bool(fp) == bool(guest) or (fp and not is_fingerprint(fp)) or (guest and not guest.replace("-", "").replace(
             "_", "").replace("+", "").replace("/", "").replace("=", "").isalnum()):
         raise Malformed("a person is a key's fingerprint or a guest's code, one of them")
-    return Identity(name, fp, guest), _text(data, "address", 100), _text(data, "code", 20)
+    ident = Identity(name, fp, guest)
+    try:
+        ident.person  # noqa: B018  (checked as every person is: PersonId refuses a malformed one)
+    except BadPerson as exc:
+        raise Malformed(str(exc)) from None
+    return ident, _text(data, "address", 100), _text(data, "code", 20)
 
 
 def seat_data(s: SeatInfo) -> Message:
@@ -132,15 +138,24 @@ def row_data(lr: LobbyRow) -> Message:
     return {"id": r.id, "rules": r.rules, "level": r.level, "target": r.target, "stage": r.stage.value,
             "seats": [seat_data(s) for s in r.seats], "creator": r.creator, "hand": r.hand, "score": r.score,
             "winner": r.winner, "paused": r.paused, "access": r.access.value, "watchable": r.watchable,
-            "rated": r.rated, "listed": r.listed, "by": lr.creator, "owners": list(lr.owners), "keys": list(lr.keys),
-            "code": lr.code, "allowed": sorted(lr.allowed)[:SEATS_MAX * 8]}
+            "rated": r.rated, "listed": r.listed, "by": person_text(lr.creator),
+            "owners": [person_text(p) for p in lr.owners], "keys": [person_text(p) for p in lr.keys],
+            "code": lr.code, "allowed": sorted(str(p) for p in lr.allowed)[:SEATS_MAX * 8]}
 
 
-def _keys(data: Mapping[str, Any], key: str, n: int) -> tuple[str, ...]:
+def _person(text: str) -> PersonId | None:
+    """A person as a message writes them ("" for nobody); Malformed when it is not one."""
+    try:
+        return PersonId.parse(text) if text else None
+    except BadPerson as exc:
+        raise Malformed(str(exc)) from None
+
+
+def _keys(data: Mapping[str, Any], key: str, n: int) -> tuple[PersonId | None, ...]:
     v = data.get(key)
     if not isinstance(v, list) or len(v) != n or not all(isinstance(x, str) and len(x) <= KEY_MAX for x in v):
         raise Malformed(f"{key} is not a list of {n} people")
-    return tuple(v)
+    return tuple(_person(x) for x in v)
 
 
 def row_of(data: object) -> LobbyRow:
@@ -165,8 +180,9 @@ def row_of(data: object) -> LobbyRow:
     if not isinstance(allowed, list) or len(allowed) > SEATS_MAX * 8 or not all(
             isinstance(x, str) and len(x) <= KEY_MAX for x in allowed):
         raise Malformed("allowed is not a list of people")
-    return LobbyRow(row, _text(data, "by", KEY_MAX), _keys(data, "owners", n), _keys(data, "keys", n),
-                    _text(data, "code", 20), frozenset(allowed))
+    let_in = frozenset(p for p in (_person(x) for x in allowed) if p is not None)
+    return LobbyRow(row, _person(_text(data, "by", KEY_MAX)), _keys(data, "owners", n), _keys(data, "keys", n),
+                    _text(data, "code", 20), let_in)
 
 
 def settings_data(s: TableSettings) -> Message:
@@ -264,7 +280,7 @@ class StandIn:
         return self._code
 
     def _tell(self, what: str, **more: Any) -> None:
-        self.owner.tell(self.front, {"to": self._identity.key, "what": what, **more})
+        self.owner.tell(self.front, {"to": str(self._identity.person), "what": what, **more})
 
     def moved(self, where: Destination) -> None:
         self._tell("moved", where=where_data(where))
@@ -297,7 +313,7 @@ class OwnerLobby:
         if numbers is not None:
             registry.ids = numbers.take_or_refuse
         #: The people of each front that acted here: front -> identity -> stand-in.
-        self.people: dict[str, dict[str, StandIn]] = {}
+        self.people: dict[str, dict[PersonId, StandIn]] = {}
         self.fronts: dict[str, float] = {}          # front -> when last heard (the loop's clock)
         self.refused = 0
         self._subs: list[Sub] = []
@@ -366,25 +382,26 @@ class OwnerLobby:
 
     async def _front_left(self, m: Incoming) -> None:
         front = m.subject.rsplit(".", 1)[-1]
-        key = m.data.get("key")
-        person = self.people.get(front, {}).pop(key, None) if isinstance(key, str) else None
+        key = PersonId.read(m.data.get("key"))
+        person = self.people.get(front, {}).pop(key, None) if key is not None else None
         if person is not None:
             self.registry.disconnect(person)
 
     def _person(self, front: str, data: object) -> StandIn:
         ident, address, code = person_of(data)
         mine = self.people.setdefault(front, {})
-        person = mine.get(ident.key)
+        who = ident.person
+        person = mine.get(who)
         if person is None or person.identity != ident:
             for other_front, others in self.people.items():      # (they went to another front)
                 if other_front != front:
-                    others.pop(ident.key, None)
+                    others.pop(who, None)
             person = StandIn(self, front, ident, address, code)
-            mine[ident.key] = person
-            self.registry.clients[ident.key] = person
+            mine[who] = person
+            self.registry.clients[who] = person
             self.registry.changed()
-        elif self.registry.clients.get(ident.key) is not person:
-            self.registry.clients[ident.key] = person
+        elif self.registry.clients.get(who) is not person:
+            self.registry.clients[who] = person
         self.fronts.setdefault(front, asyncio.get_running_loop().time())
         return person
 
@@ -508,7 +525,7 @@ class FrontLobby:
         self._subs: list[Sub] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._beat: asyncio.Task[None] | None = None
-        self._here: set[str] = set()
+        self._here: set[PersonId] = set()
 
     async def start(self) -> None:
         self._subs = [await self.bus.subscribe("lobby.rows.*", self._rows),
@@ -540,7 +557,7 @@ class FrontLobby:
     def _people_changed(self) -> None:
         here = set(self.registry.clients)
         for key in self._here - here:
-            self._spawn(self.bus.publish(f"front.left.{self.name}", {"key": key}))
+            self._spawn(self.bus.publish(f"front.left.{self.name}", {"key": str(key)}))
         self._here = here
 
     def _spawn(self, coro: Any) -> None:
@@ -551,7 +568,7 @@ class FrontLobby:
     async def _told(self, m: Incoming) -> None:
         """An owner's word for one of this front's people."""
         try:
-            key = _text(m.data, "to", KEY_MAX, empty=False)
+            key = _person(_text(m.data, "to", KEY_MAX, empty=False))
             what = _text(m.data, "what", 20, empty=False)
             text = _text(m.data, "text", TEXT_MAX)
             where = where_of(m.data.get("where"))
@@ -559,7 +576,7 @@ class FrontLobby:
             self.refused += 1
             log.warning("front %s: refused an owner's word: %s", self.name, exc)
             return
-        client = self.registry.clients.get(key)
+        client = self.registry.clients.get(key) if key is not None else None
         if client is None:
             return
         if what == "moved" and where is not None:
@@ -594,7 +611,7 @@ class FrontLobby:
 
     def home(self, client: Client) -> Destination | None:
         """The seat of a started table that waits for ``client`` at an owner, if any."""
-        key = client.identity.key
+        key = client.identity.person
         for shared in self.mirror.rows():
             if shared.row.stage == PLAYING and key in shared.keys:
                 return Destination(shared.row.id, shared.keys.index(key))
@@ -620,7 +637,7 @@ class ClusterLobby(RegistryLobby):
         return self.front.mirror.rows()
 
     def may_create(self) -> str | None:
-        key = self.client.identity.key
+        key = self.client.identity.person
         mine = sum(1 for r in self.front.mirror.rows() if r.creator == key and r.row.stage != TableState.OVER
                    and not (r.row.stage == FORMING and key in r.keys))
         if mine >= self.registry.config.tables_per_person:
@@ -643,11 +660,11 @@ class ClusterLobby(RegistryLobby):
         # Until the owner's rows show it, the lobby shows the table as asked: forming, you in seat 1.
         seats = tuple(SeatInfo(SeatState.HUMAN, me.label, verified=me.verified) if i == 0 else SeatInfo(SeatState.FREE)
                       for i in range(rules.players))
-        keys = tuple(me.key if i == 0 else "" for i in range(rules.players))
+        keys = tuple(me.person if i == 0 else None for i in range(rules.players))
         row = TableRow(number, rules.name, level, rules.target_score, FORMING, seats, me.label, False, None,
                        access=settings.access, watchable=settings.watchable, rated=settings.rated,
                        listed=settings.listed or settings.access == Access.OPEN)
-        self.front.mirror.waiting[number] = (owner, LobbyRow(row, me.key, keys, keys, "", frozenset({me.key})))
+        self.front.mirror.waiting[number] = (owner, LobbyRow(row, me.person, keys, keys, "", frozenset({me.person})))
         client, mirror = self.client, self.front.mirror
 
         def then(answer: Message) -> None:
@@ -672,12 +689,12 @@ class ClusterLobby(RegistryLobby):
         shared = self.front.mirror.row(table)
         if shared is None:
             return "That table is gone", None
-        row, key = shared.row, self.client.identity.key
+        row, key = shared.row, self.client.identity.person
         if not 0 <= seat < row.players:
             return f"This table has seats 1 to {row.players}", None
         if shared.keys[seat] == key and row.stage == PLAYING:
             return None, Destination(table, seat)
-        if row.stage == FORMING and shared.keys[seat] not in ("", key):
+        if row.stage == FORMING and shared.keys[seat] not in (None, key):
             return f"{row.seats[seat].name} sits there", None
         client = self.client
 
@@ -700,7 +717,7 @@ class ClusterLobby(RegistryLobby):
         shared = self.front.mirror.row(table)
         if shared is not None and shared.row.stage != FORMING:
             return "This table has started"
-        if shared is not None and shared.creator != self.client.identity.key:
+        if shared is not None and shared.creator != self.client.identity.person:
             return f"{shared.row.creator} starts this table (they created it)"
         return self._on_owner(table, {"op": "start"})
 

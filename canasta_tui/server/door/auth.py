@@ -68,11 +68,6 @@ class Identity(NamedTuple):
         return PersonId.of_key(self.fingerprint) if self.fingerprint else PersonId.of_guest(self.guest)
 
     @property
-    def key(self) -> str:
-        """The person as a seat keeps it (and the save records it): ``key:…`` or ``guest:…``."""
-        return str(self.person)
-
-    @property
     def verified(self) -> bool:
         """Proven by a key: the name is theirs on this server."""
         return bool(self.fingerprint)

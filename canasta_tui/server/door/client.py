@@ -156,7 +156,7 @@ class ServerApp(ScreenApp):
         if ident is None:
             self.registry.guess_failed(self)
             return why
-        old = self._identity.key
+        old = self._identity.person
         self._identity = ident
         self.guest_code = code_text(code)
         self.registry.rekey(self, old)
@@ -170,7 +170,7 @@ class ServerApp(ScreenApp):
         limit = self.registry.guess_wait(self)
         if limit:
             return f"Not let in: {limit}"
-        if any(st.seat_of(self._identity.key) is not None for st in self.registry.tables.values()):
+        if any(st.seat_of(self._identity.person) is not None for st in self.registry.tables.values()):
             return None
         self.registry.guess_failed(self)
         return "Not let in: no seat has that code. Connect with your name alone to come in as a new guest"
@@ -311,7 +311,7 @@ class ServerApp(ScreenApp):
         if st is None or st.table is None:
             return None, "That table is gone"
         if where.seat is None:
-            refused = st.may_watch(self._identity.key)
+            refused = st.may_watch(self._identity.person)
             if refused:
                 return None, refused
             link = st.watch(self)
@@ -328,7 +328,7 @@ class ServerApp(ScreenApp):
                 self.registry.drop_if_over(st)
             return ctl.next, ctl.lobby_note or ""
         seat = where.seat
-        if st.table.seats[seat].key != self._identity.key:
+        if st.table.seats[seat].key != str(self._identity.person):
             return None, "That seat is not yours"
         link, since = st.enter(self, seat)
         ctl = self._table_client(link, st.id)
@@ -337,8 +337,8 @@ class ServerApp(ScreenApp):
             ctl.client.leave_note = (f"This match is rated: if you are not back within {grace},",
                                      "your side loses it by forfeit (a computer plays meanwhile).")
         ctl.again = RematchQuestion(answer=lambda yes: st.answer_again(self, yes), status=st.again_status,
-                                    asked=lambda: st.asks_again(self._identity.key),
-                                    seen=lambda: st.saw_again(self._identity.key))
+                                    asked=lambda: st.asks_again(str(self._identity.person)),
+                                    seen=lambda: st.saw_again(str(self._identity.person)))
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

@@ -17,11 +17,10 @@ from typing import Any, Protocol
 
 from ...engine import Rules
 from ...lobbyview import TableState
-from ...table.seats import GUEST_PREFIX, KEY_PREFIX
 from ...text import printable, span
-from ..club.results import LEGACY
 from ..config import ServerConfig
 from ..door.names import skeleton
+from ..person import PersonId, person_text
 from ..tables.store import TableStore
 from .connected import Client
 
@@ -32,7 +31,7 @@ log = logging.getLogger("canasta.server")
 class Claim:
     """A human's claim of a seat before the table starts (or of a computer's seat, until the deal)."""
 
-    identity: str
+    person: PersonId
     name: str
 
 
@@ -49,7 +48,7 @@ class FormingTable(Protocol):
     def level(self) -> str: ...
 
     @property
-    def creator(self) -> str: ...
+    def creator(self) -> PersonId | None: ...
 
     @property
     def seed(self) -> int | None: ...
@@ -87,7 +86,7 @@ class Host(Protocol):
     @property
     def tables(self) -> Mapping[int, FormingTable]: ...
 
-    def bring_back(self, table_id: int, rules: Rules, level: str, creator: str, seed: int | None, rated: bool,
+    def bring_back(self, table_id: int, rules: Rules, level: str, creator: PersonId, seed: int | None, rated: bool,
                    turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float,
                    age: float = 0.0) -> None: ...
 
@@ -106,10 +105,10 @@ class FormingTables:
         # When its seats last changed, in seconds since the epoch (whole ones: the file is written only
         # when it changes), so that a restart does not make an old table young again.
         since = time.time() - time.monotonic()
-        return [{"id": st.id, "rules": st.rules.to_dict(), "level": st.level, "creator": st.creator,
+        return [{"id": st.id, "rules": st.rules.to_dict(), "level": st.level, "creator": person_text(st.creator),
                  "seed": st.seed, "rated": st.rated, "turn_timer": st.turn_timer, **st.private_data(),
                  "changed": round(since + st.touched),
-                 "claims": [[c.identity, c.name] if c is not None else None for c in st.claims]}
+                 "claims": [[str(c.person), c.name] if c is not None else None for c in st.claims]}
                 for st in reg.tables.values() if st.state == TableState.FORMING]
 
     def keep(self) -> None:
@@ -156,10 +155,12 @@ class FormingTables:
                 claims: list[Claim | None] = []
                 for c in saved_column(item.get("claims"), rules.players):
                     ok = isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) and x for x in c)
-                    claims.append(Claim(saved_person(c[0]), printable(c[1])[:20]) if ok and isinstance(c, list) else None)
+                    person = saved_person(c[0]) if ok and isinstance(c, list) else None
+                    claims.append(Claim(person, printable(c[1])[:20]) if person is not None and isinstance(c, list)
+                                  else None)
                 if all(c is None for c in claims):
                     continue
-                if all(c is None or c.identity.startswith(GUEST_PREFIX) for c in claims):
+                if all(c is None or c.person.is_guest for c in claims):
                     # (a guest is their connection: none of them can come back to claim a seat)
                     log.info("table %d was not brought back: it had not started, and only guests sat there", table_id)
                     continue
@@ -171,9 +172,9 @@ class FormingTables:
                     log.info("table %d was not brought back: it had not started %s after its seats last changed",
                              table_id, span(age))
                     continue
-                creator = saved_text(item.get("creator"))
-                if creator not in {c.identity for c in claims if c is not None}:
-                    creator = next(c.identity for c in claims if c is not None)
+                creator = saved_person(saved_text(item.get("creator")))
+                if creator is None or creator not in {c.person for c in claims if c is not None}:
+                    creator = next(c.person for c in claims if c is not None)
                 reg.bring_back(table_id, rules, level, creator, seed, item.get("rated") is True, timer, claims, item,
                                time.monotonic() + max(0.0, keep - age), age)
                 log.info("table %d is back, not started: %s", table_id,
@@ -182,14 +183,16 @@ class FormingTables:
                 log.warning("a table not started could not be brought back (%s)", printable(str(exc)))
 
 
-def tell_left(clients: Mapping[str, Client], st: FormingTable, name: str, creator_before: str, why: str) -> None:
+def tell_left(clients: Mapping[PersonId, Client], st: FormingTable, name: str, creator_before: PersonId | None,
+              why: str) -> None:
     """``name`` left the forming table ``st`` (``why``, in a few words after "left table N"): everybody
     still there (their inviter among them) hears it, and, when the creator's role passed to
     another, who starts the table now (they first of all)."""
-    starts = next((c.name for c in st.claims if c is not None and c.identity == st.creator), "")
+    starts = next((c.name for c in st.claims if c is not None and c.person == st.creator), "")
     passed = bool(starts) and st.creator != creator_before
     text = f"{printable(name)} left table {st.id}{why}"
-    for key in {c.identity for c in st.claims if c is not None} | {st.creator}:
+    creator = {st.creator} if st.creator is not None else set()
+    for key in {c.person for c in st.claims if c is not None} | creator:
         who = clients.get(key)
         if who is None:
             continue
@@ -203,15 +206,21 @@ def _forming_text(data: list[dict[str, Any]]) -> str:
     return json.dumps({"forming": data}, ensure_ascii=False, sort_keys=True)
 
 
-def saved_person(saved: str) -> str:
-    """A seat's person as a save records it, in today's terms: ``key:…`` and ``guest:…`` as they
-    are; ``name SHA256:…`` (an older server's key mode) the key; a name alone a legacy seat."""
-    if not saved or saved.startswith((KEY_PREFIX, GUEST_PREFIX, LEGACY)):
-        return saved
+def saved_person(saved: str) -> PersonId | None:
+    """A seat's person as a save records it, in today's terms (None: nobody, or not a person):
+    ``key:…`` and ``guest:…`` as they are; ``name SHA256:…`` (an older server's key mode) the key;
+    a name alone a legacy seat."""
+    if not saved:
+        return None
+    person = PersonId.read(saved)
+    if person is not None:
+        return person
     name, _, fp = saved.rpartition(" ")
     if name and fp.startswith("SHA256:"):
-        return KEY_PREFIX + fp
-    return LEGACY + skeleton(saved)
+        return PersonId.read(f"key:{fp}")
+    if saved.startswith(("key:", "guest:", "computer:", "legacy:")):
+        return None           # (a damaged one: its seat waits for nobody)
+    return PersonId.read(f"legacy:{skeleton(saved)}")
 
 
 def saved_column(value: object, n: int) -> list[object]:

@@ -18,6 +18,7 @@ from typing import Protocol
 from ...lobbyview import Destination, TableState
 from ...table import COMPUTER, Table
 from ..club.people import Invitation, PeopleStore, StoreError
+from ..person import PersonId
 from .connected import Client
 
 log = logging.getLogger("canasta.server")
@@ -30,7 +31,7 @@ class InvitedTable(Protocol):
     def id(self) -> int: ...
 
     @property
-    def creator(self) -> str: ...
+    def creator(self) -> PersonId | None: ...
 
     @property
     def table(self) -> Table | None: ...
@@ -45,9 +46,9 @@ class InvitedTable(Protocol):
     def state(self) -> TableState: ...
 
     @property
-    def allowed(self) -> set[str]: ...
+    def allowed(self) -> set[PersonId]: ...
 
-    def seat_of(self, identity: str) -> int | None: ...
+    def seat_of(self, person: PersonId) -> int | None: ...
 
 
 class Host(Protocol):
@@ -57,7 +58,7 @@ class Host(Protocol):
     def tables(self) -> Mapping[int, InvitedTable]: ...
 
     @property
-    def clients(self) -> Mapping[str, Client]: ...
+    def clients(self) -> Mapping[PersonId, Client]: ...
 
     @property
     def people(self) -> PeopleStore: ...
@@ -83,9 +84,9 @@ class Invitations:
         self.registry = registry
         self.clock = clock
         #: When each person's last invitations were sent (the window's), oldest first.
-        self._sent: dict[str, collections.deque[float]] = {}
-        #: The open invitations by invited key, as read after one of the registry's changes.
-        self._open: tuple[int, dict[str, list[Invitation]]] = (-1, {})
+        self._sent: dict[PersonId, collections.deque[float]] = {}
+        #: The open invitations by invited person, as read after one of the registry's changes.
+        self._open: tuple[int, dict[PersonId, list[Invitation]]] = (-1, {})
 
     def free_seat(self, st: InvitedTable) -> int | None:
         """A seat somebody invited could take: a free one at a forming table, a computer's nobody
@@ -97,7 +98,7 @@ class Invitations:
         return next((i for i, s in enumerate(st.table.seats)
                      if s.kind == COMPUTER and not s.key and i not in st.pending), None)
 
-    def invite(self, client: Client, to_key: str, table_id: int) -> str | None:
+    def invite(self, client: Client, to_key: PersonId, table_id: int) -> str | None:
         """``client``, seated at table ``table_id``, invites the person ``to_key`` (online) to its
         free seat; they are told wherever they are.  Why not, or None.  Kept until answered or the
         table goes (also across a restart, while the table is there)."""
@@ -105,9 +106,9 @@ class Invitations:
         st = self.registry.tables.get(table_id)
         if st is None:
             return "That table is gone"
-        if st.seat_of(ident.key) is None and st.creator != ident.key:
+        if st.seat_of(ident.person) is None and st.creator != ident.person:
             return "Sit at a table to invite somebody to it"
-        if to_key == ident.key:
+        if to_key == ident.person:
             return "You are at this table already"
         guest = self.registry.clients.get(to_key)
         if guest is None:
@@ -118,11 +119,11 @@ class Invitations:
             return "This table has no free seat"
         if any(i.table_id == table_id for i in self.invitations_for(to_key)):
             return f"{guest.identity.label} has your invitation to this table already"
-        why = self._pace(ident.key)
+        why = self._pace(ident.person)
         if why:
             return why
         try:
-            inv = self.registry.people.invite(ident.key, ident.label, to_key, table_id, time.time())
+            inv = self.registry.people.invite(str(ident.person), ident.label, str(to_key), table_id, time.time())
         except StoreError as exc:
             log.warning("an invitation could not be kept: %s", exc)
             return "The invitation could not be kept (the server's store failed): try again"
@@ -131,7 +132,7 @@ class Invitations:
         log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
         return None
 
-    def _pace(self, key: str) -> str | None:
+    def _pace(self, key: PersonId) -> str | None:
         """Why ``key`` may not send another invitation now (too many in the window), or None (counted)."""
         now = self.clock()
         sent = self._sent.setdefault(key, collections.deque())
@@ -146,10 +147,10 @@ class Invitations:
             del self._sent[other]            # (the map holds only those whose invitations still count)
         return None
 
-    def invitations_for(self, key: str) -> list[Invitation]:
+    def invitations_for(self, key: PersonId) -> list[Invitation]:
         """The open invitations of ``key``, to tables that are still there."""
         try:
-            return [i for i in self.registry.people.invitations_for(key) if i.table_id in self.registry.tables]
+            return [i for i in self.registry.people.invitations_for(str(key)) if i.table_id in self.registry.tables]
         except StoreError as exc:
             log.warning("the invitations could not be read: %s", exc)
             return []
@@ -157,7 +158,7 @@ class Invitations:
     def answer(self, client: Client, invitation_id: int, accept: bool) -> tuple[str | None, Destination | None]:
         """``client`` accepts or declines an invitation; the inviter is told.  (Why not, or None;
         where to go now, as :meth:`Registry.sit` says.)"""
-        key = client.identity.key
+        key = client.identity.person
         inv = next((i for i in self.invitations_for(key) if i.id == invitation_id), None)
         if inv is None:
             return "That invitation is no longer open", None
@@ -165,7 +166,8 @@ class Invitations:
             self.registry.people.withdraw(inv.id)
         except StoreError as exc:
             log.warning("an invitation could not be closed: %s", exc)
-        inviter = self.registry.clients.get(inv.from_key)
+        from_key = PersonId.read(inv.from_key)         # (the store keeps people as text)
+        inviter = self.registry.clients.get(from_key) if from_key is not None else None
         label = client.identity.label
         st = self.registry.tables.get(inv.table_id)
         if not accept:
@@ -190,7 +192,7 @@ class Invitations:
         except StoreError as exc:
             log.warning("the invitations to table %d could not be closed: %s", table_id, exc)
 
-    def open_invitations(self, key: str) -> list[Invitation]:
+    def open_invitations(self, key: PersonId) -> list[Invitation]:
         """``key``'s open invitations to tables that are here, read once after each change for
         every lobby ([] if the store cannot say, logged)."""
         reg = self.registry
@@ -199,8 +201,9 @@ class Invitations:
             by_key = {}
             try:
                 for inv in reg.people.invitations():
-                    if inv.table_id in reg.tables:
-                        by_key.setdefault(inv.to_key, []).append(inv)
+                    to = PersonId.read(inv.to_key)          # (the store keeps people as text)
+                    if inv.table_id in reg.tables and to is not None:
+                        by_key.setdefault(to, []).append(inv)
             except StoreError as exc:
                 log.warning("the invitations could not be read: %s", exc)
             self._open = (reg.generation, by_key)

@@ -26,7 +26,7 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor
 
 from ...engine import Rules
@@ -39,7 +39,6 @@ from ...lobbyview import (
 )
 from ...persistence.recording import StatsRecording
 from ...table import COMPUTER, REMOTE, Seat, Table
-from ...table.seats import KEY_PREFIX
 from ...table.table import ThinkingShare
 from ...text import printable, span
 from ..club.people import (
@@ -53,11 +52,12 @@ from ..club.people import (
     StoreError,
     game_of,
 )
-from ..club.results import LEGACY, Club
+from ..club.results import Club
 from ..club.writer import WAITS, KeptStore, QueuedPeople, SharedLobby
 from ..config import ConfigError, ServerConfig
 from ..door.auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, place
 from ..door.names import NameBook, NameRefused, skeleton
+from ..person import PersonId, person_text
 from ..tables.server_table import (
     EXPERT_LEAST,
     FORMING,
@@ -89,9 +89,9 @@ class ChatLimit:
 
     def __init__(self, lines: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.lines, self.window, self.clock = lines, window, clock
-        self._said: dict[str, collections.deque[float]] = {}
+        self._said: dict[Hashable, collections.deque[float]] = {}
 
-    def check(self, who: str) -> str | None:
+    def check(self, who: Hashable) -> str | None:
         now = self.clock()
         q = self._said.setdefault(who, collections.deque())
         while q and now - q[0] >= self.window:
@@ -118,7 +118,7 @@ class Registry:
         #: The Experts' share of the workers: every table's computers keep moving (ThinkingShare).
         self.thinking = ThinkingShare(config.workers, config.expert_budget, min(EXPERT_LEAST, config.expert_budget))
         self.tables: dict[int, ServerTable] = {}
-        self.clients: dict[str, Client] = {}      # identity -> its one live connection
+        self.clients: dict[PersonId, Client] = {}      # a person -> their one live connection
         try:
             self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -165,7 +165,8 @@ class Registry:
         each of them is told, on the loop's thread."""
         def tell() -> None:
             for key in keys:
-                who = self.clients.get(key)
+                person = PersonId.read(key)        # (the store writes people as text)
+                who = self.clients.get(person) if person is not None else None
                 if who is not None:
                     who.notify(WAITS)
         if self._loop is None:
@@ -230,7 +231,7 @@ class Registry:
         for fn in list(self._listeners):
             fn()
 
-    def bring_back(self, table_id: int, rules: Rules, level: str, creator: str, seed: int | None, rated: bool,
+    def bring_back(self, table_id: int, rules: Rules, level: str, creator: PersonId, seed: int | None, rated: bool,
                    turn_timer: float, claims: list[Claim | None], private: Mapping[str, object], kept_until: float,
                    age: float = 0.0) -> None:
         """A forming table an earlier run kept is here again (:meth:`.forming.FormingTables.restore`);
@@ -288,7 +289,7 @@ class Registry:
         self.invitations.forget(table_id)
         if st.table is not None:
             for s in st.table.seats:
-                who = self.clients.get(s.key) if s.key else None
+                who = self._client_in(s)
                 if who is not None:
                     who.notify(f"Table {table_id} stopped here ({why}): it is served again as soon as it can be")
         self.changed()
@@ -311,14 +312,14 @@ class Registry:
         level = level if level in ALL_LEVELS else "advanced"
         seats = []
         for i in range(n):
-            key, name = saved_person(saved_text(keys[i])), printable(saved_text(names[i]))[:20]
-            kind = REMOTE if kinds[i] == "remote" and key else COMPUTER
-            seats.append(Seat(kind, name, level, key))
+            person, name = saved_person(saved_text(keys[i])), printable(saved_text(names[i]))[:20]
+            kind = REMOTE if kinds[i] == "remote" and person is not None else COMPUTER
+            seats.append(Seat(kind, name, level, person_text(person)))
         seed = meta.get("seed")
         seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
         timer = server.get("turn_timer")
         timer = float(timer) if isinstance(timer, int | float) and not isinstance(timer, bool) and timer > 0 else 0.0
-        st = ServerTable(self, item.id, game.match.rules, level, saved_text(server.get("creator")), seed,
+        st = ServerTable(self, item.id, game.match.rules, level, saved_person(saved_text(server.get("creator"))), seed,
                          rated=server.get("rated") is True, turn_timer=timer)
         st.take_private(server)
         gid = meta.get("game_id")
@@ -350,7 +351,7 @@ class Registry:
             else:
                 self.names.guest_may_use(ident.name)
             for other, label in self._people():
-                if other != ident.key and skeleton(label.removeprefix(GUEST_MARK)) == mine:
+                if other != ident.person and skeleton(label.removeprefix(GUEST_MARK)) == mine:
                     if other not in self.clients and label.startswith(GUEST_MARK) and not ident.verified:
                         # A dropped guest coming back by name alone: their seat wants its code.
                         return (f"Not let in: {label} holds a seat here, and the name {ident.name} looks the same. "
@@ -368,14 +369,15 @@ class Registry:
             return f"Not let in: {exc}"
         return None
 
-    def _people(self) -> list[tuple[str, str]]:
-        """Everybody who is here or holds a seat: (their key, their name as shown)."""
-        out = [(c.identity.key, c.identity.label) for c in self.clients.values()]
+    def _people(self) -> list[tuple[PersonId, str]]:
+        """Everybody who is here or holds a seat: (who they are, their name as shown)."""
+        out = [(c.identity.person, c.identity.label) for c in self.clients.values()]
         for st in self.tables.values():
             if st.table is None:
-                out += [(c.identity, c.name) for c in st.claims if c is not None]
+                out += [(c.person, c.name) for c in st.claims if c is not None]
             else:
-                out += [(s.key, s.name) for s in st.table.seats if s.key and not s.key.startswith(LEGACY)]
+                seated = ((PersonId.read(s.key), s.name) for s in st.table.seats)
+                out += [(p, name) for p, name in seated if p is not None and not p.is_legacy]
         return out
 
     def reclaim(self, client: Client, code: str) -> tuple[str | None, Identity | None]:
@@ -383,7 +385,7 @@ class Registry:
         ident = client.identity
         if ident.verified:
             return "Your key is who you are here: your seats come back to you by themselves", None
-        wanted = guest_identity(ident.name, code).key
+        wanted = guest_identity(ident.name, code).person
         for st in self.tables.values():
             seat = st.seat_of(wanted)
             if seat is not None and st.table is not None:
@@ -403,7 +405,7 @@ class Registry:
         self.codes.failed(*_code_guessers(client))
         log.warning("a wrong seat code typed by %s", client.identity.log_text())
 
-    def rekey(self, client: Client, old: str) -> None:
+    def rekey(self, client: Client, old: PersonId) -> None:
         """``client`` is now known by another key (a guest who typed their code)."""
         if self.clients.get(old) is client:
             del self.clients[old]
@@ -412,7 +414,7 @@ class Registry:
     def connect(self, client: Client) -> None:
         """One connection per identity: a newer one closes the older (a player's new terminal)."""
         ident = client.identity
-        key = ident.key
+        key = ident.person
         old = self.clients.get(key)
         self.clients[key] = client
         if old is not None and old is not client:
@@ -430,13 +432,14 @@ class Registry:
                 continue
             for i, s in enumerate(st.table.seats):
                 # (a key saved under an older skeleton, before ALICE was alice, is read as today's)
-                if s.key.startswith(LEGACY) and skeleton(s.key.removeprefix(LEGACY)) == mine:
-                    st.table.set_seat(i, s.with_(key=ident.key))
+                saved = PersonId.read(s.key)
+                if saved is not None and saved.is_legacy and skeleton(saved.value) == mine:
+                    st.table.set_seat(i, s.with_(key=str(ident.person)))
                     log.info("table %d: Player %d's seat (saved under the name %s) is now %s's", st.id, i + 1,
                              printable(ident.name), ident.log_text())
 
     def disconnect(self, client: Client) -> None:
-        key = client.identity.key
+        key = client.identity.person
         if self.clients.get(key) is client:
             del self.clients[key]
             for st in list(self.tables.values()):
@@ -447,7 +450,7 @@ class Registry:
                     if st.creator == key:        # (a creator who had stood up: the next in line starts it)
                         nxt = next((c for c in st.claims if c is not None), None)
                         if nxt is not None:
-                            st.creator = nxt.identity
+                            st.creator = nxt.person
                     if seated or st.creator != before:
                         tell_left(self.clients, st, client.identity.label, before, ": they left the server")
                     self._drop_if_empty(st)
@@ -463,23 +466,23 @@ class Registry:
         at, rows = self._online
         if at == self.generation:
             return rows
-        where: dict[str, tuple[int, bool]] = {}
+        where: dict[PersonId, tuple[int, bool]] = {}
         for st in self.tables.values():
             for who in st.watchers:
-                where[who.identity.key] = (st.id, True)
+                where[who.identity.person] = (st.id, True)
             for who, _ in st.links.values():
-                where[who.identity.key] = (st.id, False)
+                where[who.identity.person] = (st.id, False)
         for st in self.tables.values():        # seated at a table not started: at that table too
             for claim in st.claims if st.state == FORMING else ():
                 if claim is not None:
-                    where.setdefault(claim.identity, (st.id, False))
+                    where.setdefault(claim.person, (st.id, False))
         rows = []
         for key, c in self.clients.items():
             ident = c.identity
             table, watching = where.get(key, (None, False))
             sits = self.tables.get(table) if table is not None else None
             game = game_of(sits.rules) if sits is not None else Game.CANASTA
-            rows.append(PersonRow(key, ident.label, ident.verified, table, watching,
+            rows.append(PersonRow(str(key), ident.label, ident.verified, table, watching,
                                   self.club.shown_rating(key, game) if ident.verified else None))
         rows.sort(key=lambda r: (r.table is not None, r.table or 0, r.watching, r.name.casefold()))
         self._online = (self.generation, rows)
@@ -496,7 +499,7 @@ class Registry:
 
     def home(self, client: Client) -> Destination | None:
         """Where a connecting player belongs: the seat that waits for them, else one a computer keeps."""
-        key = client.identity.key
+        key = client.identity.person
         found: Destination | None = None
         for st in self.tables.values():
             if st.table is None or st.state != PLAYING:
@@ -513,7 +516,7 @@ class Registry:
     def may_create(self, client: Client) -> str | None:
         """Why ``client`` cannot create a table now (None: they can).  Creating one stands them up
         from a table that has not started: that one does not count."""
-        key = client.identity.key
+        key = client.identity.person
         config = self.config
         left = [st for st in self.tables.values() if st.state == FORMING and st.seat_of(key) is not None]
         mine = sum(1 for st in self.tables.values() if st.creator == key and st.state != OVER and st not in left)
@@ -531,7 +534,7 @@ class Registry:
         created that are not over, from one address (:data:`GUEST_TABLES_PER_ADDRESS`) and in all (a
         share of the server's most, :func:`guest_tables`), so that guests can never fill the server."""
         theirs = [st for st in self.tables.values() if st.state != OVER and st not in left
-                  and not st.creator.startswith(KEY_PREFIX) and st.creator]
+                  and st.creator is not None and not st.creator.is_key]
         mine = [st for st in theirs if self.created_from.get(st.id) == client.address]
         if client.address and len(mine) >= GUEST_TABLES_PER_ADDRESS:
             return (f"Guests from your address have {len(mine)} tables not over, their most: join a table, "
@@ -561,7 +564,7 @@ class Registry:
         settings = settings or TableSettings(rated=rated)
         table_id = self.take_id() if table_id is None else table_id
         seed = None if self.config.seed is None else self.config.seed + table_id - 1
-        st = ServerTable(self, table_id, rules, level, client.identity.key, seed, rated=settings.rated,
+        st = ServerTable(self, table_id, rules, level, client.identity.person, seed, rated=settings.rated,
                          access=settings.access, listed=settings.listed or settings.access == Access.OPEN,
                          watchable=settings.watchable, turn_timer=float(turn_timer))
         self._give_code(st)
@@ -569,7 +572,7 @@ class Registry:
         self.tables[st.id] = st
         if not client.identity.verified:
             self.created_from[st.id] = client.address
-        self._leave_forming(client.identity.key, st)     # a person claims one seat at a time
+        self._leave_forming(client.identity.person, st)     # a person claims one seat at a time
         st.claim(client, 0)
         private = "" if st.access == Access.OPEN else f", {st.access.value}{'' if st.listed else ', unlisted'}"
         log.info("%s created table %d (%s rules, %s computers, to %d%s%s%s%s)", client.identity.log_text(), st.id,
@@ -586,10 +589,10 @@ class Registry:
             return "That table is gone", None
         if not 0 <= seat < st.players:
             return f"This table has seats 1 to {st.players}", None
-        key = client.identity.key
+        key = client.identity.person
         if st.state == FORMING:
             c = st.claims[seat]
-            if c is not None and c.identity != key:
+            if c is not None and c.person != key:
                 return f"{c.name} sits there", None
             why = st.may_sit(key)
             if why:
@@ -601,7 +604,7 @@ class Registry:
         if st.state == OVER or st.table is None:
             return "This match is over", None
         s = st.table.seats[seat]
-        if s.key == key:
+        if s.key == str(key):
             return None, Destination(st.id, seat)
         if s.kind == REMOTE:
             here = seat in st.links
@@ -620,12 +623,12 @@ class Registry:
         self.changed()
         return None, Destination(st.id, None)
 
-    def _leave_forming(self, key: str, st: ServerTable) -> None:
+    def _leave_forming(self, key: PersonId, st: ServerTable) -> None:
         """``key`` sits at ``st``: they give up a seat claimed at another forming table (one that
         is left empty goes)."""
         for other in list(self.tables.values()):
             before = other.creator
-            name = next((c.name for c in other.claims if c is not None and c.identity == key), "")
+            name = next((c.name for c in other.claims if c is not None and c.person == key), "")
             if other is st or other.state != FORMING or not other.stand(key):
                 continue
             # (the new table's number is not told: it may be private)
@@ -639,7 +642,7 @@ class Registry:
         """``client`` stands up at a forming table.  Its creator still starts it (a table of
         computers only, to watch); the table goes when it is empty and its creator is gone."""
         st = self.tables.get(table_id)
-        if st is None or st.state != FORMING or not st.stand(client.identity.key, keep_creator=True):
+        if st is None or st.state != FORMING or not st.stand(client.identity.person, keep_creator=True):
             return "You have no seat to leave at this table"
         self._drop_if_empty(st)
         self.changed()
@@ -650,10 +653,10 @@ class Registry:
         st = self.tables.get(table_id)
         if st is None:
             return "That table is gone"
-        why, gone = st.dismiss(client.identity.key, seat)
+        why, gone = st.dismiss(client.identity.person, seat)
         if why or gone is None:
             return why
-        who = self.clients.get(gone.identity)
+        who = self.clients.get(gone.person)
         if who is not None:
             who.notify(f"{client.identity.label} asked you to leave table {st.id}")
         log.info("%s asked %s to leave table %d", client.identity.log_text(), printable(gone.name), st.id)
@@ -676,8 +679,8 @@ class Registry:
             self.codes.failed(key)
             log.warning("a wrong table code typed by %s", client.identity.log_text())
             return "No table has that code", None
-        st.allowed.add(client.identity.key)
-        mine = st.seat_of(client.identity.key)
+        st.allowed.add(client.identity.person)
+        mine = st.seat_of(client.identity.person)
         if mine is not None:
             self.changed()
             return (None, Destination(st.id, mine)) if st.state == PLAYING else (None, None)
@@ -693,7 +696,7 @@ class Registry:
             return "That table is gone"
         if st.state != FORMING:
             return "This table has started"
-        if st.creator != client.identity.key:
+        if st.creator != client.identity.person:
             return f"{st.creator_name()} starts this table (they created it)"
         seated = [(i, c) for i, c in enumerate(st.claims) if c is not None]
         if st.rated and not seated:
@@ -702,10 +705,10 @@ class Registry:
         st.start(self.executor)
         log.info("table %d starts: %s", st.id, ", ".join(printable(c.name) for _, c in seated) or "computers only")
         for seat, c in seated:
-            who = self.clients.get(c.identity)
+            who = self.clients.get(c.person)
             if who is not None:
                 who.moved(Destination(st.id, seat))
-        if not any(c.identity == st.creator for _, c in seated):
+        if not any(c.person == st.creator for _, c in seated):
             client.moved(Destination(st.id, None))          # a table of computers: its creator watches it
         st.wait_for_all(catch_up=False)     # until each of them has sat down (at once, unless they dropped)
         self.changed()
@@ -732,15 +735,16 @@ class Registry:
         number.  (Not bounded by the tables per person: the finished table goes as they leave it.)"""
         assert st.table is not None
         old = st.table.seats
-        creator = st.creator if st.creator in {old[i].key for i in seats} else old[seats[0]].key
+        players = {i: p for i in seats if (p := PersonId.read(old[i].key)) is not None}
+        creator = st.creator if st.creator in players.values() else next(iter(players.values()), None)
         table_id = self.take_id()
         seed = None if self.config.seed is None else self.config.seed + table_id - 1
         new = ServerTable(self, table_id, st.rules, st.level, creator, seed, rated=st.rated,
                           turn_timer=st.turn_timer)
         new.take_private(st.private_data())          # (who may sit and watch)
-        new.allowed |= {old[i].key for i in seats}
+        new.allowed |= set(players.values())
         self._give_code(new)                         # (a code of its own: the old table is still there)
-        new.claims = [Claim(old[i].key, old[i].name) if i in seats else None for i in range(st.players)]
+        new.claims = [Claim(players[i], old[i].name) if i in players else None for i in range(st.players)]
         self.tables[new.id] = new
         new.start(self.executor)
         log.info("table %d: %s play again at table %d", st.id, ", ".join(printable(old[i].name) for i in seats), new.id)
@@ -766,7 +770,7 @@ class Registry:
             del self.created_from[gone]
         for st in list(self.tables.values()):
             if st.state == FORMING:
-                if st.creator not in self.clients and not any(c is not None and c.identity in self.clients
+                if st.creator not in self.clients and not any(c is not None and c.person in self.clients
                                                               for c in st.claims):
                     if st.kept_until > now:
                         continue       # (brought back by a restart: its people have a while to come back)
@@ -790,7 +794,7 @@ class Registry:
         self.invitations.forget(st.id)
         log.info("table %d was cleared before it started%s", st.id, f": {why}" if why else "")
         for c in st.claims:
-            who = self.clients.get(c.identity) if c is not None else None
+            who = self.clients.get(c.person) if c is not None else None
             if who is not None and why:
                 who.notify(why)
         self.changed()
@@ -804,10 +808,15 @@ class Registry:
         self.store.set_aside(st.id, why)
         assert st.table is not None
         for s in st.table.seats:
-            who = self.clients.get(s.key) if s.key else None
+            who = self._client_in(s)
             if who is not None:
                 who.notify(f"Your table {st.id} was set aside ({why}): the server's host keeps its game")
         self.changed()
+
+    def _client_in(self, seat: Seat) -> Client | None:
+        """The connection of the person a table's seat keeps, if they are here."""
+        person = PersonId.read(seat.key)          # (a seat keeps its person as the save writes it)
+        return self.clients.get(person) if person is not None else None
 
     def _drop_if_empty(self, st: ServerTable) -> None:
         """A forming table nobody sits at goes, unless its creator is here (a table of computers)."""
@@ -827,7 +836,7 @@ class Registry:
     def check_chat(self, client: Client, text: str) -> str | None:
         if len(text) > self.config.chat_max:
             return f"A chat line is at most {self.config.chat_max} characters (this one has {len(text)})"
-        return self.limit.check(client.identity.key)
+        return self.limit.check(client.identity.person)
 
     def say_lobby(self, client: Client, text: str) -> str | None:
         text = text.strip()

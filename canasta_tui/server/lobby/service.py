@@ -34,6 +34,7 @@ from ...ui.lobby import CODE_MAX
 from ..club.admin import Admin, AdminRefused, announcement, ban_target, check_ban, listed, when
 from ..club.people import ADDRESS_PREFIX, Ban
 from ..door.auth import Identity, place
+from ..person import PersonId
 from ..tables.server_table import LobbyRow, TableRefused
 from .connected import Client
 from .registry import Registry
@@ -53,9 +54,10 @@ class RegistryLobby:
     def view(self) -> LobbyView:
         me = self.client.identity
         reg = self.registry
-        invitations = reg.invitations.open_invitations(me.key)
+        invitations = reg.invitations.open_invitations(me.person)
         invited = {i.table_id for i in invitations}
-        rows = tuple(table_row(shared, me.key) for shared in self.lobby_rows() if shown_to(shared, me.key, invited))
+        rows = tuple(table_row(shared, me.person) for shared in self.lobby_rows()
+                     if shown_to(shared, me.person, invited))
         people = self._people({r.id for r in rows})
         about = {r.id: f"{r.rules}, {r.seated} of {r.players} seated" if r.stage.value == "forming"
                  else f"{r.rules}, hand {r.hand}" for r in rows}
@@ -76,13 +78,14 @@ class RegistryLobby:
         """Who is online as this person may see them: somebody at a table not shown to them (unlisted,
         or private and unlisted) is "busy", with their Canasta rating (their table's game would tell of
         it), listed after everybody else; you first."""
-        me = self.client.identity.key
+        me = str(self.client.identity.person)       # (a row names its person as the screen does: text)
         out = []
         for p in self.registry.online_rows():
             if p.key == me:
                 p = p._replace(me=True)
             elif p.table is not None and p.table not in shown:
-                rating = self.registry.club.shown_rating(p.key) if p.verified else None
+                who = PersonId.read(p.key)
+                rating = self.registry.club.shown_rating(who) if p.verified and who is not None else None
                 p = p._replace(table=None, watching=False, busy=True, rating=rating)
             out.append(p)
         # (stable sorts: the busy after the rest, so that their place says nothing of a table's number)
@@ -127,7 +130,10 @@ class RegistryLobby:
         return self.registry.home(self.client)
 
     def invite(self, person: str, table: int) -> str | None:
-        return self.registry.invitations.invite(self.client, person, table)
+        who = PersonId.read(person)          # (the screen names the person as the online list did)
+        if who is None:
+            return "They are not here any more"
+        return self.registry.invitations.invite(self.client, who, table)
 
     def answer(self, invitation: int, accept: bool) -> tuple[str | None, Destination | None]:
         return self.registry.invitations.answer(self.client, invitation, accept)
@@ -181,7 +187,7 @@ class RegistryLobby:
             return ()
         online = self.registry.clients
         seen = [VisitorRow(v.key, v.name, v.key.removeprefix(KEY_PREFIX) if is_key(v.key) else "",
-                           (v.addresses or ("",))[0], "online" if v.key in online else when(v.seen))
+                           (v.addresses or ("",))[0], "online" if PersonId.read(v.key) in online else when(v.seen))
                 for v in admin.bans.visitors()]
         return tuple(sorted(seen, key=lambda r: r.seen != "online"))     # (stable: online first, then the newest)
 
@@ -230,9 +236,9 @@ def admin_plan(admin: Admin, registry: Registry, me: Identity, act: AdminAct, ta
     if act == AdminAct.REMOVE:
         if person is None:
             raise AdminRefused(f"Nobody called {printable(target)[:40]} is here")
-        if person.identity.key == me.key:
+        if person.identity.person == me.person:
             raise AdminRefused("You cannot remove yourself")
-        key, label = person.identity.key, person.identity.label
+        key, label = person.identity.person, person.identity.label
 
         def remove() -> str:
             if not admin.remove(me, key, text):
@@ -253,7 +259,7 @@ def _ban_plan(admin: Admin, me: Identity, target: str, text: str, person: Client
     reason = words[1] if len(words) > 1 else ""
     span = f"{hours:g} hour{'' if hours == 1 else 's'}"
     visit = admin.bans.visitor(target) if person is None else None
-    key = person.identity.key if person is not None else visit.key if visit is not None else ""
+    key = str(person.identity.person) if person is not None else visit.key if visit is not None else ""
     label = person.identity.label if person is not None else visit.name if visit is not None else ""
     if is_key(key):
         fp = key.removeprefix(KEY_PREFIX)
@@ -326,7 +332,8 @@ def ban_row(admin: Admin, ban: Ban) -> BanRow:
 def find_person(registry: Registry, name: str) -> Client | None:
     """The person connected under ``name`` (as shown, or without a guest's mark), or with that key
     (``key:SHA256:…``, a guest's ``guest:…``: the online list names them so), if any."""
-    by_key = registry.clients.get(name.strip())
+    person = PersonId.read(name.strip())
+    by_key = registry.clients.get(person) if person is not None else None
     if by_key is not None:
         return by_key
     wanted = name.casefold().strip()
@@ -337,7 +344,7 @@ def find_person(registry: Registry, name: str) -> Client | None:
     return None
 
 
-def shown_to(shared: LobbyRow, viewer: str, invited: set[int] | frozenset[int] = frozenset()) -> bool:
+def shown_to(shared: LobbyRow, viewer: PersonId, invited: set[int] | frozenset[int] = frozenset()) -> bool:
     """Is this table shown in ``viewer``'s lobby?  A listed table to everybody; an unlisted one only to its
     people (seated, claimed, let in, its creator) and those invited to it (``invited``: table ids).
     Everything else about a table (who is at it, its replay) follows this."""
@@ -345,8 +352,8 @@ def shown_to(shared: LobbyRow, viewer: str, invited: set[int] | frozenset[int] =
             or shared.row.id in invited)
 
 
-def table_row(shared: LobbyRow, viewer: str) -> TableRow:
-    """A table as the person whose identity is ``viewer`` sees it: their seat marked as theirs,
+def table_row(shared: LobbyRow, viewer: PersonId) -> TableRow:
+    """A table as the person ``viewer`` sees it: their seat marked as theirs,
     and its code if they created it."""
     row = shared.row
     created = shared.creator == viewer

@@ -46,7 +46,6 @@ from ...persistence.recording import StatsRecording
 from ...persistence.saves import table_meta
 from ...table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ...table.events import Event, recap
-from ...table.seats import is_key
 from ...table.table import ThinkingShare
 from ...text import points, printable, span
 from ...ui.texts import side_name
@@ -54,6 +53,7 @@ from ..club.results import Club
 from ..config import ServerConfig
 from ..lobby.connected import Client
 from ..lobby.forming import Claim, saved_text
+from ..person import PersonId, person_text
 from .store import TableStore
 
 log = logging.getLogger("canasta.server")
@@ -115,11 +115,11 @@ class LobbyRow(NamedTuple):
     is, so that one person's view can mark theirs (``server.lobby.RegistryLobby``)."""
 
     row: TableRow                 # as nobody in particular sees it: no seat is anybody's
-    creator: str                  # the identity who starts it
-    owners: tuple[str, ...]       # per seat: the identity it is "mine" for (SeatInfo.mine), or ""
-    keys: tuple[str, ...]         # per seat: the identity that owns it (:meth:`ServerTable.seat_of`), or ""
+    creator: PersonId | None                # who starts it
+    owners: tuple[PersonId | None, ...]     # per seat: the person it is "mine" for (SeatInfo.mine)
+    keys: tuple[PersonId | None, ...]       # per seat: the person who owns it (:meth:`ServerTable.seat_of`)
     code: str = ""                # a table joined with a code: its code (only its creator is shown it)
-    allowed: frozenset[str] = frozenset()   # a private table: who may sit (invited, or gave the code)
+    allowed: frozenset[PersonId] = frozenset()   # a private table: who may sit (invited, or gave the code)
 
 
 class Host(Protocol):
@@ -134,7 +134,7 @@ class Host(Protocol):
     recordings: list[StatsRecording]
 
     @property
-    def clients(self) -> Mapping[str, Client]: ...
+    def clients(self) -> Mapping[PersonId, Client]: ...
 
     def changed(self) -> None: ...
 
@@ -153,7 +153,7 @@ class ServerTable:
     id: int
     rules: Rules
     level: str
-    creator: str                      # identity of who starts it
+    creator: PersonId | None          # who starts it (None: a restored table's save did not say)
     seed: int | None
     #: A rated table's finished match moves its players' ratings (:mod:`.people`).
     rated: bool = False
@@ -186,7 +186,7 @@ class ServerTable:
     #: People who are not at it may watch it.
     watchable: bool = True
     #: A private table: the people let in (invited, or who gave its code), besides its creator.
-    allowed: set[str] = field(default_factory=set)
+    allowed: set[PersonId] = field(default_factory=set)
     #: A forming table brought back by a restart stays (its people not yet back) until then (the
     #: loop's clock); 0: it goes as soon as nobody connected holds a seat.
     kept_until: float = 0.0
@@ -244,28 +244,29 @@ class ServerTable:
     def creator_name(self) -> str:
         """The name of whoever starts this table (the creator is a key, never shown as one)."""
         if self.table is None:
-            names = [c.name for c in self.claims if c is not None and c.identity == self.creator]
+            names = [c.name for c in self.claims if c is not None and c.person == self.creator]
         else:
-            names = [s.name for s in self.table.seats if s.key == self.creator]
+            names = [s.name for s in self.table.seats if s.key == person_text(self.creator)]
         if names:
             return names[0]
-        who = self.registry.clients.get(self.creator)     # (a creator who stood up: a table of computers)
+        # (a creator who stood up: a table of computers)
+        who = self.registry.clients.get(self.creator) if self.creator is not None else None
         return who.identity.label if who is not None else "its creator"
 
-    def seat(self, seat: int, viewer: str = "") -> SeatInfo:
-        """Who is in ``seat``, for the lobby (``viewer``: the identity looking)."""
+    def seat(self, seat: int, viewer: PersonId | None = None) -> SeatInfo:
+        """Who is in ``seat``, for the lobby (``viewer``: the person looking)."""
         if self.table is None:
             c = self.claims[seat]
             if c is None:
                 return SeatInfo(SeatState.FREE)
-            return SeatInfo(SeatState.HUMAN, c.name, c.identity == viewer, verified=is_key(c.identity))
+            return SeatInfo(SeatState.HUMAN, c.name, c.person == viewer, verified=c.person.is_key)
         s = self.table.seats[seat]
-        mine = bool(s.key) and s.key == viewer
+        mine = bool(s.key) and s.key == person_text(viewer)
         if s.kind == COMPUTER:
             claim = self.pending.get(seat)
             if claim is not None:
-                return SeatInfo(SeatState.CLAIMED, claim[1].name, claim[1].identity == viewer, "sits down at the next deal",
-                                is_key(claim[1].identity))
+                return SeatInfo(SeatState.CLAIMED, claim[1].name, claim[1].person == viewer, "sits down at the next deal",
+                                claim[1].person.is_key)
             return SeatInfo(SeatState.COMPUTER, s.name, mine, f"for {s.name}" if s.name else "", s.verified)
         if seat in self.links:
             return SeatInfo(SeatState.HUMAN, s.name, mine, verified=s.verified)
@@ -274,7 +275,7 @@ class ServerTable:
             note = "back soon, or their side forfeits"
         return SeatInfo(SeatState.AWAY, s.name, mine, note, s.verified)
 
-    def seats(self, viewer: str = "") -> list[SeatInfo]:
+    def seats(self, viewer: PersonId | None = None) -> list[SeatInfo]:
         return [self.seat(i, viewer) for i in range(self.players)]
 
     def lobby_row(self) -> LobbyRow:
@@ -282,11 +283,11 @@ class ServerTable:
         stage = self.state
         seats = tuple(self.seats())
         if self.table is None:
-            keys = tuple(c.identity if c is not None else "" for c in self.claims)
+            keys = tuple(c.person if c is not None else None for c in self.claims)
             owners = keys
         else:
-            keys = tuple(s.key for s in self.table.seats)
-            owners = tuple(self.pending[i][1].identity if i in self.pending else k for i, k in enumerate(keys))
+            keys = tuple(PersonId.read(s.key) for s in self.table.seats)
+            owners = tuple(self.pending[i][1].person if i in self.pending else k for i, k in enumerate(keys))
         row = TableRow(self.id, self.rules.name, self.level, self.rules.target_score, stage, seats, "", False, None,
                        access=self.access, watchable=self.watchable, rated=self.rated, listed=self.listed)
         if stage == FORMING:
@@ -295,7 +296,8 @@ class ServerTable:
             row = row._replace(winner=self.winner_text())
         else:
             row = row._replace(hand=self.hand_number(), score=self.score_text(), paused=self.held())
-        return LobbyRow(row, self.creator, owners, keys, self.code, frozenset(self.allowed | {self.creator}))
+        creator = {self.creator} if self.creator is not None else set()
+        return LobbyRow(row, self.creator, owners, keys, self.code, frozenset(self.allowed | creator))
 
     def score_text(self, number: Callable[[int], str] = points) -> str:
         """Each side's score in a few words ("1&3: 1,250  2&4: 980"; a log passes ``str``)."""
@@ -319,34 +321,35 @@ class ServerTable:
         """Nobody is at the table: the computers wait (a table is never played out alone)."""
         return self.table is not None and bool(self.table.holds)
 
-    def seat_of(self, identity: str) -> int | None:
-        """The seat ``identity`` owns here (claimed, playing, away, or a computer standing in)."""
+    def seat_of(self, person: PersonId) -> int | None:
+        """The seat ``person`` owns here (claimed, playing, away, or a computer standing in)."""
         if self.table is None:
-            return next((i for i, c in enumerate(self.claims) if c is not None and c.identity == identity), None)
-        return next((i for i, s in enumerate(self.table.seats) if s.key == identity), None)
+            return next((i for i, c in enumerate(self.claims) if c is not None and c.person == person), None)
+        key = str(person)        # (the table's seats keep their person as the save writes it)
+        return next((i for i, s in enumerate(self.table.seats) if s.key == key), None)
 
-    def may_sit(self, identity: str) -> str | None:
-        """Why ``identity`` may not take a seat here (a private table), or None."""
-        if self.access == Access.OPEN or identity == self.creator or identity in self.allowed:
+    def may_sit(self, person: PersonId) -> str | None:
+        """Why ``person`` may not take a seat here (a private table), or None."""
+        if self.access == Access.OPEN or person == self.creator or person in self.allowed:
             return None
-        if self.seat_of(identity) is not None:
+        if self.seat_of(person) is not None:
             return None
         if self.access == Access.INVITE:
             return f"Table {self.id} is private: its players invite whom they want"
         return f"Table {self.id} is private: press g and type its code (its creator has it)"
 
-    def may_watch(self, identity: str) -> str | None:
-        """Why ``identity`` may not watch this table, or None (its people always may)."""
-        if self.watchable or identity == self.creator or identity in self.allowed:
+    def may_watch(self, person: PersonId) -> str | None:
+        """Why ``person`` may not watch this table, or None (its people always may)."""
+        if self.watchable or person == self.creator or person in self.allowed:
             return None
-        if self.seat_of(identity) is not None or any(c.identity == identity for _, c in self.pending.values()):
+        if self.seat_of(person) is not None or any(c.person == person for _, c in self.pending.values()):
             return None
         return f"Table {self.id} is not watched: its creator chose so"
 
-    def dismiss(self, identity: str, seat: int) -> tuple[str | None, Claim | None]:
-        """The creator (``identity``) asks the person in ``seat`` of this forming table to leave:
+    def dismiss(self, person: PersonId, seat: int) -> tuple[str | None, Claim | None]:
+        """The creator (``person``) asks the person in ``seat`` of this forming table to leave:
         (why not; the claim that went)."""
-        if identity != self.creator:
+        if person != self.creator:
             return f"Only {self.creator_name()}, who created table {self.id}, may ask somebody to leave it", None
         if self.table is not None:
             return "The table has started: everybody keeps their seat", None
@@ -355,10 +358,10 @@ class ServerTable:
         c = self.claims[seat]
         if c is None:
             return f"Nobody sits in seat {seat + 1}", None
-        if c.identity == identity:
+        if c.person == person:
             return "That is your own seat: press u to stand up", None
         self.claims[seat] = None
-        self.allowed.discard(c.identity)
+        self.allowed.discard(c.person)
         self.touched = time.monotonic()
         return None, c
 
@@ -367,28 +370,28 @@ class ServerTable:
         ident = client.identity
         if self.claims[seat] is not None:
             c = self.claims[seat]
-            return "That is your seat already" if c is not None and c.identity == ident.key else \
+            return "That is your seat already" if c is not None and c.person == ident.person else \
                 f"{c.name if c else 'Somebody'} sits there"
-        old = self.seat_of(ident.key)
+        old = self.seat_of(ident.person)
         if old is not None:
             self.claims[old] = None
-        self.claims[seat] = Claim(ident.key, ident.label)
+        self.claims[seat] = Claim(ident.person, ident.label)
         self.touched = time.monotonic()
         return None
 
-    def stand(self, identity: str, keep_creator: bool = False) -> bool:
-        """``identity`` gives up their claim.  The creator standing up on purpose
+    def stand(self, person: PersonId, keep_creator: bool = False) -> bool:
+        """``person`` gives up their claim.  The creator standing up on purpose
         (``keep_creator``) still starts the table: a table of computers only, to watch."""
-        seat = self.seat_of(identity)
+        seat = self.seat_of(person)
         if seat is None or self.table is not None:
             return False
         self.claims[seat] = None
         self.touched = time.monotonic()
-        if identity == self.creator and not keep_creator:
+        if person == self.creator and not keep_creator:
             # Whoever sits next in line may start the table now.
             nxt = next((c for c in self.claims if c is not None), None)
             if nxt is not None:
-                self.creator = nxt.identity
+                self.creator = nxt.person
         return True
 
     def empty(self) -> bool:
@@ -398,7 +401,7 @@ class ServerTable:
     def start(self, executor: Executor) -> None:
         """Deal: claimed seats to their players, the others to computers."""
         config = self.registry.config
-        seats = [Seat(REMOTE, c.name, self.level, c.identity) if c is not None else Seat(COMPUTER, "", self.level)
+        seats = [Seat(REMOTE, c.name, self.level, str(c.person)) if c is not None else Seat(COMPUTER, "", self.level)
                  for c in self.claims]
         # (a random part: servers sharing one people database number their tables alike, and a match
         # is recorded once per game id; two tables 1 started in one second were one match there)
@@ -432,7 +435,8 @@ class ServerTable:
         return table_meta(t) | {
             "seats": ["remote" if s.kind == REMOTE else "computer" for s in t.seats],
             "game_id": self.game_id,
-            "server": {"table": self.id, "level": self.level, "creator": self.creator, "rated": self.rated,
+            "server": {"table": self.id, "level": self.level, "creator": person_text(self.creator),
+                       "rated": self.rated,
                        "turn_timer": self.turn_timer,
                        "keys": [s.key for s in t.seats], "seen": self.seen_positions(),
                        "turns": {k: list(v) for k, v in self.turns.items()}, "late": sorted(self.late),
@@ -444,7 +448,7 @@ class ServerTable:
     def private_data(self) -> dict[str, Any]:
         """Who may sit and watch, as a table's file (and the forming tables' file) keeps it."""
         return {"access": self.access.value, "code": self.code, "listed": self.listed,
-                "watchable": self.watchable, "allowed": sorted(self.allowed)}
+                "watchable": self.watchable, "allowed": sorted(str(a) for a in self.allowed)}
 
     def take_private(self, data: Mapping[str, object]) -> None:
         """Who may sit and watch, as :meth:`private_data` wrote it (a file from before private
@@ -455,7 +459,8 @@ class ServerTable:
         self.listed = data.get("listed") is not False
         self.watchable = data.get("watchable") is not False
         allowed = data.get("allowed")
-        self.allowed = {a for a in allowed if isinstance(a, str)} if isinstance(allowed, list) else set()
+        people = (PersonId.read(a) for a in allowed) if isinstance(allowed, list) else ()
+        self.allowed = {a for a in people if a is not None}
 
     def take_turns(self, data: Mapping[str, object], keys: set[str]) -> None:
         """Who of the seats' people (``keys``) played how many turns, and who sat down late, as
@@ -476,7 +481,7 @@ class ServerTable:
         events = self.table.events
         seen = dict(self.left_at)
         for client, _ in self.links.values():
-            seen[client.identity.key] = len(events)
+            seen[str(client.identity.person)] = len(events)
         return {key: list(seen_position(events, n)) for key, n in seen.items()}
 
     def _count_turn(self, table: Table) -> None:
@@ -689,10 +694,10 @@ class ServerTable:
 
     def answer_again(self, client: Client, yes: bool) -> str | None:
         """``client``, a player of this finished match, answers "play again?" (why not, or None)."""
-        key = client.identity.key
+        key = str(client.identity.person)
         if self.again is None or self.table is None:
             return "The match is not over"
-        if self.seat_of(key) is None:
+        if self.seat_of(client.identity.person) is None:
             return "Only the match's players are asked"
         if key in self.again_late:
             return "Too late: the time to answer ran out, and no answer is a no"
@@ -736,8 +741,8 @@ class ServerTable:
             s = self.table.seats[seat]
             if s.kind != COMPUTER:
                 continue
-            self.table.set_seat(seat, Seat(REMOTE, claim.name, self.level, claim.identity))
-            self.late.add(claim.identity)
+            self.table.set_seat(seat, Seat(REMOTE, claim.name, self.level, str(claim.person)))
+            self.late.add(str(claim.person))
             self.table.say("", f"{claim.name} sits down as Player {seat + 1}")
             client.moved(Destination(self.id, seat))
 
@@ -747,6 +752,7 @@ class ServerTable:
         assert self.table is not None
         table = self.table
         ident = client.identity
+        key = str(ident.person)           # (as the table's seats and its save keep the person)
         s = table.seats[seat]
         old = self.links.pop(seat, None)
         if old is not None:
@@ -754,24 +760,24 @@ class ServerTable:
         timer = self.timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
-        forfeit = self.forfeit_timers.pop(ident.key, None)
+        forfeit = self.forfeit_timers.pop(key, None)
         if forfeit is not None:
             forfeit.cancel()
         self.pending.pop(seat, None)
         self.visited = time.time()
-        back = ident.key in self.left_at
+        back = key in self.left_at
         played_for = s.kind == COMPUTER      # a computer played this seat while its player was away
         if self.standing_in == seat:
             self.standing_in = None
         # The seat keeps the name it has in this match (a key may reserve several names).
         name = s.name
         if s.kind == COMPUTER:
-            table.set_seat(seat, Seat(REMOTE, name, self.level, ident.key))
+            table.set_seat(seat, Seat(REMOTE, name, self.level, key))
         if back and old is None:
             table.say("", f"{name} is back" if ident.label == name else f"{name} is back (as {ident.label})")
         link = Link(table, (seat,), client, chat=lambda text: self.registry.say_at(self, client, text))
         self.links[seat] = (client, link)
-        since = self.left_at.pop(ident.key, None)
+        since = self.left_at.pop(key, None)
         lines: list[str] = []
         if since is not None:
             events = table.events[since:] if since <= len(table.events) else table.events
@@ -796,12 +802,12 @@ class ServerTable:
         self.visited = time.time()
         table = self.table
         name = table.seats[seat].name
-        self.left_at[client.identity.key] = len(table.events)
+        self.left_at[str(client.identity.person)] = len(table.events)
         if self.standing_in == seat:          # (the computer that stood in for one turn stays)
             self.standing_in = None
             table.set_seat(seat, table.seats[seat].with_(kind=REMOTE))
         if self.state == OVER and self.again is not None:
-            self.again.setdefault(client.identity.key, False)      # leaving is a no
+            self.again.setdefault(str(client.identity.person), False)      # leaving is a no
             self._settle_again()
         note = ""
         if self.state == PLAYING:
@@ -860,7 +866,7 @@ class ServerTable:
         t = self.table
         if t is None or self.state != PLAYING or self.registry.closing:
             return
-        seat = self.seat_of(key)
+        seat = next((i for i, s in enumerate(t.seats) if s.key == key), None)
         if seat is None or seat in self.links:
             return
         rules = self.rules
@@ -889,7 +895,8 @@ class ServerTable:
             client.notify(text + ". The match is over: q leaves the table")
         for client in self.watchers:
             client.notify(text)
-        gone = self.registry.clients.get(key)          # (the leaver, if still on the server)
+        person = PersonId.read(key)
+        gone = self.registry.clients.get(person) if person is not None else None   # (the leaver, if still here)
         if gone is not None:
             gone.notify(f"Your side lost the rated match at table {self.id} by forfeit: you did not come back "
                         f"within {span(self.registry.config.forfeit_after)}")
