@@ -17,6 +17,7 @@ import asyncssh
 import pyte
 
 from canasta_tui.server import Server, ServerConfig
+from canasta_tui.server.person import Refusal
 
 #: How long any one wait for an event may take: generous, since the suite runs in parallel on a
 #: busy 2-core machine (a wait that succeeds ends as soon as its event comes).
@@ -43,6 +44,15 @@ def key_file(directory: Path, name: str) -> Path:
         key_of(name).write_private_key(str(path))
         path.chmod(0o600)
     return path
+
+
+def words(answer: Any) -> Any:
+    """The server's answer with each refusal as its words (what the person is shown): a test reads them."""
+    if isinstance(answer, Refusal):
+        return answer.reason
+    if isinstance(answer, tuple):
+        return tuple(words(a) for a in answer)
+    return answer
 
 
 def fingerprint_of(name: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 from canasta_tui.server.club.people import SqlitePeopleStore
 from canasta_tui.server.person import PersonId
 
-from .helpers import ENTER, Term, create_table, fingerprint_of, run, serving, settle
+from .helpers import ENTER, Term, create_table, fingerprint_of, run, serving, settle, words
 from .test_private_tables import private_table
 
 
@@ -45,7 +45,7 @@ def test_a_box_left_open_for_a_table_that_went_cannot_accept_another_invitation(
             assert reg.invitations.invite(reg.clients[key("cy")], key("bob"), 2) is None
             await bob.wait_for("cy invites you to table 2")             # cy's, in a box of its own
             # The old box's answer, had bob pressed y as it closed: refused, nobody seated.
-            why, where = reg.invitations.answer(reg.clients[key("bob")], old.id, accept=True)
+            why, where = words(reg.invitations.answer(reg.clients[key("bob")], old.id, accept=True))
             assert (why, where) == ("That invitation is no longer open", None)
             assert reg.tables[2].seat_of(key("bob")) is None
             await bob.press("y", "You sit at table 2")                  # cy's own box seats him
@@ -142,9 +142,9 @@ def test_one_person_sends_at_most_ten_invitations_a_minute(tmp_path: Path) -> No
             for _ in range(INVITES_PER_WINDOW):
                 assert reg.invitations.invite(ann, bob.identity.person, st.id) is None
                 (inv,) = reg.invitations.invitations_for(bob.identity.person)
-                assert reg.invitations.answer(bob, inv.id, accept=False) == (None, None)
+                assert words(reg.invitations.answer(bob, inv.id, accept=False)) == (None, None)
                 now[0] += 1
-            why = reg.invitations.invite(ann, bob.identity.person, st.id)
+            why = words(reg.invitations.invite(ann, bob.identity.person, st.id))
             assert why == "Not so fast: 10 invitations a minute at most (the next in 50 s)"
             assert reg.invitations.invitations_for(bob.identity.person) == []
             now[0] += INVITE_WINDOW

@@ -15,10 +15,10 @@ from canasta_tui.presets import load_rules
 from canasta_tui.server.club.admin import Admin, Bans
 from canasta_tui.server.door.auth import Identity
 from canasta_tui.server.lobby.service import RegistryLobby
-from canasta_tui.server.person import PersonId
+from canasta_tui.server.person import PersonId, RefusalKind
 from canasta_tui.server.tables.server_table import COMPUTER, PLAYING, Destination
 
-from .helpers import run
+from .helpers import run, words
 from .test_tables import Person, registry
 
 
@@ -50,19 +50,19 @@ def test_a_table_by_invitation_only_and_an_unlisted_one(tmp_path: Path) -> None:
                 reg.connect(p)
             st = reg.create(ann, load_rules("classic"), "beginner",
                             settings=TableSettings(Access.INVITE, listed=False, watchable=False))
-            assert reg.sit(bob, st.id, 1) == ("Table 1 is private: its players invite whom they want", None)
+            assert words(reg.sit(bob, st.id, 1)) == ("Table 1 is private: its players invite whom they want", None)
             assert RegistryLobby(reg, bob).view().tables == ()              # unlisted: bob does not see it
             assert reg.invitations.invite(ann, bob.identity.person, st.id) is None
             bob_view = RegistryLobby(reg, bob).view()
             assert [t.id for t in bob_view.tables] == [1]                   # ... until he is invited to it
             (inv,) = bob_view.invitations
             assert (inv.who, inv.table, inv.about) == ("ann", 1, "classic, 1 of 4 seated")
-            assert reg.invitations.answer(bob, inv.id, accept=True) == (None, None)
+            assert words(reg.invitations.answer(bob, inv.id, accept=True)) == (None, None)
             assert st.seat_of(bob.identity.person) == 1
             assert RegistryLobby(reg, cy).view().tables == ()
             # Not watched: cy may not watch it; its players may.
             reg.start(ann, st.id)
-            assert st.may_watch(cy.identity.person) == "Table 1 is not watched: its creator chose so"
+            assert words(st.may_watch(cy.identity.person)) == "Table 1 is not watched: its creator chose so"
             assert st.may_watch(bob.identity.person) is None
     run(main())
 
@@ -79,11 +79,11 @@ def test_a_table_with_a_code_and_wrong_codes_cost_time(tmp_path: Path) -> None:
             assert rows["ann"] is not None and rows["ann"].code == st.code   # its creator is shown the code
             assert rows["bob"] is not None and rows["bob"].code == "" and rows["bob"].access == Access.CODE
             for _ in range(3):                                               # three free tries ...
-                assert reg.join(bob, "ZZZZZZ") == ("No table has that code", None)
+                assert words(reg.join(bob, "ZZZZZZ")) == ("No table has that code", None)
             why, _ = reg.join(bob, st.code)                                   # ... then each costs time
-            assert why is not None and why.startswith("Wrong codes cost time")
+            assert why is not None and why.kind == RefusalKind.SLOW_DOWN and why.reason.startswith("Wrong codes cost time")
             reg.codes = type(reg.codes)()                                  # (the wait is over)
-            assert reg.join(bob, "-".join((st.code[:3].lower(), st.code[3:]))) == (None, None)
+            assert words(reg.join(bob, "-".join((st.code[:3].lower(), st.code[3:])))) == (None, None)
             assert st.seat_of(bob.identity.person) == 1
     run(main())
 
@@ -96,12 +96,12 @@ def test_the_creator_asks_a_person_to_leave_a_forming_table(tmp_path: Path) -> N
                 reg.connect(p)
             st = reg.create(ann, load_rules("classic"), "beginner", settings=TableSettings(Access.CODE))
             reg.join(bob, st.code)
-            assert reg.dismiss(bob, st.id, 0) == "Only ann, who created table 1, may ask somebody to leave it"
-            assert reg.dismiss(ann, st.id, 0) == "That is your own seat: press u to stand up"
-            assert reg.dismiss(ann, st.id, 2) == "Nobody sits in seat 3"
+            assert words(reg.dismiss(bob, st.id, 0)) == "Only ann, who created table 1, may ask somebody to leave it"
+            assert words(reg.dismiss(ann, st.id, 0)) == "That is your own seat: press u to stand up"
+            assert words(reg.dismiss(ann, st.id, 2)) == "Nobody sits in seat 3"
             assert reg.dismiss(ann, st.id, 1) is None
             assert st.seat_of(bob.identity.person) is None and bob.notes[-1] == "ann asked you to leave table 1"
-            assert reg.sit(bob, st.id, 1)[0] is not None                   # the code let him in once
+            assert words(reg.sit(bob, st.id, 1))[0] is not None                   # the code let him in once
     run(main())
 
 
@@ -121,10 +121,10 @@ def test_seats_at_a_running_table_and_a_table_of_computers_only(tmp_path: Path) 
             assert [s.kind for s in st.table.seats] == [COMPUTER] * 4
             assert ann.moves == [Destination(st.id, None)]
             # bob claims a computer's seat: he watches until the deal; the claim holds while he watches.
-            assert reg.sit(bob, st.id, 1) == (None, Destination(st.id, None))
+            assert words(reg.sit(bob, st.id, 1)) == (None, Destination(st.id, None))
             st.watch(bob)
             assert 1 in st.pending
-            assert reg.sit(cy, st.id, 1) == ("bob takes that seat at the next deal", None)
+            assert words(reg.sit(cy, st.id, 1)) == ("bob takes that seat at the next deal", None)
             st.unwatch(bob)
             assert 1 not in st.pending                                      # he left: the claim went
             # A seat somebody holds says whose it is: there, away, or played for them by a computer.
@@ -132,9 +132,9 @@ def test_seats_at_a_running_table_and_a_table_of_computers_only(tmp_path: Path) 
             reg.start(bob, t2.id)
             st2 = reg.tables[t2.id]
             st2.enter(bob, 0)
-            assert reg.sit(cy, t2.id, 0) == ("That is bob's seat", None)
+            assert words(reg.sit(cy, t2.id, 0)) == ("That is bob's seat", None)
             st2.leave(bob, 0, dropped=False)                               # a computer plays it meanwhile
-            assert reg.sit(cy, t2.id, 0) == ("That is bob's seat: a computer plays it until they come back", None)
+            assert words(reg.sit(cy, t2.id, 0)) == ("That is bob's seat: a computer plays it until they come back", None)
     run(main())
 
 
@@ -210,5 +210,5 @@ def test_a_private_table_stays_private_after_a_restart(tmp_path: Path) -> None:
             assert (back.access, back.code, back.listed, back.watchable, back.rated) == \
                 (Access.CODE, code, False, False, True)
             assert back.allowed == {PersonId.parse("key:SHA256:bob")}
-            assert back.may_watch(PersonId.parse("key:SHA256:cy")) == "Table 1 is not watched: its creator chose so"
+            assert words(back.may_watch(PersonId.parse("key:SHA256:cy"))) == "Table 1 is not watched: its creator chose so"
     run(main())

@@ -24,7 +24,7 @@ from canasta_tui.server.server import Server
 from canasta_tui.server.tables.server_table import FORMING, OVER, PLAYING, ServerTable
 from canasta_tui.table import COMPUTER, REMOTE
 
-from .helpers import DOWN, ENTER, WAIT, Term, drive, fingerprint_of, run, serving, settle
+from .helpers import DOWN, ENTER, WAIT, Term, drive, fingerprint_of, run, serving, settle, words
 from .test_tables import Person
 
 RIGHT = "\x1b[C"
@@ -190,7 +190,7 @@ def test_play_again_has_a_deadline_after_which_no_answer_is_a_no() -> None:
             # bob's screen says so; the question is no longer his to answer.
             screen = await bob.wait_for("The new match is at table 2")
             assert "q: leave the table" in screen and "y: yes" not in screen
-            assert st.answer_again(srv.registry.clients[person("bob")], True) == (
+            assert words(st.answer_again(srv.registry.clients[person("bob")], True)) == (
                 "Too late: the time to answer ran out, and no answer is a no")
             await bob.press("y", lambda s: "q: leave the table" in s)          # nothing happens
             assert srv.registry.tables[2].claims[2] is None

@@ -18,7 +18,7 @@ from canasta_tui.server.person import PersonId
 from canasta_tui.server.tables.server_table import FORMING, OVER, Destination
 from canasta_tui.server.tables.store import TableStore
 
-from .helpers import config, run
+from .helpers import config, run, words
 
 
 class Person:
@@ -85,21 +85,21 @@ def test_seats_before_the_start_and_who_starts(tmp_path: Path) -> None:
             reg.connect(bob)
             st = reg.create(ann, load_rules("classic"), "beginner")
             assert st.state == FORMING and st.seat_of(PersonId.parse("key:SHA256:ann")) == 0
-            assert reg.sit(bob, st.id, 0)[0] == "ann sits there"
-            assert reg.sit(bob, st.id, 2) == (None, None)
-            assert reg.start(bob, st.id) == "ann starts this table (they created it)"
+            assert words(reg.sit(bob, st.id, 0))[0] == "ann sits there"
+            assert words(reg.sit(bob, st.id, 2)) == (None, None)
+            assert words(reg.start(bob, st.id)) == "ann starts this table (they created it)"
             # The creator stands up: they still start it (issue 18: a table of computers is theirs to make
             # and watch); starting it seats the others and sends its creator to watch.
             assert reg.stand(ann, st.id) is None
             assert st.creator == PersonId.parse("key:SHA256:ann")
-            assert reg.start(bob, st.id) == "ann starts this table (they created it)"
+            assert words(reg.start(bob, st.id)) == "ann starts this table (they created it)"
             assert reg.start(ann, st.id) is None
             assert bob.moves == [Destination(st.id, 2)]
             assert ann.moves == [Destination(st.id, None)]
             assert st.table is not None and [s.kind for s in st.table.seats] == ["computer"] * 2 + ["remote", "computer"]
             # A creator who leaves the server: the next one seated starts it; the last one gone, it goes.
             third = reg.create(ann, load_rules("classic"), "beginner")
-            assert reg.sit(bob, third.id, 1) == (None, None)
+            assert words(reg.sit(bob, third.id, 1)) == (None, None)
             reg.disconnect(ann)
             assert third.creator == PersonId.parse("key:SHA256:bob") and third.id in reg.tables
             reg.connect(ann)
@@ -283,7 +283,7 @@ def test_each_person_s_lobby_marks_their_own_seats_on_the_rows_shared_by_everybo
             playing.enter(ann, 0)
             playing.enter(bob, 2)
             playing.leave(bob, 2, dropped=True)                 # bob is away
-            assert reg.sit(carol, playing.id, 1)[0] is None     # carol takes a computer's seat at the deal
+            assert words(reg.sit(carol, playing.id, 1))[0] is None     # carol takes a computer's seat at the deal
             forming = reg.create(dave, load_rules("windows"), "beginner")
             reg.sit(eve, forming.id, 3)
             before = reg.generation

@@ -52,7 +52,7 @@ from ..door.auth import Identity
 from ..lobby.connected import Client
 from ..lobby.registry import Registry
 from ..lobby.service import RegistryLobby
-from ..person import BadPerson, PersonId, person_text
+from ..person import BadPerson, PersonId, person_text, reason
 from ..tables.server_table import FORMING, LEVELS, PLAYING, LobbyRow, TableRefused
 from .bus import Bus, BusError, Incoming, Message, Refusal, Refused, Sub
 
@@ -439,13 +439,14 @@ class OwnerLobby:
         table = _int(data, "table", 1, 2**62)
         if op == "sit":
             why, where = reg.sit(client, table, _int(data, "seat", 0, SEATS_MAX - 1))
-            return {"why": why, "where": where_data(where)}
+            return {"why": reason(why), "where": where_data(where)}
+        # (a refusal crosses the bus as its words: the front shows them)
         if op == "stand":
-            return {"why": reg.stand(client, table)}
+            return {"why": reason(reg.stand(client, table))}
         if op == "start":
-            return {"why": reg.start(client, table)}
+            return {"why": reason(reg.start(client, table))}
         if op == "dismiss":
-            return {"why": reg.dismiss(client, table, _int(data, "seat", 0, SEATS_MAX - 1))}
+            return {"why": reason(reg.dismiss(client, table, _int(data, "seat", 0, SEATS_MAX - 1)))}
         raise Malformed(f"no lobby action {op!r}")
 
 

@@ -29,6 +29,7 @@ from ..club.people import Invitation, PersonOptions
 from ..club.records import PersonRecords, TableHost, screen_options
 from ..lobby.registry import Registry
 from ..lobby.service import RegistryLobby
+from ..person import reason
 from ..tables.server_table import Destination
 from .auth import Identity, code_text
 
@@ -245,8 +246,8 @@ class ServerApp(ScreenApp):
     def _answer(self, ctl: SeatClient, invitation: Invitation, accept: bool) -> None:
         """A spectator answered an invitation over the table they watch."""
         why, where = self.registry.invitations.answer(self, invitation.id, accept)
-        if why:
-            ctl.notify(why)
+        if why is not None:
+            ctl.notify(why.reason)
         elif not accept:
             ctl.notify(f"You declined the invitation to table {invitation.table_id}")
         elif where is None:                  # a seat at a forming table: wait for its start in the lobby
@@ -312,8 +313,8 @@ class ServerApp(ScreenApp):
             return None, "That table is gone"
         if where.seat is None:
             refused = st.may_watch(self._identity.person)
-            if refused:
-                return None, refused
+            if refused is not None:
+                return None, refused.reason
             link = st.watch(self)
             ctl = self._table_client(link, st.id, watching=True)
             claimed = [seat for seat, (who, _) in st.pending.items() if who is self]
@@ -336,7 +337,7 @@ class ServerApp(ScreenApp):
             grace = span(self.registry.config.forfeit_after)
             ctl.client.leave_note = (f"This match is rated: if you are not back within {grace},",
                                      "your side loses it by forfeit (a computer plays meanwhile).")
-        ctl.again = RematchQuestion(answer=lambda yes: st.answer_again(self, yes), status=st.again_status,
+        ctl.again = RematchQuestion(answer=lambda yes: reason(st.answer_again(self, yes)), status=st.again_status,
                                     asked=lambda: st.asks_again(str(self._identity.person)),
                                     seen=lambda: st.saw_again(str(self._identity.person)))
         if since:

@@ -18,7 +18,7 @@ from typing import Protocol
 from ...lobbyview import Destination, TableState
 from ...table import COMPUTER, Table
 from ..club.people import Invitation, PeopleStore, StoreError
-from ..person import PersonId
+from ..person import PersonId, Refusal, RefusalKind
 from .connected import Client
 
 log = logging.getLogger("canasta.server")
@@ -68,7 +68,7 @@ class Host(Protocol):
 
     def changed(self) -> None: ...
 
-    def sit(self, client: Client, table_id: int, seat: int) -> tuple[str | None, Destination | None]: ...
+    def sit(self, client: Client, table_id: int, seat: int) -> tuple[Refusal | None, Destination | None]: ...
 
 
 #: Invitations one person may send in :data:`INVITE_WINDOW` seconds: each is a write to the store
@@ -98,27 +98,27 @@ class Invitations:
         return next((i for i, s in enumerate(st.table.seats)
                      if s.kind == COMPUTER and not s.key and i not in st.pending), None)
 
-    def invite(self, client: Client, to_key: PersonId, table_id: int) -> str | None:
+    def invite(self, client: Client, to_key: PersonId, table_id: int) -> Refusal | None:
         """``client``, seated at table ``table_id``, invites the person ``to_key`` (online) to its
         free seat; they are told wherever they are.  Why not, or None.  Kept until answered or the
         table goes (also across a restart, while the table is there)."""
         ident = client.identity
         st = self.registry.tables.get(table_id)
         if st is None:
-            return "That table is gone"
+            return Refusal("That table is gone", RefusalKind.GONE)
         if st.seat_of(ident.person) is None and st.creator != ident.person:
-            return "Sit at a table to invite somebody to it"
+            return Refusal("Sit at a table to invite somebody to it")
         if to_key == ident.person:
-            return "You are at this table already"
+            return Refusal("You are at this table already")
         guest = self.registry.clients.get(to_key)
         if guest is None:
-            return "They are not here any more"
+            return Refusal("They are not here any more", RefusalKind.GONE)
         if st.seat_of(to_key) is not None:
-            return f"{guest.identity.label} has a seat at this table already"
+            return Refusal(f"{guest.identity.label} has a seat at this table already")
         if self.free_seat(st) is None:
-            return "This table has no free seat"
+            return Refusal("This table has no free seat")
         if any(i.table_id == table_id for i in self.invitations_for(to_key)):
-            return f"{guest.identity.label} has your invitation to this table already"
+            return Refusal(f"{guest.identity.label} has your invitation to this table already")
         why = self._pace(ident.person)
         if why:
             return why
@@ -126,13 +126,13 @@ class Invitations:
             inv = self.registry.people.invite(str(ident.person), ident.label, str(to_key), table_id, time.time())
         except StoreError as exc:
             log.warning("an invitation could not be kept: %s", exc)
-            return "The invitation could not be kept (the server's store failed): try again"
+            return Refusal("The invitation could not be kept (the server's store failed): try again")
         self.registry.changed()
         guest.invited(inv)
         log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
         return None
 
-    def _pace(self, key: PersonId) -> str | None:
+    def _pace(self, key: PersonId) -> Refusal | None:
         """Why ``key`` may not send another invitation now (too many in the window), or None (counted)."""
         now = self.clock()
         sent = self._sent.setdefault(key, collections.deque())
@@ -140,8 +140,8 @@ class Invitations:
             sent.popleft()
         if len(sent) >= INVITES_PER_WINDOW:
             wait = INVITE_WINDOW - (now - sent[0])
-            return (f"Not so fast: {INVITES_PER_WINDOW} invitations a minute at most "
-                    f"(the next in {max(1, round(wait))} s)")
+            return Refusal(f"Not so fast: {INVITES_PER_WINDOW} invitations a minute at most "
+                           f"(the next in {max(1, round(wait))} s)", RefusalKind.SLOW_DOWN)
         sent.append(now)
         for other in [k for k, q in self._sent.items() if now - q[-1] >= INVITE_WINDOW]:
             del self._sent[other]            # (the map holds only those whose invitations still count)
@@ -155,13 +155,13 @@ class Invitations:
             log.warning("the invitations could not be read: %s", exc)
             return []
 
-    def answer(self, client: Client, invitation_id: int, accept: bool) -> tuple[str | None, Destination | None]:
+    def answer(self, client: Client, invitation_id: int, accept: bool) -> tuple[Refusal | None, Destination | None]:
         """``client`` accepts or declines an invitation; the inviter is told.  (Why not, or None;
         where to go now, as :meth:`Registry.sit` says.)"""
         key = client.identity.person
         inv = next((i for i in self.invitations_for(key) if i.id == invitation_id), None)
         if inv is None:
-            return "That invitation is no longer open", None
+            return Refusal("That invitation is no longer open", RefusalKind.GONE), None
         try:
             self.registry.people.withdraw(inv.id)
         except StoreError as exc:
@@ -177,7 +177,7 @@ class Invitations:
             return None, None
         seat = self.free_seat(st) if st is not None else None
         if st is None or seat is None:
-            return "That table has no free seat any more", None
+            return Refusal("That table has no free seat any more", RefusalKind.GONE), None
         st.allowed.add(key)                  # an invitation opens a private table to its guest
         why, where = self.registry.sit(client, st.id, seat)
         self.registry.changed()

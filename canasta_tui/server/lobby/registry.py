@@ -57,7 +57,7 @@ from ..club.writer import WAITS, KeptStore, QueuedPeople, SharedLobby
 from ..config import ConfigError, ServerConfig
 from ..door.auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, place
 from ..door.names import NameBook, NameRefused, skeleton
-from ..person import PersonId, person_text
+from ..person import PersonId, Refusal, RefusalKind, person_text
 from ..tables.server_table import (
     EXPERT_LEAST,
     FORMING,
@@ -513,7 +513,7 @@ class Registry:
         return found
 
     # ------------------------------------------------------------------ the lobby's commands
-    def may_create(self, client: Client) -> str | None:
+    def may_create(self, client: Client) -> Refusal | None:
         """Why ``client`` cannot create a table now (None: they can).  Creating one stands them up
         from a table that has not started: that one does not count."""
         key = client.identity.person
@@ -521,15 +521,15 @@ class Registry:
         left = [st for st in self.tables.values() if st.state == FORMING and st.seat_of(key) is not None]
         mine = sum(1 for st in self.tables.values() if st.creator == key and st.state != OVER and st not in left)
         if mine >= config.tables_per_person:
-            return f"You have {mine} tables already: finish one first (or stand up at one not started)"
+            return Refusal(f"You have {mine} tables already: finish one first (or stand up at one not started)")
         dropped = sum(1 for st in left if sum(c is not None for c in st.claims) == 1)
         if len(self.tables) - dropped >= config.max_tables:
-            return f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over"
+            return Refusal(f"The server holds {len(self.tables)} tables, its most: join one, or wait until one is over")
         if not client.identity.verified:
             return self._guest_may_create(client, left)
         return None
 
-    def _guest_may_create(self, client: Client, left: Sequence[ServerTable]) -> str | None:
+    def _guest_may_create(self, client: Client, left: Sequence[ServerTable]) -> Refusal | None:
         """Each guest connection is a new person, so guests are bounded apart: the tables guests
         created that are not over, from one address (:data:`GUEST_TABLES_PER_ADDRESS`) and in all (a
         share of the server's most, :func:`guest_tables`), so that guests can never fill the server."""
@@ -537,13 +537,13 @@ class Registry:
                   and st.creator is not None and not st.creator.is_key]
         mine = [st for st in theirs if self.created_from.get(st.id) == client.address]
         if client.address and len(mine) >= GUEST_TABLES_PER_ADDRESS:
-            return (f"Guests from your address have {len(mine)} tables not over, their most: join a table, "
-                    "or connect with your SSH key (ssh-keygen makes one)")
+            return Refusal(f"Guests from your address have {len(mine)} tables not over, their most: join a table, "
+                           "or connect with your SSH key (ssh-keygen makes one)")
         most = guest_tables(self.config.max_tables)
         if len(theirs) >= most:
             n = len(theirs)
-            return (f"Guests have {n} table{'' if n == 1 else 's'} not over, the most this server gives guests: "
-                    "join a table, or connect with your SSH key (ssh-keygen makes one)")
+            return Refusal(f"Guests have {n} table{'' if n == 1 else 's'} not over, the most this server gives "
+                           "guests: join a table, or connect with your SSH key (ssh-keygen makes one)")
         return None
 
     def create(self, client: Client, rules: Rules, level: str, rated: bool = False,
@@ -558,7 +558,7 @@ class Registry:
                                f"not {turn_timer:g} s")
         why = self.may_create(client)
         if why is not None:
-            raise TableRefused(why)
+            raise TableRefused(why.reason)
         if table_id is not None and table_id in self.tables:
             raise TableRefused(f"Table {table_id} is here already")
         settings = settings or TableSettings(rated=rated)
@@ -582,18 +582,18 @@ class Registry:
         self.changed()
         return st
 
-    def sit(self, client: Client, table_id: int, seat: int) -> tuple[str | None, Destination | None]:
+    def sit(self, client: Client, table_id: int, seat: int) -> tuple[Refusal | None, Destination | None]:
         """``client`` wants ``seat`` of a table: (why not, or None; where to go now, if anywhere)."""
         st = self.tables.get(table_id)
         if st is None:
-            return "That table is gone", None
+            return Refusal("That table is gone", RefusalKind.GONE), None
         if not 0 <= seat < st.players:
-            return f"This table has seats 1 to {st.players}", None
+            return Refusal(f"This table has seats 1 to {st.players}"), None
         key = client.identity.person
         if st.state == FORMING:
             c = st.claims[seat]
             if c is not None and c.person != key:
-                return f"{c.name} sits there", None
+                return Refusal(f"{c.name} sits there"), None
             why = st.may_sit(key)
             if why:
                 return why, None
@@ -602,20 +602,20 @@ class Registry:
             self.changed()
             return why, None
         if st.state == OVER or st.table is None:
-            return "This match is over", None
+            return Refusal("This match is over"), None
         s = st.table.seats[seat]
         if s.key == str(key):
             return None, Destination(st.id, seat)
         if s.kind == REMOTE:
             here = seat in st.links
-            return (f"That is {s.name}'s seat" if here else f"{s.name}'s seat waits for them"), None
+            return Refusal(f"That is {s.name}'s seat" if here else f"{s.name}'s seat waits for them"), None
         if s.key:
-            return f"That is {s.name}'s seat: a computer plays it until they come back", None
+            return Refusal(f"That is {s.name}'s seat: a computer plays it until they come back"), None
         if seat in st.pending:
-            return f"{st.pending[seat][1].name} takes that seat at the next deal", None
+            return Refusal(f"{st.pending[seat][1].name} takes that seat at the next deal"), None
         mine = st.seat_of(key)
         if mine is not None:
-            return f"You play Player {mine + 1} at this table", None
+            return Refusal(f"You play Player {mine + 1} at this table"), None
         why = st.may_sit(key)
         if why:
             return why, None
@@ -638,21 +638,21 @@ class Registry:
                 self.tables.pop(other.id, None)
                 self.invitations.forget(other.id)
 
-    def stand(self, client: Client, table_id: int) -> str | None:
+    def stand(self, client: Client, table_id: int) -> Refusal | None:
         """``client`` stands up at a forming table.  Its creator still starts it (a table of
         computers only, to watch); the table goes when it is empty and its creator is gone."""
         st = self.tables.get(table_id)
         if st is None or st.state != FORMING or not st.stand(client.identity.person, keep_creator=True):
-            return "You have no seat to leave at this table"
+            return Refusal("You have no seat to leave at this table")
         self._drop_if_empty(st)
         self.changed()
         return None
 
-    def dismiss(self, client: Client, table_id: int, seat: int) -> str | None:
+    def dismiss(self, client: Client, table_id: int, seat: int) -> Refusal | None:
         """The creator of a forming table asks the person in ``seat`` to leave (they are told)."""
         st = self.tables.get(table_id)
         if st is None:
-            return "That table is gone"
+            return Refusal("That table is gone", RefusalKind.GONE)
         why, gone = st.dismiss(client.identity.person, seat)
         if why or gone is None:
             return why
@@ -663,22 +663,22 @@ class Registry:
         self.changed()
         return None
 
-    def join(self, client: Client, code: str) -> tuple[str | None, Destination | None]:
+    def join(self, client: Client, code: str) -> tuple[Refusal | None, Destination | None]:
         """``client`` typed a table's code: they may sit there, and take its free seat.  Wrong codes
         cost time (as a guest's seat codes do)."""
         # (by the place typing, never by the name typed: 13,500 guesses an hour rotated names)
         key = f"place {place(client.address)} table"
         wait = self.codes.wait(key)
         if wait is None:
-            return "Too many wrong codes: try again in a quarter of an hour", None
+            return Refusal("Too many wrong codes: try again in a quarter of an hour", RefusalKind.SLOW_DOWN), None
         if wait > 0:
-            return f"Wrong codes cost time: try again in {max(1, round(wait))} s", None
+            return Refusal(f"Wrong codes cost time: try again in {max(1, round(wait))} s", RefusalKind.SLOW_DOWN), None
         typed = code_key(code)
         st = next((t for t in self.tables.values() if t.code and t.code == typed), None) if typed else None
         if st is None:
             self.codes.failed(key)
             log.warning("a wrong table code typed by %s", client.identity.log_text())
-            return "No table has that code", None
+            return Refusal("No table has that code"), None
         st.allowed.add(client.identity.person)
         mine = st.seat_of(client.identity.person)
         if mine is not None:
@@ -687,21 +687,21 @@ class Registry:
         seat = self.invitations.free_seat(st)
         if seat is None:
             self.changed()
-            return f"Table {st.id} has no free seat (you may watch it)", None
+            return Refusal(f"Table {st.id} has no free seat (you may watch it)"), None
         return self.sit(client, st.id, seat)
 
-    def start(self, client: Client, table_id: int) -> str | None:
+    def start(self, client: Client, table_id: int) -> Refusal | None:
         st = self.tables.get(table_id)
         if st is None:
-            return "That table is gone"
+            return Refusal("That table is gone", RefusalKind.GONE)
         if st.state != FORMING:
-            return "This table has started"
+            return Refusal("This table has started")
         if st.creator != client.identity.person:
-            return f"{st.creator_name()} starts this table (they created it)"
+            return Refusal(f"{st.creator_name()} starts this table (they created it)")
         seated = [(i, c) for i, c in enumerate(st.claims) if c is not None]
         if st.rated and not seated:
             # A match of computers alone would rate a level against itself (docs/ratings.md).
-            return NOBODY_RATED
+            return Refusal(NOBODY_RATED)
         st.start(self.executor)
         log.info("table %d starts: %s", st.id, ", ".join(printable(c.name) for _, c in seated) or "computers only")
         for seat, c in seated:

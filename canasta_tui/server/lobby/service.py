@@ -34,7 +34,7 @@ from ...ui.lobby import CODE_MAX
 from ..club.admin import Admin, AdminRefused, announcement, ban_target, check_ban, listed, when
 from ..club.people import ADDRESS_PREFIX, Ban
 from ..door.auth import Identity, place
-from ..person import PersonId
+from ..person import PersonId, reason
 from ..tables.server_table import LobbyRow, TableRefused
 from .connected import Client
 from .registry import Registry
@@ -99,8 +99,9 @@ class RegistryLobby:
     def unsubscribe(self, listener: Callable[[], None]) -> None:
         self.registry.unsubscribe(listener)
 
+    # (the lobby's screen shows a refusal's words: they are what it is handed)
     def may_create(self) -> str | None:
-        return self.registry.may_create(self.client)
+        return reason(self.registry.may_create(self.client))
 
     def create(self, rules: Rules, level: str, settings: TableSettings = OPEN_TABLE, turn_timer: int = 0) -> int | str:
         try:
@@ -112,13 +113,14 @@ class RegistryLobby:
         return self.registry.turn_timers
 
     def sit(self, table: int, seat: int) -> tuple[str | None, Destination | None]:
-        return self.registry.sit(self.client, table, seat)
+        why, where = self.registry.sit(self.client, table, seat)
+        return reason(why), where
 
     def stand(self, table: int) -> str | None:
-        return self.registry.stand(self.client, table)
+        return reason(self.registry.stand(self.client, table))
 
     def start(self, table: int) -> str | None:
-        return self.registry.start(self.client, table)
+        return reason(self.registry.start(self.client, table))
 
     def say(self, text: str) -> str | None:
         return self.registry.say_lobby(self.client, text)
@@ -133,16 +135,18 @@ class RegistryLobby:
         who = PersonId.read(person)          # (the screen names the person as the online list did)
         if who is None:
             return "They are not here any more"
-        return self.registry.invitations.invite(self.client, who, table)
+        return reason(self.registry.invitations.invite(self.client, who, table))
 
     def answer(self, invitation: int, accept: bool) -> tuple[str | None, Destination | None]:
-        return self.registry.invitations.answer(self.client, invitation, accept)
+        why, where = self.registry.invitations.answer(self.client, invitation, accept)
+        return reason(why), where
 
     def join(self, code: str) -> tuple[str | None, Destination | None]:
-        return self.registry.join(self.client, code)
+        why, where = self.registry.join(self.client, code)
+        return reason(why), where
 
     def dismiss(self, table: int, seat: int) -> str | None:
-        return self.registry.dismiss(self.client, table, seat)
+        return reason(self.registry.dismiss(self.client, table, seat))
 
     def admin(self, act: AdminAct, target: str, text: str) -> str:
         try:

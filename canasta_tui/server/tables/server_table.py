@@ -53,7 +53,7 @@ from ..club.results import Club
 from ..config import ServerConfig
 from ..lobby.connected import Client
 from ..lobby.forming import Claim, saved_text
-from ..person import PersonId, person_text
+from ..person import PersonId, Refusal, person_text
 from .store import TableStore
 
 log = logging.getLogger("canasta.server")
@@ -328,50 +328,50 @@ class ServerTable:
         key = str(person)        # (the table's seats keep their person as the save writes it)
         return next((i for i, s in enumerate(self.table.seats) if s.key == key), None)
 
-    def may_sit(self, person: PersonId) -> str | None:
+    def may_sit(self, person: PersonId) -> Refusal | None:
         """Why ``person`` may not take a seat here (a private table), or None."""
         if self.access == Access.OPEN or person == self.creator or person in self.allowed:
             return None
         if self.seat_of(person) is not None:
             return None
         if self.access == Access.INVITE:
-            return f"Table {self.id} is private: its players invite whom they want"
-        return f"Table {self.id} is private: press g and type its code (its creator has it)"
+            return Refusal(f"Table {self.id} is private: its players invite whom they want")
+        return Refusal(f"Table {self.id} is private: press g and type its code (its creator has it)")
 
-    def may_watch(self, person: PersonId) -> str | None:
+    def may_watch(self, person: PersonId) -> Refusal | None:
         """Why ``person`` may not watch this table, or None (its people always may)."""
         if self.watchable or person == self.creator or person in self.allowed:
             return None
         if self.seat_of(person) is not None or any(c.person == person for _, c in self.pending.values()):
             return None
-        return f"Table {self.id} is not watched: its creator chose so"
+        return Refusal(f"Table {self.id} is not watched: its creator chose so")
 
-    def dismiss(self, person: PersonId, seat: int) -> tuple[str | None, Claim | None]:
+    def dismiss(self, person: PersonId, seat: int) -> tuple[Refusal | None, Claim | None]:
         """The creator (``person``) asks the person in ``seat`` of this forming table to leave:
         (why not; the claim that went)."""
         if person != self.creator:
-            return f"Only {self.creator_name()}, who created table {self.id}, may ask somebody to leave it", None
+            return Refusal(f"Only {self.creator_name()}, who created table {self.id}, may ask somebody to leave it"), None
         if self.table is not None:
-            return "The table has started: everybody keeps their seat", None
+            return Refusal("The table has started: everybody keeps their seat"), None
         if not 0 <= seat < self.players:
-            return f"This table has seats 1 to {self.players}", None
+            return Refusal(f"This table has seats 1 to {self.players}"), None
         c = self.claims[seat]
         if c is None:
-            return f"Nobody sits in seat {seat + 1}", None
+            return Refusal(f"Nobody sits in seat {seat + 1}"), None
         if c.person == person:
-            return "That is your own seat: press u to stand up", None
+            return Refusal("That is your own seat: press u to stand up"), None
         self.claims[seat] = None
         self.allowed.discard(c.person)
         self.touched = time.monotonic()
         return None, c
 
     # ------------------------------------------------------------------ forming
-    def claim(self, client: Client, seat: int) -> str | None:
+    def claim(self, client: Client, seat: int) -> Refusal | None:
         ident = client.identity
         if self.claims[seat] is not None:
             c = self.claims[seat]
-            return "That is your seat already" if c is not None and c.person == ident.person else \
-                f"{c.name if c else 'Somebody'} sits there"
+            return Refusal("That is your seat already" if c is not None and c.person == ident.person else
+                           f"{c.name if c else 'Somebody'} sits there")
         old = self.seat_of(ident.person)
         if old is not None:
             self.claims[old] = None
@@ -692,17 +692,17 @@ class ServerTable:
         late = [names[k] for k in self.again_late if k in names]
         return out + (f". {', '.join(late)} did not answer in time" if late else "")
 
-    def answer_again(self, client: Client, yes: bool) -> str | None:
+    def answer_again(self, client: Client, yes: bool) -> Refusal | None:
         """``client``, a player of this finished match, answers "play again?" (why not, or None)."""
         key = str(client.identity.person)
         if self.again is None or self.table is None:
-            return "The match is not over"
+            return Refusal("The match is not over")
         if self.seat_of(client.identity.person) is None:
-            return "Only the match's players are asked"
+            return Refusal("Only the match's players are asked")
         if key in self.again_late:
-            return "Too late: the time to answer ran out, and no answer is a no"
+            return Refusal("Too late: the time to answer ran out, and no answer is a no")
         if self.again_at is not None or key in self.again:
-            return "You have answered"
+            return Refusal("You have answered")
         self.again[key] = yes
         self.table.say("", f"{self._player_names()[key]} {'plays again' if yes else 'does not play again'}")
         self._settle_again()
