@@ -16,16 +16,19 @@ import asyncio
 import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import asyncssh
 import pytest
+from e2e.test_tmux import Tmux
 from engines import HAProxy, haproxy_server
 
 from canasta_tui.server.door.auth import Identity
@@ -271,3 +274,39 @@ def test_kill_9_of_a_front_its_player_reconnects_through_haproxy_to_the_other(tm
             await alice.close()
 
         run(main(), timeout=180)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("ssh") is None, reason="needs tmux and OpenSSH")
+def test_openssh_in_tmux_comes_back_through_haproxy_after_its_front_dies_without_a_host_key_warning(
+        tmp_path: Path) -> None:
+    """A player as in life: OpenSSH in a terminal (tmux, 80x24), through HAProxy's one address; it
+    learns the host key at its first connection.  Its front is killed (``kill -9``): ``ssh`` ends.
+    The same command again, now strict about the host key, reaches the other front: no warning, the
+    lobby."""
+    shared = tmp_path / "ssh_host_ed25519_key"
+    known = tmp_path / "known_hosts"
+    t = Tmux(f"canasta-door-{uuid.uuid4().hex[:8]}")
+
+    def ssh(port: int, strict: str) -> None:
+        command = (f"ssh -F /dev/null -p {port} -b {THERE} -i {key_file(tmp_path, 'ann')} -o IdentitiesOnly=yes "
+                   f"-o IdentityAgent=none -o UserKnownHostsFile={known} -o GlobalKnownHostsFile=/dev/null "
+                   f"-o StrictHostKeyChecking={strict} -o PreferredAuthentications=publickey ann@127.0.0.1")
+        t.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
+              f"env -i PATH=/usr/bin:/bin HOME={tmp_path} LANG=C.UTF-8 TERM=xterm-256color {command}; "
+              "echo ssh ended $?; sleep 600")
+
+    try:
+        with front(tmp_path, "one", shared) as (p1, port1), front(tmp_path, "two", shared) as (p2, port2), \
+                haproxy_server([port1, port2]) as hp:
+            ssh(hp.port, "accept-new")
+            screen = t.wait(lambda s: "This is front" in s, timeout=WAIT)
+            where, other = ("one", "two") if "This is front one" in screen else ("two", "one")
+            (p1 if where == "one" else p2).send_signal(signal.SIGKILL)
+            t.wait(lambda s: "ssh ended 255" in s, timeout=WAIT)          # (OpenSSH's status for a lost connection)
+            t.run("kill-session", "-t", "t")
+            ssh(hp.port, "yes")
+            screen = t.wait(lambda s: f"This is front {other}" in s, timeout=WAIT)
+            assert "ann ✓" in screen and "WARNING" not in screen and "IDENTIFICATION" not in screen
+            assert known.read_text().count("ssh-ed25519") == 1
+    finally:
+        subprocess.run(["tmux", "-L", t.socket, "kill-server"], capture_output=True, timeout=10)
