@@ -7,7 +7,9 @@ cannot see at random, consistently with everything its view shows
 and lets rules of thumb play on for a round (the rollout), then scores the
 position.  The same sampled deals are used for every candidate (common random numbers),
 so the comparison is fair even with few samples.  Against a long hand in classic Canasta it
-keeps its rules of thumb's discard (:func:`trusts_discard_habit`).  Elsewhere it plays its own rules of
+keeps its rules of thumb's discard (:func:`trusts_discard_habit`), but still weighs stopping or
+freezing a large pile (:func:`discard_candidates`); :func:`best_discards` is the same discard
+search for the coach's hint.  Elsewhere it plays its own rules of
 thumb (:data:`~canasta_tui.ai.heuristic.EXPERT`: Advanced with faster mixed canastas and
 fewer cards held back), which its side also follows in the rollouts; the opponents are
 modelled as Advanced.
@@ -30,9 +32,11 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import replace
+from typing import NamedTuple
 
 from ..engine import Action, GameState, Phase, PlayerView, Rules, apply, score_hand, view_for
 from ..engine import actions as A
+from ..engine.cards import IS_BLACK_THREE, IS_RED_THREE, IS_WILD, RANK_OF, VALUE
 from ..engine.moves import apply_legal
 from ..engine.scoring import canasta_bonus, red_three_points
 from ..engine.state import team
@@ -42,6 +46,7 @@ from .heuristic import (
     EXPERT_AGGRESSIVE,
     Style,
     TurnMemory,
+    best_discard,
     could_go_out,
     deal_after_ask,
     decide,
@@ -49,7 +54,7 @@ from .heuristic import (
     go_out_plan,
     safe_fallback,
 )
-from .knowledge import next_player
+from .knowledge import next_player, opponents
 from .samba import canasta_progress, hand_card_cost, is_variant
 
 #: Sampled deals per second of budget for each candidate: enough that the node cap below,
@@ -177,16 +182,14 @@ class ExpertPlayer:
             variants.append(EXPERT if style == EXPERT_AGGRESSIVE else EXPERT_AGGRESSIVE)
             for st in (st for st in variants if st != style):
                 a = decide(v, st, TurnMemory())
-                if a in legal:
+                # A discard ends the turn: the same discard under another style is the same play
+                # (issue 33: the search compared one discard with itself).
+                if a in legal and not (a.kind == A.DISCARD and any(a == x for x, _ in out)):
                     out.append((a, st))
-            return out
-        if base.kind == A.DISCARD and not trusts_discard_habit(v):
-            ds = [a for a in legal if a.kind == A.DISCARD]
-            scored = sorted(discard_scores(v, style, ds), key=lambda x: (x[0], x[1].card))
-            top = scored[0][0]
-            for sc, a in scored[:4]:
-                if a != base and sc - top < 80.0:
-                    out.append((a, None))
+            if len(out) > 1 or base.kind != A.DISCARD:
+                return out
+        if base.kind == A.DISCARD:
+            out += [(a, None) for a in discard_candidates(v, style, base)]
         return out
 
     # ------------------------------------------------------------------ search
@@ -265,6 +268,112 @@ class ExpertPlayer:
             s = apply_legal(s, a)  # taken from v.legal: no need to check it again
             steps += 1
         return evaluate(s, me), steps + 1
+
+
+#: A pile of at least this many cards is worth a search of stopping or freezing it (issue 33: "a 9-card
+#: pile full of pairs was left open with a joker in hand").
+FREEZE_PILE = 7
+#: Discards the search compares with the rules of thumb's choice: the next best by the rules of
+#: thumb within :data:`DISCARD_SPREAD` points of it (issue 33: "the best few candidates").
+DISCARD_RIVALS = 3
+DISCARD_SPREAD = 80.0
+
+
+def discard_candidates(v: PlayerView, style: Style, base: Action) -> list[Action]:
+    """The discards worth searching beside ``base`` (the rules of thumb's), best first (issue 33,
+    "Play"): the next few by the rules of thumb (not against a long hand in classic Canasta,
+    :func:`trusts_discard_habit`), and, when the pile is large and the other side has melded, a
+    black three to stop it and a wild card to freeze it (the cheapest of each).  Never, against a
+    long hand, a card that leaves the pile open in place of their stop or freeze: sampled deals
+    underrate such a hand's pairs, so the search would err toward the open card; toward the freeze
+    it errs on the safe side."""
+    ds = [a for a in v.legal if a.kind == A.DISCARD]
+    scored = sorted(discard_scores(v, style, ds), key=lambda x: (x[0], x[1].card))
+    out: list[Action] = []
+    if not trusts_discard_habit(v):
+        top = scored[0][0]
+        out += [a for sc, a in scored[:DISCARD_RIVALS + 1] if a != base and sc - top < DISCARD_SPREAD]
+    if stops_worth_searching(v):
+        for kind in (IS_BLACK_THREE, IS_WILD):
+            stop = next((a for _, a in sorted(scored, key=lambda x: VALUE[x[1].card])
+                         if kind[a.card] and not IS_RED_THREE[a.card]), None)
+            if stop is not None and stop != base and stop not in out:
+                out.append(stop)
+    return out
+
+
+def stops_worth_searching(v: PlayerView) -> bool:
+    """A black three to stop the pile, or a wild card to freeze it, is a candidate of the search
+    (issue 33) when the pile holds :data:`FREEZE_PILE` cards or more, is
+    not frozen yet (for a wild card) and the other side has melded.  Classic Canasta only: in
+    Samba and Bolivia wild cards are worth more on the table."""
+    if is_variant(v.rules) or len(v.pile) < FREEZE_PILE:
+        return False
+    return any(any(m is not None for m in v.melds[team(p, v.rules)]) for p in opponents(v, v.turn))
+
+
+class DiscardChoice(NamedTuple):
+    """A discard weighed by the Expert's search (:func:`best_discards`): ``gain`` is its mean value
+    over the same sampled deals less that of the rules of thumb's discard (0 for that one),
+    ``error`` the standard error of that difference, ``reason`` what the rules of thumb see in it
+    (Canasta's words, one clause)."""
+
+    action: Action
+    gain: float
+    error: float
+    reason: str
+
+
+def best_discards(view: PlayerView, budget: float = 0.1, seed: int = 0) -> list[DiscardChoice]:
+    """The discards the Expert weighs in ``view`` (a meld phase where discarding is legal), ranked
+    by its search, the one it would play first, with what each gains over the rules of thumb's
+    discard and why.  For the coach's hint (issue 33: "a hint that is a discard comes from a search
+    of the discards, not from the rule of thumb alone"): the same candidates and the same choice as
+    the Expert's own discard (:func:`discard_candidates`, :func:`best_candidate`), counted in work
+    (the same on a quiet and a busy machine).  Empty when no discard is legal."""
+    ds = [a for a in view.legal if a.kind == A.DISCARD]
+    if not ds:
+        return []
+    player = ExpertPlayer(seed, budget=budget, deadline=False)
+    player._new_hand(view)
+    style = player.style
+    base = best_discard(view, style, ds)
+    actions = [base, *(a for a in discard_candidates(view, style, base) if a != base)]
+    if len(actions) == 1:
+        return [DiscardChoice(base, 0.0, 0.0, discard_reason(view, style, base))]
+    values = player.sample_values(view, [(a, None) for a in actions])
+    if len(values[0]) < 2:
+        return [DiscardChoice(a, 0.0, 0.0, discard_reason(view, style, a)) for a in actions]
+    chosen = best_candidate(values)
+    out = []
+    for j, a in enumerate(actions):
+        mu, se = paired_gain(values[j], values[0]) if j else (0.0, 0.0)
+        out.append(DiscardChoice(a, mu, se, discard_reason(view, style, a)))
+    first = out.pop(chosen)
+    return [first, *sorted(out, key=lambda d: -d.gain)]
+
+
+def discard_reason(v: PlayerView, style: Style, a: Action) -> str:
+    """What the rules of thumb see in discarding ``a.card`` (one clause, Canasta's words)."""
+    c = a.card
+    q = RANK_OF[c]
+    pile_n = len(v.pile)
+    if IS_BLACK_THREE[c]:
+        return "a black three: the next player cannot take the pile"
+    if IS_WILD[c]:
+        return f"freezes the pile of {pile_n} cards" if not v.frozen else "the pile is frozen already"
+    nxt = next_player(v, v.turn)
+    row = v.melds[team(nxt, v.rules)]
+    theirs = row[q]
+    if not v.frozen and theirs is not None and not theirs.is_canasta:
+        return "the next player's side can add it to their meld and take the pile"
+    in_pile = sum(1 for x in v.pile if RANK_OF[x] == q and not IS_RED_THREE[x])
+    if in_pile:
+        return f"the pile already holds {in_pile}: whoever takes it gains them too"
+    held = sum(1 for x in v.hand if RANK_OF[x] == q)
+    if held >= 2:
+        return "breaks a pair you hold"
+    return "a single card of a rank the next side has not melded"
 
 
 def trusts_discard_habit(v: PlayerView) -> bool:

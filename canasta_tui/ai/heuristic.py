@@ -60,6 +60,8 @@ class Style:
     go_out: int = 0              # 1: go out whenever possible, -1: never (this turn), 0: judge
     wild_from: int = 0           # put a wild card on a meld of at least this size (0: only to finish)
     partner: bool = False        # a partner's habits (issue 20): see "A partner worth having" below
+    # Issue 33 ("Play"), each measured on its own (docs/expert-strength.md):
+    races: bool = False          # the other side one turn from out: no small pile of dead cards
 
 
 BEGINNER = Style()
@@ -71,7 +73,7 @@ ADVANCED_AGGRESSIVE = Style(advanced=True, aggressive=True, keep_cards=3, pair_w
 #: meld with a wild card on a bare pair.  Its aggressive hands meld down to two cards and
 #: go out whenever they can, but do not spend wild cards on small piles (that loses).
 #: It plays as a partner worth having (``partner``): see "A partner worth having" below.
-EXPERT = replace(ADVANCED, keep_cards=3, wild_from=5, partner=True)
+EXPERT = replace(ADVANCED, keep_cards=3, wild_from=5, partner=True, races=True)
 EXPERT_AGGRESSIVE = replace(EXPERT, keep_cards=2, go_out=1)
 
 
@@ -156,6 +158,8 @@ def choose_draw(v: PlayerView, style: Style) -> Action:
         # Stock exhausted: take the pile when allowed (it keeps the hand going), else end.
         return best
     size = len(v.pile)
+    if style.races and not S.is_variant(v.rules) and races_past_small_pile(v, best):
+        return A.A_DRAW
     if not style.advanced:
         if pile_preference(best) <= 1 or size >= 4:
             return best
@@ -167,6 +171,46 @@ def choose_draw(v: PlayerView, style: Style) -> Action:
     if v.rules.wild_melds_allowed and pile_preference(best) >= 2 and size < 6:
         return A.A_DRAW  # Bolivia: a wild card is worth more toward a bolivia than a small pile
     return best
+
+
+#: A pile of at most this many cards is "small" when racing (issue 33: with the other side one turn
+#: from out, draw and shed rather than take a small pile of cards you cannot meld).
+SMALL_PILE = 5
+#: Cards an opponent holds, its side with the canastas it needs, to be "one turn from out".
+NEARLY_OUT = 3
+
+
+def races_past_small_pile(v: PlayerView, take: Action) -> bool:
+    """Race at the end of a hand (issue 33, "Play"): an opponent is one turn from going out (its
+    side has its canastas and it holds :data:`NEARLY_OUT` cards or fewer), the pile is small and
+    taking it as ``take`` would leave cards in hand that cannot be melded this turn (a black three,
+    a lone card of a rank the side has no meld of).  Every such card is caught at the end, so draw
+    one card and shed the highest rather than take them."""
+    if len(v.pile) > SMALL_PILE or not any(K.may_go_out_soon(v, p, NEARLY_OUT) for p in K.opponents(v)):
+        return False
+    tm = K.turn_team(v)
+    row = v.melds[tm]
+    cnt = K.counts(v.hand)
+    for c in v.pile:
+        cnt[RANK_OF[c]] += 0 if IS_RED_THREE[c] else 1
+    if take.ranks:
+        for q in take.ranks:
+            cnt[q] -= 1  # the pair (or natural and wild card) melded with the upcard
+        cnt[RANK_OF[v.pile[-1]]] -= 1
+    opened = any(m is not None for m in row) or bool(take.ranks)
+    for c in v.pile[:-1]:
+        q = RANK_OF[c]
+        if IS_RED_THREE[c]:
+            continue
+        if IS_BLACK_THREE[c]:
+            return True
+        if IS_WILD[c]:
+            if not opened:
+                return True
+            continue
+        if row[q] is None and cnt[q] < 3 and not (take.ranks and take.ranks[0] == q):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- answering
