@@ -60,7 +60,7 @@ from .tables.pgstore import PostgresTableStore, table_store_for
 from .tables.store import StoredTable, TableStore
 
 if TYPE_CHECKING:
-    from .club.notices import SharedPeople
+    from .club.notices import Notices, SharedPeople
 
 log = logging.getLogger("canasta.server")
 
@@ -186,8 +186,12 @@ class Server:
             own_tables(self._store, self._registry)
         self._admin = Admin(self._registry, Bans(self._registry.people))
         self._admin.drop_address = self._drop_address
-        if config.database:
-            self._share_people(config.database)
+        if config.database and not config.cluster:
+            # (servers on one database without a bus tell each other through it; a cluster's
+            # nodes through the bus: the node hands its notices to share_people)
+            from .club.notices import PgNotices
+
+            self.share_people(PgNotices(config.database, f"{os.getpid()}"))
         try:
             self._listener = await self._listen(key)
         except OSError as exc:
@@ -222,13 +226,13 @@ class Server:
         await door.start(config.host, config.port)
         return door
 
-    def _share_people(self, dsn: str) -> None:
+    def share_people(self, notices: Notices) -> None:
         """The people database is shared with other server processes: each change written here is
-        a notice to them, and theirs are read again here (:mod:`.club.notices`)."""
-        from .club.notices import BANS_CHANGED, PgNotices, SharedPeople
+        a notice to them (over ``notices``: the database's LISTEN/NOTIFY, or a cluster's bus), and
+        theirs are read again here (:mod:`.club.notices`)."""
+        from .club.notices import BANS_CHANGED, SharedPeople
         from .club.writer import QueuedPeople
 
-        notices = PgNotices(dsn, f"{os.getpid()}")
         self.shared = SharedPeople(self.registry, self.admin, notices)
         people = self.registry.people
         if isinstance(people, QueuedPeople):

@@ -33,6 +33,7 @@ from .pgpeople import CONNECT_TIMEOUT, hide_password, where_of
 from .writer import LOBBY_CHANGED, PEOPLE_CHANGED
 
 if TYPE_CHECKING:
+    from ..cluster.bus import Bus, Incoming, Sub
     from ..lobby.registry import Registry
     from .admin import Admin
 
@@ -185,6 +186,63 @@ class PgNotices:
                 break
         if conn is not None:
             conn.close()
+
+
+class BusNotices:
+    """Notices over the cluster's bus (:mod:`..cluster.bus`): each kind is its subject
+    (``canasta.<room>.people.changed``, …), the message ``{"from": node}``; what else comes on
+    them is refused by the bus (size, strict JSON) or here (a subject that is not a kind)."""
+
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._subs: list[Sub] = []
+        self._closed = False
+        #: Set once every kind is subscribed (tests wait for it).
+        self.listening = threading.Event()
+
+    def start(self, hear: Callable[[str], None]) -> None:
+        loop = self._loop = asyncio.get_running_loop()
+
+        async def heard(m: Incoming) -> None:
+            kind = notice_kind(m.subject)
+            if kind is not None:
+                hear(kind)
+
+        async def subscribe() -> None:
+            for kind in sorted(KINDS):
+                self._subs.append(await self.bus.subscribe(kind, heard))
+            self.listening.set()
+        self._task = loop.create_task(subscribe())
+
+    def publish(self, kind: str) -> None:
+        loop = self._loop
+        if kind not in KINDS or loop is None or self._closed:
+            return
+
+        def send() -> None:
+            task = loop.create_task(self.bus.publish(kind, {"from": self.bus.name}))
+            task.add_done_callback(_sent)
+        with contextlib.suppress(RuntimeError):         # (the loop has closed)
+            loop.call_soon_threadsafe(send)
+
+    def close(self) -> None:
+        """(From a thread other than the loop's: the subscriptions end on the loop.)"""
+        self._closed = True
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+
+        async def stop() -> None:
+            for sub in self._subs:
+                await sub.stop()
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(stop(), loop).result(5.0)
+
+
+def _sent(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a notice to the other servers could not be sent: %s", task.exception())
 
 
 class SharedPeople:

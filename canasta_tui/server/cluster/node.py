@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ..server import Server
     from .bus import Bus
     from .lobby import FrontLobby, OwnerLobby
+    from .presence import Presence
 
 log = logging.getLogger("canasta.server")
 
@@ -177,6 +178,7 @@ class FrontNode:
         self.server = server or Server(config)
         self.bus: Bus | None = None
         self.lobby: FrontLobby | None = None
+        self.presence: Presence | None = None
 
     async def start(self) -> None:
         from .lobby import FrontLobby, TableNumbers
@@ -186,10 +188,20 @@ class FrontNode:
         self.lobby = FrontLobby(self.bus, self.server.registry, self.name, TableNumbers(self.config.database))
         await self.lobby.start()
         self.server.registry.room = self.lobby
+        # The people shared with the other fronts: their "read again" notices over the bus, and
+        # who is online at every front (:mod:`..club.notices`, :mod:`.presence`).
+        from ..club.notices import BusNotices
+        from .presence import Presence
+
+        self.server.share_people(BusNotices(self.bus))
+        self.presence = await Presence.open(self.bus, self.name)
+        self.server.registry.use_presence(self.presence)
         log.info("front %s: listening on port %d, in room %s", self.name, self.server.port, self.config.room)
 
     async def stop(self) -> None:
         await self.server.stop()
+        if self.presence is not None:
+            await self.presence.close()
         if self.lobby is not None:
             await self.lobby.stop()
         if self.bus is not None:

@@ -28,6 +28,7 @@ import math
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor
+from typing import TYPE_CHECKING
 
 from ...engine import Rules
 from ...lobbyview import (
@@ -80,6 +81,9 @@ from ..tables.store import StoredTable, TableStore
 from .connected import Client, Room
 from .forming import Claim, FormingTables, saved_column, saved_person, saved_text, tell_left
 from .invitations import Invitations
+
+if TYPE_CHECKING:
+    from ..cluster.presence import Here, Presence
 
 log = logging.getLogger("canasta.server")
 
@@ -159,6 +163,8 @@ class Registry:
         self.generation = 0
         self._rows: tuple[int, list[LobbyRow]] = (-1, [])
         self._online: tuple[int, list[PersonRow]] = (-1, [])
+        #: A front of a cluster: who is online at every front (:meth:`use_presence`).
+        self.presence: Presence | None = None
 
     def _writes_wait(self, keys: frozenset[str]) -> None:
         """On the store's writer thread: the changes of ``keys`` wait (the store cannot be written);
@@ -226,6 +232,8 @@ class Registry:
             self._listeners.remove(fn)
 
     def changed(self) -> None:
+        if self.presence is not None:
+            self.presence.changed()
         self.generation += 1
         self.forming.keep()
         for fn in list(self._listeners):
@@ -457,15 +465,29 @@ class Registry:
         self.changed()
 
     def online(self) -> int:
-        return len(self.clients)
+        return len(self.online_rows()) if self.presence is not None else len(self.clients)
 
-    def online_rows(self) -> list[PersonRow]:
-        """Everybody connected, where they are and their rating at the game of the table they are at
-        (in the lobby: Canasta), built once after each change for every lobby (each marks its own
-        person).  Sorted by where they are (the lobby first, then by table), then by name."""
-        at, rows = self._online
-        if at == self.generation:
-            return rows
+    def use_presence(self, presence: Presence) -> None:
+        """A front of a cluster: its people are written to the cluster's presence, and the online
+        list shows the other fronts' people too (:mod:`..cluster.presence`)."""
+        self.presence = presence
+        presence.on_change = self.changed
+        presence.start(self.here)
+
+    def here(self) -> list[Here]:
+        """Everybody connected to this server, where they are, as the cluster's presence keeps them."""
+        from ..cluster.presence import Here
+
+        front = self.presence.front if self.presence is not None else ""
+        where = self._where()
+        out = []
+        for person, c in self.clients.items():
+            table, watching = where.get(person, (None, False))
+            out.append(Here(str(person), c.identity.label, c.identity.verified, table, watching, front))
+        return out
+
+    def _where(self) -> dict[PersonId, tuple[int, bool]]:
+        """The table each person connected is at, and whether they watch it."""
         where: dict[PersonId, tuple[int, bool]] = {}
         for st in self.tables.values():
             for who in st.watchers:
@@ -476,14 +498,34 @@ class Registry:
             for claim in st.claims if st.state == FORMING else ():
                 if claim is not None:
                     where.setdefault(claim.person, (st.id, False))
+        return where
+
+    def online_rows(self) -> list[PersonRow]:
+        """Everybody connected, where they are and their rating at the game of the table they are at
+        (in the lobby: Canasta), built once after each change for every lobby (each marks its own
+        person).  Sorted by where they are (the lobby first, then by table), then by name.  A front
+        of a cluster shows the other fronts' people too (the presence; their ratings read here)."""
+        at, rows = self._online
+        if at == self.generation:
+            return rows
+        where = self._where()
+        people = [(person, c.identity.label, c.identity.verified, *where.get(person, (None, False)))
+                  for person, c in self.clients.items()]
+        if self.presence is not None:
+            for h in self.presence.others():
+                other = PersonId.read(h.key)            # (checked when read: a key or a guest)
+                if other is not None and other not in self.clients:
+                    people.append((other, h.name, h.verified, h.table, h.watching))
         rows = []
-        for key, c in self.clients.items():
-            ident = c.identity
-            table, watching = where.get(key, (None, False))
+        shown: set[PersonId] = set()
+        for key, label, verified, table, watching in people:
+            if key in shown:
+                continue                    # (connected at two fronts a moment: once)
+            shown.add(key)
             sits = self.tables.get(table) if table is not None else None
             game = game_of(sits.rules) if sits is not None else Game.CANASTA
-            rows.append(PersonRow(str(key), ident.label, ident.verified, table, watching,
-                                  self.club.shown_rating(key, game) if ident.verified else None))
+            rows.append(PersonRow(str(key), label, verified, table, watching,
+                                  self.club.shown_rating(key, game) if verified else None))
         rows.sort(key=lambda r: (r.table is not None, r.table or 0, r.watching, r.name.casefold()))
         self._online = (self.generation, rows)
         return rows
