@@ -102,8 +102,8 @@ def test_serve_with_a_database_it_cannot_reach_stops_with_a_message_and_an_exit_
     url = f"postgresql://ann:sekrit%2Fword@127.0.0.1:{free_port()}/canasta"
     done = canasta("serve", "--open", "--port", "0", "--database", url, home=tmp_path)
     assert done.returncode == 1, done.stderr
-    assert "the server's people database cannot be reached" in done.stderr, done.stderr
-    assert "postgresql://ann@127.0.0.1:" in done.stderr
+    assert "database cannot be reached" in done.stderr and "127.0.0.1:" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "sekrit" not in done.stderr + done.stdout and "Traceback" not in done.stderr
     done = canasta("serve", "--open", "--port", "0", "--database", "postgresql://ann:sekrit@[::1/c", home=tmp_path)
     assert done.returncode == 2 and "is not a PostgreSQL URL psycopg can read" in done.stderr, done.stderr
