@@ -237,3 +237,30 @@ class _Person:
         self.notes.append(text)
 
     def invited(self, invitation: object) -> None: ...
+
+
+def test_a_save_in_the_database_over_the_bound_is_refused_and_kept(pg_dsn: str, monkeypatch: pytest.MonkeyPatch,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """What the database holds is not trusted more than a file: a save over the size a save may have
+    (16 MB; here made 100,000 characters) is neither loaded nor replayed, and kept, marked corrupt."""
+    import canasta_tui.server.tables.pgstore as pgstore
+
+    caplog.set_level(logging.WARNING, logger="canasta.server")
+    store = PostgresTableStore(pg_dsn, "node-1")
+    store.start()
+    store.save(21, computers(9, 40).match, {"pad": "x" * 200_000})
+    store.save(22, computers(10, 3).match, {})
+    assert store.flush(WAIT)
+    store.close(WAIT)
+    monkeypatch.setattr(pgstore, "MAX_SAVE_BYTES", 100_000)
+    again = PostgresTableStore(pg_dsn, "node-2")
+    try:
+        assert [t.id for t in again.load()[0]] == [22]
+        assert "table 21 could not be loaded (its save is over" in caplog.text
+        with pytest.raises(SaveError, match="its save is over"):
+            again.read_record(again.record_ref(21))
+        with psycopg.connect(pg_dsn, autocommit=True) as db:
+            row = db.execute("SELECT state, length(save) > 100000 FROM canasta_tables.tables WHERE id = 21").fetchone()
+        assert row == ("corrupt", True)
+    finally:
+        again.close(WAIT)

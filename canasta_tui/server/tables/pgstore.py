@@ -138,7 +138,7 @@ def read_table_record(conn: Conn, ref: str) -> LoadedGame:
     if row is None:
         raise SaveError(where, "no table of that number in the database")
     if int(row[1]) > MAX_SAVE_BYTES:
-        raise SaveError(where, f"its save is over {MAX_SAVE_BYTES // (1024 * 1024)} MB")
+        raise SaveError(where, f"its save is over {MAX_SAVE_BYTES:,} characters, longer than a save may be")
     return parse_record(str(row[0]), where)
 
 
@@ -231,7 +231,7 @@ class PostgresTableStore(TableStore):
         where = Path(self.record_ref(taken.id))
         try:
             if len(taken.save) > MAX_SAVE_BYTES:
-                raise SaveError(where, f"its save is over {MAX_SAVE_BYTES // (1024 * 1024)} MB")
+                raise SaveError(where, f"its save is over {MAX_SAVE_BYTES:,} characters, longer than a save may be")
             game = parse_record(taken.save, where)
         except SaveError as exc:
             log.warning("table %d could not be loaded (%s); it is kept in the database, marked corrupt",
