@@ -329,3 +329,35 @@ def _until_unlocked(dsn: str, table_id: int) -> None:
                          " AND objsubid = 2", (TABLE_LOCKS, table_id)).fetchone() != (0,):
             assert time.monotonic() < deadline, f"table {table_id}'s lock is still held after {WAIT:g} s"
             time.sleep(0.01)
+
+
+def test_a_save_the_database_cancels_is_trouble_told_not_a_lost_table(pg_dsn: str) -> None:
+    """A save that waits too long (another transaction holds the row; the statement's timeout
+    cancels it) fails as a full disk does (its players are told, it is written at the next move),
+    but the session and its locks stay: the table is still this owner's."""
+    store = PostgresTableStore(pg_dsn, "owner-1", statement_timeout=0.3)
+    troubles: list[tuple[int, str | None]] = []
+    store.on_trouble = lambda table_id, why: troubles.append((table_id, why))
+    lost: list[int] = []
+    store.on_lost = lambda table_id, why: lost.append(table_id)
+    store.start()
+    table = computers(12, 5)
+    try:
+        table_id = store.new_id()
+        store.save(table_id, table.match, {})
+        assert store.flush(WAIT)
+        with psycopg.connect(pg_dsn) as other:            # (a transaction holding the row)
+            other.execute("SELECT 1 FROM canasta_tables.tables WHERE id = %s FOR UPDATE", (table_id,))
+            play(table, 1)
+            store.save(table_id, table.match, {})
+            assert store.flush(WAIT)
+            assert [t for t, _ in troubles] == [table_id] and "statement timeout" in str(troubles[0][1])
+            other.rollback()
+        assert lost == [] and table_id in store.ownership.locked
+        play(table, 1)
+        store.save(table_id, table.match, {})
+        assert store.flush(WAIT)
+        assert troubles[-1] == (table_id, None)               # saved again: told once
+        assert store.read_record(store.record_ref(table_id)).match == table.match
+    finally:
+        store.close(WAIT)

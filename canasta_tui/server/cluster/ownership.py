@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+import psycopg.errors
 from psycopg.conninfo import conninfo_to_dict
 
 from ...text import printable
@@ -92,7 +93,8 @@ def where_of(dsn: str) -> str:
         return "postgresql (a connection string that cannot be read)"
     host = str(parts.get("host") or parts.get("hostaddr") or "localhost")
     port = f":{parts['port']}" if parts.get("port") else ""
-    return printable(f"postgresql://{host}{port}/{parts.get('dbname') or ''}")
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    return printable(f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}")
 
 
 def first_line(exc: BaseException) -> str:
@@ -156,9 +158,12 @@ class Ownership:
         return self._conn
 
     def _broken(self, exc: psycopg.Error) -> bool:
-        """After a failed statement: was the session lost (every table with it)?"""
+        """After a failed statement: was the session lost (every table with it)?  A statement the
+        database cancelled (its timeout) leaves the session and its locks as they were."""
         conn = self._conn
-        return conn is None or conn.closed or conn.broken or isinstance(exc, psycopg.OperationalError)
+        if conn is None or conn.closed or conn.broken:
+            return True
+        return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, psycopg.errors.QueryCanceled)
 
     def _failed(self, exc: psycopg.Error, what: str) -> OwnershipError:
         """A statement failed: when the session is gone, every table is lost at once."""
