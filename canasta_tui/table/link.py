@@ -4,6 +4,8 @@ A client (the table screen, local or over SSH) is given a :class:`Link`, never t
 :class:`~.table.Table`: through it, it can read the view of the seats it plays (one, or
 several in hot-seat), the public view, the public events and scores, and submit moves
 for its own seats.  Nothing here returns another seat's hand before the hand is over.
+``server/cluster/remote.py``'s ``RemoteLink`` is the same seam over the bus (a move's answer
+comes later there: :meth:`Link.send` is the form both have).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from ..engine import Action, HandRecord, Phase, PlayerView, Rules
 from .events import Event
 from .seats import LOCAL
 from .table import ChatLine, Listener, Outcome, Table
+
+#: What :meth:`Link.send` hands ``along``: a function giving a seat's views before each action of a move.
+Along = Callable[[Callable[[], Sequence[PlayerView]]], None]
 
 
 class Link:
@@ -118,6 +123,21 @@ class Link:
             return Outcome(False, f"You do not play {self._table.name(seat)}")
         return self._table.submit(seat, actions)
 
+    def send(self, seat: int, actions: Sequence[Action], done: Callable[[Outcome], None],
+             along: Along | None = None) -> None:
+        """Play ``actions`` for one of this client's seats as one move; the table's answer goes to
+        ``done``.  This is the form every link has (a remote one answers when the table's owner
+        does, on the event loop; this one at once, before ``send`` returns).  ``along``, before the
+        move is played and the table's listeners hear of it, is handed a function giving the seat's
+        view before each action (:meth:`views_along`): what the coach keeps of a move (the review of
+        a hand that this move ends starts as the listeners hear of it)."""
+        if seat not in self.seats:
+            done(Outcome(False, f"You do not play {self._table.name(seat)}"))
+            return
+        if along is not None:
+            along(lambda: self._table.views_along(seat, actions))
+        done(self._table.submit(seat, actions))
+
     def views_along(self, seat: int, actions: Sequence[Action]) -> tuple[PlayerView, ...]:
         """The view of one of this client's seats before each action of a move it means to submit
         (the table's :meth:`~.table.Table.views_along`): only what that seat sees at each step."""
@@ -164,4 +184,4 @@ def local_link(table: Table) -> Link:
     return Link(table, None, "local", may_hold=True)
 
 
-__all__ = ["Link", "local_link"]
+__all__ = ["Along", "Link", "local_link"]

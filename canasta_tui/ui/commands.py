@@ -265,8 +265,9 @@ def unpile(client: Client) -> None:
     if not _need_turn(client):
         return
     pen = client.mine().rules.undo_pile_penalty
-    if client.play([A.A_UNPILE]):
+    def said() -> None:
         client.message = [f"The pile is back; your side pays a {pen}-point penalty. Draw from the stock."]
+    client.play([A.A_UNPILE], said)
 
 
 @command("end")

@@ -18,7 +18,7 @@ from typing import Protocol
 from ..ai.coach import Decision
 from ..engine import Action, Phase, PlayerView
 from ..engine import actions as A
-from ..table import Change, Link
+from ..table import Change, Link, Outcome
 from ..table.events import DEALT, LAID_OUT, coalesced, describe
 from ..text import printable
 from . import flow
@@ -328,25 +328,32 @@ class Client:
         """The hand's summary was read: the review of the hand (when on), then the score sheet."""
         self.open(self.coach.review_page(self.link.seats, self.hot_seat, self.link.hand_number) or SheetEnd())
 
-    def play(self, actions: Sequence[Action]) -> bool:
-        """Submit these actions as one move: the table plays all of them, or none and says why."""
+    def play(self, actions: Sequence[Action], then: Callable[[], None] | None = None) -> bool:
+        """Submit these actions as one move: the table plays all of them, or none and says why.
+        True when played by the time this returns (a table at this terminal answers at once; one
+        over the bus later: ``then`` runs once it is played, and a refusal is shown when it comes)."""
         if self.viewer is None:
             return False
-        # Kept before it is played (the review of a hand its last move ends begins at once): each
-        # action of the move with the position it is played in (see Coach.record).
-        seat = self.viewer
-        kept = self.coach.record(self.link.hand_number, seat, lambda: [
-            Decision(v, a) for v, a in zip(self.link.views_along(seat, actions), actions, strict=False)])  # shorter: refused
-        out = self.link.submit(seat, actions)
-        if not out.ok:
-            self.coach.forget_last(seat, kept)
-            self.message = out.reason.split("\n")
-            if out.changed:
+        seat, hand, kept, played = self.viewer, self.link.hand_number, [0], []
+
+        def along(views: Callable[[], Sequence[PlayerView]]) -> None:
+            # Kept before it is played (the review of a hand its last move ends begins at once): each
+            # action of the move with the position it is played in (see Coach.record).
+            kept[0] = self.coach.record(hand, seat, lambda: [
+                Decision(v, a) for v, a in zip(views(), actions, strict=False)])  # shorter: refused
+
+        def done(out: Outcome) -> None:
+            played.append(out.ok)
+            if out.ok or out.changed:
                 self.selected.clear()
-            return False
-        self.selected.clear()
-        self.after_change()
-        return True
+            if not out.ok:
+                self.coach.forget_last(seat, kept[0])
+                self.message = out.reason.split("\n")
+                return
+            self.after_change()
+            (then or (lambda: None))()
+        self.link.send(seat, actions, done, along)
+        return played == [True]
 
     # ------------------------------------------------------------------ F3, F4 and chat
     def save_as(self, name: str) -> None:
