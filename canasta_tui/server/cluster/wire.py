@@ -130,6 +130,11 @@ def _cards(value: Any, what: str, packs: int = 3) -> tuple[int, ...]:
     return cards
 
 
+def cards_from_wire(value: Any, what: str, packs: int = 3) -> tuple[int, ...]:
+    """Cards as text (``"Kh 10s JK"``), at most a deck's worth."""
+    return _cards(value, what, packs)
+
+
 # ------------------------------------------------------------------------------ actions and rules
 def actions_to_wire(actions: Sequence[Action]) -> list[str]:
     """A move as the bus carries it: each action in its notation (``["meld K K K", "discard 7h"]``)."""
@@ -360,7 +365,7 @@ def outcome_from_wire(value: Any) -> Outcome:
     return Outcome(flag(d, "ok"), text(d, "reason"), flag(d, "changed"))
 
 
-__all__ = ["MAX_MOVE", "WireError", "actions_from_wire", "actions_to_wire", "bounded", "chat_from_wire",
+__all__ = ["MAX_MOVE", "WireError", "actions_from_wire", "actions_to_wire", "bounded", "cards_from_wire", "chat_from_wire",
            "chat_to_wire", "chats_from_wire", "event_from_wire", "event_to_wire", "events_from_wire", "flag",
            "hand_record_from_wire", "hand_record_to_wire", "items", "obj", "outcome_from_wire", "outcome_to_wire",
            "rules_from_wire", "rules_to_wire", "sheet_from_wire", "text", "view_from_wire", "view_to_wire", "whole"]
