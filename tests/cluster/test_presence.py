@@ -193,7 +193,16 @@ def test_each_front_shows_the_other_fronts_people_and_their_chat(tmp_path: Path,
             alice.send("hello from front 1")
             await alice.press(ENTER, "alice✓: hello from front 1")
             await bob.wait_for("alice✓: hello from front 1")
-            await bob.close()
+            # A guest at one front holds their name at the other too (a look-alike is refused there).
+            gus = await Term.connect(one.server.port, "gus", guest=True)
+            await gus.wait_for("No tables yet")
+            await bob.wait_for("3 online")
+            other = await Term.connect(two.server.port, "Gus", guest=True)
+            await other.wait_closed()
+            said = " ".join(other.received().split())
+            assert "Not let in: somebody called ~gus is here, and the name Gus looks the same." in said, said
+            for t in (gus, bob):
+                await t.close()
             await alice.wait_for("1 online")
             await alice.close()
     run(go())

@@ -367,6 +367,11 @@ class Registry:
                                 f"down: ssh -l {ident.name}+CODE ... (else connect with another name)")
                     return (f"Not let in: somebody called {label} is here, and the name {ident.name} looks the same. "
                             "Connect with another name: ssh -l NAME ...")
+            for here in self.presence.others() if self.presence is not None else ():
+                # (at another front of the room: as much here as anybody in this lobby)
+                if here.key != str(ident.person) and skeleton(here.name.removeprefix(GUEST_MARK)) == mine:
+                    return (f"Not let in: somebody called {here.name} is here, and the name {ident.name} looks the "
+                            "same. Connect with another name: ssh -l NAME ...")
             if ident.verified:
                 # A place's daily bound on new names is against keys anybody can make (open or password
                 # mode); every key an authorized_keys file lets in is one the host listed (a club's
