@@ -34,8 +34,9 @@ from openskill.models import PlackettLuce
 from psycopg.conninfo import conninfo_to_dict
 
 from canasta_tui.server import ConfigError, Server, ServerConfig
+from canasta_tui.server.club.admin import Bans
 from canasta_tui.server.club.notices import CHANNEL, LOBBY_CHANGED, PgNotices, notice_kind
-from canasta_tui.server.club.people import NameRow, PersonOptions
+from canasta_tui.server.club.people import Ban, NameRow, PersonOptions
 from canasta_tui.server.club.pgpeople import PostgresPeopleStore
 from canasta_tui.server.club.writer import QueuedPeople
 from canasta_tui.server.config_file import merged, values_of
@@ -393,3 +394,32 @@ def test_two_canasta_serve_processes_share_names_and_the_lobby_chat(pg_dsn: str,
             for term in (zoe, max_):
                 await term.close()
         run(main())
+
+
+def test_a_ban_not_written_yet_is_not_undone_by_a_read_of_the_store(pg_dsn: str) -> None:  # noqa: F811
+    """Another server's notice makes this one read the bans again while its own ban waits for its
+    writer: the read (which cannot hold it yet) does not lift it; nor does it bring back a ban lifted
+    here and not written yet."""
+    store = PostgresPeopleStore(pg_dsn)
+    bans = Bans(store)
+    try:
+        hold = threading.Event()
+        bans.writer.submit(hold.wait, WAIT)             # (the writer is busy: what comes next waits)
+        now = time.time()
+        eve = Ban("key:SHA256:" + "e" * 43, now + 3600, "spam", "key:SHA256:" + "b" * 43, now)
+        bans.add(eve)
+        assert bans.read_again([]) == [] and bans.of(eve.target) == eve
+        hold.set()
+        bans.flush(WAIT)
+        assert bans.read_again(store.bans(time.time())) == [] and bans.of(eve.target) == eve
+        hold.clear()
+        bans.writer.submit(hold.wait, WAIT)
+        bans.remove(eve.target)
+        assert bans.read_again([eve]) == [] and bans.of(eve.target) is None
+        hold.set()
+        bans.flush(WAIT)
+        assert store.bans(time.time()) == [] and bans.read_again([]) == [] and bans.of(eve.target) is None
+    finally:
+        hold.set()
+        bans.close()
+        store.close()

@@ -88,6 +88,9 @@ class Bans:
         #: Recent visitors by key, the newest last.
         self._visits: collections.OrderedDict[str, Visit] = collections.OrderedDict()
         self.writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="canasta-bans")
+        #: Bans added (or lifted: None) here and not written yet, by target: a read of the store
+        #: made meanwhile (another process's notice) does not undo them.
+        self._pending: dict[str, Ban | None] = {}
         #: Told (on the writer's thread) once a change is written: other processes sharing the store read again.
         self.on_written: Callable[[], None] | None = None
         self._writes: list[concurrent.futures.Future[None]] = []
@@ -122,10 +125,16 @@ class Bans:
         return next((b for b in self._bans.values() if b.until > now and covers(b.addresses, address)), None)
 
     # ------------------------------------------------------------------ changes (the store's thread writes them)
-    def _write(self, what: str, write: Callable[[], object], failed: Callable[[str], None] | None) -> None:
+    def _write(self, what: str, write: Callable[[], object], failed: Callable[[str], None] | None,
+               pending: tuple[str, Ban | None] | None = None) -> None:
+        if pending is not None:
+            self._pending[pending[0]] = pending[1]
+
         def run() -> None:
             try:
                 write()
+                if pending is not None and self._pending.get(pending[0], False) is pending[1]:
+                    del self._pending[pending[0]]          # (written: the store says it from now on)
                 if self.on_written is not None:
                     self.on_written()
             except StoreError as exc:
@@ -140,14 +149,15 @@ class Bans:
         """``ban`` is in force now; the store keeps it soon (``failed`` is told if it cannot, on the writer's thread)."""
         self._bans[ban_key(ban.target)] = ban
         whom = ban.name or ban.target.removeprefix(KEY_PREFIX).removeprefix(ADDRESS_PREFIX)
-        self._write(f"The ban of {whom}", lambda: self.people.ban(ban), failed)
+        self._write(f"The ban of {whom}", lambda: self.people.ban(ban), failed, (ban_key(ban.target), ban))
 
     def remove(self, target: str, failed: Callable[[str], None] | None = None) -> Ban | None:
         """The ban of ``target`` is lifted now (the one lifted, or None: there was none in force)."""
         gone = self._bans.pop(ban_key(target), None)
         # (a ban kept before addresses had one form is kept under the form it was given in)
         kept = {target} | ({gone.target} if gone is not None else set())
-        self._write("The lifting of the ban", lambda: [self.people.unban(t) for t in sorted(kept)], failed)
+        self._write("The lifting of the ban", lambda: [self.people.unban(t) for t in sorted(kept)], failed,
+                    (ban_key(target), None))
         return gone if gone is not None and gone.until > self.clock() else None
 
     def read_again(self, bans: list[Ban]) -> list[Ban]:
@@ -155,6 +165,11 @@ class Bans:
         replace these; the bans new here (to enforce on whoever is connected)."""
         now = self.clock()
         fresh = {ban_key(b.target): b for b in bans if b.until > now}
+        for key, mine in list(self._pending.items()):      # (this process's changes not written yet stand)
+            if mine is None:
+                fresh.pop(key, None)
+            else:
+                fresh[key] = mine
         new = [b for k, b in fresh.items() if self._bans.get(k) != b]
         self._bans = fresh
         return new
