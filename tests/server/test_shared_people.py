@@ -35,7 +35,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from canasta_tui.server import ConfigError, Server, ServerConfig
 from canasta_tui.server.club.admin import Bans
-from canasta_tui.server.club.notices import CHANNEL, LOBBY_CHANGED, PgNotices, notice_kind
+from canasta_tui.server.club.notices import CHANNEL, KINDS, LOBBY_CHANGED, PgNotices, notice_kind
 from canasta_tui.server.club.people import Ban, NameRow, PersonOptions
 from canasta_tui.server.club.pgpeople import PostgresPeopleStore
 from canasta_tui.server.club.writer import QueuedPeople
@@ -423,3 +423,32 @@ def test_a_ban_not_written_yet_is_not_undone_by_a_read_of_the_store(pg_dsn: str)
         hold.set()
         bans.close()
         store.close()
+
+
+def test_notices_are_heard_again_after_the_listening_connection_is_lost(pg_dsn: str) -> None:  # noqa: F811
+    """The database ends the listening connection (a restart, a network drop): it is opened again,
+    every kind is heard once then (what was sent meanwhile is lost: all is read again), and later
+    notices are heard."""
+    async def main() -> None:
+        heard: list[str] = []
+        notices = PgNotices(pg_dsn, "test")
+        notices.start(heard.append)
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(loop.run_in_executor(None, notices.listening.wait, WAIT), WAIT)
+            with psycopg.connect(pg_dsn, autocommit=True) as db:
+                ended = db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                   " WHERE application_name = 'canasta serve notices'").fetchall()
+                assert ended == [(True,)]
+            deadline = loop.time() + WAIT
+            while sorted(heard) != sorted(KINDS):
+                assert loop.time() < deadline, heard
+                await asyncio.sleep(0.02)
+            heard.clear()
+            notices.publish(LOBBY_CHANGED)
+            while heard != [LOBBY_CHANGED]:
+                assert loop.time() < deadline and len(heard) <= 1, heard
+                await asyncio.sleep(0.02)
+        finally:
+            notices.close()
+    run(main())
