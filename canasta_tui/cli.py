@@ -343,7 +343,9 @@ def _server_bench(run: Callable[[Callable[[str], None]], dict[str, Any]], report
               help="single: the whole server in this one process, on SQLite. A node of a cluster on PostgreSQL and "
                    "NATS (docs/cluster.md): front (SSH, the lobby), owner (the live tables) or both.")
 @click.option("--database", metavar="URL", default="",
-              help="A cluster's PostgreSQL database: postgresql://USER@HOST:PORT/DATABASE.")
+              help="Keep the people (names, ratings, bans, chat) and the tables in this PostgreSQL database, "
+                   "shared by several servers, a cluster's nodes too: postgresql://USER@HOST:PORT/DATABASE (the "
+                   "password in PGPASSWORD or ~/.pgpass). Without it: files in the server's directory.")
 @click.option("--bus", metavar="URL", default="", help="A cluster's NATS bus: nats://HOST:PORT.")
 @click.option("--room", metavar="NAME", default="main", show_default=True,
               help="A cluster's room on the bus: the nodes of one room serve one lobby.")
