@@ -184,6 +184,9 @@ class TablePublisher:
             except BusError as e:
                 log.error("table %s: a frame was not published: %s", self.id, e)
                 await asyncio.sleep(0.05)
+            except Exception:       # (a bug must not end the table's frames: the next change tries again)
+                log.exception("table %s: a frame was not published", self.id)
+                await asyncio.sleep(0.05)
 
     def public_state(self) -> dict[str, Any]:
         """The public part of every frame: what a spectator may see."""
