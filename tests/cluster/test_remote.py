@@ -318,8 +318,12 @@ def test_a_frame_that_does_not_read_is_refused_by_the_front(nats_url: str, nats_
         stale = pub.snapshot(SEAT) | {"n": link.frame + 1, "epoch": 1}
         await owner_bus.publish(f"table.t1.seat.{SEAT}.front-a", stale)
         await until(lambda: link.refused == 1, "the refusal")
-        await front_bus.flush()
-        assert link.view(SEAT) == before and link.frame == pub._hosts[SEAT].stream.n
+        assert link.view(SEAT) == before
+        table.step()                        # the next frame, in order after both: the mirror follows it
+        await pub.publish()
+        await until(lambda: link.frame == pub._hosts[SEAT].stream.n, "the next frame")
+        assert link.view(SEAT) == table.view(SEAT) and link.epoch == 3 and link.refused == 1
+        assert link.gaps == 0 and link.snapshots == 1
         await pub.stop()
         await front_bus.close()
         await owner_bus.close()
