@@ -224,7 +224,7 @@ def test_the_time_to_answer_play_again_starts_when_the_question_is_seen() -> Non
             assert st.again_until > 0 and key("bob") not in st.again_seen
             assert abs(st._again_deadline(key("bob")) - (st.again_until + 6)) < 1e-6
             await asyncio.sleep(3.5)
-            assert st.asks_again(key("bob"))
+            assert st.asks_again(person("bob"))
             screen = await drive(bob, lambda s: QUESTION in s and "Waiting for bob" in s, timeout=10)
             left = int(re.search(r"Waiting for bob: (\d+) s left", screen).group(1))  # type: ignore[union-attr]
             assert left >= 5, screen               # the whole 6 s, not the 2.5 s a shared clock left

@@ -151,12 +151,12 @@ class ServerApp(ScreenApp):
     def reclaim(self, code: str) -> str | None:
         """A guest typed a seat's code: they are that seat's guest from now on (why not, or None)."""
         limit = self.registry.guess_wait(self)
-        if limit:
-            return limit
+        if limit is not None:
+            return limit.reason
         why, ident = self.registry.reclaim(self, code)
         if ident is None:
             self.registry.guess_failed(self)
-            return why
+            return reason(why)
         old = self._identity.person
         self._identity = ident
         self.guest_code = code_text(code)
@@ -169,8 +169,8 @@ class ServerApp(ScreenApp):
         if not self.returning or self._identity.verified:
             return None
         limit = self.registry.guess_wait(self)
-        if limit:
-            return f"Not let in: {limit}"
+        if limit is not None:
+            return f"Not let in: {limit.reason}"
         if any(st.seat_of(self._identity.person) is not None for st in self.registry.tables.values()):
             return None
         self.registry.guess_failed(self)
@@ -338,8 +338,8 @@ class ServerApp(ScreenApp):
             ctl.client.leave_note = (f"This match is rated: if you are not back within {grace},",
                                      "your side loses it by forfeit (a computer plays meanwhile).")
         ctl.again = RematchQuestion(answer=lambda yes: reason(st.answer_again(self, yes)), status=st.again_status,
-                                    asked=lambda: st.asks_again(str(self._identity.person)),
-                                    seen=lambda: st.saw_again(str(self._identity.person)))
+                                    asked=lambda: st.asks_again(self._identity.person),
+                                    seen=lambda: st.saw_again(self._identity.person))
         if since:
             ctl.message = ["While you were away:", *since]
         elif self.guest_code:

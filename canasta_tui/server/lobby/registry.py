@@ -393,25 +393,26 @@ class Registry:
                 out += [(p, name) for p, name in seated if p is not None and not p.is_legacy]
         return out
 
-    def reclaim(self, client: Client, code: str) -> tuple[str | None, Identity | None]:
+    def reclaim(self, client: Client, code: str) -> tuple[Refusal | None, Identity | None]:
         """A guest typed the code of a seat: (why not; or the guest identity that holds the seat)."""
         ident = client.identity
         if ident.verified:
-            return "Your key is who you are here: your seats come back to you by themselves", None
+            return Refusal("Your key is who you are here: your seats come back to you by themselves"), None
         wanted = guest_identity(ident.name, code).person
         for st in self.tables.values():
             seat = st.seat_of(wanted)
             if seat is not None and st.table is not None:
                 return None, guest_identity(st.table.seats[seat].name.removeprefix(GUEST_MARK), code)
-        return "No seat has that code", None
+        return Refusal("No seat has that code"), None
 
-    def guess_wait(self, client: Client) -> str | None:
+    def guess_wait(self, client: Client) -> Refusal | None:
         """Why a guest may not try a code now (too many wrong ones), or None."""
         wait = self.codes.wait(*_code_guessers(client))
         if wait is None:
-            return "Too many wrong codes from your address: try again in a quarter of an hour"
+            return Refusal("Too many wrong codes from your address: try again in a quarter of an hour",
+                           RefusalKind.SLOW_DOWN)
         if wait > 0:
-            return f"Wrong codes cost time: try again in {max(1, round(wait))} s"
+            return Refusal(f"Wrong codes cost time: try again in {max(1, round(wait))} s", RefusalKind.SLOW_DOWN)
         return None
 
     def guess_failed(self, client: Client) -> None:

@@ -611,8 +611,9 @@ class ServerTable:
             return []
         return [s.key for s in self.table.seats if s.key and s.key not in self.again]
 
-    def saw_again(self, key: str) -> None:
-        """``key``'s screen shows "play again?": their time to answer starts now (once)."""
+    def saw_again(self, person: PersonId) -> None:
+        """``person``'s screen shows "play again?": their time to answer starts now (once)."""
+        key = str(person)          # (the answers are kept by the seats' people, as the seats write them)
         if key in self.again_seen or key not in self._unanswered():
             return
         self.again_seen[key] = time.monotonic()
@@ -625,10 +626,10 @@ class ServerTable:
         start = min(self.again_seen.get(key, self.again_until), self.again_until)
         return start + self.registry.config.rematch_answer
 
-    def asks_again(self, key: str) -> bool:
-        """Whether "play again?" still waits for ``key``'s answer (false once it was given, or
+    def asks_again(self, person: PersonId) -> bool:
+        """Whether "play again?" still waits for ``person``'s answer (false once it was given, or
         its time ran out)."""
-        return key in self._unanswered()
+        return str(person) in self._unanswered()
 
     def again_left(self, key: str) -> int:
         """Whole seconds ``key`` has left to answer "play again?" (0: no time, or not asked)."""
