@@ -334,3 +334,28 @@ def test_the_remote_link_has_every_name_of_the_local_one() -> None:
     """The screens cannot tell them apart: every public name of Link is RemoteLink's own."""
     names = {n for n in vars(Link) if not n.startswith("_")}
     assert names and names <= set(vars(RemoteLink)), names - set(vars(RemoteLink))
+
+
+def test_chat_from_a_seat_and_from_a_watcher_goes_to_the_owner_and_back(nats_url: str, nats_room: str) -> None:
+    async def go() -> None:
+        table = _table(12)
+        owner_bus, pub = await _owner(nats_url, nats_room, table)
+        front_bus = await Bus.connect(nats_url, room=nats_room, name="front-a")
+        link = RemoteLink(front_bus, "t1", "front-a", [SEAT], pub.host(SEAT, "front-a"),
+                          chat=lambda text: "too long" if len(text) > 20 else None)
+        watcher = RemoteLink(front_bus, "t1", "front-a", [], pub.watch("front-a"), chat=lambda text: None, who="Bob")
+        mute = RemoteLink(front_bus, "t1", "front-a", [], "")
+        for x in (link, watcher, mute):
+            await x.start()
+        assert link.say("x" * 21) == "too long"                 # the front's own check: nothing sent
+        assert link.say("good luck") is None
+        await until(lambda: [c.text for c in watcher.chat] == ["good luck"], "the seat's line at the watcher")
+        assert watcher.say("hello all") is None
+        await until(lambda: [(c.who, c.text) for c in link.chat] == [("Ann", "good luck"), ("Bob", "hello all")],
+                    "both lines at the seat")
+        assert [(c.who, c.text) for c in table.chat] == [("Ann", "good luck"), ("Bob", "hello all")]
+        assert not mute.can_chat and mute.say("hi") is not None
+        await pub.stop()
+        await front_bus.close()
+        await owner_bus.close()
+    run(go())
