@@ -359,3 +359,20 @@ def test_chat_from_a_seat_and_from_a_watcher_goes_to_the_owner_and_back(nats_url
         await front_bus.close()
         await owner_bus.close()
     run(go())
+
+
+def test_a_link_that_closes_ends_its_seat_token_at_the_owner(nats_url: str, nats_room: str) -> None:
+    async def go() -> None:
+        table = _table(13)
+        owner_bus, pub = await _owner(nats_url, nats_room, table)
+        front_bus = await Bus.connect(nats_url, room=nats_room, name="front-a")
+        link = RemoteLink(front_bus, "t1", "front-a", [SEAT], pub.host(SEAT, "front-a"))
+        await link.start()
+        assert ("front", "front-a", SEAT) in table.attendees
+        link.close()
+        await until(lambda: pub.hosts(SEAT) is None, "the seat let go")
+        assert ("front", "front-a", SEAT) not in table.attendees
+        await pub.stop()
+        await front_bus.close()
+        await owner_bus.close()
+    run(go())

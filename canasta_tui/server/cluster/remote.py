@@ -56,6 +56,8 @@ MAX_HELD = 1000
 #: A chat line's longest text over the bus (the front checks its own, shorter, bound first).
 MAX_CHAT = 500
 OPS = ("move", "chat", "ack", "leave", "snapshot")
+#: Links closing (their last request to the owner, then their subscription ended).
+_leaving: set[asyncio.Task[None]] = set()
 
 
 def public_tail(table: str) -> str:
@@ -652,7 +654,9 @@ class RemoteLink(Link):
 
     def close(self) -> None:
         """The client leaves the table: the owner stops counting it (its seat's token ends)."""
-        asyncio.get_running_loop().create_task(self._leave())
+        task = asyncio.get_running_loop().create_task(self._leave())
+        _leaving.add(task)                  # (held until done: the loop keeps only weak references)
+        task.add_done_callback(_leaving.discard)
 
     async def _leave(self) -> None:
         if self._seat is not None:
