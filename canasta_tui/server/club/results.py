@@ -37,8 +37,6 @@ log = logging.getLogger("canasta.server")
 
 #: How long a person's shown rating is kept in memory for the online list (seconds).
 RATING_CACHE = 60.0
-#: A seat saved before people were keys: the name alone (a key that reserves it adopts the seat).
-LEGACY = "legacy:"
 
 
 class FinishedTable(Protocol):
@@ -148,7 +146,9 @@ class Club:
     def record_result(self, st: FinishedTable, table: Table) -> None:
         """A match is over: its result (and, at a rated table, its players' new ratings) goes to the
         people store, on the recorder's thread; :attr:`results` holds what is under way."""
-        seats = [(s.key if s.key and not s.key.startswith(LEGACY) else "", s.name) for s in table.seats]
+        # (a seat saved before people were keys is nobody's record until a key adopts it)
+        persons = [PersonId.read(s.key) for s in table.seats]
+        seats = [(str(p) if p is not None and not p.is_legacy else "", s.name) for p, s in zip(persons, table.seats, strict=True)]
         try:
             result = result_of(table.match, seats, game_id=st.game_id, table_id=st.id, rated=st.rated,
                                record=self.store.record_ref(st.id), level=st.level,
@@ -183,4 +183,4 @@ class Club:
         self._recorder.shutdown(wait=True)
 
 
-__all__ = ["LEGACY", "RATING_CACHE", "Club", "FinishedTable"]
+__all__ = ["RATING_CACHE", "Club", "FinishedTable"]
