@@ -330,7 +330,8 @@ class _Mirror:
 def _state(frame: Message, seat: int | None) -> tuple[_Mirror, int, list[Event], list[ChatLine], list[str]]:
     """A frame read strictly: the mirror it describes (without events and chat), where its events
     start, its events, chat lines and changes; :class:`~.wire.WireError` if anything is wrong."""
-    W.bounded(frame)
+    # (the events are read one by one, each field bounded: a snapshot of a long match has thousands)
+    W.bounded({k: v for k, v in frame.items() if k != "events"})
     st = W.obj(frame.get("state"), "state")
     view = W.view_from_wire(st.get("view"), PUBLIC)
     r = view.rules
