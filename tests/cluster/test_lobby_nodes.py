@@ -6,6 +6,7 @@ logged and applies nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -121,3 +122,59 @@ def test_an_owner_not_heard_leaves_the_mirror_with_its_tables() -> None:
     mirror.sweep()
     assert set(mirror.owners) == {"o1"} and mirror.least_loaded() == "o1" and changes
 
+
+
+def test_four_people_over_two_fronts_play_at_a_table_of_an_owner(tmp_path: Path, nats_url: str, nats_room: str,
+                                                                 pg_dsn: str) -> None:
+    from server.helpers import drive
+
+    async def go() -> None:
+        async with room_of(tmp_path, nats_url, nats_room, pg_dsn) as (owner, one, two):
+            assert owner.registry is not None
+            alice, dave = await Term.connect(one.server.port, "alice"), await Term.connect(one.server.port, "dave")
+            bob, carol = await Term.connect(two.server.port, "bob"), await Term.connect(two.server.port, "carol")
+            people = (alice, bob, carol, dave)
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            await bob.wait_for("1  alice✓")
+            await bob.press("2", "2  bob✓ (you)")
+            await carol.wait_for("2  bob✓")
+            await carol.press("3", "3  carol✓ (you)")
+            await dave.wait_for("3  carol✓")
+            await dave.press("4", "4  dave✓ (you)")
+            await alice.wait_for("4  dave✓")
+            alice.send("s")
+            for t in people:
+                await t.wait_for("Your hand")
+            (st,) = owner.registry.tables.values()
+            assert st.table is not None and all(s.kind.value == "remote" for s in st.table.seats)
+            table = st.table
+            await asyncio.gather(*(drive(t, lambda s: len(table.events) >= 30, timeout=120) for t in people))
+            # Nobody drives now (four people, no turn timer: nothing moves): every screen comes to
+            # show the same public table (the scores, the stock, the pile, the upcard, the log).
+            await until(lambda: len({public_part(t.text()) for t in people}) == 1, "the four screens agreeing")
+            stock = f"Stock {len(table.match.state.deck) - table.match.state.stock_pos}"
+            assert stock in public_part(alice.text()), (stock, alice.text())
+            for t in people:
+                await t.close()
+    run(go())
+
+
+def public_part(screen: str) -> str:
+    """What every player of a table sees alike on an 80x24 screen: the title line (the hand and the
+    scores), the four seats' boxes (whose cards count, melds, red threes, scores; "you" read as any
+    person), stock, pile and upcard, and the latest move (the log's window above it scrolls as each
+    screen's own moves coalesce, so it is left out)."""
+    import re
+
+    from canasta_tui.ui.render import table_layout
+
+    lines = screen.split("\n")
+    if len(lines) < 24:
+        return ""
+    layout = table_layout(80, 24)
+    c = layout.centre
+    top = next((i for i, line in enumerate(lines) if "─ log ─" in line), layout.log_row)
+    kept = [line if i < top else line[:c.x] + " " * c.w + line[c.x + c.w:] for i, line in enumerate(lines[:layout.log_row])]
+    kept.append(lines[layout.log_row][:60])
+    return "\n".join(re.sub(" +", " ", line.replace("you ✓", "human ✓")).strip() for line in kept)

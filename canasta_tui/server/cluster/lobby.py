@@ -55,6 +55,7 @@ from ..lobby.service import RegistryLobby
 from ..person import BadPerson, PersonId, person_text, reason
 from ..tables.server_table import FORMING, LEVELS, PLAYING, LobbyRow, TableRefused
 from .bus import Bus, BusError, Incoming, Message, Refusal, Refused, Sub
+from .remote import RemoteLink, TablePublisher
 
 log = logging.getLogger("canasta.cluster.lobby")
 
@@ -117,6 +118,10 @@ def person_of(data: object) -> tuple[Identity, str, str]:
     except BadPerson as exc:
         raise Malformed(str(exc)) from None
     return ident, _text(data, "address", 100), _text(data, "code", 20)
+
+
+def _seat_or_none(data: Mapping[str, Any]) -> int | None:
+    return None if data.get("seat") is None else _int(data, "seat", 0, SEATS_MAX - 1)
 
 
 def seat_data(s: SeatInfo) -> Message:
@@ -307,9 +312,14 @@ class StandIn:
 class OwnerLobby:
     """An owner's side of the lobby: its tables' rows on the bus, and the fronts' actions on them."""
 
-    def __init__(self, bus: Bus, registry: Registry, name: str, numbers: TableNumbers | None = None) -> None:
+    def __init__(self, bus: Bus, registry: Registry, name: str, numbers: TableNumbers | None = None,
+                 epoch_of: Callable[[int], int] = lambda table: 1) -> None:
         self.bus, self.registry, self.name = bus, registry, name
         self.numbers = numbers
+        #: The epoch this owner holds each table at (its frames carry it: a front drops older ones).
+        self.epoch_of = epoch_of
+        #: Each started table's frames on the bus (``remote.py``), while this owner holds it.
+        self.publishers: dict[int, TablePublisher] = {}
         if numbers is not None:
             registry.ids = numbers.take_or_refuse
         #: The people of each front that acted here: front -> identity -> stand-in.
@@ -337,6 +347,9 @@ class OwnerLobby:
                 await self._beat
         for sub in self._subs:
             await sub.stop()
+        for pub in list(self.publishers.values()):
+            await pub.stop()
+        self.publishers.clear()
 
     # -- rows
     def _changed(self) -> None:
@@ -344,8 +357,22 @@ class OwnerLobby:
             self._dirty = True
             self._spawn(self.publish_rows())
 
+    async def _sync_publishers(self) -> None:
+        """A started table's frames go on the bus while this owner holds it (and stop when it goes)."""
+        for table_id, pub in list(self.publishers.items()):
+            st = self.registry.tables.get(table_id)
+            if st is None or st.table is not pub.table:
+                del self.publishers[table_id]
+                await pub.stop()
+        for st in list(self.registry.tables.values()):
+            if st.table is not None and st.id not in self.publishers:
+                pub = TablePublisher(self.bus, str(st.id), st.table, epoch=self.epoch_of(st.id))
+                self.publishers[st.id] = pub
+                await pub.start()
+
     async def publish_rows(self) -> None:
         self._dirty = False
+        await self._sync_publishers()
         rows = self.registry.lobby_rows()[:ROWS_MAX]
         await self.bus.publish(f"lobby.rows.{self.name}",
                                {"owner": self.name, "rows": [row_data(r) for r in rows], "load": len(self.registry.tables)})
@@ -407,6 +434,8 @@ class OwnerLobby:
 
     # -- actions
     async def _answer(self, m: Incoming) -> Mapping[str, Any]:
+        if m.data.get("op") == "enter":
+            await self._sync_publishers()       # (a table started a moment ago: its frames first)
         try:
             return self._act(m.data)
         except Malformed as exc:
@@ -447,7 +476,53 @@ class OwnerLobby:
             return {"why": reason(reg.start(client, table))}
         if op == "dismiss":
             return {"why": reason(reg.dismiss(client, table, _int(data, "seat", 0, SEATS_MAX - 1)))}
+        if op == "enter":
+            return self._enter(person, front, table, _seat_or_none(data))
+        if op == "left":
+            return self._left(person, table, _seat_or_none(data), _bool(data, "dropped"))
         raise Malformed(f"no lobby action {op!r}")
+
+    def _enter(self, person: StandIn, front: str, table: int, seat: int | None) -> Message:
+        """``person`` sits down at their seat of a started table (None: watches it) from ``front``:
+        the token their front's requests carry (``remote.py``), and what happened while they were away."""
+        st = self.registry.tables.get(table)
+        pub = self.publishers.get(table)
+        if st is None or st.table is None:
+            return {"why": "That table is gone"}
+        if pub is None:
+            return {"why": "The table is starting: press Enter on it again in a moment"}
+        if seat is None:
+            refused = st.may_watch(person.identity.person)
+            if refused:
+                return {"why": reason(refused)}
+            st.watch(person)
+            claimed = [s for s, (who, _) in st.pending.items() if who is person]
+            return {"token": pub.watch(front), "epoch": pub.epoch, "claimed": claimed[:1]}
+        if not 0 <= seat < st.players or st.table.seats[seat].key != str(person.identity.person):
+            return {"why": "That seat is not yours"}
+        _link, since = st.enter(person, seat)
+        # (the front's host of the seat acknowledges the hands, not this stand-in's link)
+        st.table.leave(person)
+        token = pub.host(seat, front)
+        return {"token": token, "epoch": pub.epoch, "since": [printable(x)[:TEXT_MAX] for x in since[:40]],
+                "rated": st.rated}
+
+    def _left(self, person: StandIn, table: int, seat: int | None, dropped: bool) -> Message:
+        st = self.registry.tables.get(table)
+        if st is None:
+            return {"note": ""}
+        note = ""
+        if seat is None:
+            st.unwatch(person)
+        else:
+            entry = st.links.get(seat)
+            if entry is not None and entry[0] is person:
+                note = st.leave(person, seat, dropped=dropped)
+                pub = self.publishers.get(table)
+                if pub is not None and pub.hosts(seat) == person.front:
+                    pub.unhost(seat)
+        self.registry.drop_if_over(st)
+        return {"note": note}
 
 
 # ----------------------------------------------------------------------------- the front's side
@@ -481,6 +556,11 @@ class LobbyMirror:
         shown = {r.row.id for r in rows}
         for t in [t for t, (o, _) in self.waiting.items() if t in shown]:
             del self.waiting[t]
+        # A table is one owner's: one that lists a table another listed has taken it over (the
+        # database's lock decides who may), so the other's row of it is old news.
+        for other, (heard, others, n) in list(self.owners.items()):
+            if other != owner and any(r.row.id in shown for r in others):
+                self.owners[other] = (heard, tuple(r for r in others if r.row.id not in shown), n)
         if before is None or before[1] != rows:
             self.on_change()
 
@@ -609,6 +689,56 @@ class FrontLobby:
 
     def lobby(self, client: Client, admin: Any = None) -> ClusterLobby:
         return ClusterLobby(self, client, admin)
+
+    def holds(self, table: int) -> bool:
+        """Is ``table`` one of the room's, at an owner?"""
+        return self.mirror.owner_of(table) is not None
+
+    def owner_of(self, table: int) -> str | None:
+        return self.mirror.owner_of(table)
+
+    async def enter(self, client: Client, where: Destination) -> tuple[str, RemoteLink | None, Message]:
+        """``client`` sits down at their seat of a table an owner holds (or watches it): (why not,
+        or ""; the link to it; what the owner said: ``since``, ``rated``, ``claimed``)."""
+        owner = self.mirror.owner_of(where.table)
+        if owner is None:
+            return "That table is gone", None, {}
+        body = {"front": self.name, "op": "enter", "table": where.table, "seat": where.seat,
+                "person": person_data(client.identity, client.address, client.guest_code)}
+        try:
+            answer = await self.bus.request(f"owner.{owner}.lobby", body, timeout=ANSWER_WAIT)
+        except Refused as exc:
+            return printable(exc.reason)[:TEXT_MAX], None, {}
+        except BusError:
+            return "The table's owner did not answer: try again in a moment", None, {}
+        why, token = answer.get("why"), answer.get("token")
+        if isinstance(why, str) and why:
+            return printable(why)[:TEXT_MAX], None, {}
+        if not isinstance(token, str) or not 0 < len(token) <= 100:
+            self.refused += 1
+            log.warning("front %s: refused an owner's answer to enter table %d: no token", self.name, where.table)
+            return "The table's owner answered in a way this front does not read", None, {}
+        registry = self.registry
+        link = RemoteLink(self.bus, str(where.table), self.name, () if where.seat is None else (where.seat,), token,
+                          chat=lambda text: registry.check_chat(client, text.strip()), who=client.identity.label)
+        try:
+            await link.start()
+        except (BusError, TimeoutError):
+            await link.stop()
+            return "The table did not answer: press Enter on it again in a moment", None, {}
+        answer["owner"] = owner
+        return "", link, answer
+
+    def left(self, client: Client, where: Destination, owner: str, dropped: bool,
+             then: Callable[[str], None] | None = None) -> None:
+        """``client`` left the table (``dropped``: their connection did): its owner lets their seat
+        wait as in one process; ``then`` hears what they are to be told (a rated match's forfeit clock)."""
+        def told(answer: Message) -> None:
+            note = answer.get("note")
+            if then is not None and isinstance(note, str) and note:
+                then(printable(note)[:TEXT_MAX])
+        self.ask(client, self.mirror.owner_of(where.table) or owner,
+                 {"op": "left", "table": where.table, "seat": where.seat, "dropped": dropped}, told)
 
     def home(self, client: Client) -> Destination | None:
         """The seat of a started table that waits for ``client`` at an owner, if any."""

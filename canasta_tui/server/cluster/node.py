@@ -115,7 +115,8 @@ class OwnerNode:
         self.registry.restore(stored, next_id)
         numbers = TableNumbers(config.database)
         await numbers.fill()
-        self.lobby = OwnerLobby(self.bus, self.registry, self.name, numbers)
+        self.lobby = OwnerLobby(self.bus, self.registry, self.name, numbers,
+                                epoch_of=lambda table: store.ownership.held.get(table, 1))
         await self.lobby.start()
 
         def taken(item: StoredTable) -> None:                # (on the take-over's thread)

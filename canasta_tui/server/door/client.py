@@ -12,6 +12,7 @@ and benchmarks can run it on a pipe as well.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol, cast
@@ -27,6 +28,7 @@ from ...ui.lobby import LobbyScreen
 from ..club.admin import Admin, ban_message
 from ..club.people import Invitation, PersonOptions
 from ..club.records import PersonRecords, TableHost, screen_options
+from ..lobby.connected import Room
 from ..lobby.registry import Registry
 from ..lobby.service import RegistryLobby
 from ..person import reason
@@ -36,6 +38,11 @@ from .auth import Identity, code_text
 #: Hints one person may ask for in a minute: each is the Expert's search, in the workers that
 #: every table's computers share (ui.coaching.Coach.per_minute).
 HINTS_PER_MINUTE = 20
+
+#: What a player sees while their table moves to another machine of the room (its owner died).
+MOVING = "Table moving to another machine of the room…"
+#: How often a screen of a table held elsewhere looks whether the table moved (seconds).
+FOLLOW_EVERY = 0.25
 
 log = logging.getLogger("canasta.server")
 
@@ -309,6 +316,9 @@ class ServerApp(ScreenApp):
     async def _visit(self, where: Destination) -> tuple[Destination | None, str]:
         """Play or watch a table until the player leaves it: (where next, a note for the lobby)."""
         st = self.registry.tables.get(where.table)
+        room = self.registry.room
+        if st is None and room is not None and room.holds(where.table):
+            return await self._visit_remote(room, where)
         if st is None or st.table is None:
             return None, "That table is gone"
         if where.seat is None:
@@ -364,6 +374,60 @@ class ServerApp(ScreenApp):
                     del st.links[seat]
                 link.close()
         return ctl.next, ctl.lobby_note or note
+
+    async def _visit_remote(self, room: Room, where: Destination) -> tuple[Destination | None, str]:
+        """Play or watch a table another node of the room holds: the same screen, its frames over the
+        bus.  When that node dies and another takes the table over, the screen says so and the
+        player sits down again at the one that has it."""
+        why, link, said = await room.enter(self, where)
+        if link is None:
+            return None, why
+        owner = str(said.get("owner", ""))
+        ctl = self._table_client(link, where.table, watching=where.seat is None)
+        if where.seat is None:
+            if said.get("claimed"):
+                ctl.message = ["You sit down at the next deal: until then you watch (your claim holds while you watch)"]
+        else:
+            if said.get("rated") is True:
+                grace = span(self.registry.config.forfeit_after)
+                ctl.client.leave_note = (f"This match is rated: if you are not back within {grace},",
+                                         "your side loses it by forfeit (a computer plays meanwhile).")
+            since = [x for x in said.get("since") or () if isinstance(x, str)]
+            if since:
+                ctl.message = ["While you were away:", *since]
+            elif self.guest_code:
+                ctl.message = [f"You play as a guest: your seat's code is {self.guest_code}. If your link drops, connect "
+                               f"as {self._identity.name}+{self.guest_code} (or press r in the lobby and type the code)"]
+        moved: list[bool] = []
+        follow = asyncio.get_running_loop().create_task(self._follow(room, where, owner, ctl, moved))
+        left = False
+        try:
+            await self._show(ctl)
+            left = True
+        finally:
+            follow.cancel()
+            link.unsubscribe(ctl)
+            link.close()
+            if not moved:
+                room.left(self, where, owner, dropped=not left, then=self.notify)
+        return ctl.next, ctl.lobby_note or ""
+
+    async def _follow(self, room: Room, where: Destination, owner: str, ctl: SeatClient, moved: list[bool]) -> None:
+        """While ``ctl`` shows a table of ``owner``: once another node holds it (a take-over), the
+        player goes to it there; meanwhile the screen says the table is moving."""
+        told = False
+        while True:
+            await asyncio.sleep(FOLLOW_EVERY)
+            now = room.owner_of(where.table)
+            if now == owner:
+                continue
+            if not told:
+                told = True
+                ctl.notify(MOVING)
+            if now is not None:
+                moved.append(True)
+                ctl.go(where)
+                return
 
     async def _show(self, screen: LobbyScreen | SeatClient) -> None:
         """Show ``screen`` until it finishes; the server reaches it meanwhile (:meth:`moved`, :meth:`notify`)."""

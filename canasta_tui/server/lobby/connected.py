@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from ...lobbyview import Destination
 from ..club.people import Invitation
@@ -58,6 +59,19 @@ class Room(Protocol):
 
     def home(self, client: Client) -> Destination | None:
         """The seat of a started table at an owner that waits for ``client``, if any."""
+
+    def holds(self, table: int) -> bool:
+        """Is ``table`` held by another node of the room?"""
+
+    def owner_of(self, table: int) -> str | None:
+        """The node that holds ``table`` now (it changes when a dead owner's table is taken over)."""
+
+    async def enter(self, client: Client, where: Destination) -> tuple[str, Any, dict[str, Any]]:
+        """Sit down at ``where`` (or watch it): (why not, or ""; a ``Link`` to it; what its owner said)."""
+
+    def left(self, client: Client, where: Destination, owner: str, dropped: bool,
+             then: Callable[[str], None] | None = None) -> None:
+        """``client`` left ``where`` (``dropped``: the connection did); ``then`` hears their note."""
 
 
 __all__ = ["Client", "Room"]
