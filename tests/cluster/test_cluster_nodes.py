@@ -4,20 +4,46 @@ Every node is stopped by its PID when the test ends, however it ends."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from pathlib import Path
 
-from server.helpers import Term, create_table
+from server.helpers import Term, create_table, drive
 
 from canasta_tui.server.cluster.bus import Bus, Incoming
 
 from .helpers import run, until
 from .nodes import Node, node
+from .screens import public_part, stock_of
 
 #: A dead owner's table is played on at another owner within 3 s (issue 32), measured on a quiet
 #: machine (docs/cluster.md); a test on a busy 2-core machine allows this much.
 TAKE_OVER = 10.0
+
+
+def saved(dsn: str, table: int) -> tuple[int, int] | None:
+    """The table's save in the database: (the stock's count, the epoch it was written at)."""
+    import psycopg
+
+    from canasta_tui.engine import record
+
+    with psycopg.connect(dsn, connect_timeout=10) as conn:
+        row = conn.execute("SELECT save, epoch FROM canasta_tables.tables WHERE id = %s", (table,)).fetchone()
+    if row is None:
+        return None
+    state = record.loads(str(row[0])).state
+    return len(state.deck) - state.stock_pos, int(row[1])
+
+
+def saved_stock(dsn: str, table: int) -> int | None:
+    got = saved(dsn, table)
+    return got[0] if got else None
+
+
+def saved_epoch(dsn: str, table: int) -> int | None:
+    got = saved(dsn, table)
+    return got[1] if got else None
 
 
 class Rows:
@@ -65,14 +91,30 @@ def test_four_people_over_two_fronts_at_one_table_and_its_owner_killed(tmp_path:
             (table,) = rows.owner_of            # (its number is the room's database's)
             first = owners[rows.owner_of[table]]
             survivor = next(n for n in owners.values() if n is not first)
-            await alice.press("s", "hand 1")
-            # kill -9 of the table's owner: the other takes the table within TAKE_OVER seconds.
+            alice.send("s")
+            for t in people:
+                await t.wait_for("Your hand")
+            # They play, each from their own screen, until the stock is 6 cards lower.
+            dealt = stock_of(alice.text())
+            assert dealt is not None
+            await asyncio.gather(*(drive(t, lambda s: (stock_of(s) or 99) <= dealt - 6, timeout=180) for t in people))
+            await until(lambda: len({public_part(t.text()) for t in people}) == 1, "the four screens agreeing")
+            before = public_part(alice.text())
+            stock = stock_of(before)
+            # Every move they see is committed: the table's save in the database shows the same stock.
+            await until(lambda: saved_stock(pg_dsn, table) == stock, "the save of the last move")
+            # kill -9 of the table's owner: the other takes the table over, from its last save.
             first.kill()
             killed = time.monotonic()
             await until(lambda: rows.owner_of.get(table) == survivor.name, "the table at the other owner", timeout=60)
             took = time.monotonic() - killed
             print(f"take-over: the table was at {survivor.name} {took:.2f} s after kill -9 of {first.name}")
             assert took < TAKE_OVER, f"the table came back after {took:.1f} s"
+            assert saved_stock(pg_dsn, table) == stock and saved_epoch(pg_dsn, table) == 2
+            # Each screen sits down again at the survivor, and the hand goes on from where it was.
+            await asyncio.gather(*(drive(t, lambda s: (stock_of(s) or 99) <= stock - 2, timeout=180) for t in people))
+            await until(lambda: len({public_part(t.text()) for t in people}) == 1, "the four screens agreeing again")
+            assert (stock_of(alice.text()) or 99) <= stock - 2
             for t in people:
                 await t.close()
             await bus.close()

@@ -20,6 +20,7 @@ from canasta_tui.server.cluster.lobby import LobbyMirror
 from canasta_tui.server.cluster.node import FrontNode, OwnerNode
 
 from .helpers import run, until
+from .screens import public_part
 
 
 def node_config(tmp: Path, name: str, role: str, nats_url: str, room: str, dsn: str) -> ServerConfig:
@@ -159,22 +160,3 @@ def test_four_people_over_two_fronts_play_at_a_table_of_an_owner(tmp_path: Path,
                 await t.close()
     run(go())
 
-
-def public_part(screen: str) -> str:
-    """What every player of a table sees alike on an 80x24 screen: the title line (the hand and the
-    scores), the four seats' boxes (whose cards count, melds, red threes, scores; "you" read as any
-    person), stock, pile and upcard, and the latest move (the log's window above it scrolls as each
-    screen's own moves coalesce, so it is left out)."""
-    import re
-
-    from canasta_tui.ui.render import table_layout
-
-    lines = screen.split("\n")
-    if len(lines) < 24:
-        return ""
-    layout = table_layout(80, 24)
-    c = layout.centre
-    top = next((i for i, line in enumerate(lines) if "─ log ─" in line), layout.log_row)
-    kept = [line if i < top else line[:c.x] + " " * c.w + line[c.x + c.w:] for i, line in enumerate(lines[:layout.log_row])]
-    kept.append(lines[layout.log_row][:60])
-    return "\n".join(re.sub(" +", " ", line.replace("you ✓", "human ✓")).strip() for line in kept)
