@@ -126,3 +126,21 @@ def test_four_people_over_two_fronts_at_one_table_and_its_owner_killed(tmp_path:
                 print(f"--- {n.name} ---\n{n.log_text()[-4000:]}")
             raise
 
+
+
+def test_one_node_of_both_roles_serves_a_table_over_the_bus(tmp_path: Path, nats_url: str, nats_room: str,
+                                                           pg_dsn: str) -> None:
+    """``--role both``: a front and an owner in one process, speaking over the bus as two would."""
+    with node(tmp_path, "both-1", "both", database=pg_dsn, bus=nats_url, room=nats_room) as both:
+        async def go() -> None:
+            alice = await Term.connect(both.port, "alice")
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            await alice.press("s", "Your hand")
+            await drive(alice, lambda s: "alice discarded" in s, timeout=120)
+            await alice.close()
+        try:
+            run(go(), timeout=300)
+        except BaseException:
+            print(both.log_text()[-4000:])
+            raise
