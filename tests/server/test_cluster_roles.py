@@ -54,6 +54,12 @@ def test_a_cluster_node_names_both_engines_in_a_form_that_is_checked(args: tuple
     assert "hunter2" not in out                  # (a password is never repeated)
 
 
+def test_an_owner_lets_nobody_in_so_it_names_no_way_in() -> None:
+    assert ServerConfig(role="owner", database=DB, bus=BUS).checked().role == "owner"
+    with pytest.raises(ConfigError, match="say who may enter"):
+        ServerConfig(role="front", database=DB, bus=BUS).checked()
+
+
 def test_the_settings_file_takes_the_role_and_the_engines(tmp_path: Path) -> None:
     f = tmp_path / "serve.toml"
     f.write_text(f'[serve]\nopen = true\nrole = "owner"\ndatabase = "{DB}"\nbus = "{BUS}"\n')
