@@ -198,6 +198,40 @@ def bench_engine(seconds: float, seed: int, rules_name: str, as_json: bool) -> N
 bench.add_command(ai_command)
 
 
+@bench.command("coach")
+@click.option("--seed", type=int, default=33, show_default=True, help="Seed of the position set (its hands and deals).")
+@click.option("--hands", type=click.IntRange(1, 10_000), default=40, show_default=True,
+              help="Hands the Expert plays against Advanced to take positions from.")
+@click.option("--per-hand", type=click.IntRange(1, 200), default=8, show_default=True,
+              help="Positions taken from each hand, at random.")
+@click.option("--deals", type=click.IntRange(16, 100_000), default=128, show_default=True,
+              help="Sampled deals a position's choices may be played out in, at most.")
+@click.option("--positions", "path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The position set's file: read when it holds this set, else built and written there.")
+@click.option("--who", default="expert,advanced,hint", show_default=True,
+              help="Who plays the positions, comma-separated: expert, advanced, hint.")
+@click.option("--bench-seed", type=int, default=1, show_default=True, help="Seed of the players asked.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_coach(seed: int, hands: int, per_hand: int, deals: int, path: Path | None, who: str, bench_seed: int,
+                jobs: int, as_json: bool) -> None:
+    """The judge's clear positions (every choice played out to the end of the hand in the same
+    sampled deals): how often the Expert, Advanced and the coach's hint choose the clear best, and
+    the points they lose.  Counted in work, not time: the same figures at any load."""
+    from .bench.judge import CHOOSERS, load_or_build, report, run
+
+    names = [w.strip().lower() for w in who.split(",") if w.strip()]
+    unknown = [w for w in names if w not in CHOOSERS]
+    if unknown or not names:
+        raise click.BadParameter(f"choose from {', '.join(CHOOSERS)}", param_hint="--who")
+    data, cached = load_or_build(path, seed, hands, per_hand, deals, jobs,
+                                 progress=lambda line: click.echo(line, err=True))
+    click.echo(f"position set {'read from' if cached else 'built'}"
+               f"{f' {path}' if path is not None else ''} ({data['cpu_seconds']} s of CPU to build)", err=True)
+    result = run(data, names, bench_seed, jobs)
+    click.echo(json.dumps(result) if as_json else report(result))
+
+
 @bench.command("ui")
 @click.option("--seed", type=int, default=5, show_default=True, help="Seed of the deal.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
