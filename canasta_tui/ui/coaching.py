@@ -314,10 +314,11 @@ class Review(TableDialog):
         if got is None:
             return ["Reviewing the hand… (the Expert plays each of your decisions out)", "",
                     "Esc skips the review."]
-        head = ["Where the Expert would have played otherwise, most costly first: the points",
-                "each choice lost by its estimate, ± its standard error.", ""]
+        head = ["Where the Expert's search found a clearly better choice, most costly first: the",
+                "points each choice lost by its estimate, ± its standard error.", ""]
         if not got:
-            return [*head[:1], "", "Nowhere that cost more than the Expert's own uncertainty: well played."]
+            return ["No choice cost 30 points or more beyond the search's own uncertainty.", "",
+                    "Nothing to review: well played."]
         self.chosen = max(0, min(self.chosen, len(got) - 1))
         m = got[self.chosen]
         when = {Phase.DRAW: "before you drew", Phase.PERMISSION: "when asked"}.get(m.view.phase, "after you drew")

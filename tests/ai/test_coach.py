@@ -8,7 +8,7 @@ import random
 import pytest
 
 from canasta_tui.ai import coach, make_player
-from canasta_tui.ai.coach import Decision, Hint, Mistake
+from canasta_tui.ai.coach import Decision, Mistake
 from canasta_tui.ai.expert import ExpertPlayer
 from canasta_tui.engine import CLASSIC, Action, GameState, Phase, PlayerView, apply, deal, view_for
 from canasta_tui.engine import actions as A
@@ -23,15 +23,11 @@ from .test_fair_and_robust import midgame, permute_hidden
 QUICK = 0.1
 
 
-# The Expert's wall-clock safety stop cut searches short on a busy machine (four identical reviews
-# returned 53.76, nothing, nothing, 55.52): the tests switch it off, so only counted work ends a
-# search and the answers are the same at any load.
-def hint(view: PlayerView, seed: int, budget: float) -> Hint:
-    return coach.hint(view, seed, budget, deadline=False)
-
-
-def review(decisions: list[Decision] | tuple[Decision, ...], seed: int, budget: float) -> list[Mistake]:
-    return coach.review(decisions, seed, budget, deadline=False)
+# Issue 33: "Under load the clock's safety stop changes its answers: four runs of one review caught
+# 5, 6, 6 and 5 of the six planted blunders".  The coach's searches are counted in work alone (no
+# wall-clock stop), so these tests pass on a busy machine; nothing here switches a stop off.
+hint = coach.hint
+review = coach.review
 
 BOLIVIA = load_rules("bolivia")
 
@@ -142,13 +138,78 @@ def test_a_review_lists_costly_choices_by_cost_and_leaves_out_the_noise() -> Non
     assert found, "a Beginner's hands hold no choice the Expert finds costly"
 
 
-def test_the_expert_never_reviews_its_own_choice_as_a_mistake() -> None:
-    decisions = []
-    for seed, steps in ((0, 4), (1, 9), (2, 17), (3, 30)):
-        s = midgame(seed, steps)
-        v = view_for(s, s.actor)
-        decisions.append(Decision(v, hint(v, 5, QUICK).action))
-    assert review(decisions, 5, QUICK) == []
+def _rigged(gains: dict[str, float], check: dict[str, float] | None = None) -> object:
+    """sample_values where a candidate whose action's text is in ``gains`` is worth that much more
+    than the others in each of 40 deals (noise shared by all: a standard error of 0); ``check``, when
+    given, replaces ``gains`` in the review's second look (an Expert seeded CHECK_SEED apart)."""
+    def values(self: ExpertPlayer, v: PlayerView, cands: list[tuple[Action, object]]) -> list[list[float]]:
+        rng = random.Random(7)
+        common = [rng.gauss(0, 80) for _ in range(40)]
+        table = check if check is not None and self.seed >= coach.CHECK_SEED else gains
+        return [[x + table.get(str(a), 0.0) for x in common] for a, _ in cands]
+    return values
+
+
+def _discard_position() -> tuple[PlayerView, Action, Action]:
+    """A discard, the rules of thumb's choice (``base``) and another discard (``other``)."""
+    from canasta_tui.ai.heuristic import decide
+
+    s = position({0: "3c 5h 9d Qs Kc"}, melds={0: ["Jc Jd Jh"]})
+    v = view_for(s, 0)
+    ex = ExpertPlayer(0, aggression=0)
+    base = decide(v, ex.style, ex.memory)
+    other = next(a for a in v.legal if a.kind == A.DISCARD and a != base and a.card != s.hands[0][0])
+    return v, base, other
+
+
+def test_a_choice_the_rules_of_thumb_made_is_questioned_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: "The review never questions a move that matches the rules of thumb"; it "questions
+    every decision whose cost by the search is clear, including those the rules of thumb would have
+    made".  The player made the rules of thumb's discard; another discard is 60 points better in
+    every deal: it is listed, 60 points, with the better discard."""
+    v, base, other = _discard_position()
+    monkeypatch.setattr(ExpertPlayer, "sample_values", _rigged({str(other): 60.0}))
+    got = review([Decision(v, base)], 0, QUICK)
+    assert [(m.played, m.better) for m in got] == [(base, other)]
+    assert got[0].cost == pytest.approx(60.0) and got[0].error == pytest.approx(0.0)
+    # The other way round (the player's discard is the better one): nothing to say.
+    assert review([Decision(v, other)], 0, QUICK) == []
+
+
+@pytest.mark.parametrize(("gap", "listed"), [(25.0, False), (35.0, True)])
+def test_a_cost_is_listed_down_to_thirty_points(monkeypatch: pytest.MonkeyPatch, gap: float, listed: bool) -> None:
+    """Issue 33: "errors under about 80 points are not reported at its budget"; the review reports
+    them "down to 30 points where the evidence holds it" (here it holds: no noise between choices)."""
+    v, base, other = _discard_position()
+    monkeypatch.setattr(ExpertPlayer, "sample_values", _rigged({str(other): gap}))
+    got = review([Decision(v, base)], 0, QUICK)
+    assert bool(got) == listed and coach.MIN_COST == 30.0
+    if listed:
+        assert got[0].cost == pytest.approx(gap)
+
+
+def test_the_cost_is_measured_again_in_fresh_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The best of many candidates is flattered by the deals it was found in: the cost the review
+    reports is the second look's, in deals of their own.  Found 80 points better, checked 5 better:
+    no mistake; checked 45 better: 45 points."""
+    v, base, other = _discard_position()
+    monkeypatch.setattr(ExpertPlayer, "sample_values", _rigged({str(other): 80.0}, {str(other): 5.0}))
+    assert review([Decision(v, base)], 0, QUICK) == []
+    monkeypatch.setattr(ExpertPlayer, "sample_values", _rigged({str(other): 80.0}, {str(other): 45.0}))
+    assert [round(m.cost) for m in review([Decision(v, base)], 0, QUICK)] == [45]
+
+
+def test_the_review_weighs_every_discard_and_every_way_of_taking_the_pile() -> None:
+    """More than the Expert weighs in a move: one discard of each rank in hand, and at the draw every
+    way of taking the pile as well as drawing."""
+    v, base, _ = _discard_position()
+    cands = [a for a, _ in coach.review_candidates(v, base, ExpertPlayer(0, aggression=0))]
+    from canasta_tui.engine.cards import RANK_OF
+    assert {RANK_OF[a.card] for a in cands if a.kind == A.DISCARD} == {RANK_OF[c] for c in v.hand}
+    s = position({0: "Kc Kd 2c Jh 9s 4d"}, pile="5c 9d Kh", phase=Phase.DRAW, drew="", melds={0: ["Qh Qd Qc"]})
+    w = view_for(s, 0)
+    got = {a for a, _ in coach.review_candidates(w, A.A_DRAW, ExpertPlayer(0, aggression=0))}
+    assert {a for a in w.legal if a.kind in (A.DRAW, A.PILE)} <= got and len(got) >= 3
 
 
 def _fake_values(gap: float, spread: float) -> object:
@@ -403,6 +464,37 @@ def test_a_discard_the_next_player_let_go_says_so() -> None:
     s = s._replace(pile=tuple(int(c) for c in parse_cards("9s 9h 5s Jh 6h 8c")))  # bottom first
     v = view_for(s, 0)
     jack, nine = (A.discard(int(c)) for c in parse_cards("Jd 9c"))
-    assert coach.reason(jack, v) == "the next player let Jacks go: no pair to take the pile"
+    # The next side has melded and the pile is open: a Jack and a wild card would take it, which the
+    # pile does not rule out (issue 33: "it asks whether the next player holds a pair, when one
+    # natural card and a wild card take it too"), so the hint claims no more than the pile shows.
+    assert coach.reason(jack, v) == "the next player let Jacks go: a pair of them is unlikely"
     assert "let" not in coach.reason(nine, v)
     assert len(f"Discard the J♦: {coach.reason(jack, v)}") <= 78  # the hint line
+    # Frozen, the pile takes a natural pair, which the next player does not keep.
+    frozen = view_for(s._replace(frozen=True), 0)
+    assert coach.reason(jack, frozen) == "the next player let Jacks go: no pair to take the pile"
+
+
+def test_copies_in_the_pile_are_never_called_safety() -> None:
+    """Issue 33: "copies of the rank already in the pile count as making the card *safer*, so it
+    threw a third 8 onto two 8s".  Four Eights in sight (three melded, one in hand) make a pair
+    unlikely; two more in the pile are what the taker would gain, and the reason no longer says so."""
+    hand = {0: "8d 5h 9c Kd Kh Ks"}
+    melds = {0: ["8c 8s 8h"]}
+    eight = A.discard(int(parse_cards("8d")[0]))
+    clean = view_for(position(hand, melds=melds, pile="4c 7d 6h 9s"), 0)
+    assert coach.reason(eight, clean) == "4 of the 8 Eights are in sight: a pair for it is unlikely"
+    # (the Eights lie under the next player's discard, the Four: nobody's reading says it let them go)
+    piled = view_for(position(hand, melds=melds)._replace(pile=tuple(int(c) for c in parse_cards("8c 8s 4c 7h 9s"))), 0)
+    assert "in sight" not in coach.reason(eight, piled) and "unlikely" not in coach.reason(eight, piled)
+    assert coach.reason(eight, piled) == "the next side has no Eights down"
+
+
+def test_a_singleton_is_said_to_be_one() -> None:
+    """The old fallback said a card "helps you least", which nothing checked; what the view shows is
+    said instead: the next side has none down, and it is the only one in hand."""
+    s = position({0: "7d 5h 9c Kd Kh Ks"}, melds={1: ["Ah Ad As"]}, pile="4c 10d 6h 9s")
+    v = view_for(s, 0)
+    assert coach.reason(A.discard(int(parse_cards("7d")[0])), v) == \
+        "the next side has no Sevens down, and it is your only Seven"
+    assert coach.reason(A.discard(int(parse_cards("Kd")[0])), v) == "the next side has no Kings down"

@@ -344,7 +344,7 @@ def test_every_action_of_a_move_is_a_decision_judged_where_it_was_played() -> No
     second = decisions[1].view
     assert second.seat == 0 and second.phase == Phase.MELD and len(second.hand) == len(before.hand) - 3
     assert discard in second.legal and meld not in second.legal
-    mistakes = review(tuple(decisions), 1, 0.1, deadline=False)
+    mistakes = review(tuple(decisions), 1, 0.1)
     assert [m.played for m in mistakes] == [discard]
     assert mistakes[0].at == 1 and mistakes[0].view == second and mistakes[0].cost > 100
     assert isinstance(decisions[1], Decision)
