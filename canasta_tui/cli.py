@@ -207,7 +207,8 @@ bench.add_command(ai_command)
 @click.option("--deals", type=click.IntRange(16, 100_000), default=128, show_default=True,
               help="Sampled deals a position's choices may be played out in, at most.")
 @click.option("--positions", "path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The position set's file: read when it holds this set, else built and written there.")
+              help="The position set's file: read when it holds this set, else built and written there "
+                   "(the set of seed 33 with the other settings as they are comes with the game).")
 @click.option("--who", default="expert,advanced,hint", show_default=True,
               help="Who plays the positions, comma-separated: expert, advanced, hint.")
 @click.option("--bench-seed", type=int, default=1, show_default=True, help="Seed of the players asked.")
@@ -224,10 +225,11 @@ def bench_coach(seed: int, hands: int, per_hand: int, deals: int, path: Path | N
     unknown = [w for w in names if w not in CHOOSERS]
     if unknown or not names:
         raise click.BadParameter(f"choose from {', '.join(CHOOSERS)}", param_hint="--who")
-    data, cached = load_or_build(path, seed, hands, per_hand, deals, jobs,
-                                 progress=lambda line: click.echo(line, err=True))
-    click.echo(f"position set {'read from' if cached else 'built'}"
-               f"{f' {path}' if path is not None else ''} ({data['cpu_seconds']} s of CPU to build)", err=True)
+    data, read = load_or_build(path, seed, hands, per_hand, deals, jobs,
+                               progress=lambda line: click.echo(line, err=True))
+    click.echo(f"position set {f'read from {read}' if read is not None else 'built'}"
+               f"{f', written to {path}' if read is None and path is not None else ''}"
+               f" ({data['cpu_seconds']} s of CPU to build)", err=True)
     result = run(data, names, bench_seed, jobs)
     click.echo(json.dumps(result) if as_json else report(result))
 

@@ -285,30 +285,43 @@ def build(seed: int, hands: int, per_hand: int, max_deals: int, jobs: int = 1,
         judged.append(j)
         if progress is not None:
             progress(f"judged {len(judged)} of {len(picked)} positions, {sum(x.best is not None for x in judged)} clear")
+    # Only the clear positions are kept: the others measure nobody.
     return {"version": VERSION, "policy": POLICY, "seed": seed, "hands": hands, "per_hand": per_hand,
             "max_deals": max_deals, "clear_points": CLEAR_POINTS, "clear_errors": CLEAR_ERRORS,
-            "cpu_seconds": round(_cpu() - start, 1), "positions": [j.to_dict() for j in judged]}
+            "cpu_seconds": round(_cpu() - start, 1), "judged": len(judged),
+            "positions": [j.to_dict() for j in judged if j.best is not None]}
 
 
 def params(data: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(data.get(k) for k in ("version", "policy", "seed", "hands", "per_hand", "max_deals"))
 
 
+#: The position sets that come with the game (built once: the judge's figures do not move when the
+#: players' rules of thumb, which its rollouts play, change later).
+SHIPPED = Path(__file__).parent / "positions"
+
+
+def shipped(seed: int) -> Path:
+    return SHIPPED / f"coach-{seed}.json"
+
+
 def load_or_build(path: Path | None, seed: int, hands: int, per_hand: int, max_deals: int, jobs: int,
-                  progress: Callable[[str], None] | None = None) -> tuple[dict[str, Any], bool]:
-    """The position set from ``path`` when it holds this one (same seed and settings), else built
-    (and written there); True when it was read from the file."""
+                  progress: Callable[[str], None] | None = None) -> tuple[dict[str, Any], Path | None]:
+    """The position set from ``path`` when it holds this one (same seed and settings), or from the
+    set shipped with the game for ``seed``, else built (and written to ``path``); the file it was
+    read from (None: built)."""
     want = (VERSION, POLICY, seed, hands, per_hand, max_deals)
-    if path is not None and path.exists():
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and params(data) == want:
-            return data, True
+    for where in (path, shipped(seed)):
+        if where is not None and where.exists():
+            data = json.loads(where.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and params(data) == want:
+                return data, where
     data = build(seed, hands, per_hand, max_deals, jobs, progress)
     if path is not None:
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(json.dumps(data), encoding="utf-8")
         tmp.replace(path)
-    return data, False
+    return data, None
 
 
 # ---------------------------------------------------------------------- the bench
@@ -339,14 +352,19 @@ CHOOSERS: dict[str, Callable[[int], Callable[[PlayerView], Action]]] = {
     "expert": _expert, "advanced": _advanced, "hint": _hint}
 
 
-def _kind(v: PlayerView) -> str:
-    if v.phase == Phase.DRAW:
+def _kind(j: Judged) -> str:
+    """What the position's clear best is: draw (from the stock or the pile), discard, meld (or add),
+    answer (to "May I go out?"), other (asking, ending the hand)."""
+    if j.view.phase == Phase.DRAW:
         return "draw"
-    if v.phase == Phase.PERMISSION:
-        return "answer"
-    if all(a.kind == ActionKind.DISCARD for a in v.legal):
+    k = j.actions[j.best].kind if j.best is not None else None
+    if k == ActionKind.DISCARD:
         return "discard"
-    return "meld"
+    if k in (ActionKind.MELD, ActionKind.ADD, ActionKind.JOIN):
+        return "meld"
+    if k in (ActionKind.YES, ActionKind.NO):
+        return "answer"
+    return "other"
 
 
 def _ask_job(job: tuple[str, int, dict[str, Any]]) -> tuple[str, list[float | None]]:
@@ -366,9 +384,9 @@ def run(data: dict[str, Any], who: Sequence[str], seed: int, jobs: int = 1) -> d
     got: dict[str, list[list[float | None]]] = {w: [] for w in who}
     for w, r in _map(_ask_job, jobs_list, jobs):
         got[w].append(r)
-    kinds = [_kind(j.view) for j, _ in clear]
+    kinds = [_kind(j) for j, _ in clear]
     out: dict[str, Any] = {"seed": data["seed"], "bench_seed": seed, "policy": data["policy"],
-                           "positions": len(allpos), "clear": len(clear),
+                           "positions": data.get("judged", len(allpos)), "clear": len(clear),
                            "by_kind": {k: kinds.count(k) for k in sorted(set(kinds))},
                            "cpu_seconds_to_build": data.get("cpu_seconds"), "choosers": {}}
     for w in who:

@@ -314,8 +314,8 @@ class Review(TableDialog):
         if got is None:
             return ["Reviewing the hand… (the Expert plays each of your decisions out)", "",
                     "Esc skips the review."]
-        head = ["Where the Expert's search found a clearly better choice, most costly first: the",
-                "points each choice lost by its estimate, ± its standard error.", ""]
+        head = ["Where the Expert's search found a clearly better choice, most costly first:",
+                "the points each choice lost by its estimate, ± its standard error.", ""]
         if not got:
             return ["No choice cost 30 points or more beyond the search's own uncertainty.", "",
                     "Nothing to review: well played."]

@@ -177,8 +177,11 @@ def test_the_review_after_a_hand_lists_costs_and_fits_80x24(quick_review: None) 
         assert lines[5] == "> " + mistakes[0].text[:76] or lines[5].endswith("…")    # the chosen one
         assert lines[6].startswith(" " * 13) and mistakes[0].why.startswith(lines[6].strip().rstrip("…"))  # why
         assert "±" in text
+        # The explanation whole at 80 columns (issue 33's review: the search's best, whoever's choice).
+        assert lines[2:4] == ["  Where the Expert's search found a clearly better choice, most costly first:",
+                              "  the points each choice lost by its estimate, ± its standard error."]
     else:
-        assert "well played" in text
+        assert "well played" in text and "30 points" in text
     assert "Enter: the score sheet" in lines[-1]
     ctl.key("down")
     ctl.key("enter")
