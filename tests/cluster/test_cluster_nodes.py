@@ -144,3 +144,41 @@ def test_one_node_of_both_roles_serves_a_table_over_the_bus(tmp_path: Path, nats
         except BaseException:
             print(both.log_text()[-4000:])
             raise
+
+
+def test_a_front_killed_its_players_come_back_through_haproxy_to_their_seats(tmp_path: Path) -> None:
+    """``kill -9`` of a front: its players connect again to the one address and find their seats."""
+    from canasta_tui.server.cluster.local import try_room
+
+    with try_room(tmp_path, owners=1, fronts=2, port=None) as room:
+        async def go() -> None:
+            names = ("alice", "bob", "carol", "dave")
+            people = {n: await Term.connect(room.port, n) for n in names}
+            alice = people["alice"]
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            for i, n in enumerate(names[1:], start=2):
+                t = people[n]
+                await t.wait_for("1  alice✓")
+                await t.press(str(i), f"{i}  {n}✓ (you)")
+            await alice.wait_for("4  dave✓")
+            alice.send("s")
+            for t in people.values():
+                await t.wait_for("Your hand")
+            room.fronts[0].kill()
+            # Those who were at the killed front lost their connection; they connect again.
+            await until(lambda: any(t.closed.is_set() for t in people.values()), "a connection lost with its front")
+            for n, t in list(people.items()):
+                if t.closed.is_set():
+                    people[n] = await Term.connect(room.port, n)
+            for t in people.values():
+                await t.wait_for("Your hand")
+            await until(lambda: len({public_part(t.text()) for t in people.values()}) == 1, "the four screens agreeing")
+            for t in people.values():
+                await t.close()
+        try:
+            run(go(), timeout=300)
+        except BaseException:
+            for n in (*room.owners, *room.fronts):
+                print(f"--- {n.name} ---\n{n.log_text()[-3000:]}")
+            raise
