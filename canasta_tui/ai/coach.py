@@ -31,7 +31,7 @@ from ..engine.cards import IS_BLACK_THREE, IS_WILD, RANK_NAMES, RANK_OF, RANK_WO
 from ..engine.melds import Meld
 from ..engine.moves import add_target, canastas_missing, group_slot
 from ..engine.state import next_seat, team
-from .expert import SE_MARGIN, ExpertPlayer, paired_gain
+from .expert import SE_MARGIN, ExpertPlayer, best_discards, paired_gain
 from .heuristic import Style, decide
 from .knowledge import canastas, counts, may_go_out_soon, my_team, opponents, passed_ranks
 from .samba import is_variant, takes_onto
@@ -135,8 +135,22 @@ def hint(view: PlayerView, seed: int = 0, budget: float = HINT_BUDGET) -> Hint:
     if not view.legal:
         raise ValueError("a hint is for the player to act: this view has no legal action")
     a = _expert(seed, budget).choose(view)
+    why = reasons(a, view)
+    if a.kind == A.DISCARD:
+        # Issue 33: "A hint that is a discard comes from a search of the discards, not from the
+        # rule of thumb alone."
+        ranked = best_discards(view, budget, seed)
+        if ranked and ranked[0].action in view.legal:
+            a = ranked[0].action
+            why = reasons(a, view)
+            beaten = [d for d in ranked[1:] if d.gain == 0.0 and d.error == 0.0]    # the rules of thumb's
+            if ranked[0].gain > 0.0 and beaten:
+                # The search overrode the rules of thumb: say by how much, as it measured it.
+                other = card_text(beaten[0].action.card, True)
+                why = [f"by the search {ranked[0].gain:.0f} ±{ranked[0].error:.0f} points better than the {other}",
+                       *why]
     what = todo(a, view)
-    fits = [f"{what}: {why}" for why in reasons(a, view)]
+    fits = [f"{what}: {w}" for w in why]
     return Hint(a, next((t for t in fits if len(t) <= LINE), fits[-1][:LINE]))
 
 

@@ -89,10 +89,38 @@ def test_every_hint_is_legal_and_fits_the_hint_line() -> None:
             h = hint(v, 2, QUICK)
             assert h.action in v.legal
             assert 10 < len(h.text) <= 78, h.text
-            assert any(h.text == f"{coach.todo(h.action, v)}: {r}" for r in coach.reasons(h.action, v)), h.text
+            assert any(h.text == f"{coach.todo(h.action, v)}: {r}" for r in coach.reasons(h.action, v)) or (
+                h.action.kind == A.DISCARD and h.text.startswith(f"{coach.todo(h.action, v)}: by the search ")), h.text
             assert "\n" not in h.text
             checked += 1
     assert checked >= 15
+
+
+def test_a_hint_that_is_a_discard_is_the_search_of_the_discards_first() -> None:
+    """Issue 33: "A hint that is a discard comes from a search of the discards, not from the rule of
+    thumb alone": the hint's discard is the first of the Expert's searched discards (best_discards),
+    and when the search overrode the rules of thumb the hint says by how much, as it measured it."""
+    from canasta_tui.ai.expert import best_discards
+
+    checked = 0
+    for seed in range(10):
+        for steps in (9, 23, 41, 66):
+            s = midgame(seed, steps)
+            if s.phase != Phase.MELD:
+                continue
+            v = view_for(s, s.actor)
+            h = hint(v, 2, QUICK)
+            if h.action.kind != A.DISCARD:
+                continue
+            ranked = best_discards(v, QUICK, 2)
+            assert h.action == ranked[0].action
+            said = f"{coach.todo(h.action, v)}: by the search {ranked[0].gain:.0f} ±{ranked[0].error:.0f} points better"
+            if ranked[0].gain <= 0:
+                assert "by the search" not in h.text                  # the rules of thumb's own discard
+            elif len(said) + 16 <= coach.LINE:                       # " than the 10♦" fits the line
+                assert h.text.startswith(said + " than the "), h.text
+            checked += 1
+    assert checked >= 3
 
 
 def test_a_hint_is_only_for_the_player_to_act() -> None:
