@@ -380,12 +380,12 @@ def test_a_link_that_closes_ends_its_seat_token_at_the_owner(nats_url: str, nats
 
 def test_a_snapshot_of_a_long_match_reads(nats_url: str, nats_room: str) -> None:
     """A snapshot carries every event of the match: some thousands in a long one (here the events
-    of one hand over and over, 6,000 of them: about 70 hands' worth)."""
+    of one hand over and over, 2,000 of them: about 24 hands' worth)."""
     async def go() -> None:
         table = _table(14)
         for _ in range(60):
             table.step()
-        many = (table.events * (6000 // len(table.events) + 1))[:6000]
+        many = (table.events * (2000 // len(table.events) + 1))[:2000]
         table.events = [e._replace(seq=i + 1) for i, e in enumerate(many)]
         owner_bus, pub = await _owner(nats_url, nats_room, table)
         front_bus = await Bus.connect(nats_url, room=nats_room, name="front-a")

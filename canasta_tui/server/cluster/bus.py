@@ -41,8 +41,9 @@ from nats.aio.subscription import Subscription
 log = logging.getLogger("canasta.cluster.bus")
 
 #: The largest message a node takes or sends, in bytes: a frame is a few KB, a table's snapshot
-#: about 8 KB more per hand of its match; below NATS's own bound (``max_payload``, 1 MB by default).
-MAX_MESSAGE = 960 * 1024
+#: about 8 KB more per hand of its match.  (Nearer NATS's 1 MB ``max_payload``, a receiver on a
+#: loaded machine was cut off as a slow consumer in a test, and lost what followed.)
+MAX_MESSAGE = 256 * 1024
 #: The deepest nesting of lists and objects a message may have (ours have 5 or fewer).
 MAX_DEPTH = 12
 #: How long a request waits for its answer by default, in seconds.
