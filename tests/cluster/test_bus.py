@@ -27,7 +27,7 @@ from canasta_tui.server.cluster.bus import (
     encode,
 )
 
-from .helpers import run, until
+from .helpers import WAIT, run, until
 
 
 async def _bus(url: str, room: str, name: str = "t") -> Bus:
@@ -126,6 +126,55 @@ def test_what_does_not_decode_is_refused_counted_and_logged(
         run(go())
     assert any("refused a message on" in r.getMessage() and why.split()[0] in r.getMessage()
                for r in caplog.records)
+
+
+def test_flush_comes_after_the_subscription_on_the_wire(nats_url: str, nats_room: str) -> None:
+    """``flush`` is the barrier after ``subscribe``: its PING must reach NATS after the SUB, or the
+    PONG comes back before NATS knows of the interest and a message published at once is lost
+    (nats-py writes a PING straight to the socket, past the SUB still queued for its flusher)."""
+    async def go() -> None:
+        host, port = nats_url.removeprefix("nats://").rsplit(":", 1)
+        sent = bytearray()                       # what the client sent to NATS, in order
+
+        async def pipe(r: asyncio.StreamReader, w: asyncio.StreamWriter, record: bool) -> None:
+            try:
+                while data := await r.read(65536):
+                    if record:
+                        sent.extend(data)
+                    w.write(data)
+                    await w.drain()
+            except (ConnectionError, asyncio.CancelledError):
+                pass
+            finally:
+                w.close()
+
+        relays: list[asyncio.Task[Any]] = []
+
+        async def relay(cr: asyncio.StreamReader, cw: asyncio.StreamWriter) -> None:
+            me = asyncio.current_task()
+            assert me is not None
+            relays.append(me)
+            sr, sw = await asyncio.open_connection(host, int(port))
+            await asyncio.gather(pipe(cr, sw, True), pipe(sr, cw, False))
+
+        server = await asyncio.start_server(relay, "127.0.0.1", 0)
+        relay_port = server.sockets[0].getsockname()[1]
+        bus = await _bus(f"nats://127.0.0.1:{relay_port}", nats_room)
+
+        async def on(m: Incoming) -> None:
+            pass
+
+        await until(lambda: sent.endswith(b"PING\r\n"), "the connection's own PING")
+        start = len(sent)
+        await bus.subscribe("t.>", on)
+        await bus.flush()
+        await until(lambda: b"SUB " in sent[start:], "the SUB on the wire")
+        lines = bytes(sent[start:]).split(b"\r\n")
+        assert [line.split(b" ")[0] for line in lines if line] == [b"SUB", b"PING"]
+        await bus.close()                        # (the relay ends with the client's connection)
+        server.close()
+        await asyncio.wait_for(asyncio.gather(*relays), WAIT)
+    run(go())
 
 
 def test_a_message_too_large_is_not_sent(nats_url: str, nats_room: str) -> None:

@@ -268,7 +268,12 @@ class Bus:
         return answer
 
     async def flush(self, timeout: float = REQUEST_WAIT) -> None:
-        """Wait until NATS has what was published (a test's barrier; a node rarely needs it)."""
+        """Wait until NATS has what was published and subscribed (a test's barrier; a node rarely
+        needs it)."""
+        # nats-py's flush writes its PING straight to the socket, ahead of a SUB or PUB still queued
+        # for its flusher task: the PONG could then come back before NATS has the interest, and a
+        # message published at once is lost.  So the queue goes out first, then the PING.
+        await asyncio.wait_for(self.nats._flush_pending(force_flush=True), timeout)
         await self.nats.flush(timeout=max(1, round(timeout)))
 
     # ------------------------------------------------------------------------- receiving
