@@ -126,6 +126,7 @@ class Presence:
         #: The others' people, by entry key, with when each was last written (by this front's clock).
         self._others: dict[str, tuple[Here, float]] = {}
         self.refused = 0
+        self._trouble = False
         self._poke = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._watcher: Any = None
@@ -186,9 +187,14 @@ class Presence:
             try:
                 await self._write(every)
             except (TimeoutError, nats.errors.Error, OSError) as exc:
-                log.warning("presence %s: the people here could not be written (%s); tried again", self.front,
-                            exc or type(exc).__name__)
+                if not self._trouble:           # (once a trouble: the bus may be down a while)
+                    log.warning("presence %s: the people here could not be written (%s); tried again every %g s",
+                                self.front, exc or type(exc).__name__, self.refresh / 4)
+                self._trouble = True
                 continue
+            if self._trouble:
+                log.info("presence %s: the people here are written again", self.front)
+                self._trouble = False
             if every:
                 last_all = now
 
