@@ -405,7 +405,15 @@ class OwnerLobby:
     # -- fronts
     async def _front_here(self, m: Incoming) -> None:
         front = m.subject.rsplit(".", 1)[-1]
+        new = front not in self.fronts
         self.fronts[front] = asyncio.get_running_loop().time()
+        if new:
+            # A front that has just come up learns this owner's tables at once, not at the next
+            # heartbeat: until then its lobby would say no owner is running.
+            try:
+                await self.publish_rows()
+            except BusError as exc:
+                log.warning("owner %s: rows not published to the new front %s: %s", self.name, front, exc)
 
     async def _front_left(self, m: Incoming) -> None:
         front = m.subject.rsplit(".", 1)[-1]
