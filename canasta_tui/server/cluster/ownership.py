@@ -34,9 +34,9 @@ from typing import Any
 
 import psycopg
 import psycopg.errors
-from psycopg.conninfo import conninfo_to_dict
 
 from ...text import printable
+from ..club.pgpeople import where_of
 
 log = logging.getLogger("canasta.server")
 
@@ -83,18 +83,6 @@ def default_owner() -> str:
     """This machine's name, as an owner's when none is given (a restarted owner keeps its forming
     tables by its name: a room with several owners on one machine names each, ``--node``)."""
     return socket.gethostname()[:OWNER_MAX] or f"pid-{os.getpid()}"
-
-
-def where_of(dsn: str) -> str:
-    """The database a DSN names, for messages and the log: never its password."""
-    try:
-        parts = conninfo_to_dict(dsn)
-    except psycopg.ProgrammingError:
-        return "postgresql (a connection string that cannot be read)"
-    host = str(parts.get("host") or parts.get("hostaddr") or "localhost")
-    port = f":{parts['port']}" if parts.get("port") else ""
-    user = f"{parts['user']}@" if parts.get("user") else ""
-    return printable(f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}")
 
 
 def first_line(exc: BaseException) -> str:
