@@ -31,7 +31,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from ...engine import Rules, RulesError
 from ...engine.rules import rules_from_dict
@@ -99,6 +100,17 @@ def _bool(data: Mapping[str, Any], key: str) -> bool:
     return v
 
 
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _choice(data: Mapping[str, Any], key: str, kind: type[_E], what: str) -> _E:
+    """One of ``kind``'s values, or :class:`Malformed` saying ``what`` is not one the lobby knows."""
+    try:
+        return kind(str(data.get(key)))
+    except ValueError:
+        raise Malformed(f"{what} is not one the lobby knows") from None
+
+
 def person_data(ident: Identity, address: str, code: str) -> Message:
     return {"name": ident.name, "fp": ident.fingerprint, "guest": ident.guest, "address": address, "code": code}
 
@@ -131,10 +143,7 @@ def seat_data(s: SeatInfo) -> Message:
 def seat_of(data: object) -> SeatInfo:
     if not isinstance(data, dict):
         raise Malformed("a seat is not an object")
-    try:
-        occupant = SeatState(str(data.get("o")))
-    except ValueError:
-        raise Malformed("a seat's occupant is not one the lobby knows") from None
+    occupant = _choice(data, "o", SeatState, "a seat's occupant")
     return SeatInfo(occupant, _text(data, "name", NAME_MAX), False, _text(data, "note", 100), _bool(data, "v"))
 
 
@@ -172,10 +181,8 @@ def row_of(data: object) -> LobbyRow:
         raise Malformed(f"a table has 2 to {SEATS_MAX} seats")
     seats = tuple(seat_of(s) for s in seats_raw)
     n = len(seats)
-    try:
-        stage, access = TableState(str(data.get("stage"))), Access(str(data.get("access")))
-    except ValueError:
-        raise Malformed("a table's stage or access is not one the lobby knows") from None
+    stage = _choice(data, "stage", TableState, "a table's stage")
+    access = _choice(data, "access", Access, "a table's access")
     row = TableRow(_int(data, "id", 1, 2**62), _text(data, "rules", 60), _text(data, "level", 20),
                    _int(data, "target", 0, 10**6), stage, seats, _text(data, "creator", NAME_MAX), False, None,
                    hand=_int(data, "hand", 0, 10**4), score=_text(data, "score", 100), winner=_text(data, "winner", 200),
@@ -197,10 +204,7 @@ def settings_data(s: TableSettings) -> Message:
 def settings_of(data: object) -> TableSettings:
     if not isinstance(data, dict):
         raise Malformed("settings are not an object")
-    try:
-        access = Access(str(data.get("access")))
-    except ValueError:
-        raise Malformed("access is not one the lobby knows") from None
+    access = _choice(data, "access", Access, "access")
     return TableSettings(access, _bool(data, "listed"), _bool(data, "watchable"), _bool(data, "rated"))
 
 
