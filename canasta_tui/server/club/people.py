@@ -176,6 +176,29 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE match_seats ADD COLUMN unrated TEXT NOT NULL DEFAULT '';
     ALTER TABLE matches ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0;
     """,
+    # 5: people (issue 34): whom a person marked a friend or muted, the notes left for a person, and
+    # the key of who said each lobby chat line (a muted person's lines are not shown)
+    """
+    CREATE TABLE marks (
+        key TEXT NOT NULL,
+        other TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        since REAL NOT NULL,
+        PRIMARY KEY (key, kind, other)
+    );
+    CREATE TABLE person_notes (
+        id TEXT PRIMARY KEY,
+        to_key TEXT NOT NULL,
+        from_key TEXT NOT NULL,
+        from_name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        written REAL NOT NULL,
+        read INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX person_notes_to ON person_notes(to_key, written);
+    ALTER TABLE chat ADD COLUMN key TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 PEOPLE = Database("server's people", MIGRATIONS,
@@ -544,6 +567,47 @@ class ChatLine(NamedTuple):
     text: str
     verified: bool
     said: float
+    key: str = ""           # who said it (``key:…``, ``guest:…``; "" the server): a muted person's is not shown
+
+
+class MarkKind(StrEnum):
+    """What a person marked somebody as: a friend (listed first, with where they are), or muted
+    (their chat, invitations and notes stop reaching the person; they are never told)."""
+
+    FRIEND = "friend"
+    MUTE = "mute"
+
+
+class Mark(NamedTuple):
+    """Somebody a person marked: their key, the kind, their name when marked, since when."""
+
+    other: str
+    kind: MarkKind
+    name: str
+    since: float
+
+
+class PersonNote(NamedTuple):
+    """A short note left for a person (``to_key``), read when they next come in.  ``id``: given by
+    whoever leaves it (unique: a random token), so a queued note can be read or deleted before it
+    is written."""
+
+    id: str
+    to_key: str
+    from_key: str
+    from_name: str
+    text: str
+    written: float
+    read: bool = False
+
+
+#: The longest note (characters), the notes that may wait unread for one person (a note beyond is
+#: refused), and the notes kept for one person, read or not (the oldest read ones go first).
+NOTE_MAX = 280
+NOTES_WAITING = 50
+NOTES_KEEP = 100
+#: The most friends, and the most people muted, one person may mark.
+MARKS_MAX = 200
 
 
 # ---------------------------------------------------------------------- the interface
@@ -590,6 +654,15 @@ class PeopleStore(Protocol):
     # the lobby's chat
     def add_chat(self, line: ChatLine, keep: int = CHAT_KEEP) -> None: ...
     def last_chat(self, n: int = CHAT_KEEP) -> list[ChatLine]: ...
+
+    # people (issue 34): friends and muted people, and notes left for a person
+    def marks_of(self, key: str) -> list[Mark]: ...
+    def mark(self, key: str, mark: Mark) -> None: ...
+    def unmark(self, key: str, other: str, kind: MarkKind) -> bool: ...
+    def leave_note(self, note: PersonNote, waiting: int = NOTES_WAITING, keep: int = NOTES_KEEP) -> bool: ...
+    def notes_for(self, key: str) -> list[PersonNote]: ...
+    def read_notes(self, key: str, ids: Sequence[str]) -> None: ...
+    def drop_note(self, key: str, note_id: str) -> bool: ...
 
     def close(self) -> None: ...
 
@@ -1080,14 +1153,78 @@ class SqlitePeopleStore:
     # ------------------------------------------------------------------ chat
     def add_chat(self, line: ChatLine, keep: int = CHAT_KEEP) -> None:
         with self._writing() as db:
-            db.execute("INSERT INTO chat(who, text, verified, said) VALUES (?, ?, ?, ?)",
-                       (line.who, line.text, int(line.verified), line.said))
+            db.execute("INSERT INTO chat(who, text, verified, said, key) VALUES (?, ?, ?, ?, ?)",
+                       (line.who, line.text, int(line.verified), line.said, line.key))
             db.execute("DELETE FROM chat WHERE id NOT IN (SELECT id FROM chat ORDER BY id DESC LIMIT ?)", (keep,))
 
     def last_chat(self, n: int = CHAT_KEEP) -> list[ChatLine]:
         with self._reading() as db:
-            rows = db.execute("SELECT who, text, verified, said FROM chat ORDER BY id DESC LIMIT ?", (n,)).fetchall()
-        return [ChatLine(str(w), str(t), bool(v), float(s)) for w, t, v, s in reversed(rows)]
+            rows = db.execute("SELECT who, text, verified, said, key FROM chat ORDER BY id DESC LIMIT ?",
+                              (n,)).fetchall()
+        return [ChatLine(str(w), str(t), bool(v), float(s), str(k)) for w, t, v, s, k in reversed(rows)]
+
+    # ------------------------------------------------------------------ friends, mutes, notes (issue 34)
+    def marks_of(self, key: str) -> list[Mark]:
+        """Whom ``key`` marked, each kind in the order marked (a kind this program does not know is left out)."""
+        with self._reading() as db:
+            rows = db.execute("SELECT other, kind, name, since FROM marks WHERE key = ? ORDER BY since, other",
+                              (key,)).fetchall()
+        return marks_read(rows)
+
+    def mark(self, key: str, mark: Mark) -> None:
+        """Mark somebody (again: their name and time are the new ones), unless ``key`` has
+        :data:`MARKS_MAX` of that kind already (then nothing is written)."""
+        with self._writing() as db:
+            held = db.execute("SELECT COUNT(*) FROM marks WHERE key = ? AND kind = ? AND other != ?",
+                              (key, mark.kind.value, mark.other)).fetchone()[0]
+            if int(held) < MARKS_MAX:
+                db.execute("INSERT OR REPLACE INTO marks(key, other, kind, name, since) VALUES (?, ?, ?, ?, ?)",
+                           (key, mark.other, mark.kind.value, mark.name, mark.since))
+
+    def unmark(self, key: str, other: str, kind: MarkKind) -> bool:
+        with self._writing() as db:
+            return db.execute("DELETE FROM marks WHERE key = ? AND other = ? AND kind = ?",
+                              (key, other, kind.value)).rowcount > 0
+
+    def leave_note(self, note: PersonNote, waiting: int = NOTES_WAITING, keep: int = NOTES_KEEP) -> bool:
+        """Keep ``note`` for its person unless ``waiting`` notes wait unread for them already (then
+        nothing is written: False); beyond ``keep`` notes the oldest read ones go.  A note kept
+        already (its id) is written again with its read mark."""
+        with self._writing() as db:
+            if db.execute("SELECT 1 FROM person_notes WHERE id = ?", (note.id,)).fetchone():
+                db.execute("UPDATE person_notes SET read = ? WHERE id = ?", (int(note.read), note.id))
+                return True
+            unread = db.execute("SELECT COUNT(*) FROM person_notes WHERE to_key = ? AND read = 0",
+                                (note.to_key,)).fetchone()[0]
+            if int(unread) >= waiting:
+                return False
+            db.execute("INSERT INTO person_notes(id, to_key, from_key, from_name, text, written, read)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)", (*note[:6], int(note.read)))
+            db.execute("DELETE FROM person_notes WHERE to_key = ? AND read = 1 AND id NOT IN (SELECT id FROM"
+                       " person_notes WHERE to_key = ? ORDER BY written DESC, id LIMIT ?)",
+                       (note.to_key, note.to_key, keep))
+        return True
+
+    def notes_for(self, key: str) -> list[PersonNote]:
+        """The notes kept for ``key``, the oldest first."""
+        with self._reading() as db:
+            rows = db.execute("SELECT id, to_key, from_key, from_name, text, written, read FROM person_notes"
+                              " WHERE to_key = ? ORDER BY written, id", (key,)).fetchall()
+        return [PersonNote(str(i), str(t), str(f), str(fn), str(x), float(w), bool(r)) for i, t, f, fn, x, w, r in rows]
+
+    def read_notes(self, key: str, ids: Sequence[str]) -> None:
+        with self._writing() as db:
+            db.executemany("UPDATE person_notes SET read = 1 WHERE to_key = ? AND id = ?", [(key, i) for i in ids])
+
+    def drop_note(self, key: str, note_id: str) -> bool:
+        with self._writing() as db:
+            return db.execute("DELETE FROM person_notes WHERE to_key = ? AND id = ?", (key, note_id)).rowcount > 0
+
+
+def marks_read(rows: Iterable[Sequence[Any]]) -> list[Mark]:
+    """Marks as either store reads them (other, kind, name, since): a kind not known is left out."""
+    known = {k.value: k for k in MarkKind}
+    return [Mark(str(o), known[str(k)], str(n), float(s)) for o, k, n, s in rows if str(k) in known]
 
 
 #: The note that holds the last invitation's number (numbers are never given twice).
@@ -1202,9 +1339,10 @@ def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, t
                        forfeit=forfeit_winner is not None)
 
 
-__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MODEL", "PEOPLE_FILE", "RATING_TEXT", "UNRATED",
-           "VISITS_KEEP", "Ban", "ChatLine", "Game", "HandScore", "HighScore", "HistoryRow", "Invitation", "MatchResult",
-           "NameRow", "PeopleStore", "PersonOptions", "PersonRecord", "Rating", "RatingChange", "RatingRules",
+__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MARKS_MAX", "MODEL", "NOTES_KEEP",
+           "NOTES_WAITING", "NOTE_MAX", "PEOPLE_FILE", "RATING_TEXT", "UNRATED", "VISITS_KEEP", "Ban", "ChatLine",
+           "Game", "HandScore", "HighScore", "HistoryRow", "Invitation", "Mark", "MarkKind", "MatchResult", "NameRow",
+           "PeopleStore", "PersonNote", "PersonOptions", "PersonRecord", "Rating", "RatingChange", "RatingRules",
            "SeatResult", "SqlitePeopleStore", "Standing", "StoreError", "Tally", "Visit", "assess", "computer_entry",
            "game_of", "new_rating", "ranks_of", "rate", "rated", "rating_text", "record_of", "result_of",
            "result_ranks", "shown_points"]

@@ -51,7 +51,10 @@ from .people import (
     COMPUTER_PREFIX,
     GAMES,
     INVITATION_COUNTER,
+    MARKS_MAX,
     MODEL,
+    NOTES_KEEP,
+    NOTES_WAITING,
     VISITS_KEEP,
     Ban,
     ChatLine,
@@ -59,8 +62,11 @@ from .people import (
     HighScore,
     HistoryRow,
     Invitation,
+    Mark,
+    MarkKind,
     MatchResult,
     NameRow,
+    PersonNote,
     PersonOptions,
     Rating,
     RatingChange,
@@ -74,6 +80,7 @@ from .people import (
     assess,
     history_row,
     log,
+    marks_read,
     new_rating,
     rate,
     rated,
@@ -89,6 +96,8 @@ IDLE_TIMEOUT = 30.0
 
 #: The advisory lock a migration runs under (any fixed number; "canasta" in ASCII).
 MIGRATION_LOCK = 0x63616E61737461
+#: The advisory locks (with a person's key's hash) that one person's marks and notes are written under ("peop").
+PEOPLE_LOCK = 0x70656F70
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the SQLite store's schema 4 (docs/server-store.md), with PostgreSQL's types: booleans are
@@ -195,6 +204,29 @@ MIGRATIONS: tuple[str, ...] = (
         name TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
+    """,
+    # 2: the SQLite store's schema 5: friends and muted people, notes left for a person, and the key
+    # of who said each lobby chat line
+    """
+    CREATE TABLE marks (
+        key TEXT NOT NULL,
+        other TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        since DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (key, kind, other)
+    );
+    CREATE TABLE person_notes (
+        id TEXT PRIMARY KEY,
+        to_key TEXT NOT NULL,
+        from_key TEXT NOT NULL,
+        from_name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        written DOUBLE PRECISION NOT NULL,
+        read BOOLEAN NOT NULL DEFAULT FALSE
+    );
+    CREATE INDEX person_notes_to ON person_notes (to_key, written);
+    ALTER TABLE chat ADD COLUMN key TEXT NOT NULL DEFAULT '';
     """,
 )
 
@@ -737,16 +769,71 @@ class PostgresPeopleStore:
     # ------------------------------------------------------------------ chat
     def add_chat(self, line: ChatLine, keep: int = CHAT_KEEP) -> None:
         with self._writing() as db:
-            db.execute("INSERT INTO chat(who, text, verified, said) VALUES (%s, %s, %s, %s)",
-                       (line.who, line.text, line.verified, line.said))
+            db.execute("INSERT INTO chat(who, text, verified, said, key) VALUES (%s, %s, %s, %s, %s)",
+                       (line.who, line.text, line.verified, line.said, line.key))
             db.execute("DELETE FROM chat WHERE id NOT IN (SELECT id FROM chat ORDER BY id DESC LIMIT %s)",
                        (_limit(keep),))
 
     def last_chat(self, n: int = CHAT_KEEP) -> list[ChatLine]:
         with self._reading() as db:
-            rows = db.execute("SELECT who, text, verified, said FROM chat ORDER BY id DESC LIMIT %s",
+            rows = db.execute("SELECT who, text, verified, said, key FROM chat ORDER BY id DESC LIMIT %s",
                               (_limit(n),)).fetchall()
-        return [ChatLine(str(w), str(t), bool(v), float(s)) for w, t, v, s in reversed(rows)]
+        return [ChatLine(str(w), str(t), bool(v), float(s), str(k)) for w, t, v, s, k in reversed(rows)]
+
+    # ------------------------------------------------------------------ friends, mutes, notes (issue 34)
+    def marks_of(self, key: str) -> list[Mark]:
+        with self._reading() as db:
+            rows = db.execute("SELECT other, kind, name, since FROM marks WHERE key = %s ORDER BY since, other",
+                              (key,)).fetchall()
+        return marks_read(rows)
+
+    def mark(self, key: str, mark: Mark) -> None:
+        with self._writing() as db:
+            # (the person's marks one writer at a time: two fronts never pass the bound together)
+            db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (PEOPLE_LOCK, key))
+            held = db.execute("SELECT COUNT(*) FROM marks WHERE key = %s AND kind = %s AND other != %s",
+                              (key, mark.kind.value, mark.other)).fetchone()
+            if held is not None and int(held[0]) < MARKS_MAX:
+                db.execute("INSERT INTO marks(key, other, kind, name, since) VALUES (%s, %s, %s, %s, %s)"
+                           " ON CONFLICT (key, kind, other) DO UPDATE SET name = EXCLUDED.name, since = EXCLUDED.since",
+                           (key, mark.other, mark.kind.value, mark.name, mark.since))
+
+    def unmark(self, key: str, other: str, kind: MarkKind) -> bool:
+        with self._writing() as db:
+            return db.execute("DELETE FROM marks WHERE key = %s AND other = %s AND kind = %s",
+                              (key, other, kind.value)).rowcount > 0
+
+    def leave_note(self, note: PersonNote, waiting: int = NOTES_WAITING, keep: int = NOTES_KEEP) -> bool:
+        with self._writing() as db:
+            # (one recipient's notes one writer at a time: fronts leaving notes at once keep the bound)
+            db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (PEOPLE_LOCK, note.to_key))
+            if db.execute("SELECT 1 FROM person_notes WHERE id = %s", (note.id,)).fetchone():
+                db.execute("UPDATE person_notes SET read = %s WHERE id = %s", (note.read, note.id))
+                return True
+            unread = db.execute("SELECT COUNT(*) FROM person_notes WHERE to_key = %s AND NOT read",
+                                (note.to_key,)).fetchone()
+            if unread is not None and int(unread[0]) >= waiting:
+                return False
+            db.execute("INSERT INTO person_notes(id, to_key, from_key, from_name, text, written, read)"
+                       " VALUES (%s, %s, %s, %s, %s, %s, %s)", tuple(note))
+            db.execute("DELETE FROM person_notes WHERE to_key = %s AND read AND id NOT IN (SELECT id FROM"
+                       " person_notes WHERE to_key = %s ORDER BY written DESC, id LIMIT %s)",
+                       (note.to_key, note.to_key, _limit(keep)))
+        return True
+
+    def notes_for(self, key: str) -> list[PersonNote]:
+        with self._reading() as db:
+            rows = db.execute("SELECT id, to_key, from_key, from_name, text, written, read FROM person_notes"
+                              " WHERE to_key = %s ORDER BY written, id", (key,)).fetchall()
+        return [PersonNote(str(i), str(t), str(f), str(fn), str(x), float(w), bool(r)) for i, t, f, fn, x, w, r in rows]
+
+    def read_notes(self, key: str, ids: Sequence[str]) -> None:
+        with self._writing() as db:
+            db.execute("UPDATE person_notes SET read = TRUE WHERE to_key = %s AND id = ANY(%s)", (key, list(ids)))
+
+    def drop_note(self, key: str, note_id: str) -> bool:
+        with self._writing() as db:
+            return db.execute("DELETE FROM person_notes WHERE to_key = %s AND id = %s", (key, note_id)).rowcount > 0
 
 
 if TYPE_CHECKING:       # (mypy --strict checks that the class is the whole PeopleStore)

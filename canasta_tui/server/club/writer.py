@@ -31,6 +31,8 @@ from ...text import printable
 from ..door.names import NameRefused
 from .people import (
     CHAT_KEEP,
+    NOTES_KEEP,
+    NOTES_WAITING,
     VISITS_KEEP,
     Ban,
     ChatLine,
@@ -38,9 +40,12 @@ from .people import (
     HighScore,
     HistoryRow,
     Invitation,
+    Mark,
+    MarkKind,
     MatchResult,
     NameRow,
     PeopleStore,
+    PersonNote,
     PersonOptions,
     Rating,
     RatingChange,
@@ -304,6 +309,12 @@ class QueuedPeople:
         self._chat: list[ChatLine] = store.last_chat(CHAT_KEEP)
         self._chat_queued = 0
         self._chat_unwritten: list[ChatLine] = []
+        #: Whom each person marked (a friend, muted), read once a visit (:meth:`forget_marks`), with
+        #: this process's changes; and the marks queued and not written yet (None: taken off).
+        self._marks: dict[str, dict[tuple[MarkKind, str], Mark]] = {}
+        self._marks_queued: dict[tuple[str, MarkKind, str], Mark | None] = {}
+        #: Notes left, read or deleted here and not written yet, by id (None: deleted).
+        self._notes_queued: dict[str, PersonNote | None] = {}
 
     # ------------------------------------------------------------------ names and notes
     def names(self) -> list[NameRow]:
@@ -476,6 +487,87 @@ class QueuedPeople:
     def last_chat(self, n: int = CHAT_KEEP) -> list[ChatLine]:
         return self._chat[-n:] if n > 0 else []
 
+    # ------------------------------------------------------------------ friends, mutes, notes (issue 34)
+    def marks_of(self, key: str) -> list[Mark]:
+        held = self._marks.get(key)
+        if held is None:
+            held = {(m.kind, m.other): m for m in self.store.marks_of(key)}
+            for (who, kind, other), m in self._marks_queued.items():
+                if who == key and m is None:
+                    held.pop((kind, other), None)
+                elif who == key and m is not None:
+                    held[kind, other] = m
+            self._marks[key] = held
+        return sorted(held.values(), key=lambda m: (m.since, m.other))
+
+    def forget_marks(self, key: str) -> None:
+        """A visit begins: ``key``'s marks are read again (another process may have changed them)."""
+        self._marks.pop(key, None)
+
+    def mark(self, key: str, mark: Mark) -> None:
+        self.marks_of(key)
+        self._marks[key][mark.kind, mark.other] = mark
+        self._queue_mark((key, mark.kind, mark.other), mark, lambda s: s.mark(key, mark))
+
+    def unmark(self, key: str, other: str, kind: MarkKind) -> bool:
+        self.marks_of(key)
+        if self._marks[key].pop((kind, other), None) is None:
+            return False
+        self._queue_mark((key, kind, other), None, lambda s: s.unmark(key, other, kind))
+        return True
+
+    def _queue_mark(self, row: tuple[str, MarkKind, str], mark: Mark | None, run: Callable[[KeptStore], object]) -> None:
+        self._marks_queued[row] = mark
+
+        def write(store: KeptStore) -> None:
+            run(store)
+            if self._marks_queued.get(row, False) is mark:
+                self._marks_queued.pop(row, None)
+        self.writer.put(("mark", *row), _Write(write, who=row[0]))
+
+    def leave_note(self, note: PersonNote, waiting: int = NOTES_WAITING, keep: int = NOTES_KEEP) -> bool:
+        """Queued (the caller checked the bounds: the store checks them again, and drops a note beyond)."""
+        def run(store: KeptStore) -> None:
+            if not store.leave_note(note, waiting, keep):
+                log.warning("a note for %s was not kept: %d notes wait for them already", printable(note.to_key),
+                            waiting)
+        self._queue_note(note.id, note, run)
+        return True
+
+    def notes_for(self, key: str) -> list[PersonNote]:
+        got = {n.id: n for n in self.store.notes_for(key)}
+        for number, n in list(self._notes_queued.items()):
+            if n is None:
+                got.pop(number, None)
+            elif n.to_key == key:
+                got[number] = n
+        return sorted(got.values(), key=lambda n: (n.written, n.id))
+
+    def read_notes(self, key: str, ids: Sequence[str]) -> None:
+        # (a note read is written again whole, read: the one write of its row, whether or not the
+        # note itself is written yet)
+        held = {n.id: n for n in self.notes_for(key)}
+        for number in ids:
+            note = held.get(number)
+            if note is not None and not note.read:
+                seen = note._replace(read=True)
+                self._queue_note(number, seen, _leave(seen))
+
+    def drop_note(self, key: str, note_id: str) -> bool:
+        if all(n.id != note_id for n in self.notes_for(key)):
+            return False
+        self._queue_note(note_id, None, lambda s: s.drop_note(key, note_id))
+        return True
+
+    def _queue_note(self, number: str, note: PersonNote | None, run: Callable[[KeptStore], object]) -> None:
+        self._notes_queued[number] = note
+
+        def write(store: KeptStore) -> None:
+            run(store)
+            if self._notes_queued.get(number, False) is note:
+                self._notes_queued.pop(number, None)
+        self.writer.put(("person_note", number), _Write(write))
+
     # ------------------------------------------------------------------ the end
     def flush(self, timeout: float = CLOSE_WAIT) -> bool:
         return self.writer.flush(timeout)
@@ -491,6 +583,10 @@ def _put_name(row: NameRow) -> Callable[[KeptStore], None]:
 
 def _drop_name(skeleton: str) -> Callable[[KeptStore], None]:
     return lambda store: store.put_names([], [skeleton])
+
+
+def _leave(note: PersonNote) -> Callable[[KeptStore], object]:
+    return lambda store: store.leave_note(note)
 
 
 def _withdraw(store: KeptStore, invitation_id: int) -> None:
