@@ -124,6 +124,51 @@ def test_an_owner_not_heard_leaves_the_mirror_with_its_tables() -> None:
     assert set(mirror.owners) == {"o1"} and mirror.least_loaded() == "o1" and changes
 
 
+def _playing_row(table: int) -> dict[str, object]:
+    """A started table's row as an owner sends it (four computers)."""
+    seat = {"o": "computer", "name": "Computer", "note": "", "v": False}
+    return {"id": table, "rules": "Classic", "level": "beginner", "target": 5000, "stage": "playing",
+            "seats": [seat] * 4, "creator": "", "hand": 1, "score": "", "winner": "", "paused": False,
+            "access": "open", "watchable": True, "rated": False, "listed": True, "by": "",
+            "owners": [""] * 4, "keys": [""] * 4, "code": "", "allowed": []}
+
+
+def test_a_screen_at_a_table_held_elsewhere_is_told_when_its_owner_changes() -> None:
+    """No polling: the rows that move a table tell the screens that follow it, once each change
+    (its owner silent: None; another owner lists it: that owner), and never after they stop."""
+    from canasta_tui.server.cluster.bus import Incoming
+
+    now = [0.0]
+    mirror = LobbyMirror(lambda: None, clock=lambda: now[0])
+
+    def rows(owner: str, *tables: int) -> Incoming:
+        return Incoming(f"lobby.rows.{owner}", {"owner": owner, "rows": [_playing_row(t) for t in tables], "load": 1}, 10)
+    mirror.heard(rows("o1", 7, 8))
+    mirror.heard(rows("o2"))
+    told: list[str | None] = []
+    other: list[str | None] = []
+    stop = mirror.follow(7, "o1", told.append)
+    mirror.follow(8, "o1", other.append)
+    mirror.heard(rows("o1", 7, 8))              # (a heartbeat: nothing moved)
+    assert told == [] and other == []
+    now[0] = 3.0
+    mirror.heard(rows("o2"))
+    now[0] = 5.0
+    mirror.sweep()                              # o1 is silent: its tables have no owner for now
+    assert told == [None] and other == [None]
+    mirror.heard(rows("o2", 7))                 # o2 took table 7 over
+    assert told == [None, "o2"] and other == [None]
+    mirror.heard(rows("o2", 7))
+    assert told == [None, "o2"]
+    stop()
+    mirror.heard(rows("o1", 7, 8))              # (o1 back with both: 8 is told, 7 no longer listens)
+    assert told == [None, "o2"] and other == [None, "o1"]
+    # A table that moved between a screen's sitting down and its following is told at once.
+    late: list[str | None] = []
+    mirror.follow(8, "o2", late.append)
+    assert late == ["o1"]
+
+
 
 def test_four_people_over_two_fronts_play_at_a_table_of_an_owner(tmp_path: Path, nats_url: str, nats_room: str,
                                                                  pg_dsn: str) -> None:

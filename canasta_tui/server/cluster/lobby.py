@@ -31,6 +31,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -538,6 +539,14 @@ class OwnerLobby:
 
 
 # ----------------------------------------------------------------------------- the front's side
+@dataclass(eq=False)
+class _Follower:
+    """A screen at a table held elsewhere: the owner it was last told of, and how to tell it."""
+
+    owner: str | None
+    moved: Callable[[str | None], None]
+
+
 class LobbyMirror:
     """A front's copy of every live owner's tables (their rows, as the owners last sent them), and the
     tables this front asked an owner to create that the owner's rows do not show yet."""
@@ -547,6 +556,8 @@ class LobbyMirror:
         self.owners: dict[str, tuple[float, tuple[LobbyRow, ...], int]] = {}
         self.waiting: dict[int, tuple[str, LobbyRow]] = {}
         self.refused = 0
+        #: The screens at each table held elsewhere, told when its owner changes (:meth:`follow`):
+        self._followers: dict[int, list[_Follower]] = {}
 
     def heard(self, m: Incoming) -> None:
         """An owner's rows (a malformed message is refused whole: logged, nothing kept)."""
@@ -575,6 +586,7 @@ class LobbyMirror:
                 self.owners[other] = (heard, tuple(r for r in others if r.row.id not in shown), n)
         if before is None or before[1] != rows:
             self.on_change()
+            self._tell_followers()
 
     def sweep(self) -> None:
         """Owners not heard for :data:`OWNER_GONE` leave (their tables with them)."""
@@ -585,6 +597,39 @@ class LobbyMirror:
             del self.owners[o]
         if gone:
             self.on_change()
+            self._tell_followers()
+
+    def follow(self, table: int, owner: str, moved: Callable[[str | None], None]) -> Callable[[], None]:
+        """Tell ``moved`` each time ``table``'s owner is no longer ``owner`` (the one last told): the
+        new owner's name once another owner lists it (a take-over), None while no live owner does
+        (its owner went silent).  Returns the call that stops it.  A screen at a table held elsewhere
+        follows it so, with no polling: the rows that move a table are what tell it."""
+        entry = _Follower(owner, moved)
+        self._followers.setdefault(table, []).append(entry)
+
+        def stop() -> None:
+            entries = self._followers.get(table, [])
+            if entry in entries:
+                entries.remove(entry)
+            if not entries:
+                self._followers.pop(table, None)
+        if self.owner_of(table) != owner:       # (it moved between the enter and now)
+            self._tell_followers()
+        return stop
+
+    def _tell_followers(self) -> None:
+        if not self._followers:
+            return
+        owner_of = {r.row.id: o for o, (_, rows, _) in self.owners.items() for r in rows}
+        for table, entries in list(self._followers.items()):
+            now = owner_of.get(table) or (self.waiting[table][0] if table in self.waiting else None)
+            for entry in list(entries):
+                if entry.owner != now:
+                    entry.owner = now
+                    try:
+                        entry.moved(now)
+                    except Exception:          # (one screen's trouble is not the mirror's)
+                        log.exception("a screen at table %d was not told of its new owner", table)
 
     def rows(self) -> list[LobbyRow]:
         out = [r for _, rows, _ in self.owners.values() for r in rows]
@@ -708,6 +753,9 @@ class FrontLobby:
 
     def owner_of(self, table: int) -> str | None:
         return self.mirror.owner_of(table)
+
+    def follow(self, table: int, owner: str, moved: Callable[[str | None], None]) -> Callable[[], None]:
+        return self.mirror.follow(table, owner, moved)
 
     async def enter(self, client: Client, where: Destination) -> tuple[str, RemoteLink | None, Message]:
         """``client`` sits down at their seat of a table an owner holds (or watches it): (why not,

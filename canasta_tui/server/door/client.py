@@ -12,7 +12,6 @@ and benchmarks can run it on a pipe as well.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol, cast
@@ -41,8 +40,6 @@ HINTS_PER_MINUTE = 20
 
 #: What a player sees while their table moves to another machine of the room (its owner died).
 MOVING = "Table moving to another machine of the room…"
-#: How often a screen of a table held elsewhere looks whether the table moved (seconds).
-FOLLOW_EVERY = 0.25
 
 log = logging.getLogger("canasta.server")
 
@@ -399,35 +396,29 @@ class ServerApp(ScreenApp):
                 ctl.message = [f"You play as a guest: your seat's code is {self.guest_code}. If your link drops, connect "
                                f"as {self._identity.name}+{self.guest_code} (or press r in the lobby and type the code)"]
         moved: list[bool] = []
-        follow = asyncio.get_running_loop().create_task(self._follow(room, where, owner, ctl, moved))
+
+        def owner_now(now: str | None) -> None:
+            """The room's rows moved the table (its owner died): the screen says so, and once
+            another node holds it the player sits down again there."""
+            if now == owner:            # (its owner was silent a moment, and is heard again)
+                return
+            if not moved:
+                ctl.notify(MOVING)
+            if now is not None and not ctl.finished:
+                moved.append(True)
+                ctl.go(where)
+        unfollow = room.follow(where.table, owner, owner_now)
         left = False
         try:
             await self._show(ctl)
             left = True
         finally:
-            follow.cancel()
+            unfollow()
             link.unsubscribe(ctl)
             link.close()
             if not moved:
                 room.left(self, where, owner, dropped=not left, then=self.notify)
         return ctl.next, ctl.lobby_note or ""
-
-    async def _follow(self, room: Room, where: Destination, owner: str, ctl: SeatClient, moved: list[bool]) -> None:
-        """While ``ctl`` shows a table of ``owner``: once another node holds it (a take-over), the
-        player goes to it there; meanwhile the screen says the table is moving."""
-        told = False
-        while True:
-            await asyncio.sleep(FOLLOW_EVERY)
-            now = room.owner_of(where.table)
-            if now == owner:
-                continue
-            if not told:
-                told = True
-                ctl.notify(MOVING)
-            if now is not None:
-                moved.append(True)
-                ctl.go(where)
-                return
 
     async def _show(self, screen: LobbyScreen | SeatClient) -> None:
         """Show ``screen`` until it finishes; the server reaches it meanwhile (:meth:`moved`, :meth:`notify`)."""

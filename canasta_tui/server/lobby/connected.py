@@ -66,6 +66,10 @@ class Room(Protocol):
     def owner_of(self, table: int) -> str | None:
         """The node that holds ``table`` now (it changes when a dead owner's table is taken over)."""
 
+    def follow(self, table: int, owner: str, moved: Callable[[str | None], None]) -> Callable[[], None]:
+        """Tell ``moved`` when ``table``'s owner is no longer ``owner``: the new owner, or None while
+        none holds it (its owner died, and no survivor has it yet).  Returns the call that stops it."""
+
     async def enter(self, client: Client, where: Destination) -> tuple[str, Any, dict[str, Any]]:
         """Sit down at ``where`` (or watch it): (why not, or ""; a ``Link`` to it; what its owner said)."""
 
