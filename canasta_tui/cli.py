@@ -284,11 +284,31 @@ def _pace_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
               help="The computers' level in the free seats of every table (with --clients below 4); "
                    "the busy table's computers are Expert.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players' pauses.")
+@click.option("--cluster", is_flag=True,
+              help="Then the same players against a room of 2 fronts and 2 owners behind HAProxy (PostgreSQL, NATS, "
+                   "started here as `canasta cluster try` does): both p95s and their ratio, a move's round trip over "
+                   "the bus, take-over times after kill -9 of an owner and of a front, CPU per bus message, per "
+                   "player and per Expert table (docs/scale.md).")
+@click.option("--takeovers", type=click.IntRange(1, 50), default=10, show_default=True, metavar="N",
+              help="With --cluster: owners killed (kill -9) one after another, and as many fronts.")
+@click.option("--expert-tables", type=click.IntRange(1, 50), default=4, show_default=True, metavar="N",
+              help="With --cluster: tables of one player and three Expert computers whose owners' CPU is measured.")
+@click.option("--bus-moves", type=click.IntRange(10, 10_000), default=300, show_default=True, metavar="N",
+              help="With --cluster: moves whose round trip over the bus is timed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_serve(tables: int, clients: int, seconds: float, pace: tuple[int, int], busy_pace: tuple[int, int],
                 busy: bool, phase: float, delay: int, logins: int, lobby: int, level: str, seed: int,
-                as_json: bool) -> None:
-    """SSH players against a real canasta serve: logins/s with keys, key-to-screen latency, bytes/s, server CPU."""
+                cluster: bool, takeovers: int, expert_tables: int, bus_moves: int, as_json: bool) -> None:
+    """SSH players against a real canasta serve: logins/s with keys, key-to-screen latency, bytes/s, server CPU;
+    with --cluster, against a room of several processes too."""
+    if cluster:
+        from .bench import cluster_bench
+
+        _server_bench(lambda progress: cluster_bench.run(
+            tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace, delay_ms=delay, seed=seed,
+            phase_s=phase, logins=logins, lobby=lobby, level=level.lower(), takeovers=takeovers,
+            expert_tables=expert_tables, bus_moves=bus_moves, progress=progress), cluster_bench.report, as_json)
+        return
     from .bench.serve_bench import report, run
 
     _server_bench(lambda progress: run(tables, clients, seconds, busy=busy, pace_ms=pace, busy_pace_ms=busy_pace,

@@ -6,7 +6,8 @@ of three beginner computers and one remote seat) and a front's (a
 front's moves are chosen by a beginner on its mirror, and the time from ``send`` to its answer
 (``done``) is a round trip: the request, the owner's checks, the move, the frames published, the
 answer.  (The computers' thinking is not in it: they move after the answer.)  Prints p50, p95 and the worst.
-Without ``--bus`` it starts Debian's ``nats-server`` in a temporary directory (stopped by its PID).
+Without ``--bus`` it starts Debian's ``nats-server`` in a temporary directory (``server/cluster/local.py``,
+stopped by its PID).
 """
 
 from __future__ import annotations
@@ -14,47 +15,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 from ..ai import make_player
 from ..engine import Phase
 from ..presets import load_rules
 from ..server.cluster.bus import Bus
+from ..server.cluster.local import nats_server
 from ..server.cluster.remote import RemoteLink, TablePublisher
 from ..table import COMPUTER, REMOTE, Change, Outcome, Seat, Table
-
-
-@contextlib.contextmanager
-def nats_server() -> Iterator[str]:
-    """A throwaway nats-server on 127.0.0.1 (a port it picks), stopped by its PID."""
-    exe = shutil.which("nats-server") or "/usr/sbin/nats-server"
-    root = Path(tempfile.mkdtemp(prefix="canasta-bench-nats-"))
-    proc = subprocess.Popen([exe, "-a", "127.0.0.1", "-p", "-1", "--ports_file_dir", str(root)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        ports = root / f"nats-server_{proc.pid}.ports"
-        deadline = time.monotonic() + 30
-        while not ports.exists():
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("nats-server did not start")
-            time.sleep(0.05)
-        time.sleep(0.1)
-        yield str(json.loads(ports.read_text())["nats"][0])
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 class _Seat:
@@ -116,10 +87,43 @@ async def measure(url: str, token: str, moves: int) -> list[float]:
     await link.start()
     player = _Seat(link, 0, moves)
     player.act()
-    await asyncio.wait_for(player.done.wait(), 1200)
+    await asyncio.wait_for(player.done.wait(), ANSWER_WAIT * moves)
     await link.stop()
     await front.close()
     return player.times
+
+
+#: How long the owner's process may take to start and say its seat's token.
+OWNER_START = 60.0
+#: How long one move's answer may take before the bench gives up.
+ANSWER_WAIT = 30.0
+
+
+async def round_trips(url: str, moves: int) -> list[float]:
+    """Seconds of each of ``moves`` round trips of a front's move to an owner in a process of its own
+    (this module with ``--owner``), over the NATS at ``url``; the owner's process is stopped by its
+    PID however it ends.  (``canasta bench serve --cluster`` calls it on its room's NATS.)"""
+    owner = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "canasta_tui.bench.bus_bench", "--owner", "--bus", url,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    try:
+        assert owner.stdout is not None
+        token = (await asyncio.wait_for(owner.stdout.readline(), OWNER_START)).decode().strip()
+        if not token:
+            raise RuntimeError(f"the bus bench's owner process ended ({await owner.wait()}) before it played")
+        return await measure(url, token, moves)
+    finally:
+        if owner.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                owner.kill()
+        await owner.wait()
+
+
+def figures(times: list[float]) -> dict[str, float | int]:
+    """A round trip's n, p50, p95 and worst, in milliseconds."""
+    ms = sorted(t * 1000 for t in times)
+    return {"n": len(ms), "p50": statistics.median(ms), "p95": ms[min(len(ms) - 1, int(len(ms) * 0.95))],
+            "max": ms[-1]}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -132,20 +136,10 @@ def main(argv: list[str] | None = None) -> None:
         asyncio.run(own(args.bus))
         return
     with contextlib.ExitStack() as stack:
-        url = args.bus or stack.enter_context(nats_server())
-        owner = subprocess.Popen([sys.executable, "-m", "canasta_tui.bench.bus_bench", "--owner", "--bus", url],
-                                 stdout=subprocess.PIPE, text=True)
-        try:
-            assert owner.stdout is not None
-            token = owner.stdout.readline().strip()
-            times = asyncio.run(measure(url, token, args.moves))
-        finally:
-            owner.terminate()
-            owner.wait(30)
-    ms = sorted(t * 1000 for t in times)
-    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    print(f"a front's moves over the bus to an owner in another process: {len(ms)}  round trip "
-          f"p50 {statistics.median(ms):.2f} ms  p95 {p95:.2f} ms  worst {ms[-1]:.2f} ms")
+        url = args.bus or stack.enter_context(nats_server()).url
+        f = figures(asyncio.run(round_trips(url, max(1, min(args.moves, 100_000)))))
+    print(f"a front's moves over the bus to an owner in another process: {f['n']}  round trip "
+          f"p50 {f['p50']:.2f} ms  p95 {f['p95']:.2f} ms  worst {f['max']:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -161,6 +161,29 @@ def own_cpu() -> float:
 
 # ---------------------------------------------------------------------- the server process
 
+def actions_in(save: str) -> int:
+    """The actions played in a table's save (the game's format: every hand's actions), 0 if it is not one."""
+    try:
+        game = json.loads(save)
+        return sum(len(hand.get("actions", ())) for hand in game.get("hands", ()))
+    except (ValueError, TypeError, AttributeError):
+        return 0
+
+
+class Target(Protocol):
+    """Where the players connect: one ``canasta serve`` (:class:`ServerProcess`), or a whole room
+    behind HAProxy (``cluster_bench``).  ``cpu()`` is read as the measured window opens and closes."""
+
+    @property
+    def port(self) -> int: ...
+    @property
+    def pid(self) -> int: ...
+    async def start(self) -> None: ...
+    async def stop(self) -> int | None: ...
+    def cpu(self) -> tuple[float | None, float | None]: ...
+    def table_actions(self) -> int: ...
+
+
 class ServerProcess:
     """``canasta serve`` in a temporary home on 127.0.0.1; :attr:`port` once started."""
 
@@ -229,9 +252,8 @@ class ServerProcess:
             return 0
         total = 0
         for path in Path(self._home.name).glob("**/tables/*.json"):
-            with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
-                game = json.loads(path.read_text(encoding="utf-8"))
-                total += sum(len(hand.get("actions", ())) for hand in game.get("hands", ()))
+            with contextlib.suppress(OSError):
+                total += actions_in(path.read_text(encoding="utf-8"))
         return total
 
     def cpu(self) -> tuple[float | None, float | None]:
@@ -334,8 +356,12 @@ class Player:
         self.answered = asyncio.Event()
 
     # ------------------------------------------------------------------ the link
-    async def connect(self, port: int) -> None:
+    async def connect(self, port: int, arrived: Callable[[str], bool] | None = None,
+                      where: str = "the lobby") -> None:
+        """Connect with the player's key and wait until the screen shows ``arrived`` (the lobby)."""
         t0 = time.perf_counter()
+        self.screen = VtScreen(WIDTH, HEIGHT)
+        self.closed = False
         try:
             self.conn = await asyncio.wait_for(asyncssh.connect(
                 "127.0.0.1", port, username=self.name, known_hosts=None,
@@ -344,7 +370,7 @@ class Player:
                 lambda: _Session(self), term_type="xterm", term_size=(WIDTH, HEIGHT), encoding="utf-8"), STEP_TIMEOUT)
         except (OSError, asyncssh.Error, TimeoutError) as exc:
             raise BenchError(f"{self.name} could not connect to canasta serve: {exc or type(exc).__name__}") from None
-        await self.wait_for(lambda s: "tables on this server" in s.split("\n", 1)[0], "the lobby")
+        await self.wait_for(arrived or (lambda s: "tables on this server" in s.split("\n", 1)[0]), where)
         self.connect_s = time.perf_counter() - t0
 
     def received(self, data: str) -> None:
@@ -574,7 +600,7 @@ def new_key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
 
 
-async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey]) -> dict[str, Any]:
+async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey], prefix: str = "") -> dict[str, Any]:
     """Log in once with each key (a fresh connection, a name of its own, the key proven) through to
     the lobby screen, :data:`CONNECT_AT_ONCE` at a time: logins per second, and each one's time."""
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
@@ -584,7 +610,7 @@ async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey]) -> dict[str, A
 
     async def login(i: int, key: asyncssh.SSHKey) -> None:
         nonlocal done
-        p = Player(f"login{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=key)
+        p = Player(f"{prefix}login{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=key)
         try:
             async with gate:
                 await p.connect(port)
@@ -601,29 +627,33 @@ async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey]) -> dict[str, A
             "p50_ms": percentile(ms, 0.5), "p95_ms": percentile(ms, 0.95), "max_ms": max(ms) if ms else None}
 
 
-async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
-    """One server, ``st.tables`` tables of ``st.clients`` players each; table 1 busy if ``busy``."""
+async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = lambda _: None,
+                   target: Target | None = None, prefix: str = "") -> dict[str, Any]:
+    """One server (``target``, or a ``canasta serve`` started here), ``st.tables`` tables of
+    ``st.clients`` players each; table 1 busy if ``busy``.  ``prefix`` begins every player's name
+    (a room that outlives a run: each run's people are new people, their names not yet reserved)."""
     what = "table 1 busy" if busy else "every table alike"
     # Every player, and every login timed, has a key of its own, which the server is told of.
     keys = [new_key() for _ in range(st.tables * st.clients)]
     login_keys = [new_key() for _ in range(0 if busy else st.logins)]
     lobby_keys = [new_key() for _ in range(st.lobby)]
-    server = ServerProcess(st.tables * st.clients + st.lobby, st.delay_ms, st.seed, keys + login_keys + lobby_keys)
+    server: Target = target or ServerProcess(st.tables * st.clients + st.lobby, st.delay_ms, st.seed,
+                                             keys + login_keys + lobby_keys)
     players: list[Player] = []
-    idlers = [Player(f"idle{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=k) for i, k in enumerate(lobby_keys)]
+    idlers = [Player(f"{prefix}idle{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=k) for i, k in enumerate(lobby_keys)]
     status: int | None = None
     logins: dict[str, Any] | None = None
     try:
         await server.start()
         if login_keys:
             progress(f"{what}: {len(login_keys)} logins, each with its own key, to the lobby")
-            logins = await time_logins(server.port, login_keys)
+            logins = await time_logins(server.port, login_keys, prefix)
         phases = Phases(busy, length=st.phase_s)
         for t in range(1, st.tables + 1):
             fast = busy and t == 1
             busy_pace = (st.busy_pace_ms[0] / 1000, st.busy_pace_ms[1] / 1000) if fast else None
             for s in range(st.clients):
-                players.append(Player(f"t{t}p{s + 1}", t, s, (st.pace_ms[0] / 1000, st.pace_ms[1] / 1000),
+                players.append(Player(f"{prefix}t{t}p{s + 1}", t, s, (st.pace_ms[0] / 1000, st.pace_ms[1] / 1000),
                                       random.Random(f"{st.seed}:{t}:{s}"), busy_pace, key=keys[len(players)],
                                       phases=phases))
         gate = asyncio.Semaphore(CONNECT_AT_ONCE)
@@ -635,7 +665,8 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
         if idlers:
             progress(f"{what}: {len(idlers)} people come to the lobby and stay there, idle")
             await asyncio.gather(*(connect(p) for p in idlers))
-        progress(f"{what}: {len(players)} players connect to canasta serve (pid {server.pid})")
+        progress(f"{what}: {len(players)} players connect to " + (f"canasta serve (pid {server.pid})" if target is None
+                                                                   else f"port {server.port}"))
         t0 = time.perf_counter()
         await asyncio.gather(*(connect(p) for p in players))
         connected_s = time.perf_counter() - t0
@@ -875,4 +906,4 @@ def report(r: dict[str, Any]) -> str:
 
 
 __all__ = ["LOGINS", "PHASE_S", "TARGET_BUSY_RATIO", "TARGET_P95_MS", "BenchError", "Phases", "Player", "ServerProcess",
-           "new_key", "report", "run", "run_once", "time_logins"]
+           "Settings", "Target", "actions_in", "new_key", "report", "run", "run_once", "time_logins"]

@@ -207,6 +207,8 @@ class Nats:
     port: int
     pid: int
     root: Path
+    #: Its monitoring address (``http://127.0.0.1:PORT``) when started with ``monitor=True``, else "".
+    monitor: str = ""
 
     @property
     def url(self) -> str:
@@ -238,10 +240,12 @@ def _nats_stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def nats_server(port: int | None = None) -> Iterator[Nats]:
+def nats_server(port: int | None = None, *, monitor: bool = False) -> Iterator[Nats]:
     """A throwaway nats-server with JetStream on 127.0.0.1 (``port``, or one it picks), stopped by
     its PID when the block ends, however it ends; its directory is removed.  (``port`` given: a
-    test that restarts the bus where its clients will reconnect.)"""
+    test that restarts the bus where its clients will reconnect.)  ``monitor``: its HTTP monitoring
+    on 127.0.0.1 too, on a port it picks (:attr:`Nats.monitor`; the bench reads each node's message
+    counts there)."""
     exe = shutil.which(NATS_BIN) or next((p for p in ("/usr/sbin/nats-server", "/usr/bin/nats-server")
                                           if os.path.exists(p)), None)
     if exe is None:
@@ -252,10 +256,11 @@ def nats_server(port: int | None = None) -> Iterator[Nats]:
         with open(root / "nats.log", "ab") as log:
             proc = subprocess.Popen(
                 [exe, "-a", "127.0.0.1", "-p", str(port if port is not None else -1), "--jetstream",
-                 "--store_dir", str(root / "jetstream"), "--ports_file_dir", str(root)],
+                 "--store_dir", str(root / "jetstream"), "--ports_file_dir", str(root),
+                 *(["-m", "-1"] if monitor else [])],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                 preexec_fn=_die_with_parent)
-        server = _nats_ready(proc, root, time.monotonic() + START_WAIT)
+        server = _nats_ready(proc, root, time.monotonic() + START_WAIT, monitor)
         yield server
     finally:
         if proc is not None:
@@ -263,18 +268,20 @@ def nats_server(port: int | None = None) -> Iterator[Nats]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _nats_ready(proc: subprocess.Popen[bytes], root: Path, deadline: float) -> Nats:
+def _nats_ready(proc: subprocess.Popen[bytes], root: Path, deadline: float, monitor: bool = False) -> Nats:
     """Wait (bounded) for the ports file the server writes once it listens, and for its greeting."""
     ports = root / f"nats-server_{proc.pid}.ports"
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             break
         try:
-            url = json.loads(ports.read_text())["nats"][0]
+            said = json.loads(ports.read_text())
+            url = said["nats"][0]
+            watch = str(said["monitoring"][0]) if monitor else ""
         except (OSError, ValueError, KeyError, IndexError):
             time.sleep(0.05)
             continue
-        server = Nats(int(url.rsplit(":", 1)[1]), proc.pid, root)
+        server = Nats(int(url.rsplit(":", 1)[1]), proc.pid, root, watch)
         try:
             with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
                 if s.recv(4).startswith(b"INFO"):
@@ -346,6 +353,21 @@ class HAProxy:
             if len(fields) == len(header) and fields[0].isdigit():
                 state[int(fields[port])] = fields[op] == "2"        # SRV_ST_RUNNING
         return state
+
+    def sessions(self) -> dict[int, int]:
+        """Each backend's port, and the connections HAProxy holds open to it now (``show stat``'s scur)."""
+        lines = self.ask("show stat").splitlines()
+        header = lines[0].lstrip("# ").split(",") if lines else []
+        if "svname" not in header or "scur" not in header:
+            return {}
+        name, cur = header.index("svname"), header.index("scur")
+        ports = {f"front{i + 1}": p for i, p in enumerate(self.backends)}     # (haproxy_config's names)
+        counts: dict[int, int] = {}
+        for ln in lines[1:]:
+            fields = ln.split(",")
+            if len(fields) > max(name, cur) and fields[name] in ports and fields[cur].isdigit():
+                counts[ports[fields[name]]] = int(fields[cur])
+        return counts
 
 
 def haproxy_config(port: int, backends: tuple[int, ...], root: Path, *, proxy: str = "send-proxy-v2",
@@ -555,27 +577,45 @@ class TrialRoom:
     haproxy: HAProxy
     owners: list[Node]
     fronts: list[Node]
+    name: str = "main"            # the room's name on the bus
+
+    @property
+    def database(self) -> str:
+        return self.postgres.dsn("canasta")
+
+    @property
+    def host_key(self) -> Path:
+        """The fronts' one host key."""
+        return self.root / "ssh_host_ed25519_key"
+
+
+def front_node_args(host_key: Path, port: int = 0, more: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A trial room's front's options: open to anybody, the room's one host key, PROXY headers from
+    HAProxy on 127.0.0.1, on ``port`` (0: a free one; a front started again where HAProxy looks)."""
+    return ("--open", "--port", str(port), "--host-key", str(host_key), "--proxy-protocol", "--proxy-from",
+            "127.0.0.1", *more)
 
 
 @contextlib.contextmanager
-def try_room(root: Path, *, owners: int = 2, fronts: int = 2, port: int | None = None,
-             room: str = "main") -> Iterator[TrialRoom]:
+def try_room(root: Path, *, owners: int = 2, fronts: int = 2, port: int | None = None, room: str = "main",
+             owner_args: tuple[str, ...] = (), front_args: tuple[str, ...] = (),
+             monitor: bool = False) -> Iterator[TrialRoom]:
     """PostgreSQL, NATS, ``owners`` owners and ``fronts`` fronts (one host key, open to anybody, PROXY
     headers from 127.0.0.1) and HAProxy in front of them on ``port`` (None: a free one), all stopped
-    by their PIDs when the block ends, however it ends."""
+    by their PIDs when the block ends, however it ends.  ``owner_args`` and ``front_args``: more
+    ``canasta serve`` options for each (the bench's limits and pace); ``monitor``: NATS's monitoring."""
     with contextlib.ExitStack() as stack:
         pg = stack.enter_context(postgres_server())
         with psycopg.connect(pg.dsn(), autocommit=True, connect_timeout=10) as admin:
             admin.execute("CREATE DATABASE canasta")
         dsn = pg.dsn("canasta")
-        bus = stack.enter_context(nats_server())
+        bus = stack.enter_context(nats_server(monitor=monitor))
         key = root / "ssh_host_ed25519_key"
         the_owners = [stack.enter_context(node(root, f"owner-{i + 1}", "owner", database=dsn, bus=bus.url, room=room,
-                                               args=()))
+                                               args=owner_args))
                       for i in range(owners)]
         the_fronts = [stack.enter_context(node(root, f"front-{i + 1}", "front", database=dsn, bus=bus.url, room=room,
-                                               args=("--open", "--port", "0", "--host-key", str(key),
-                                                     "--proxy-protocol", "--proxy-from", "127.0.0.1")))
+                                               args=front_node_args(key, 0, front_args)))
                       for i in range(fronts)]
         door = stack.enter_context(haproxy_server([f.port for f in the_fronts], port=port))
-        yield TrialRoom(door.port, root, pg, bus, door, the_owners, the_fronts)
+        yield TrialRoom(door.port, root, pg, bus, door, the_owners, the_fronts, room)
