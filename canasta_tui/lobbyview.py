@@ -125,6 +125,7 @@ class LobbyLine(NamedTuple):
     who: str
     text: str
     verified: bool = False
+    key: str = ""               # who said it, to the server (a person muted is not shown their lines); "": the server
 
 
 class TableRow(NamedTuple):
@@ -175,6 +176,8 @@ class PersonRow(NamedTuple):
     rating: int | None = None   # their shown rating (None: a guest, who is never rated)
     me: bool = False            # the person whose lobby it is
     busy: bool = False          # at a table not shown to the person looking (unlisted, or private)
+    friend: bool = False        # the person looking marked them a friend (listed first after them)
+    muted: bool = False         # the person looking muted them (they are not told)
 
     @property
     def where(self) -> str:
@@ -183,6 +186,37 @@ class PersonRow(NamedTuple):
         if self.table is None:
             return "lobby"
         return f"watching {self.table}" if self.watching else f"table {self.table}"
+
+
+#: The longest note a person may leave for another (characters).
+NOTE_MAX = 280
+
+
+class Marked(StrEnum):
+    """Somebody a person marked: a friend, or muted."""
+
+    FRIEND = "friend"
+    MUTE = "mute"
+
+
+class FriendRow(NamedTuple):
+    """A friend, or somebody muted, as the friends list shows them (offline ones too)."""
+
+    key: str                    # who they are to the server
+    name: str                   # their name as last known
+    kind: Marked
+    where: str                  # "lobby", "table 3", "watching 3", "busy", or "seen 2026-11-27" (offline)
+    online: bool = False
+
+
+class NoteRow(NamedTuple):
+    """A note left for this person: who left it, when, its text, whether it was read before."""
+
+    id: str
+    who: str
+    when: str
+    text: str
+    read: bool = False
 
 
 class InvitationRow(NamedTuple):
@@ -209,6 +243,7 @@ class LobbyView(NamedTuple):
     invitations: tuple[InvitationRow, ...] = ()
     motd: str = ""
     admin: bool = False
+    notes: int = 0              # notes left for this person and not read yet
 
     def table(self, table_id: int | None) -> TableRow | None:
         return next((t for t in self.tables if t.id == table_id), None)
@@ -280,7 +315,29 @@ class LobbyService(Protocol):
     def visitors(self) -> tuple[VisitorRow, ...]:
         """Who is online, then the recent visitors (an admin's; () for anybody else)."""
 
+    # friends, muted people and notes (issue 34): each answers what was done, or why not, in words
+    def mark(self, person: str, kind: Marked, on: bool) -> str:
+        """Mark ``person`` (a :attr:`PersonRow.key` or :attr:`FriendRow.key`) a friend or muted (``on``), or take it off."""
 
-__all__ = ["OPEN_TABLE", "Access", "AdminAct", "BanRow", "Destination", "InvitationRow", "LobbyLine", "LobbyService",
-           "LobbyView", "PersonRow", "SeatInfo", "SeatState", "TableRow", "TableSettings", "TableState", "VisitorRow",
-           "ban_hours"]
+    def mark_name(self, name: str, kind: Marked) -> str:
+        """Mark the person with this name (somebody online, or a name a key holds) a friend or muted."""
+
+    def friends(self) -> tuple[FriendRow, ...]:
+        """This person's friends (online ones first, with where they are; then offline, last seen), then those muted."""
+
+    def leave_note(self, person: str, text: str) -> str:
+        """Leave ``text`` for ``person`` (a key from a list, or a name typed): they see it when they next come in."""
+
+    def notes(self) -> tuple[NoteRow, ...]:
+        """The notes left for this person, the newest first."""
+
+    def read_notes(self, ids: tuple[str, ...]) -> None:
+        """These notes were shown to this person: read."""
+
+    def delete_note(self, note: str) -> str:
+        """Delete one of this person's notes."""
+
+
+__all__ = ["NOTE_MAX", "OPEN_TABLE", "Access", "AdminAct", "BanRow", "Destination", "FriendRow", "InvitationRow", "LobbyLine",
+           "LobbyService", "LobbyView", "Marked", "NoteRow", "PersonRow", "SeatInfo", "SeatState", "TableRow",
+           "TableSettings", "TableState", "VisitorRow", "ban_hours"]

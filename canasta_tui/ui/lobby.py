@@ -25,13 +25,17 @@ from typing import Any, ClassVar
 from ..ai import LEVELS
 from ..engine import RulesError
 from ..lobbyview import (
+    NOTE_MAX,
     Access,
     AdminAct,
     BanRow,
     Destination,
+    FriendRow,
     InvitationRow,
     LobbyService,
     LobbyView,
+    Marked,
+    NoteRow,
     PersonRow,
     SeatInfo,
     SeatState,
@@ -53,6 +57,8 @@ from .replay import ReplayPage
 
 #: The longest seat code a guest can type (``K7PX-M2QA`` and some slack).
 CODE_MAX = 16
+#: A note typed with its person's name before it (the server refuses a note beyond NOTE_MAX).
+NOTE_LINE_MAX = NOTE_MAX + 40
 #: Scores a new table can play to (the preset's own is added if it is not among them).
 TARGETS = (1500, 3000, 5000, 7500, 10000, 15000)
 
@@ -71,7 +77,9 @@ LOBBY_KEYS: list[KeyHelp] = [
     KeyHelp("start", ("s",), "s", "start the table you created: computers take the free seats"),
     KeyHelp("stand", ("u",), "u", "stand up from your seat at a table that has not started"),
     KeyHelp("chat", ("c",), "c", "chat with everybody in the lobby"),
-    KeyHelp("people", ("p",), "p", "who is online, where, their rating (Enter invites)"),
+    KeyHelp("people", ("p",), "p, f, m", "who is online (Enter invites); your friends; notes for you"),
+    KeyHelp("friends", ("f",), "", ""),
+    KeyHelp("notes", ("m",), "", ""),
     KeyHelp("answer", ("y",), "y", "answer an invitation to a table you put off"),
     KeyHelp("join", ("g",), "g", "sit at a private table with its code (Enter shows yours)"),
     KeyHelp("dismiss", ("x",), "x", "ask someone to leave the table you created"),
@@ -448,14 +456,18 @@ class SeatQuestion(Box):
 
 @dataclass
 class OnlineList(Box):
-    """Who is online (:attr:`LobbyView.people`): you first, then the lobby, then by table; their
-    place and rating.  Up/Down and Page Up/Down scroll; Enter invites the chosen person to your
-    table (``invite``), an admin's b bans them (``ban``); Esc, q or p closes it."""
+    """Who is online (:attr:`LobbyView.people`): you first, then your friends, then the lobby, then
+    by table; their place, rating and your mark.  Up/Down and Page Up/Down scroll; Enter invites the
+    chosen person to your table (``invite``), f makes them your friend or no longer, m mutes them or
+    no longer (``mark``), n leaves them a note (``note``), an admin's b bans them (``ban``); Esc, q
+    or p closes it."""
 
     people: Callable[[], Sequence[PersonRow]] = _no_rows
     admin: bool = False
     invite: Callable[[PersonRow], object] = _ignore
     ban: Callable[[PersonRow], object] = _ignore
+    mark: Callable[[PersonRow, Marked, bool], object] = _ignore
+    note: Callable[[PersonRow], object] = _ignore
     at: int = 0
     top: int = 0
 
@@ -464,14 +476,22 @@ class OnlineList(Box):
         n = len(rows)
         step = {"up": -1, "k": -1, "down": 1, "j": 1, "pageup": -PEOPLE_ROWS, "pagedown": PEOPLE_ROWS,
                 "home": -n, "end": n}.get(name)
+        chosen = rows[min(self.at, n - 1)] if rows else None
         if step is not None:
             self.at = max(0, min(n - 1, self.at + step))
-        elif name in ("enter", "i") and rows:
+        elif name in ("enter", "i") and chosen is not None:
             host.close()
-            self.invite(rows[min(self.at, n - 1)])
-        elif name == "b" and self.admin and rows:
+            self.invite(chosen)
+        elif name == "f" and chosen is not None:
+            self.mark(chosen, Marked.FRIEND, not chosen.friend)       # (the list stays: its marks change)
+        elif name == "m" and chosen is not None:
+            self.mark(chosen, Marked.MUTE, not chosen.muted)
+        elif name == "n" and chosen is not None:
             host.close()
-            self.ban(rows[min(self.at, n - 1)])
+            self.note(chosen)
+        elif name == "b" and self.admin and chosen is not None:
+            host.close()
+            self.ban(chosen)
         elif name in ("escape", "q", "p"):
             host.close()
 
@@ -485,18 +505,142 @@ class OnlineList(Box):
         elif self.at >= self.top + room:
             self.top = self.at - room + 1
         self.top = max(0, min(self.top, max(0, n - room)))
-        name_w = max(12, min(24, width - 36))
-        out = [f"  {'Name':<{name_w}} {'Where':<12} {'Rating':>6}"]
+        name_w = max(12, min(24, width - 44))
+        out = [f"  {'Name':<{name_w}} {'Where':<12} {'Rating':>6}  {'Mark':<6}"]
         for i, p in enumerate(rows[self.top:self.top + room], self.top):
             name = (printable(p.name) + (verified if p.verified else "") + (" (you)" if p.me else ""))[:name_w]
             rating = "guest" if p.rating is None else str(p.rating)
-            out.append(f"{'>' if i == self.at else ' '} {name:<{name_w}} {p.where:<12} {rating:>6}")
+            mark = "friend" if p.friend else "muted" if p.muted else ""
+            out.append(f"{'>' if i == self.at else ' '} {name:<{name_w}} {p.where:<12} {rating:>6}  {mark:<6}")
         more = f"{self.top + 1}-{min(n, self.top + room)} of {n}" if n > room else f"{n} online"
-        keys = "Enter: invite to your table   " + ("b: ban   " if self.admin else "Up/Down: choose   ") + "Esc: close"
+        keys = "Enter: invite   f: friend   m: mute   n: note   " + ("b: ban   " if self.admin else "") + "Esc: close"
         return [*out, "", more, keys]
 
     def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         draw_box(cv, "Online", self.body(opts.glyphs.verified, cv.height - 10, cv.width))
+
+
+@dataclass
+class NoteLine(TextLine):
+    """A note for somebody: for the person chosen in a list (``about`` names them: the line is the
+    note), or typed as a name, then the note."""
+
+    limit: ClassVar[int] = NOTE_LINE_MAX
+    about: str = ""
+
+    def shown(self, width: int) -> str:
+        prompt = f"Note for {printable(self.about)}: " if self.about else "Note for (a name, then the note): "
+        return prompt + (self.edit.text + "_")[-max(8, width - len(prompt) - 1):]
+
+
+@dataclass
+class MarkLine(TextLine):
+    """The name of somebody to mark a friend, or to mute (:attr:`kind`)."""
+
+    limit: ClassVar[int] = CODE_MAX * 4
+    kind: Marked = Marked.FRIEND
+
+    def shown(self, width: int) -> str:
+        prompt = "Your friend (a name): " if self.kind == Marked.FRIEND else "Mute (a name; they are not told): "
+        return prompt + self.edit.text + "_"
+
+
+@dataclass
+class FriendsList(Box):
+    """Your friends (online first, where they are; then offline, when last seen), then the people
+    you muted.  Up/Down choose; n leaves the chosen a note (``note``), d takes them off (``unmark``),
+    a marks a friend by name, m mutes somebody by name (``by_name``); Esc, q or f closes it."""
+
+    rows: Callable[[], Sequence[FriendRow]] = _no_rows
+    note: Callable[[FriendRow], object] = _ignore
+    unmark: Callable[[FriendRow], object] = _ignore
+    by_name: Callable[[Marked], object] = _ignore
+    at: int = 0
+
+    def key(self, host: DialogHost, name: str) -> None:
+        rows = self.rows()
+        n = len(rows)
+        chosen = rows[min(self.at, n - 1)] if rows else None
+        step = {"up": -1, "k": -1, "down": 1, "j": 1, "pageup": -PEOPLE_ROWS, "pagedown": PEOPLE_ROWS}.get(name)
+        if step is not None:
+            self.at = max(0, min(n - 1, self.at + step))
+        elif name in ("n", "enter") and chosen is not None and chosen.kind == Marked.FRIEND:
+            host.close()
+            self.note(chosen)
+        elif name in ("d", "delete") and chosen is not None:
+            self.unmark(chosen)
+        elif name in ("a", "m"):
+            host.close()
+            self.by_name(Marked.FRIEND if name == "a" else Marked.MUTE)
+        elif name in ("escape", "q", "f"):
+            host.close()
+
+    def body(self, room: int, width: int) -> list[str]:
+        rows = self.rows()
+        n = len(rows)
+        self.at = max(0, min(self.at, n - 1))
+        room = max(3, min(PEOPLE_ROWS, room))
+        first = min(max(0, self.at - room + 1), max(0, n - room))
+        name_w = max(12, min(24, width - 40))
+        out = [f"  {'Name':<{name_w}} {'Where':<18} {'Mark':<6}"]
+        for i, f in enumerate(rows[first:first + room], first):
+            mark = "friend" if f.kind == Marked.FRIEND else "muted"
+            out.append(f"{'>' if i == self.at else ' '} {printable(f.name)[:name_w]:<{name_w}} {f.where[:18]:<18} {mark}")
+        if not rows:
+            out.append("  No friends yet: a adds one by name (or f in the online list, p).")
+        more = f"{first + 1}-{first + min(room, n - first)} of {n}" if n > room else ""
+        return [*out, "", *([more] if more else []),
+                "n: leave a note   d: take off   a: add a friend   m: mute somebody   Esc: close"]
+
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
+        draw_box(cv, "Friends", self.body(cv.height - 10, cv.width), width=min(cv.width - 6, 76))
+
+
+@dataclass
+class NotesBox(Box):
+    """The notes left for you, the newest first (the new ones marked): Up/Down choose, d deletes the
+    chosen (``delete``), n leaves a note for somebody (``write``); Esc, q or m closes it."""
+
+    rows: Callable[[], Sequence[NoteRow]] = _no_rows
+    delete: Callable[[NoteRow], object] = _ignore
+    write: Callable[[], object] = _ignore
+    at: int = 0
+
+    def key(self, host: DialogHost, name: str) -> None:
+        rows = self.rows()
+        n = len(rows)
+        step = {"up": -1, "k": -1, "down": 1, "j": 1}.get(name)
+        if step is not None:
+            self.at = max(0, min(n - 1, self.at + step))
+        elif name in ("d", "delete") and rows:
+            self.delete(rows[min(self.at, n - 1)])
+        elif name == "n":
+            host.close()
+            self.write()
+        elif name in ("escape", "q", "m", "enter"):
+            host.close()
+
+    def body(self, room: int, width: int) -> list[str]:
+        """Each note: who left it and when, then its text (wrapped, every character shown as text:
+        no control character reaches the screen), the chosen marked; as many as ``room`` holds."""
+        rows = self.rows()
+        n = len(rows)
+        self.at = max(0, min(self.at, n - 1))
+        out: list[str] = [] if rows else ["No notes for you."]
+        first = self.at
+        # (from the chosen note on, as many whole notes as fit; the chosen one always shows)
+        for i, note in enumerate(rows[first:], first):
+            head = f"{'>' if i == self.at else ' '} {printable(note.who)}, {note.when}{'' if note.read else '  (new)'}"
+            lines = [head, *("    " + w for w in wrap(printable(note.text), width - 6))]
+            if out and len(out) + len(lines) > room:
+                break
+            out += lines
+        more = f"note {self.at + 1} of {n}" if n > 1 else ""
+        return [*out, "", *([more] if more else []), "Up/Down: choose   d: delete   n: leave a note   Esc: close"]
+
+    def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
+        width = min(cv.width - 6, 76)
+        draw_box(cv, "Notes for you", self.body(cv.height - 10, width), width=width)
 
 
 @dataclass
@@ -667,7 +811,55 @@ class LobbyPeople(Page):
 
     def online(self) -> None:
         self.open(OnlineList(lambda: self.view.people, self.view.admin, invite=self._invite,
-                             ban=lambda p: self.admin_line(AdminAct.BAN, target=p.key, about=p.name)))
+                             ban=lambda p: self.admin_line(AdminAct.BAN, target=p.key, about=p.name),
+                             mark=self._mark, note=lambda p: self.note_line(p.key, p.name)))
+
+    # ------------------------------------------------------------------ friends, mutes, notes (issue 34)
+    def _mark(self, person: PersonRow, kind: Marked, on: bool) -> None:
+        self.message = self.service.mark(person.key, kind, on)
+        self._view = None
+
+    def friends(self) -> None:
+        def unmark(f: FriendRow) -> None:
+            self.message = self.service.mark(f.key, f.kind, False)
+            self._view = None
+
+        def by_name(kind: Marked) -> None:
+            line = MarkLine(kind=kind)
+            line.then = lambda name: self._mark_name(name, kind)
+            self.open(line)
+        self.open(FriendsList(self.service.friends, note=lambda f: self.note_line(f.key, f.name), unmark=unmark,
+                              by_name=by_name))
+
+    def _mark_name(self, name: str, kind: Marked) -> None:
+        if name.strip():
+            self.message = self.service.mark_name(name, kind)
+            self._view = None
+
+    def note_line(self, to: str = "", about: str = "") -> None:
+        """A note typed on the message line: for ``to`` (a key, shown as ``about``), or a name then the note."""
+        line = NoteLine(about=about)
+        line.then = lambda text: self._leave_note(to, text)
+        self.open(line)
+
+    def _leave_note(self, to: str, text: str) -> None:
+        if not to:
+            name, _, text = text.strip().partition(" ")
+            to = name.strip(",;:")
+        if text.strip() or to:
+            self.message = self.service.leave_note(to, text)
+
+    def notes(self) -> None:
+        """The notes left for this person; those shown are read from now on (their "new" marks stay
+        while the box is open)."""
+        shown = list(self.service.notes())
+        self.service.read_notes(tuple(n.id for n in shown if not n.read))
+
+        def delete(note: NoteRow) -> None:
+            self.message = self.service.delete_note(note.id)
+            shown[:] = [n for n in shown if n.id != note.id]
+            self._view = None
+        self.open(NotesBox(lambda: shown, delete=delete, write=self.note_line))
 
 
 class LobbyScreen(LobbyPeople):
@@ -687,6 +879,9 @@ class LobbyScreen(LobbyPeople):
         #: Invitations shown in a box already (Esc leaves them for later: y).
         self._shown_invitations: dict[int, InvitationRow] = {}
         service.subscribe(self._changed)
+        if self.view.notes:
+            # (notes left while this person was away: shown as they come in)
+            self.notes()
         self.offer_invitation()
 
     # ------------------------------------------------------------------ what the server tells
@@ -822,7 +1017,8 @@ class LobbyScreen(LobbyPeople):
         v = self.view
         who = f"{printable(v.label)}{' ' + g.verified if v.verified else ''}"
         code = f" (guest, code {v.guest_code})" if v.guest_code else ""
-        right = f"{who}{code} {g.dash} {v.online} online "
+        notes = f"{v.notes} new note{'s' if v.notes != 1 else ''} (m) {g.dash} " if v.notes else ""
+        right = f"{who}{code} {g.dash} {notes}{v.online} online "
         cv.fill(0, 0, cv.width, 1, "header")
         cv.put(0, max(0, cv.width - len(right)), right, "header")
         cv.put(0, 0, f" CANASTA {g.dash} {self.title}"[: max(0, cv.width - len(right) - 1)], "header")
@@ -893,6 +1089,7 @@ def _bar(lobby: LobbyScreen, cv: Canvas, y: int) -> None:
         ("[U]p", forming and st is not None and st.my_seat is not None),
         ("[C]hat", True),
         ("[P]eople", True),
+        ("[F]riends", True),
         *([("[I]nfo", True), ("[O]ptions", True)] if lobby.records is not None else []),
         *([("[A]dmin", True)] if lobby.view.admin else []),
         ("[?]Help", True),
@@ -904,7 +1101,7 @@ def _bar(lobby: LobbyScreen, cv: Canvas, y: int) -> None:
     for label, on in [*items]:
         if width() > cv.width and not on:
             items.remove((label, on))
-    for optional in ("[O]ptions", "[I]nfo", "[P]eople"):
+    for optional in ("[O]ptions", "[I]nfo", "[F]riends", "[P]eople"):
         if width() > cv.width and (optional, True) in items:
             items.remove((optional, True))
     x = 0
@@ -1143,6 +1340,16 @@ def dismiss(lobby: LobbyScreen, key: str) -> None:
         lobby.open(SeatQuestion(st, lambda seat: lobby.dismissed(st, seat)))
 
 
+@command("friends")
+def friends(lobby: LobbyScreen, key: str) -> None:
+    lobby.friends()
+
+
+@command("notes")
+def notes(lobby: LobbyScreen, key: str) -> None:
+    lobby.notes()
+
+
 @command("admin")
 def admin(lobby: LobbyScreen, key: str) -> None:
     lobby.open(AdminMenu(lobby.admin_act, lobby.bans))
@@ -1220,5 +1427,5 @@ LOBBY.check()
 __all__ = ["ADMIN_COMMANDS", "CODE_MAX", "COMMANDS", "LOBBY", "LOBBY_KEYS",
            "TARGETS", "AdminLine", "AdminMenu", "BanPicker", "BansPage",
            "ChatLine",
-           "CodeLine", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
-           "NewTable", "NewTableForm", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]
+           "CodeLine", "FriendsList", "JoinLine", "LeaveServer", "LobbyHelp", "LobbyPeople", "LobbyScreen",
+           "MarkLine", "NewTable", "NewTableForm", "NoteLine", "NotesBox", "OnlineList", "SeatQuestion", "TextLine", "help_lines"]

@@ -238,7 +238,7 @@ def test_the_lobby_draws_its_view_at_every_size() -> None:
     assert "  1  ann✓ (you)" in text and "  3  bob✓: away, a computer takes over soon" in text
     assert "  4  computer; dave✓ sits down at the next deal" in text
     assert "carol✓: anyone for a game?" in text and "~gus: me" in text
-    assert text.split("\n")[-1].startswith("[N]ew [1-4] sit [W]atch  Start   Up  [C]hat [P]eople [?]Help [Q]uit")
+    assert text.split("\n")[-1].startswith("[N]ew [1-4] sit [W]atch  Start   Up  [C]hat [P]eople [F]riends [?]Help [Q]uit")
 
 
 def test_the_new_table_form_is_a_box_and_enter_creates_the_table() -> None:

@@ -37,6 +37,8 @@ from typing import Any, NamedTuple, Protocol
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ...engine import Match, Rules, team
+from ...lobbyview import NOTE_MAX
+from ...lobbyview import Marked as MarkKind  # (what a person marked somebody: a friend, or muted)
 from ...persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, transaction
 from ...table.seats import GUEST_PREFIX, KEY_PREFIX
 from ...text import printable
@@ -570,14 +572,6 @@ class ChatLine(NamedTuple):
     key: str = ""           # who said it (``key:…``, ``guest:…``; "" the server): a muted person's is not shown
 
 
-class MarkKind(StrEnum):
-    """What a person marked somebody as: a friend (listed first, with where they are), or muted
-    (their chat, invitations and notes stop reaching the person; they are never told)."""
-
-    FRIEND = "friend"
-    MUTE = "mute"
-
-
 class Mark(NamedTuple):
     """Somebody a person marked: their key, the kind, their name when marked, since when."""
 
@@ -603,7 +597,6 @@ class PersonNote(NamedTuple):
 
 #: The longest note (characters), the notes that may wait unread for one person (a note beyond is
 #: refused), and the notes kept for one person, read or not (the oldest read ones go first).
-NOTE_MAX = 280
 NOTES_WAITING = 50
 NOTES_KEEP = 100
 #: The most friends, and the most people muted, one person may mark.

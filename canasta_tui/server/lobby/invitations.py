@@ -17,7 +17,7 @@ from typing import Protocol
 
 from ...lobbyview import Destination, TableState
 from ...table import COMPUTER, Table
-from ..club.people import Invitation, PeopleStore, StoreError
+from ..club.people import Invitation, MarkKind, PeopleStore, StoreError
 from ..person import PersonId, Refusal, RefusalKind
 from .connected import Client
 
@@ -122,6 +122,10 @@ class Invitations:
         why = self._pace(ident.person)
         if why:
             return why
+        if self._muted(to_key, ident.person):
+            # (muted: no invitation reaches them, and the inviter is told what anybody is told)
+            log.info("%s invited %s, who muted them: not sent", ident.log_text(), guest.identity.log_text())
+            return None
         try:
             inv = self.registry.people.invite(str(ident.person), ident.label, str(to_key), table_id, time.time())
         except StoreError as exc:
@@ -131,6 +135,16 @@ class Invitations:
         guest.invited(inv)
         log.info("%s invited %s to table %d", ident.log_text(), guest.identity.log_text(), table_id)
         return None
+
+    def _muted(self, to_key: PersonId, by: PersonId) -> bool:
+        """Has ``to_key`` muted ``by``?"""
+        if not to_key.is_key:
+            return False
+        try:
+            return any(m.kind == MarkKind.MUTE and m.other == str(by) for m in self.registry.people.marks_of(str(to_key)))
+        except StoreError as exc:
+            log.warning("the marks of %s could not be read: %s", to_key, exc)
+            return False
 
     def _pace(self, key: PersonId) -> Refusal | None:
         """Why ``key`` may not send another invitation now (too many in the window), or None (counted)."""

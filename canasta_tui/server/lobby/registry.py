@@ -80,6 +80,7 @@ from ..tables.server_table import (
 from ..tables.store import StoredTable, TableStore
 from .connected import Client, Room
 from .forming import Claim, FormingTables, saved_column, saved_person, saved_text, tell_left
+from .friends import NOTE_WINDOW, NOTES_PER_WINDOW, Friends
 from .invitations import Invitations
 
 if TYPE_CHECKING:
@@ -91,8 +92,9 @@ log = logging.getLogger("canasta.server")
 class ChatLimit:
     """At most ``lines`` lines per ``window`` seconds per player."""
 
-    def __init__(self, lines: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.lines, self.window, self.clock = lines, window, clock
+    def __init__(self, lines: int, window: float, clock: Callable[[], float] = time.monotonic,
+                 what: str = "lines") -> None:
+        self.lines, self.window, self.clock, self.what = lines, window, clock, what
         self._said: dict[Hashable, collections.deque[float]] = {}
 
     def check(self, who: Hashable) -> str | None:
@@ -102,7 +104,7 @@ class ChatLimit:
             q.popleft()
         if len(q) >= self.lines:
             wait = self.window - (now - q[0])
-            return f"Not so fast: {self.lines} lines per {self.window:g} s (wait {max(1, round(wait))} s)"
+            return f"Not so fast: {self.lines} {self.what} per {self.window:g} s (wait {max(1, round(wait))} s)"
         q.append(now)
         return None
 
@@ -141,7 +143,9 @@ class Registry:
         self.invitations = Invitations(self)
         #: The tables not started yet, kept across a restart (``tables/forming.json``).
         self.forming = FormingTables(self)
-        self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified) for c in self._last_chat()]
+        #: Friends, muted people and notes left for a person (issue 34).
+        self.friends = Friends(self, ChatLimit(NOTES_PER_WINDOW, NOTE_WINDOW, what="notes").check)
+        self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified, c.key) for c in self._last_chat()]
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
         shared = people if isinstance(people, QueuedPeople) and people.shared else None
@@ -218,7 +222,7 @@ class Registry:
         if read is None or not isinstance(people, QueuedPeople):
             return
         people.take_shared(read)
-        chat = [LobbyLine(c.who, c.text, c.verified) for c in people.last_chat(LOBBY_CHAT_KEEP)]
+        chat = [LobbyLine(c.who, c.text, c.verified, c.key) for c in people.last_chat(LOBBY_CHAT_KEEP)]
         if chat != self.chat:
             self.chat = chat
             self.changed()
@@ -435,6 +439,7 @@ class Registry:
             old.kick("You connected again from another terminal: this connection is closed.")
         if ident.verified:
             self._adopt_legacy_seats(ident)
+        self.friends.came(key)
         self.changed()
 
     def _adopt_legacy_seats(self, ident: Identity) -> None:
@@ -456,6 +461,7 @@ class Registry:
         key = client.identity.person
         if self.clients.get(key) is client:
             del self.clients[key]
+            self.friends.went(key)
             for st in list(self.tables.values()):
                 # (a server that stops keeps its forming tables as they are: they come back)
                 if st.state == FORMING and not self.closing:
@@ -894,7 +900,7 @@ class Registry:
         if why:
             return why
         ident = client.identity
-        self.chat.append(LobbyLine(ident.label, text, ident.verified))
+        self.chat.append(LobbyLine(ident.label, text, ident.verified, str(ident.person)))
         del self.chat[:-LOBBY_CHAT_KEEP]
         self.keep_chat(self.chat[-1])
         self.changed()
@@ -903,7 +909,7 @@ class Registry:
     def keep_chat(self, line: LobbyLine) -> None:
         """The lobby's chat outlasts a restart (its last :data:`LOBBY_CHAT_KEEP` lines)."""
         try:
-            self.people.add_chat(ChatLine(line.who, line.text, line.verified, time.time()), LOBBY_CHAT_KEEP)
+            self.people.add_chat(ChatLine(line.who, line.text, line.verified, time.time(), line.key), LOBBY_CHAT_KEEP)
         except StoreError as exc:
             log.warning("a chat line could not be kept: %s", exc)
 

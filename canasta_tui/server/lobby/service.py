@@ -20,8 +20,11 @@ from ...lobbyview import (
     AdminAct,
     BanRow,
     Destination,
+    FriendRow,
     InvitationRow,
     LobbyView,
+    Marked,
+    NoteRow,
     PersonRow,
     TableRow,
     TableSettings,
@@ -67,8 +70,10 @@ class RegistryLobby:
         if admin and reg.people_problem:
             # (the admins are told at every visit: the host may not read the log)
             motd = "\n".join(line for line in (DAMAGED, motd) if line)
-        return LobbyView(me.label, me.verified, self.client.guest_code, reg.online(), rows, tuple(reg.chat),
-                         people, inv_rows, motd, admin)
+        muted = reg.friends.marked(me.person, Marked.MUTE)
+        chat = tuple(line for line in reg.chat if not line.key or line.key not in muted)
+        return LobbyView(me.label, me.verified, self.client.guest_code, reg.online(), rows, chat,
+                         people, inv_rows, motd, admin, reg.friends.waiting(me.person))
 
     def lobby_rows(self) -> list[LobbyRow]:
         """Every table of the room as anybody sees it (a cluster's front: from every owner)."""
@@ -78,7 +83,10 @@ class RegistryLobby:
         """Who is online as this person may see them: somebody at a table not shown to them (unlisted,
         or private and unlisted) is "busy", with their Canasta rating (their table's game would tell of
         it), listed after everybody else; you first."""
-        me = str(self.client.identity.person)       # (a row names its person as the screen does: text)
+        person = self.client.identity.person
+        me = str(person)                            # (a row names its person as the screen does: text)
+        friends = self.registry.friends.marked(person, Marked.FRIEND)
+        muted = self.registry.friends.marked(person, Marked.MUTE)
         out = []
         for p in self.registry.online_rows():
             if p.key == me:
@@ -87,9 +95,11 @@ class RegistryLobby:
                 who = PersonId.read(p.key)
                 rating = self.registry.club.shown_rating(who) if p.verified and who is not None else None
                 p = p._replace(table=None, watching=False, busy=True, rating=rating)
-            out.append(p)
-        # (stable sorts: the busy after the rest, so that their place says nothing of a table's number)
+            out.append(p._replace(friend=p.key in friends, muted=p.key in muted))
+        # (stable sorts: the busy after the rest, so that their place says nothing of a table's number;
+        # your friends first after you, each part so)
         out.sort(key=lambda p: p.busy)
+        out.sort(key=lambda p: not p.friend)
         out.sort(key=lambda p: not p.me)
         return tuple(out)
 
@@ -184,6 +194,34 @@ class RegistryLobby:
         if admin is None:
             return ()
         return tuple(ban_row(admin, b) for b in sorted(admin.bans.in_force(), key=lambda b: b.until))
+
+    # ------------------------------------------------------------------ friends, mutes, notes (issue 34)
+    def mark(self, person: str, kind: Marked, on: bool) -> str:
+        row = next((r for r in self._people(set()) if r.key == person), None)
+        shown = next((f for f in self.friends() if f.key == person), None)
+        name = row.name if row is not None else shown.name if shown is not None else "They"
+        return self.registry.friends.mark(self.client, person, name, kind, on)
+
+    def mark_name(self, name: str, kind: Marked) -> str:
+        return self.registry.friends.mark_name(self.client, name, kind)
+
+    def friends(self) -> tuple[FriendRow, ...]:
+        me = self.client.identity.person
+        invited = {i.table_id for i in self.registry.invitations.open_invitations(me)}
+        shown = {r.row.id for r in self.lobby_rows() if shown_to(r, me, invited)}
+        return self.registry.friends.rows(me, self._people(shown))
+
+    def leave_note(self, person: str, text: str) -> str:
+        return self.registry.friends.leave(self.client, person, text)
+
+    def notes(self) -> tuple[NoteRow, ...]:
+        return self.registry.friends.notes(self.client.identity.person)
+
+    def read_notes(self, ids: tuple[str, ...]) -> None:
+        self.registry.friends.read(self.client.identity.person, ids)
+
+    def delete_note(self, note: str) -> str:
+        return self.registry.friends.delete(self.client.identity.person, note)
 
     def visitors(self) -> tuple[VisitorRow, ...]:
         admin = self._admin_of_me()
