@@ -50,13 +50,13 @@ from ...lobbyview import (
 from ...text import printable
 from ..club.people import Invitation
 from ..config import is_fingerprint
-from ..door.auth import Identity
+from ..door.auth import GUEST_MARK, Identity
 from ..lobby.connected import Client
 from ..lobby.registry import Registry
 from ..lobby.service import RegistryLobby
 from ..person import BadPerson, PersonId, person_text, reason
-from ..tables.server_table import FORMING, LEVELS, PLAYING, LobbyRow, TableRefused
-from .bus import Bus, BusError, Incoming, Message, Refusal, Refused, Sub
+from ..tables.server_table import FORMING, LEVELS, PLAYING, LobbyRow, TableRefused, code_key
+from .bus import TOKEN, Bus, BusError, Incoming, Message, Refusal, Refused, Sub
 from .remote import RemoteLink, TablePublisher
 
 log = logging.getLogger("canasta.cluster.lobby")
@@ -73,6 +73,11 @@ ANSWER_WAIT = 5.0
 NAME_MAX, TEXT_MAX, SEATS_MAX, ROWS_MAX, KEY_MAX = 40, 500, 8, 1000, 200
 #: Table numbers a node takes from the database at a time.
 NUMBERS_AT_ONCE = 16
+#: A table's code as typed (the lobby's line takes no more).
+CODE_MAX = 16
+#: Open invitations a front keeps for one of its people (the oldest go first): an owner's word is
+#: bounded like any other.
+INVITATIONS_KEPT = 20
 
 
 class Malformed(ValueError):
@@ -311,7 +316,11 @@ class StandIn:
         return "A seat's code is typed in the lobby of your front"
 
     def invited(self, invitation: Invitation) -> None:
-        self._tell("notify", text=f"{invitation.from_name} invites you to table {invitation.table_id}"[:TEXT_MAX])
+        self._tell("invited", id=invitation.id, table=invitation.table_id, text=invitation.from_name[:NAME_MAX + 1])
+
+    def again(self, table: int, asked: bool, status: str) -> None:
+        """"Play again?" at ``table`` as it stands for this player (their front's box shows it)."""
+        self._tell("again", table=table, asked=asked, text=status[:TEXT_MAX])
 
 
 class OwnerLobby:
@@ -335,6 +344,8 @@ class OwnerLobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self._beat: asyncio.Task[None] | None = None
         self._dirty = False
+        #: "Play again?" as each remote player's front was last told it: (table, seat, front) -> (asked, status).
+        self._again_told: dict[tuple[int, int, str], tuple[bool, str]] = {}
 
     async def start(self) -> None:
         self._subs = [await self.bus.serve(f"owner.{self.name}.lobby", self._answer),
@@ -381,6 +392,24 @@ class OwnerLobby:
         rows = self.registry.lobby_rows()[:ROWS_MAX]
         await self.bus.publish(f"lobby.rows.{self.name}",
                                {"owner": self.name, "rows": [row_data(r) for r in rows], "load": len(self.registry.tables)})
+        self._tell_again()
+
+    def _tell_again(self) -> None:
+        """Each remote player of a finished match is told "play again?" as it stands for them (who
+        plays again, who has not answered and their seconds left) when it changed: at every change
+        and every heartbeat, so that the countdown moves on their screen as in one process."""
+        told: dict[tuple[int, int, str], tuple[bool, str]] = {}
+        for st in self.registry.tables.values():
+            if st.again is None or st.table is None:
+                continue
+            status = st.again_status()
+            for seat, (who, _) in st.links.items():
+                if isinstance(who, StandIn):
+                    state = (st.asks_again(who.identity.person), status)
+                    told[st.id, seat, who.front] = state
+                    if self._again_told.get((st.id, seat, who.front)) != state:
+                        who.again(st.id, *state)
+        self._again_told = told
 
     async def _heartbeat(self) -> None:
         loop = asyncio.get_running_loop()
@@ -478,7 +507,24 @@ class OwnerLobby:
             except TableRefused as exc:
                 return {"why": str(exc)}
             return {"table": st.id}
+        if op == "join":
+            why, where = reg.join(client, _text(data, "code", CODE_MAX, empty=False))
+            return {"why": reason(why), "where": where_data(where)}
+        if op == "answer":
+            why, where = reg.invitations.answer(client, _int(data, "invitation", 1, 2**62), _bool(data, "accept"))
+            return {"why": reason(why), "where": where_data(where)}
         table = _int(data, "table", 1, 2**62)
+        if op == "invite":
+            to, guest = self._invitee(data)
+            return {"why": reason(reg.invitations.invite(client, to, table, guest))}
+        if op in ("again", "again_seen"):
+            over = reg.tables.get(table)
+            if over is None:
+                return {"why": "That table is gone"}
+            if op == "again_seen":
+                over.saw_again(person.identity.person)
+                return {"why": None}
+            return {"why": reason(over.answer_again(client, _bool(data, "yes")))}
         if op == "sit":
             why, where = reg.sit(client, table, _int(data, "seat", 0, SEATS_MAX - 1))
             return {"why": reason(why), "where": where_data(where)}
@@ -494,6 +540,21 @@ class OwnerLobby:
         if op == "left":
             return self._left(person, table, _seat_or_none(data), _bool(data, "dropped"))
         raise Malformed(f"no lobby action {op!r}")
+
+    def _invitee(self, data: Message) -> tuple[PersonId, StandIn]:
+        """The person invited, as the inviter's front found them online (at which front, under what
+        name): the owner tells them there.  (Who may invite whom to which seat, the owner decides.)"""
+        to = _person(_text(data, "to", KEY_MAX, empty=False))
+        label = _text(data, "to_name", NAME_MAX + 1, empty=False)
+        at = _text(data, "at", 64, empty=False)
+        if to is None or not (to.is_key or to.is_guest):
+            raise Malformed("to is not a person with a key or a guest")
+        if not TOKEN.fullmatch(at):
+            raise Malformed("at is not a front's name")
+        name = label.removeprefix(GUEST_MARK) if to.is_guest else label
+        if not name:
+            raise Malformed("to_name is not a name")
+        return to, StandIn(self, at, Identity(name, to.fingerprint, "" if to.is_key else to.value), "", "")
 
     def _enter(self, person: StandIn, front: str, table: int, seat: int | None) -> Message:
         """``person`` sits down at their seat of a started table (None: watches it) from ``front``:
@@ -664,6 +725,10 @@ class FrontLobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self._beat: asyncio.Task[None] | None = None
         self._here: set[PersonId] = set()
+        #: The open invitations the owners told this front's people of, by person and number.
+        self.invitations: dict[PersonId, dict[int, Invitation]] = {}
+        #: "Play again?" of the table held elsewhere each of this front's people has just finished.
+        self.again_of: dict[PersonId, RemoteAgain] = {}
 
     async def start(self) -> None:
         self._subs = [await self.bus.subscribe("lobby.rows.*", self._rows),
@@ -696,6 +761,8 @@ class FrontLobby:
         here = set(self.registry.clients)
         for key in self._here - here:
             self._spawn(self.bus.publish(f"front.left.{self.name}", {"key": str(key)}))
+            self.invitations.pop(key, None)
+            self.again_of.pop(key, None)
         self._here = here
 
     def _spawn(self, coro: Any) -> None:
@@ -710,15 +777,30 @@ class FrontLobby:
             what = _text(m.data, "what", 20, empty=False)
             text = _text(m.data, "text", TEXT_MAX)
             where = where_of(m.data.get("where"))
+            table = _int(m.data, "table", 1, 2**62) if what in ("invited", "again") else 0
+            number = _int(m.data, "id", 1, 2**62) if what == "invited" else 0
+            asked = _bool(m.data, "asked")
+            if what == "invited" and not 0 < len(text) <= NAME_MAX + 1:
+                raise Malformed("an invitation's text is the inviter's name")
         except Malformed as exc:
             self.refused += 1
             log.warning("front %s: refused an owner's word: %s", self.name, exc)
             return
         client = self.registry.clients.get(key) if key is not None else None
-        if client is None:
+        if client is None or key is None:
             return
         if what == "moved" and where is not None:
-            client.moved(where)
+            if self.mirror.owner_of(where.table) is None and where.table not in self.registry.tables:
+                # (a table made a moment ago, a rematch's: its owner's rows may come after this word)
+                self._spawn(self._moved_when_listed(client, where))
+            else:
+                client.moved(where)
+        elif what == "invited":
+            self._invited(client, key, Invitation(number, "", text, str(key), table, time.time()))
+        elif what == "again":
+            again = self.again_of.get(key)
+            if again is not None and again.table == table:
+                again.told(asked, text)
         elif what == "notify":
             client.notify(text)
         elif what == "warn":
@@ -727,6 +809,47 @@ class FrontLobby:
             client.back_to_lobby(text)
         elif what == "kick":
             client.kick(text)
+
+    async def _moved_when_listed(self, client: Client, where: Destination) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ANSWER_WAIT
+        while self.mirror.owner_of(where.table) is None and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        client.moved(where)
+
+    def _invited(self, client: Client, key: PersonId, invitation: Invitation) -> None:
+        """An owner keeps an invitation of this front's person: their lobby lists it (while its table
+        is in the room), and they are told wherever they are."""
+        mine = self.invitations.setdefault(key, {})
+        for old in [i for i in mine.values() if i.table_id == invitation.table_id]:
+            del mine[old.id]
+        mine[invitation.id] = invitation
+        while len(mine) > INVITATIONS_KEPT:
+            del mine[min(mine.values(), key=lambda i: (i.made, i.id)).id]
+        self.registry.changed()
+        client.invited(invitation)
+
+    def open_invitations(self, key: PersonId) -> list[Invitation]:
+        """``key``'s invitations the owners told of, to tables still in the room."""
+        tables = {r.row.id for r in self.mirror.rows()}
+        return sorted((i for i in self.invitations.get(key, {}).values() if i.table_id in tables),
+                      key=lambda i: (i.made, i.id))
+
+    def where_is(self, key: PersonId) -> tuple[str, str] | None:
+        """The front ``key`` is connected at, and their name as shown (None: not online in the room)."""
+        here = self.registry.clients.get(key)
+        if here is not None:
+            return self.name, here.identity.label
+        presence = self.registry.presence
+        found = next((h for h in presence.others() if h.key == str(key)), None) if presence is not None else None
+        return (found.front, found.name) if found is not None else None
+
+    def again(self, client: Client, table: int, repaint: Callable[[], None]) -> RemoteAgain:
+        """``client``'s "play again?" at the end of the match of ``table`` (held elsewhere), which
+        its owner tells this front of; ``repaint`` when it changes."""
+        again = RemoteAgain(self, client, table, repaint)
+        self.again_of[client.identity.person] = again
+        return again
 
     def ask(self, client: Client, owner: str, request: Message, then: Callable[[Message], None]) -> None:
         """Send a lobby action to ``owner``; ``then`` gets its answer (a refusal or no answer: the
@@ -797,6 +920,9 @@ class FrontLobby:
             note = answer.get("note")
             if then is not None and isinstance(note, str) and note:
                 then(printable(note)[:TEXT_MAX])
+        again = self.again_of.get(client.identity.person)
+        if again is not None and again.table == where.table:
+            del self.again_of[client.identity.person]
         self.ask(client, self.mirror.owner_of(where.table) or owner,
                  {"op": "left", "table": where.table, "seat": where.seat, "dropped": dropped}, told)
 
@@ -809,11 +935,61 @@ class FrontLobby:
         return None
 
 
+class RemoteAgain:
+    """"Play again with the same people?" at the end of a match of a table held elsewhere, for one
+    player at this front: their answer goes to the table's owner, which decides as in one process;
+    what the box shows is what the owner last told (``FrontLobby._told``)."""
+
+    def __init__(self, front: FrontLobby, client: Client, table: int, repaint: Callable[[], None]) -> None:
+        self.front, self.client, self.table, self.repaint = front, client, table, repaint
+        #: Whether the question still waits for this player's answer (None: the owner has not said yet).
+        self.is_asked: bool | None = None
+        self.said = ""
+
+    def told(self, asked: bool, status: str) -> None:
+        self.is_asked, self.said = asked, status
+        self.repaint()
+
+    def status(self) -> str:
+        return self.said
+
+    def asked(self) -> bool:
+        return self.is_asked is not False
+
+    def answer(self, yes: bool) -> str | None:
+        owner = self.front.mirror.owner_of(self.table)
+        if owner is None:
+            return "That table is gone"
+        self.front.ask(self.client, owner, {"op": "again", "table": self.table, "yes": yes}, _told_why(self.client))
+        return None
+
+    def seen(self) -> None:
+        owner = self.front.mirror.owner_of(self.table)
+        if owner is not None:
+            self.front.ask(self.client, owner, {"op": "again_seen", "table": self.table}, _told_why(self.client))
+
+
 def _told_why(client: Client) -> Callable[[Message], None]:
     def then(answer: Message) -> None:
         why = answer.get("why")
         if isinstance(why, str) and why:
             client.notify(printable(why)[:TEXT_MAX])
+    return then
+
+
+def _arrived(client: Client) -> Callable[[Message], None]:
+    """An owner's answer to a seat asked for (a seat, a code, an invitation accepted): its refusal on
+    the person's screen, or where they go now."""
+    def then(answer: Message) -> None:
+        why = answer.get("why")
+        try:
+            where = where_of(answer.get("where"))
+        except Malformed:
+            where = None
+        if isinstance(why, str) and why:
+            client.notify(printable(why)[:TEXT_MAX])
+        elif where is not None:
+            client.moved(where)
     return then
 
 
@@ -887,19 +1063,7 @@ class ClusterLobby(RegistryLobby):
             return None, Destination(table, seat)
         if row.stage == FORMING and shared.keys[seat] not in (None, key):
             return f"{row.seats[seat].name} sits there", None
-        client = self.client
-
-        def then(answer: Message) -> None:
-            why = answer.get("why")
-            try:
-                where = where_of(answer.get("where"))
-            except Malformed:
-                where = None
-            if isinstance(why, str) and why:
-                client.notify(printable(why)[:TEXT_MAX])
-            elif where is not None:
-                client.moved(where)
-        return self._on_owner(table, {"op": "sit", "seat": seat}, then), None
+        return self._on_owner(table, {"op": "sit", "seat": seat}, _arrived(self.client)), None
 
     def stand(self, table: int) -> str | None:
         return self._on_owner(table, {"op": "stand"})
@@ -919,14 +1083,41 @@ class ClusterLobby(RegistryLobby):
         return self.registry.home(self.client) or self.front.home(self.client)
 
     def join(self, code: str) -> tuple[str | None, Destination | None]:
-        return "A table's code is not taken across the room's machines yet: ask its creator to invite you", None
+        """A table's code: the table that has it goes to its owner, which checks the code again and
+        seats the person there as in one process (a wrong code costs time here, as there)."""
+        reg, client = self.registry, self.client
+        why = reg.table_code_wait(client)
+        if why is not None:
+            return reason(why), None
+        typed = code_key(code)
+        shared = next((r for r in self.front.mirror.rows() if typed and r.code == typed), None)
+        if shared is None:
+            return reason(reg.wrong_table_code(client)), None
+        return self._on_owner(shared.row.id, {"op": "join", "code": code.strip()[:CODE_MAX]}, _arrived(client)), None
+
+    def open_invitations(self, key: PersonId) -> list[Invitation]:
+        return self.front.open_invitations(key)
 
     def invite(self, person: str, table: int) -> str | None:
-        return "Invitations do not cross the room's machines yet: tell them the table's number"
+        """Invite somebody online at any front: the table's owner decides and keeps the invitation,
+        and tells them at their front (a refusal comes back as a notice)."""
+        who = PersonId.read(person)          # (the screen names the person as the online list did)
+        found = self.front.where_is(who) if who is not None else None
+        if who is None or found is None:
+            return "They are not here any more"
+        at, label = found
+        return self._on_owner(table, {"op": "invite", "to": str(who), "to_name": label[:NAME_MAX + 1], "at": at})
 
     def answer(self, invitation: int, accept: bool) -> tuple[str | None, Destination | None]:
-        return "Invitations do not cross the room's machines yet", None
+        """Accept or decline an invitation an owner told of: the owner checks it is this person's and
+        open, seats them (accepted) and tells the inviter."""
+        inv = self.front.invitations.get(self.client.identity.person, {}).pop(invitation, None)
+        if inv is None:
+            return "That invitation is no longer open", None
+        self.registry.changed()
+        return self._on_owner(inv.table_id, {"op": "answer", "invitation": invitation, "accept": accept},
+                              _arrived(self.client)), None
 
 
 __all__ = ["FRONT_GONE", "HEARTBEAT", "OWNER_GONE", "ClusterLobby", "FrontLobby", "LobbyMirror", "Malformed",
-           "OwnerLobby", "StandIn", "TableNumbers", "person_data", "person_of", "row_data", "row_of"]
+           "OwnerLobby", "RemoteAgain", "StandIn", "TableNumbers", "person_data", "person_of", "row_data", "row_of"]

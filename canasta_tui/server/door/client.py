@@ -248,10 +248,16 @@ class ServerApp(ScreenApp):
             shown.notify(text)
 
     def _answer(self, ctl: SeatClient, invitation: Invitation, accept: bool) -> None:
-        """A spectator answered an invitation over the table they watch."""
-        why, where = self.registry.invitations.answer(self, invitation.id, accept)
+        """A spectator answered an invitation over the table they watch (a cluster's front: its
+        lobby sends the answer to the table's owner)."""
+        room = self.registry.room
+        if room is None:
+            refused, where = self.registry.invitations.answer(self, invitation.id, accept)
+            why = reason(refused)
+        else:
+            why, where = cast(LobbyService, room.lobby(self, self.admin)).answer(invitation.id, accept)
         if why is not None:
-            ctl.notify(why.reason)
+            ctl.notify(why)
         elif not accept:
             ctl.notify(f"You declined the invitation to table {invitation.table_id}")
         elif where is None:                  # a seat at a forming table: wait for its start in the lobby
@@ -385,6 +391,8 @@ class ServerApp(ScreenApp):
             if said.get("claimed"):
                 ctl.message = ["You sit down at the next deal: until then you watch (your claim holds while you watch)"]
         else:
+            again = room.again(self, where.table, ctl.on_change)
+            ctl.again = RematchQuestion(answer=again.answer, status=again.status, asked=again.asked, seen=again.seen)
             if said.get("rated") is True:
                 grace = span(self.registry.config.forfeit_after)
                 ctl.client.leave_note = (f"This match is rated: if you are not back within {grace},",

@@ -77,5 +77,21 @@ class Room(Protocol):
              then: Callable[[str], None] | None = None) -> None:
         """``client`` left ``where`` (``dropped``: the connection did); ``then`` hears their note."""
 
+    def again(self, client: Client, table: int, repaint: Callable[[], None]) -> Again:
+        """``client``'s "play again?" at the end of the match of ``table``, held at another node
+        (``repaint``: what it shows changed)."""
 
-__all__ = ["Client", "Room"]
+
+class Again(Protocol):
+    """"Play again with the same people?" as a player's screen asks it (``ui.dialogs.RematchQuestion``)."""
+
+    def answer(self, yes: bool) -> str | None: ...
+
+    def status(self) -> str: ...
+
+    def asked(self) -> bool: ...
+
+    def seen(self) -> None: ...
+
+
+__all__ = ["Again", "Client", "Room"]

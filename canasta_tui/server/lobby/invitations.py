@@ -98,10 +98,11 @@ class Invitations:
         return next((i for i, s in enumerate(st.table.seats)
                      if s.kind == COMPUTER and not s.key and i not in st.pending), None)
 
-    def invite(self, client: Client, to_key: PersonId, table_id: int) -> Refusal | None:
+    def invite(self, client: Client, to_key: PersonId, table_id: int, guest: Client | None = None) -> Refusal | None:
         """``client``, seated at table ``table_id``, invites the person ``to_key`` (online) to its
         free seat; they are told wherever they are.  Why not, or None.  Kept until answered or the
-        table goes (also across a restart, while the table is there)."""
+        table goes (also across a restart, while the table is there).  ``guest``: the invited
+        person as connected elsewhere (a cluster's owner: at a front), else as connected here."""
         ident = client.identity
         st = self.registry.tables.get(table_id)
         if st is None:
@@ -110,7 +111,8 @@ class Invitations:
             return Refusal("Sit at a table to invite somebody to it")
         if to_key == ident.person:
             return Refusal("You are at this table already")
-        guest = self.registry.clients.get(to_key)
+        if guest is None or guest.identity.person != to_key:
+            guest = self.registry.clients.get(to_key)
         if guest is None:
             return Refusal("They are not here any more", RefusalKind.GONE)
         if st.seat_of(to_key) is not None:

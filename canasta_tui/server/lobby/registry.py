@@ -720,19 +720,13 @@ class Registry:
     def join(self, client: Client, code: str) -> tuple[Refusal | None, Destination | None]:
         """``client`` typed a table's code: they may sit there, and take its free seat.  Wrong codes
         cost time (as a guest's seat codes do)."""
-        # (by the place typing, never by the name typed: 13,500 guesses an hour rotated names)
-        key = f"place {place(client.address)} table"
-        wait = self.codes.wait(key)
-        if wait is None:
-            return Refusal("Too many wrong codes: try again in a quarter of an hour", RefusalKind.SLOW_DOWN), None
-        if wait > 0:
-            return Refusal(f"Wrong codes cost time: try again in {max(1, round(wait))} s", RefusalKind.SLOW_DOWN), None
+        why = self.table_code_wait(client)
+        if why is not None:
+            return why, None
         typed = code_key(code)
         st = next((t for t in self.tables.values() if t.code and t.code == typed), None) if typed else None
         if st is None:
-            self.codes.failed(key)
-            log.warning("a wrong table code typed by %s", client.identity.log_text())
-            return Refusal("No table has that code"), None
+            return self.wrong_table_code(client), None
         st.allowed.add(client.identity.person)
         mine = st.seat_of(client.identity.person)
         if mine is not None:
@@ -743,6 +737,21 @@ class Registry:
             self.changed()
             return Refusal(f"Table {st.id} has no free seat (you may watch it)"), None
         return self.sit(client, st.id, seat)
+
+    def table_code_wait(self, client: Client) -> Refusal | None:
+        """Why ``client`` may not try a table's code now (too many wrong ones from their place), or None."""
+        wait = self.codes.wait(_table_guessers(client))
+        if wait is None:
+            return Refusal("Too many wrong codes: try again in a quarter of an hour", RefusalKind.SLOW_DOWN)
+        if wait > 0:
+            return Refusal(f"Wrong codes cost time: try again in {max(1, round(wait))} s", RefusalKind.SLOW_DOWN)
+        return None
+
+    def wrong_table_code(self, client: Client) -> Refusal:
+        """``client`` typed a code no table has: it costs their place time (logged)."""
+        self.codes.failed(_table_guessers(client))
+        log.warning("a wrong table code typed by %s", client.identity.log_text())
+        return Refusal("No table has that code")
 
     def start(self, client: Client, table_id: int) -> Refusal | None:
         st = self.tables.get(table_id)
@@ -985,6 +994,12 @@ def _code_guessers(client: Client) -> tuple[str, str]:
     for; never the name alone (three wrong codes typed as gus anywhere kept the real gus out)."""
     where = place(client.address)
     return f"place {where}", f"place {where} name {skeleton(client.identity.name)}"
+
+
+def _table_guessers(client: Client) -> str:
+    """Who pays for a wrong table code: the place typing it (never the name typed: 13,500 guesses an
+    hour rotated names)."""
+    return f"place {place(client.address)} table"
 
 
 def _system_words(reason: str) -> str:

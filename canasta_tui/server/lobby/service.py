@@ -35,7 +35,7 @@ from ...table.seats import KEY_PREFIX, is_key
 from ...text import printable
 from ...ui.lobby import CODE_MAX
 from ..club.admin import Admin, AdminRefused, announcement, ban_target, check_ban, listed, when
-from ..club.people import ADDRESS_PREFIX, Ban
+from ..club.people import ADDRESS_PREFIX, Ban, Invitation
 from ..door.auth import Identity, place
 from ..person import PersonId, reason
 from ..tables.server_table import LobbyRow, TableRefused
@@ -57,7 +57,7 @@ class RegistryLobby:
     def view(self) -> LobbyView:
         me = self.client.identity
         reg = self.registry
-        invitations = reg.invitations.open_invitations(me.person)
+        invitations = self.open_invitations(me.person)
         invited = {i.table_id for i in invitations}
         rows = tuple(table_row(shared, me.person) for shared in self.lobby_rows()
                      if shown_to(shared, me.person, invited))
@@ -74,6 +74,10 @@ class RegistryLobby:
         chat = tuple(line for line in reg.chat if not line.key or line.key not in muted)
         return LobbyView(me.label, me.verified, self.client.guest_code, reg.online(), rows, chat,
                          people, inv_rows, motd, admin, reg.friends.waiting(me.person))
+
+    def open_invitations(self, key: PersonId) -> list[Invitation]:
+        """``key``'s open invitations to the room's tables (a cluster's front: as the owners told it)."""
+        return self.registry.invitations.open_invitations(key)
 
     def lobby_rows(self) -> list[LobbyRow]:
         """Every table of the room as anybody sees it (a cluster's front: from every owner)."""
