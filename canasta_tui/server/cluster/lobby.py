@@ -15,6 +15,10 @@ kicked) goes on the bus to the front that holds their connection, which tells th
   owner (``owner.<owner>.lobby``); the owner's registry decides, and a refusal comes back as a notice on
   the person's screen (a lobby key never waits for the bus).  A table's number comes from the room's
   database (:class:`TableNumbers`), so the front can name a table it has asked an owner to create.
+* **Invitations, codes, play again.**  A front sends them to the table's owner (``invite``, ``answer``,
+  ``join``, ``again``), which decides with the one-process code (the code, the seat and the person
+  checked there) and tells the person's front (``invited``, ``again``): it keeps their invitations and
+  shows the box, and the end of a match's question (:class:`RemoteAgain`).
 * **People.**  A front publishes ``front.here.<front>`` every :data:`HEARTBEAT` seconds and
   ``front.left.<front>`` when a person's connection ends; an owner lets go of a person's stand-in then
   (they leave its forming tables, as in one process), and of all of a front's when it is silent for
