@@ -590,7 +590,7 @@ class FriendsList(Box):
             out.append("  No friends yet: a adds one by name (or f in the online list, p).")
         more = f"{first + 1}-{first + min(room, n - first)} of {n}" if n > room else ""
         return [*out, "", *([more] if more else []),
-                "n: leave a note   d: take off   a: add a friend   m: mute somebody   Esc: close"]
+                "n: note   d: take off   a: add a friend   m: mute a name   Esc: close"]
 
     def draw(self, cv: Canvas, seen: object, opts: Options) -> None:
         draw_box(cv, "Friends", self.body(cv.height - 10, cv.width), width=min(cv.width - 6, 76))

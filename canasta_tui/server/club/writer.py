@@ -110,12 +110,15 @@ class _Write:
     """One queued write: what it does to the store, whose it is (told if it waits), its row's pace,
     and the notice other processes are sent once it is written ("": none; :mod:`..cluster.notices`)."""
 
-    run: Callable[[KeptStore], None]
+    run: Callable[[KeptStore], object]
     who: str = ""
     every: float = 0.0
     notice: str = ""
     #: A reservation's row: the name book is told if the shared store finds the name another key's.
     name_row: NameRow | None = None
+    #: Run once the batch that holds it is committed (what memory held in its place can go: before
+    #: the commit a read of the store would not see it yet).
+    after: Callable[[], None] | None = None
 
 
 class Writer:
@@ -246,6 +249,8 @@ class Writer:
         for row, w in batch:
             if w.every:
                 self._written[row] = now
+            if w.after is not None:
+                w.after()
         self.written += len(batch)
         notices = frozenset(w.notice for _, w in batch if w.notice)
         if notices and self.on_written is not None:
@@ -519,11 +524,10 @@ class QueuedPeople:
     def _queue_mark(self, row: tuple[str, MarkKind, str], mark: Mark | None, run: Callable[[KeptStore], object]) -> None:
         self._marks_queued[row] = mark
 
-        def write(store: KeptStore) -> None:
-            run(store)
+        def written() -> None:
             if self._marks_queued.get(row, False) is mark:
                 self._marks_queued.pop(row, None)
-        self.writer.put(("mark", *row), _Write(write, who=row[0]))
+        self.writer.put(("mark", *row), _Write(run, who=row[0], after=written))
 
     def leave_note(self, note: PersonNote, waiting: int = NOTES_WAITING, keep: int = NOTES_KEEP) -> bool:
         """Queued (the caller checked the bounds: the store checks them again, and drops a note beyond)."""
@@ -562,11 +566,10 @@ class QueuedPeople:
     def _queue_note(self, number: str, note: PersonNote | None, run: Callable[[KeptStore], object]) -> None:
         self._notes_queued[number] = note
 
-        def write(store: KeptStore) -> None:
-            run(store)
+        def written() -> None:
             if self._notes_queued.get(number, False) is note:
                 self._notes_queued.pop(number, None)
-        self.writer.put(("person_note", number), _Write(write))
+        self.writer.put(("person_note", number), _Write(run, after=written))
 
     # ------------------------------------------------------------------ the end
     def flush(self, timeout: float = CLOSE_WAIT) -> bool:
