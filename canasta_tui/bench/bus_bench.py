@@ -18,6 +18,7 @@ import contextlib
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 
 from ..ai import make_player
 from ..engine import Phase
@@ -26,6 +27,7 @@ from ..server.cluster.bus import Bus
 from ..server.cluster.local import nats_server
 from ..server.cluster.remote import RemoteLink, TablePublisher
 from ..table import COMPUTER, REMOTE, Change, Outcome, Seat, Table
+from .serve_bench import own_cpu, process_cpu
 
 
 class _Seat:
@@ -99,10 +101,21 @@ OWNER_START = 60.0
 ANSWER_WAIT = 30.0
 
 
-async def round_trips(url: str, moves: int) -> list[float]:
-    """Seconds of each of ``moves`` round trips of a front's move to an owner in a process of its own
-    (this module with ``--owner``), over the NATS at ``url``; the owner's process is stopped by its
-    PID however it ends.  (``canasta bench serve --cluster`` calls it on its room's NATS.)"""
+@dataclass
+class Trips:
+    """``moves`` round trips: each one's seconds, and the CPU seconds the owner's process and this
+    (the front's) process spent meanwhile."""
+
+    times: list[float]
+    owner_cpu_s: float
+    front_cpu_s: float
+
+
+async def round_trips(url: str, moves: int) -> Trips:
+    """``moves`` round trips of a front's move (from this process, on the bus as ``front``) to an
+    owner in a process of its own (this module with ``--owner``, on the bus as ``owner``), over the
+    NATS at ``url``; the owner's process is stopped by its PID however it ends.  (``canasta bench
+    serve --cluster`` calls it on its room's NATS.)"""
     owner = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "canasta_tui.bench.bus_bench", "--owner", "--bus", url,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
@@ -111,7 +124,9 @@ async def round_trips(url: str, moves: int) -> list[float]:
         token = (await asyncio.wait_for(owner.stdout.readline(), OWNER_START)).decode().strip()
         if not token:
             raise RuntimeError(f"the bus bench's owner process ended ({await owner.wait()}) before it played")
-        return await measure(url, token, moves)
+        owner0, front0 = process_cpu(owner.pid) or 0.0, own_cpu()
+        times = await measure(url, token, moves)
+        return Trips(times, (process_cpu(owner.pid) or 0.0) - owner0, own_cpu() - front0)
     finally:
         if owner.returncode is None:
             with contextlib.suppress(ProcessLookupError):
@@ -137,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     with contextlib.ExitStack() as stack:
         url = args.bus or stack.enter_context(nats_server()).url
-        f = figures(asyncio.run(round_trips(url, max(1, min(args.moves, 100_000)))))
+        f = figures(asyncio.run(round_trips(url, max(1, min(args.moves, 100_000)))).times)
     print(f"a front's moves over the bus to an owner in another process: {f['n']}  round trip "
           f"p50 {f['p50']:.2f} ms  p95 {f['p95']:.2f} ms  worst {f['max']:.2f} ms")
 

@@ -109,7 +109,8 @@ class Mark:
 
 def bus_messages(monitor: str) -> dict[str, int]:
     """Messages in and out of each connection to NATS, by the connection's name (a node's name)."""
-    with urllib.request.urlopen(f"{monitor}/connz?limit=1024", timeout=10) as answer:
+    # (state=all: a connection closed since, a killed node's, keeps its counts there)
+    with urllib.request.urlopen(f"{monitor}/connz?state=all&limit=1024", timeout=10) as answer:
         data = json.loads(answer.read(CONNZ_MAX))
     counts: dict[str, int] = {}
     for c in data.get("connections", []):
@@ -223,15 +224,27 @@ def _ms_per(seconds: float, n: float) -> float | None:
     return seconds * 1000 / n if n > 0 else None
 
 
-def expert_costs(m0: Mark, m1: Mark, owners: Sequence[str], tables: int) -> dict[str, Any]:
-    """The owners' CPU per table of Expert computers, per second of play (their own process and
-    their computers' workers)."""
+def expert_costs(m0: Mark, m1: Mark, owners: Sequence[str], tables: int, actions: int) -> dict[str, Any]:
+    """The owners' CPU per table of Expert computers, per second of play and per action played
+    (their own process and their computers' workers)."""
     wall = m1.at - m0.at
     own = sum(m1.cpu[n][0] - m0.cpu[n][0] for n in owners)
     kids = sum(m1.cpu[n][1] - m0.cpu[n][1] for n in owners)
     return {"seconds": wall, "tables": tables, "tables_held": dict(m1.tables), "owner_cpu_s": own,
             "workers_cpu_s": kids, "owner_cpu_ms_per_table_s": _ms_per(own + kids, tables * wall),
-            "workers_cpu_ms_per_table_s": _ms_per(kids, tables * wall)}
+            "workers_cpu_ms_per_table_s": _ms_per(kids, tables * wall), "actions": actions,
+            "actions_per_table_min": _per(actions * 60, tables * wall),
+            "owner_cpu_ms_per_action": _ms_per(own + kids, actions)}
+
+
+def link_costs(trips: bus_bench.Trips, before: dict[str, int], after: dict[str, int]) -> dict[str, Any]:
+    """The bus bench's two processes alone on the bus: CPU per message of a front's link (its
+    process does nothing else) and of an owner's table (its moves and three beginners' included)."""
+    front = after.get("front", 0) - before.get("front", 0)
+    owner = after.get("owner", 0) - before.get("owner", 0)
+    return {"front_messages": front, "owner_messages": owner, "front_cpu_s": trips.front_cpu_s,
+            "owner_cpu_s": trips.owner_cpu_s, "front_cpu_ms_per_message": _ms_per(trips.front_cpu_s, front),
+            "owner_cpu_ms_per_message": _ms_per(trips.owner_cpu_s, owner)}
 
 
 def spread(seconds: Sequence[float]) -> dict[str, Any]:
@@ -313,7 +326,7 @@ async def front_takeovers(room: TrialRoom, stack: contextlib.ExitStack, started:
     """``rounds`` times: kill -9 of the front holding a seated player's connection; how long until
     the player, connecting again through HAProxy at once (and again until it answers), sees their
     table; the front started again on its port (HAProxy's backend) for the next round."""
-    p = Player("mover", 0, 0, (0.3, 0.6), random.Random(1), key=new_key())
+    p = Player("mover", 0, 0, (0.3, 0.6), random.Random(1), key=new_key(), address=serve_bench.address(0))
     times: list[float] = []
     tries: list[int] = []
     try:
@@ -376,19 +389,24 @@ async def in_room(room: TrialRoom, stack: contextlib.ExitStack, st: Settings, bu
     ex = Settings(expert_tables, 1, st.seconds, st.pace_ms, st.busy_pace_ms, st.delay_ms, st.seed, st.phase_s,
                   logins=0, lobby=0, level="expert")
     out["expert_run"] = await serve_bench.run_once(ex, busy=False, progress=lambda s: progress(f"room, Expert: {s}"),
-                                                   target=experts, prefix="x")
-    out["expert"] = expert_costs(*experts.window(), owners, expert_tables)
+                                                   target=experts, prefix="x", addresses=True)
+    out["expert"] = expert_costs(*experts.window(), owners, expert_tables, out["expert_run"]["table_actions"])
 
     target = RoomTarget(room)
     out["even"] = await serve_bench.run_once(st, busy=False, progress=lambda s: progress(f"room: {s}"),
-                                             target=target, prefix="e")
+                                             target=target, prefix="e", addresses=True)
     out["costs"] = node_costs(*target.window(), owners, fronts, out["even"]["table_actions"])
     if busy:
         out["busy"] = await serve_bench.run_once(st, busy=True, progress=lambda s: progress(f"room: {s}"),
-                                                 target=RoomTarget(room), prefix="b")
+                                                 target=RoomTarget(room), prefix="b", addresses=True)
 
     progress(f"room: {bus_moves} moves' round trips over the bus")
-    out["bus_round_trip_ms"] = bus_bench.figures(await bus_bench.round_trips(room.nats.url, bus_moves))
+    loop = asyncio.get_running_loop()
+    before = await loop.run_in_executor(None, bus_messages, room.nats.monitor)
+    trips = await bus_bench.round_trips(room.nats.url, bus_moves)
+    after = await loop.run_in_executor(None, bus_messages, room.nats.monitor)
+    out["bus_round_trip_ms"] = bus_bench.figures(trips.times)
+    out["bus_link"] = link_costs(trips, before, after)
     out["front_takeover"] = await front_takeovers(room, stack, started, takeovers, front_args, progress)
     # Last: a front still counts a killed owner live for a few seconds (lobby.OWNER_GONE), and would
     # send a new table there.
@@ -502,9 +520,16 @@ def report(r: dict[str, Any]) -> str:
         lines.append(f"    {name:<10} {row['cpu_s']:7.2f} s CPU ({row['workers_cpu_s']:.2f} in workers), "
                      f"{row['bus_messages']:7d} bus messages" + (f", {row['players']} players"
                                                                   if row["players"] is not None else ""))
-    lines.append(f"  CPU per Expert table    owner {_n(ex['owner_cpu_ms_per_table_s'], '.1f')} ms per second of play, "
-                 f"of which its computers' workers {_n(ex['workers_cpu_ms_per_table_s'], '.1f')} ms ({ex['tables']} "
-                 f"tables of 1 player and 3 Expert computers, {ex['seconds']:.1f} s)")
+    link = c["bus_link"]
+    lines += [
+        f"  CPU per bus message, alone on the bus (the round trips' {link['front_messages']} and "
+        f"{link['owner_messages']} messages): a front's link {_n(link['front_cpu_ms_per_message'], '.3f')} ms, "
+        f"an owner's table {_n(link['owner_cpu_ms_per_message'], '.3f')} ms (its moves and three beginners in it)",
+        f"  CPU per Expert table    owner {_n(ex['owner_cpu_ms_per_table_s'], '.1f')} ms per second of play, "
+        f"of which its computers' workers {_n(ex['workers_cpu_ms_per_table_s'], '.1f')} ms ({ex['tables']} "
+        f"tables of 1 player and 3 Expert computers, {ex['seconds']:.1f} s); {_n(ex['owner_cpu_ms_per_action'], '.1f')}"
+        f" ms per action, {_n(ex['actions_per_table_min'], '.0f')} actions per table a minute",
+    ]
     return "\n".join(lines)
 
 

@@ -331,6 +331,7 @@ class Player:
     busy_pace: tuple[float, float] | None = None    # table 1's pace while it is busy
     phases: Phases = field(default_factory=lambda: Phases(False))
     key: asyncssh.SSHKey | None = None              # the player's own key (None: no key at all)
+    address: str = ""                               # the address connected from ("": the system's choice)
     screen: VtScreen = field(default_factory=lambda: VtScreen(WIDTH, HEIGHT))
     conn: asyncssh.SSHClientConnection | None = None
     chan: asyncssh.SSHClientChannel[str] | None = None
@@ -364,8 +365,9 @@ class Player:
         self.closed = False
         try:
             self.conn = await asyncio.wait_for(asyncssh.connect(
-                "127.0.0.1", port, username=self.name, known_hosts=None,
-                client_keys=[self.key] if self.key is not None else None, agent_path=None, password=None), STEP_TIMEOUT)
+                "127.0.0.1", port, username=self.name, known_hosts=None, local_addr=(self.address, 0) if self.address
+                else None, client_keys=[self.key] if self.key is not None else None, agent_path=None, password=None),
+                STEP_TIMEOUT)
             self.chan, _ = await asyncio.wait_for(self.conn.create_session(
                 lambda: _Session(self), term_type="xterm", term_size=(WIDTH, HEIGHT), encoding="utf-8"), STEP_TIMEOUT)
         except (OSError, asyncssh.Error, TimeoutError) as exc:
@@ -600,7 +602,15 @@ def new_key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
 
 
-async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey], prefix: str = "") -> dict[str, Any]:
+def address(i: int) -> str:
+    """The ``i``-th person's own address on the loopback network (127.1.0.1, 127.1.0.2 ...): a room
+    behind HAProxy sees each one's own address (PROXY protocol), as it would see people's, and
+    counts its per-address limits (new names a day, logins) for each person apart."""
+    return f"127.1.{i // 250}.{i % 250 + 1}"
+
+
+async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey], prefix: str = "",
+                      addresses: bool = False) -> dict[str, Any]:
     """Log in once with each key (a fresh connection, a name of its own, the key proven) through to
     the lobby screen, :data:`CONNECT_AT_ONCE` at a time: logins per second, and each one's time."""
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
@@ -610,7 +620,8 @@ async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey], prefix: str = 
 
     async def login(i: int, key: asyncssh.SSHKey) -> None:
         nonlocal done
-        p = Player(f"{prefix}login{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=key)
+        p = Player(f"{prefix}login{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=key,
+                   address=address(i) if addresses else "")
         try:
             async with gate:
                 await p.connect(port)
@@ -628,10 +639,11 @@ async def time_logins(port: int, keys: Sequence[asyncssh.SSHKey], prefix: str = 
 
 
 async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = lambda _: None,
-                   target: Target | None = None, prefix: str = "") -> dict[str, Any]:
+                   target: Target | None = None, prefix: str = "", addresses: bool = False) -> dict[str, Any]:
     """One server (``target``, or a ``canasta serve`` started here), ``st.tables`` tables of
     ``st.clients`` players each; table 1 busy if ``busy``.  ``prefix`` begins every player's name
-    (a room that outlives a run: each run's people are new people, their names not yet reserved)."""
+    (a room that outlives a run: each run's people are new people, their names not yet reserved);
+    ``addresses``: each person connects from an address of their own (:func:`address`)."""
     what = "table 1 busy" if busy else "every table alike"
     # Every player, and every login timed, has a key of its own, which the server is told of.
     keys = [new_key() for _ in range(st.tables * st.clients)]
@@ -640,14 +652,18 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
     server: Target = target or ServerProcess(st.tables * st.clients + st.lobby, st.delay_ms, st.seed,
                                              keys + login_keys + lobby_keys)
     players: list[Player] = []
-    idlers = [Player(f"{prefix}idle{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=k) for i, k in enumerate(lobby_keys)]
+    def own(i: int) -> str:               # (the logins first, then the lobby's people, then the players)
+        return address(len(login_keys) + i) if addresses else ""
+
+    idlers = [Player(f"{prefix}idle{i + 1}", 0, 0, (1.0, 1.0), random.Random(i), key=k, address=own(i))
+              for i, k in enumerate(lobby_keys)]
     status: int | None = None
     logins: dict[str, Any] | None = None
     try:
         await server.start()
         if login_keys:
             progress(f"{what}: {len(login_keys)} logins, each with its own key, to the lobby")
-            logins = await time_logins(server.port, login_keys, prefix)
+            logins = await time_logins(server.port, login_keys, prefix, addresses)
         phases = Phases(busy, length=st.phase_s)
         for t in range(1, st.tables + 1):
             fast = busy and t == 1
@@ -655,6 +671,7 @@ async def run_once(st: Settings, busy: bool, progress: Callable[[str], None] = l
             for s in range(st.clients):
                 players.append(Player(f"{prefix}t{t}p{s + 1}", t, s, (st.pace_ms[0] / 1000, st.pace_ms[1] / 1000),
                                       random.Random(f"{st.seed}:{t}:{s}"), busy_pace, key=keys[len(players)],
+                                      address=own(len(lobby_keys) + len(players)),
                                       phases=phases))
         gate = asyncio.Semaphore(CONNECT_AT_ONCE)
 

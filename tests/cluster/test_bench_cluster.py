@@ -42,6 +42,10 @@ def test_bench_serve_cluster_at_its_smallest_size_reports_every_figure() -> None
     c = r["cluster"]
     bus = c["bus_round_trip_ms"]
     assert bus["n"] == MOVES and 0 < bus["p50"] <= bus["p95"] <= bus["max"]
+    link = c["bus_link"]
+    # (each move: the request in, the answer and the frames out; and as many on the owner's side)
+    assert link["front_messages"] >= 2 * MOVES and link["owner_messages"] >= 2 * MOVES
+    assert positive(link["front_cpu_ms_per_message"], link["owner_cpu_ms_per_message"])
 
     # Per unit: each node measured; its players and messages add up to the room's.
     costs = c["costs"]
@@ -54,8 +58,8 @@ def test_bench_serve_cluster_at_its_smallest_size_reports_every_figure() -> None
                     costs["db_writes_per_action"], costs["db_wal_bytes_per_action"])
     expert = c["expert"]
     assert expert["tables"] == 1 == sum(expert["tables_held"].values())
-    assert positive(expert["owner_cpu_ms_per_table_s"])
-    assert c["expert_run"]["table_actions"] > 0
+    assert positive(expert["owner_cpu_ms_per_table_s"], expert["owner_cpu_ms_per_action"])
+    assert expert["actions"] == c["expert_run"]["table_actions"] > 0
 
     # Take-overs: each round timed; the last owner killed held every table of the room (the
     # Expert table, the load's table, the front take-over's table).
@@ -78,6 +82,6 @@ def test_bench_serve_cluster_at_its_smallest_size_reports_every_figure() -> None
     text = cluster_bench.report(r)
     for words in ("single process     room (2+2, HAProxy)", "p95 room / single", "round trip over the bus",
                   "Take-over after kill -9 of an owner (2 rounds", "Take-over after kill -9 of a front (2 rounds)",
-                  "CPU per bus message     front", "CPU per player          front", "CPU per Expert table    owner",
-                  "writing transactions", "load"):
+                  "CPU per bus message     front", "a front's link", "CPU per player          front",
+                  "CPU per Expert table    owner", "writing transactions", "load"):
         assert words in text, words
