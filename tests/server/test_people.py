@@ -322,7 +322,7 @@ def test_a_store_of_schema_1_keeps_its_ratings_as_canasta_ratings(tmp_path: Path
     s = SqlitePeopleStore(path, rules=RatingRules(provisional=0))
     assert s.problem == ""
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == PEOPLE.version == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == PEOPLE.version == 6
     db.close()
     ann = s.rating("key:SHA256:ann")
     assert (ann.game, ann.mu, ann.sigma, ann.matches) == (Game.CANASTA, 28.5, 7.25, 3)

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -42,6 +42,9 @@ from ...lobbyview import Marked as MarkKind  # (what a person marked somebody: a
 from ...persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, transaction
 from ...table.seats import GUEST_PREFIX, KEY_PREFIX
 from ...text import printable
+
+if TYPE_CHECKING:
+    from .evening import BestHand, ClubMatch, PairRow
 
 log = logging.getLogger("canasta.server")
 
@@ -53,6 +56,8 @@ COMPUTER_PREFIX = "computer:"
 CHAT_KEEP = 100
 #: Recent visitors kept (an admin bans one who is not online from them).
 VISITS_KEEP = 200
+#: The most matches the club's evening lists (:mod:`.evening`; the page says when there were more).
+EVENING_MATCHES = 400
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: names, ratings, matches and their seats and hands, options, bans, invitations, chat, notes
@@ -200,6 +205,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX person_notes_to ON person_notes(to_key, written);
     ALTER TABLE chat ADD COLUMN key TEXT NOT NULL DEFAULT '';
+    """,
+    # 6: whether a match was at a listed table (the club's evening and best partnerships show only
+    # those; a match recorded before is taken as private: nobody knew then); matches by when
+    """
+    ALTER TABLE matches ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX matches_finished ON matches(finished);
     """,
 )
 
@@ -359,6 +370,9 @@ class MatchResult:
     #: The match ended when a player who left did not come back in time: their side (the seats
     #: marked ``left``) lost by forfeit, whatever the scores.
     forfeit: bool = False
+    #: The table was listed in the lobby (not a private, unlisted one): its result is the club's
+    #: (the evening's page, the best partnerships); an unlisted table's stays its players'.
+    listed: bool = False
 
 
 class RatingChange(NamedTuple):
@@ -625,6 +639,11 @@ class PeopleStore(Protocol):
     def wins_by_rules(self, key: str) -> list[Tally]: ...
     def high_scores(self, key: str, limit: int = 10) -> list[HighScore]: ...
     def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]: ...
+
+    # the club's evening and partnerships (:mod:`.evening`)
+    def club_matches(self, since: float, until: float, limit: int = EVENING_MATCHES) -> tuple[list[ClubMatch], bool]: ...
+    def pair_rows(self, entry: str | None, partner: str | None = None, listed_only: bool = False) -> list[PairRow]: ...
+    def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None: ...
 
     # options
     def options_of(self, key: str) -> PersonOptions | None: ...
@@ -951,10 +970,10 @@ class SqlitePeopleStore:
                 after = rate(result, before, [e for e, w in why.items() if not w])
             cur = db.execute(
                 "INSERT INTO matches(game_id, table_id, finished, rules, rated, record, winner, scores, hands, game,"
-                " forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " forfeit, listed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (result.game_id, result.table_id, result.finished, result.rules, int(result.rated), result.record,
                  result.winner, json.dumps(list(result.scores)), len({h.number for h in result.hands}),
-                 result.game.value, int(result.forfeit)))
+                 result.game.value, int(result.forfeit), int(result.listed)))
             mid = cur.lastrowid
             for i, s in enumerate(result.seats):
                 b, a = before.get(s.entry), after.get(s.entry)
@@ -1032,6 +1051,28 @@ class SqlitePeopleStore:
                 " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT ?", (game.value, limit)).fetchall()
         return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))
                 for i, (e, n, mu, sg, m, w) in enumerate(rows)]
+
+    # ------------------------------------------------------------------ the club's evening and partnerships
+    def club_matches(self, since: float, until: float, limit: int = EVENING_MATCHES) -> tuple[list[ClubMatch], bool]:
+        """The matches finished in ``[since, until)`` at listed tables (:mod:`.evening`)."""
+        from .evening import read_club_matches
+
+        with self._reading() as db:
+            return read_club_matches(db, "?", since, until, limit)
+
+    def pair_rows(self, entry: str | None, partner: str | None = None, listed_only: bool = False) -> list[PairRow]:
+        """A person's partnerships' matches, or the club's (:func:`.evening.read_pair_rows`)."""
+        from .evening import read_pair_rows
+
+        with self._reading() as db:
+            return read_pair_rows(db, "?", entry, partner, listed_only)
+
+    def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None:
+        """The best hand of ``entry`` with ``partner`` (:func:`.evening.read_best_hand`)."""
+        from .evening import read_best_hand
+
+        with self._reading() as db:
+            return read_best_hand(db, "?", entry, partner, listed_only)
 
     # ------------------------------------------------------------------ options
     def options_of(self, key: str) -> PersonOptions | None:
@@ -1307,7 +1348,7 @@ def computer_entry(level: str) -> str:
 def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, table_id: int, rated: bool,
               record: str, level: str, finished: float | None = None,
               turns: Mapping[str, tuple[int, int]] | None = None, left: Collection[str] = (),
-              late: Collection[str] = (), forfeit_winner: int | None = None) -> MatchResult:
+              late: Collection[str] = (), forfeit_winner: int | None = None, listed: bool = False) -> MatchResult:
     """A finished match as the store records it.  ``seats``: each seat's (person key or "", name);
     a seat without a person is a computer of ``level``.  ``turns``: per person, (turns played
     themselves, turns a computer played for them); ``late``: who sat down after the start.  A match
@@ -1329,7 +1370,7 @@ def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, t
             hands.append(HandScore(h.number, t, score, score - best_other))
     return MatchResult(game_id, table_id, time.time() if finished is None else finished, rules.name, rated, record,
                        winner, tuple(match.scores), out, tuple(hands), game_of(rules),
-                       forfeit=forfeit_winner is not None)
+                       forfeit=forfeit_winner is not None, listed=listed)
 
 
 __all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MARKS_MAX", "MODEL", "NOTES_KEEP",

@@ -46,6 +46,15 @@ from psycopg.types.string import StrDumperUnknown
 from ...table.seats import KEY_PREFIX
 from ...text import printable
 from ..door.names import NameRefused
+from .evening import (
+    EVENING_MATCHES,
+    BestHand,
+    ClubMatch,
+    PairRow,
+    read_best_hand,
+    read_club_matches,
+    read_pair_rows,
+)
 from .people import (
     CHAT_KEEP,
     COMPUTER_PREFIX,
@@ -227,6 +236,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX person_notes_to ON person_notes (to_key, written);
     ALTER TABLE chat ADD COLUMN key TEXT NOT NULL DEFAULT '';
+    """,
+    # 3: the SQLite store's schema 6: whether a match was at a listed table (a match recorded before
+    # is taken as private), and matches by when they finished (the club's evening)
+    """
+    ALTER TABLE matches ADD COLUMN listed BOOLEAN NOT NULL DEFAULT FALSE;
+    CREATE INDEX matches_finished ON matches (finished);
     """,
 )
 
@@ -564,10 +579,10 @@ class PostgresPeopleStore:
                 after = rate(result, before, [e for e, w in why.items() if not w])
             row = db.execute(
                 "INSERT INTO matches(game_id, table_id, finished, rules, rated, record, winner, scores, hands, game,"
-                " forfeit) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                " forfeit, listed) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
                 (result.game_id, result.table_id, result.finished, result.rules, result.rated, result.record,
                  result.winner, json.dumps(list(result.scores)), len({h.number for h in result.hands}),
-                 game, result.forfeit)).fetchone()
+                 game, result.forfeit, result.listed)).fetchone()
             assert row is not None
             mid = int(row[0])
             with db.cursor() as cur:
@@ -642,6 +657,19 @@ class PostgresPeopleStore:
                 " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT %s", (game.value, _limit(limit))).fetchall()
         return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))
                 for i, (e, n, mu, sg, m, w) in enumerate(rows)]
+
+    # ------------------------------------------------------------------ the club's evening and partnerships
+    def club_matches(self, since: float, until: float, limit: int = EVENING_MATCHES) -> tuple[list[ClubMatch], bool]:
+        with self._reading() as db:
+            return read_club_matches(db, "%s", since, until, limit)
+
+    def pair_rows(self, entry: str | None, partner: str | None = None, listed_only: bool = False) -> list[PairRow]:
+        with self._reading() as db:
+            return read_pair_rows(db, "%s", entry, partner, listed_only)
+
+    def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None:
+        with self._reading() as db:
+            return read_best_hand(db, "%s", entry, partner, listed_only)
 
     # ------------------------------------------------------------------ options
     def options_of(self, key: str) -> PersonOptions | None:

@@ -10,6 +10,7 @@ its own) runs on the event loop's thread.
 from __future__ import annotations
 
 import concurrent.futures
+import datetime as dt
 import logging
 import time
 from typing import Protocol
@@ -19,7 +20,9 @@ from ...text import printable
 from ..door.auth import Identity
 from ..person import PersonId
 from ..tables.store import TableStore
+from .evening import Evening, Partnership, best_pairs, evening_bounds, partners_of, partnership_of
 from .people import (
+    EVENING_MATCHES,
     Game,
     PeopleStore,
     PersonOptions,
@@ -68,6 +71,9 @@ class FinishedTable(Protocol):
 
     @property
     def forfeit_left(self) -> set[str]: ...          # the losing side's people away at the forfeit
+
+    @property
+    def listed(self) -> bool: ...                    # shown in everybody's lobby (its result is the club's)
 
 
 class Club:
@@ -118,6 +124,46 @@ class Club:
         self._ratings[(key, game)] = (points, now)
         return points
 
+    # ------------------------------------------------------------------ the club's evening and partnerships
+    def evening(self, day: dt.date, zone: dt.tzinfo | None = None) -> Evening | None:
+        """The matches finished in the evening of ``day`` at listed tables, newest first; None when
+        the store cannot say (logged)."""
+        since, until = evening_bounds(day, zone)
+        try:
+            matches, more = self.people.club_matches(since, until, EVENING_MATCHES)
+        except StoreError as exc:
+            log.warning("the evening of %s could not be read: %s", day.isoformat(), exc)
+            return None
+        return Evening(day, tuple(matches), (), more)
+
+    def partners(self, person: PersonId) -> list[Partnership] | None:
+        """"Who do I win with": ``person``'s partners over all their matches, ranked (None: logged)."""
+        try:
+            return partners_of(self.people.pair_rows(str(person)))
+        except StoreError as exc:
+            log.warning("the partners of %s could not be read: %s", printable(str(person)), exc)
+            return None
+
+    def best_pairs(self) -> list[Partnership] | None:
+        """The club's best partnerships of people with keys, at listed tables (None: logged)."""
+        try:
+            return best_pairs(self.people.pair_rows(None))
+        except StoreError as exc:
+            log.warning("the best partnerships could not be read: %s", exc)
+            return None
+
+    def partnership(self, pair: Partnership, mine: bool) -> Partnership | None:
+        """The record of ``pair`` with its best hand: all of its matches for one of its two
+        (``mine``), its matches at listed tables for anybody else (None: logged)."""
+        a, b = pair.entries
+        try:
+            rows = self.people.pair_rows(a, b, listed_only=not mine)
+            best = self.people.best_hand(a, b, listed_only=not mine)
+        except StoreError as exc:
+            log.warning("a partnership's record could not be read: %s", exc)
+            return None
+        return partnership_of(rows, a, b, pair.names, best)
+
     # ------------------------------------------------------------------ a person's options
     def person_options(self, ident: Identity) -> PersonOptions | None:
         """The options ``ident`` keeps on this server (a person with a key; a guest keeps none)."""
@@ -154,7 +200,7 @@ class Club:
                                record=self.store.record_ref(st.id), level=st.level,
                                turns={k: (v[0], v[1]) for k, v in st.turns.items()},
                                left=st.forfeit_left if st.forfeited else set(), late=st.late,
-                               forfeit_winner=st.forfeit_winner if st.forfeited else None)
+                               forfeit_winner=st.forfeit_winner if st.forfeited else None, listed=st.listed)
         except ValueError:
             return
         people = self.people

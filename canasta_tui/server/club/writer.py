@@ -29,6 +29,7 @@ from typing import Protocol
 
 from ...text import printable
 from ..door.names import NameRefused
+from .evening import EVENING_MATCHES, BestHand, ClubMatch, PairRow
 from .people import (
     CHAT_KEEP,
     NOTES_KEEP,
@@ -377,6 +378,15 @@ class QueuedPeople:
         return self.store.leaderboard(limit, game)
 
     # ------------------------------------------------------------------ options
+    def club_matches(self, since: float, until: float, limit: int = EVENING_MATCHES) -> tuple[list[ClubMatch], bool]:
+        return self.store.club_matches(since, until, limit)
+
+    def pair_rows(self, entry: str | None, partner: str | None = None, listed_only: bool = False) -> list[PairRow]:
+        return self.store.pair_rows(entry, partner, listed_only)
+
+    def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None:
+        return self.store.best_hand(entry, partner, listed_only)
+
     def options_of(self, key: str) -> PersonOptions | None:
         return self._options[key] if key in self._options else self.store.options_of(key)
 
