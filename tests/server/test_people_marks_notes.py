@@ -162,4 +162,4 @@ def test_a_store_of_the_schema_before_is_migrated_and_keeps_its_chat(tmp_path: P
         p.close()
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         row = conn.execute("SELECT version FROM canasta_schema").fetchone()
-    assert row is not None and row[0] == pgpeople.VERSION == 2
+    assert row is not None and row[0] == pgpeople.VERSION == 3
