@@ -512,6 +512,32 @@ def cluster_try_command(port: int, owners: int, fronts: int) -> None:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@main.group("club")
+def club_group() -> None:
+    """The club's records, from the host's side (the server's directory or its database)."""
+
+
+@club_group.command("export")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--dir", "server_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="The server's directory, whose people.sqlite is read (default: the one canasta serve uses).")
+@click.option("--database", metavar="URL", default="",
+              help="Read a room's PostgreSQL database instead: postgresql://USER@HOST:PORT/DATABASE (the password "
+                   "in PGPASSWORD or ~/.pgpass).")
+@click.option("--force", is_flag=True, help="Replace the files of an earlier export in DIRECTORY.")
+def club_export_command(directory: Path, server_dir: Path | None, database: str, force: bool) -> None:
+    """Write the club's matches, seats, hands, ratings and tournaments as CSV and JSON into
+    DIRECTORY (docs/club-export.md says what every field is).  The store is only read."""
+    from .server.club.export import ExportError, export
+
+    try:
+        done = export(directory, database=database, server_dir=server_dir, force=force)
+    except ExportError as exc:
+        raise click.ClickException(str(exc)) from None
+    counts = ", ".join(f"{n} {kind}" for kind, n in done.rows.items())
+    click.echo(f"Exported {counts} to {printable(str(done.directory))} (CSV and JSON)")
+
+
 @main.command("replay")
 @click.argument("file", metavar="FILE")
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as letters (c d h s), ASCII lines (automatic without UTF-8).")
