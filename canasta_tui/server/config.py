@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 import re
+import zoneinfo
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,6 +154,9 @@ class ServerConfig:
     admins: frozenset[str] = frozenset()
     #: The message of the day, shown in the lobby ("" none).
     motd: str = ""
+    #: The club's time zone (an IANA name, ``Europe/Paris``; "" the machine's own): the lobby's
+    #: "Tonight" counts an evening from 06:00 to 06:00 there (``server/club/evening.py``).
+    timezone: str = ""
     #: This process's part of the room (``docs/cluster.md``): ``single``, the one-process server on
     #: SQLite; or a node of a cluster on the engines: ``front`` (the SSH door, the lobby), ``owner``
     #: (the live tables) or ``both``.
@@ -224,9 +229,20 @@ class ServerConfig:
             raise ConfigError(f"forfeit-after must be more than 0 seconds and at most a day, not {self.forfeit_after:g}")
         if not 0 <= self.provisional_matches <= 100:
             raise ConfigError(f"provisional-matches must be from 0 to 100, not {self.provisional_matches}")
+        self.zone()
         self._check_role()
         self._check_proxy()
         return self
+
+    def zone(self) -> dt.tzinfo | None:
+        """The club's time zone (None: the machine's own), or ConfigError for a name that is none."""
+        if not self.timezone:
+            return None
+        try:
+            return zoneinfo.ZoneInfo(self.timezone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise ConfigError(f"timezone {printable(self.timezone)[:60]!r} is not a time zone this machine knows "
+                              "(an IANA name, like Europe/Paris or America/New_York)") from None
 
     def _check_role(self) -> None:
         """A node of a cluster names both engines; the one-process server names no bus."""

@@ -13,6 +13,7 @@ settings file (``~/.config/canasta/settings.toml``).
     tables_per_person = 3
     login_attempts = 10
     motd = "Club night is Thursday: rated tables from 8 pm"
+    timezone = "Europe/Paris"              # the club's evenings (the lobby's "Tonight"; else the machine's)
     admins = ["SHA256:..."]                # admins by their key's fingerprint (ssh-keygen -lf KEY)
     # role = "front"                       # a node of a cluster (docs/cluster.md), on its engines:
     # database = "postgresql://canasta@db.example/canasta"
@@ -168,6 +169,7 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "room_for_keys": (_int(0, 10000), "room_for_keys"),
     "yield_after": (_int(0, 86400), "yield_after"),
     "motd": (_motd, "motd"),
+    "timezone": (_text, "timezone"),
     "admins": (_admins, "admins"),
     "seed": (_seed, "seed"),
     "expert_budget": (_number(*EXPERT_BUDGET_RANGE), "expert_budget"),

@@ -48,6 +48,7 @@ from ..lobbyview import (
 from ..presets import load_rules, preset_names
 from ..text import points, printable
 from .canvas import Canvas, Options, Region, draw_box, draw_too_small, first_fit, put_lines_up, too_small, wrap
+from .club import ClubService, PartnershipsPage, TonightPage
 from .dialogs import CHAT_MAX, Box, Confirm, Dialog, DialogHost, Info, InvitationBox
 from .keys import CommandTable, KeyHelp
 from .lineedit import LineEdit, list_move, step_choice
@@ -90,6 +91,9 @@ LOBBY_KEYS: list[KeyHelp] = [
     KeyHelp("leaderboard", ("l",), "", ""),
     KeyHelp("person_options", ("o",), "", ""),
     KeyHelp("replay", ("v",), "v", "the replay of the chosen table's match, once it is over"),
+    # The club's records (ui/club.py): the evening's results, partnerships.
+    KeyHelp("tonight", ("t",), "t, b", "tonight's results (and past evenings); partnerships"),
+    KeyHelp("partnerships", ("b",), "", ""),
     KeyHelp("redraw", (), "Ctrl-L", "redraw the screen"),
     KeyHelp("help", ("?", "f1"), "?, F1", "these keys"),
     KeyHelp("quit", ("q", "c-c"), "q", "leave the server (asks first)"),
@@ -868,10 +872,12 @@ class LobbyScreen(LobbyPeople):
 
     title: ClassVar[str] = "tables on this server"
 
-    def __init__(self, service: LobbyService, note: str = "", records: RecordService | None = None) -> None:
+    def __init__(self, service: LobbyService, note: str = "", records: RecordService | None = None,
+                 club: ClubService | None = None) -> None:
         super().__init__()
         self.service = service
         self.records = records               # the person's own record (i, l, o, v); None: not at this server
+        self.club = club                     # the club's evenings and partnerships (t, b); None: none kept
         self.selected: int | None = None     # the chosen table's id
         self.message = note                  # one line of feedback
         self.destination: Destination | None = None
@@ -1404,6 +1410,25 @@ def replay(lobby: LobbyScreen, key: str) -> None:
         lobby.message = got
     else:
         lobby.open(ReplayPage(got, _sort(records)))
+
+
+# The club's records (ui/club.py): t, b.
+def _club(lobby: LobbyScreen) -> ClubService | None:
+    if lobby.club is None:
+        lobby.message = "This server keeps no records"
+    return lobby.club
+
+
+@command("tonight")
+def tonight(lobby: LobbyScreen, key: str) -> None:
+    if (club := _club(lobby)) is not None:
+        lobby.open(TonightPage(club))
+
+
+@command("partnerships")
+def partnerships(lobby: LobbyScreen, key: str) -> None:
+    if (club := _club(lobby)) is not None:
+        lobby.open(PartnershipsPage(club))
 
 
 @command("redraw")

@@ -11,7 +11,9 @@ the same pages (``i``, ``o``) as the lobby.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -20,8 +22,9 @@ from ...lobbyview import Access
 from ...persistence.saves import SaveError
 from ...presets import rules_label
 from ...table.replay import ReplaySource, replay_source
-from ...text import printable
+from ...text import points, printable
 from ...ui.canvas import Options
+from ...ui.club import EveningView, MatchLine, PartnershipLine, SideLine, TournamentLine
 from ...ui.helppages import HelpPage
 from ...ui.pages import Page
 from ...ui.records import PersonOptionsPage, RecordPage, RecordView, StandingLine
@@ -31,6 +34,7 @@ from ..lobby.registry import Registry
 from ..lobby.service import shown_to
 from ..person import PersonId
 from ..tables.server_table import OVER, ServerTable
+from .evening import EVENING_STARTS, PAIR_MIN_MATCHES, Partnership, evening_of, parse_evening
 from .people import GAMES, Game, PersonOptions, rating_text
 
 
@@ -181,6 +185,76 @@ def open_record(app: ServerApp, path: str, title: str) -> ReplaySource | str:
     return _source(game.match, game.meta, title)
 
 
+class ClubRecords:
+    """The club's pages' service (:class:`~canasta_tui.ui.club.ClubService`) for the person of one
+    connection: the evenings in the club's time zone (``[serve] timezone``), their partnerships and
+    the club's best, from the people store through :class:`~.results.Club`."""
+
+    def __init__(self, app: ServerApp) -> None:
+        self.app = app
+        self.registry = app.registry
+        self.zone = self.registry.config.zone()
+
+    @property
+    def min_matches(self) -> int:
+        return PAIR_MIN_MATCHES
+
+    def tonight(self) -> dt.date:
+        return evening_of(time.time(), self.zone)
+
+    def hours(self) -> str:
+        where = self.registry.config.timezone or f"the server's clock, {time.strftime('%Z')}"
+        return f"from {EVENING_STARTS:02d}:00 to {EVENING_STARTS:02d}:00 the next morning ({printable(where)})"
+
+    def evening(self, day: dt.date) -> EveningView | None:
+        got = self.registry.club.evening(day, self.zone)
+        if got is None:
+            return None
+        matches = tuple(MatchLine(dt.datetime.fromtimestamp(m.finished, self.zone).strftime("%H:%M"), m.rules, m.rated,
+                                  m.forfeit, m.hands, m.table_id,
+                                  tuple(SideLine(s.names, s.changes, s.score, s.won) for s in m.sides()))
+                        for m in got.matches)
+        tournaments = tuple(TournamentLine(t.name, t.winners) for t in got.tournaments)
+        return EveningView(day, day == self.tonight(), matches, tournaments, got.more, self.hours())
+
+    def parse_day(self, text: str) -> dt.date | str:
+        return parse_evening(text, self.tonight())
+
+    def partners(self) -> Sequence[PartnershipLine] | str:
+        ident = self.app.identity
+        if not ident.verified:
+            return "A guest keeps no record here: connect with your SSH key to have one"
+        got = self.registry.club.partners(ident.person)
+        return UNREAD if got is None else [_line(p) for p in got]
+
+    def best_pairs(self) -> Sequence[PartnershipLine] | str:
+        got = self.registry.club.best_pairs()
+        return UNREAD if got is None else [_line(p) for p in got]
+
+    def partnership(self, line: PartnershipLine) -> PartnershipLine | str:
+        ident = self.app.identity
+        mine = ident.verified and str(ident.person) in line.entries
+        got = self.registry.club.partnership(Partnership(line.entries, line.names, line.matches, line.wins, 0), mine)
+        if got is None:
+            return UNREAD
+        best = ""
+        if got.best is not None:
+            b = got.best
+            when = dt.datetime.fromtimestamp(b.finished, self.zone).strftime("%Y-%m-%d")
+            best = f"{points(b.score)} (hand {b.hand}, {printable(b.rules)}, {when})"
+        counted = ("Counted: every match of yours together, private tables too." if mine
+                   else "Counted: their matches together at listed tables.")
+        return _line(got)._replace(best=best, counted=counted)
+
+
+#: What the club's pages say when the store cannot be read (the log says why).
+UNREAD = "The club's records cannot be read now (the server's store failed): try again later"
+
+
+def _line(p: Partnership) -> PartnershipLine:
+    return PartnershipLine(p.entries, p.names, p.matches, p.wins, p.average)
+
+
 class TableHost:
     """The pages a table's client over SSH opens (``i``, ``o``, ``?``): the person's record and
     options, and the game's help; a server's table offers nothing after the match."""
@@ -201,4 +275,5 @@ class TableHost:
         return frozenset()
 
 
-__all__ = ["STILL_PLAYED", "PersonRecords", "TableHost", "open_record", "replay_open_to", "screen_options"]
+__all__ = ["STILL_PLAYED", "UNREAD", "ClubRecords", "PersonRecords", "TableHost", "open_record", "replay_open_to",
+           "screen_options"]

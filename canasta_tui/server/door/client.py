@@ -26,7 +26,7 @@ from ...ui.dialogs import InvitationBox, MatchOver, Rematch, RematchQuestion
 from ...ui.lobby import LobbyScreen
 from ..club.admin import Admin, ban_message
 from ..club.people import Invitation, PersonOptions
-from ..club.records import PersonRecords, TableHost, screen_options
+from ..club.records import ClubRecords, PersonRecords, TableHost, screen_options
 from ..lobby.connected import Room
 from ..lobby.registry import Registry
 from ..lobby.service import RegistryLobby
@@ -298,7 +298,7 @@ class ServerApp(ScreenApp):
                 if where is None:
                     service = (RegistryLobby(registry, self, self.admin) if room is None
                                else cast(LobbyService, room.lobby(self, self.admin)))
-                    lobby = LobbyScreen(service, note, records=self.records)
+                    lobby = LobbyScreen(service, note, records=self.records, club=ClubRecords(self))
                     try:
                         await self._show(lobby)
                     finally:
