@@ -103,6 +103,15 @@ def _motd(key: str, v: Any) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _zone(key: str, v: Any) -> str:
+    name = _text(key, v)
+    try:
+        ServerConfig(timezone=name).zone()
+    except ConfigError:
+        raise ValueError(f"{_shown(v)} is not a time zone this machine knows (an IANA name, like Europe/Paris)") from None
+    return name
+
+
 def _env_name(key: str, v: Any) -> str:
     name = _text(key, v)
     if not (name.replace("_", "a").isalnum() and name.isascii() and not name[0].isdigit()):
@@ -169,7 +178,7 @@ KEYS: dict[str, tuple[Callable[[str, Any], Any], str]] = {
     "room_for_keys": (_int(0, 10000), "room_for_keys"),
     "yield_after": (_int(0, 86400), "yield_after"),
     "motd": (_motd, "motd"),
-    "timezone": (_text, "timezone"),
+    "timezone": (_zone, "timezone"),
     "admins": (_admins, "admins"),
     "seed": (_seed, "seed"),
     "expert_budget": (_number(*EXPERT_BUDGET_RANGE), "expert_budget"),

@@ -47,7 +47,7 @@ class MatchLine(NamedTuple):
     rules: str
     rated: bool
     forfeit: bool
-    hands: int
+    played: int                           # hands played (a count: no hand is shown)
     table: int
     sides: tuple[SideLine, ...]
 
@@ -144,7 +144,7 @@ def evening_lines(view: EveningView, width: int, hline: str = "-") -> list[Line]
     score_w = max((len(points(s.score)) for m in view.matches for s in m.sides), default=1)
     names_w = max(8, min(50, width - 4 - 6 - score_w - 2))
     for m in view.matches:
-        kinds = [printable(m.rules), "rated" if m.rated else "not rated", f"{m.hands} hand{'s' if m.hands != 1 else ''}"]
+        kinds = [printable(m.rules), "rated" if m.rated else "not rated", f"{m.played} hand{'s' if m.played != 1 else ''}"]
         if m.forfeit:
             kinds.append("ended by a forfeit")
         out.append(Line(f"  {m.time}  {', '.join(kinds)}  (table {m.table})"[:width], "name"))

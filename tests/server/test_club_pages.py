@@ -7,13 +7,22 @@ still playing is on no page (only finished matches' public results are)."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
+import pytest
+from engines import pg_dsn, postgres  # noqa: F401  (fixtures)
+
+from canasta_tui.lobbyview import Access, TableSettings
+from canasta_tui.presets import load_rules
 from canasta_tui.server.club.evening import evening_bounds, evening_of
 from canasta_tui.server.club.people import HandScore, MatchResult, SeatResult
+from canasta_tui.server.tables.server_table import OVER
 from canasta_tui.text import points
 
-from .helpers import ENTER, ESC, Term, fingerprint_of, run, serving, two_at_a_table
+from .helpers import ENTER, ESC, Term, fingerprint_of, run, serving, settle, two_at_a_table
 from .test_leak import cards_in
+from .test_rated_matches import recorded
+from .test_tables import Person
 
 LEFT, RIGHT, TAB = "\x1b[D", "\x1b[C", "\t"
 
@@ -111,3 +120,39 @@ def test_the_club_pages_show_no_card_and_no_table_still_playing() -> None:
             for t in (alice, bob, carol):
                 await t.close()
     run(main(), timeout=240)
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_matches_played_to_their_end_at_the_server_are_tonights_and_a_private_tables_is_not(
+        store: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """Two tables of computers, one hand each, played to the end by the server and recorded by it
+    (``Club.record_result``, with whether the table was listed): the listed one is on tonight's
+    page, the private unlisted one is not; on the SQLite file and on PostgreSQL (``--database``)."""
+    changes: dict[str, object] = {"directory": tmp_path / "server"}
+    if store == "postgres":
+        changes |= {"database": str(request.getfixturevalue("pg_dsn")), "node": "solo"}
+
+    async def main() -> None:
+        async with serving(**changes) as srv:
+            reg = srv.registry
+            ann = Person("ann")
+            reg.connect(ann)
+            tables = []
+            for settings in (TableSettings(), TableSettings(Access.CODE, listed=False)):
+                st = reg.create(ann, load_rules("classic").replace(target_score=1), "beginner", settings=settings)
+                assert reg.stand(ann, st.id) is None and reg.start(ann, st.id) is None
+                st.watch(ann)              # (computers play only while somebody is at the table)
+                tables.append(st)
+            await settle(srv, lambda: all(st.state == OVER for st in tables), timeout=120)
+            await recorded(srv)
+            listed, private = tables
+            assert listed.table is not None
+            scores = sorted(listed.table.match.scores, reverse=True)
+            carol = await Term.connect(srv.port, "carol")
+            await carol.wait_for("Tables")
+            screen = await carol.press("t", f"(table {listed.id})")
+            assert "Tonight," in screen and "1 match" in screen and f"(table {private.id})" not in screen
+            assert "won   Computer (beginner) & Computer (beginner)" in screen
+            assert points(scores[0]) in screen and points(scores[1]) in screen
+            await carol.close()
+    run(main(), timeout=300)

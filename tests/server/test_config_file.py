@@ -34,6 +34,7 @@ tables_per_person = 2
 login_attempts = 5
 set_aside_days = 7.5
 motd = "Club night: Thursday"
+timezone = "Europe/Paris"
 admins = ["{ADMIN}"]
 expert_budget = 0.3
 room_for_keys = 4
@@ -46,6 +47,7 @@ max_silent = 64
     assert config.login_attempts == 5 and config.set_aside_after == 7.5 * 86400
     assert config.motd == "Club night: Thursday" and config.admins == frozenset({ADMIN})
     assert config.expert_budget == 0.3
+    assert config.timezone == "Europe/Paris" and str(config.zone()) == "Europe/Paris"
 
 
 def test_the_password_comes_from_the_variable_the_file_names(tmp_path: Path) -> None:
@@ -66,6 +68,9 @@ def test_the_password_comes_from_the_variable_the_file_names(tmp_path: Path) -> 
     ('[serve]\nadmins = ["alice"]', "club.toml: [serve] admins 'alice' is not a key's SHA256 fingerprint"),
     ('[serve]\nmotd = "a\\u001b[2Jb"', "club.toml: [serve] motd may not hold control characters"),
     ('[serve]\nmotd = "1\\n2\\n3\\n4"', "club.toml: [serve] motd is at most 3 lines and 400 characters"),
+    ('[serve]\ntimezone = "Mars/Olympus"', "club.toml: [serve] timezone 'Mars/Olympus' is not a time zone"),
+    ('[serve]\ntimezone = "../../etc/passwd"', "club.toml: [serve] timezone '../../etc/passwd' is not a time zone"),
+    ('[serve]\ntimezone = 1', "club.toml: [serve] timezone must be text in quotes, not 1"),
     ('[serve]\nhots = "x"', "club.toml: [serve] unknown key 'hots'; the keys are: host, port,"),
     ('[serve]\npassword_env = "A B"', "club.toml: [serve] password_env must name an environment variable"),
     ('[serve]\nhost = ""', "club.toml: [serve] host is empty"),
