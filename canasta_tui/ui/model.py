@@ -49,23 +49,27 @@ class TableLog:
     def __init__(self) -> None:
         self._key: tuple[object, ...] | None = None   # what the lines were made from
         self._lines: list[tuple[int, str]] = []
+        #: The speakers whose chat lines are not shown, as the table names them (the people this
+        #: person muted, ``server/lobby/friends.py``).
+        self.hidden: frozenset[str] = frozenset()
 
     def lines(self, link: Link) -> Sequence[tuple[int, str]]:
         """(who, text) per line: cards added to a meld just named told in one line, and the chat
         lines said meanwhile, each after the events its speaker had seen (table notices too)."""
         chat = link.chat
         key = (link.hand_number, len(link.events), len(chat), chat[-1].seq if chat else 0,
-               tuple(link.name(s) for s in range(link.rules.players)))
+               tuple(link.name(s) for s in range(link.rules.players)), self.hidden)
         if self._key == key:
             return self._lines
         out: list[tuple[int, str]] = []
         i = 0
         for e in coalesced(link.events):
             while i < len(chat) and chat[i].at < e.seq:
-                out.append(_chat_line(chat[i].who, chat[i].text))
+                if chat[i].who not in self.hidden:
+                    out.append(_chat_line(chat[i].who, chat[i].text))
                 i += 1
             out.append((-1 if e.kind == DEALT else e.seat, describe(e, link.name)))
-        out += [_chat_line(c.who, c.text) for c in chat[i:]]
+        out += [_chat_line(c.who, c.text) for c in chat[i:] if c.who not in self.hidden]
         self._key, self._lines = key, out
         return out
 

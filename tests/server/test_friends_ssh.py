@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from canasta_tui.server.lobby.friends import NOTES_PER_WINDOW
 
-from .helpers import DOWN, ENTER, Term, create_table, run, serving
+from .helpers import DOWN, ENTER, Term, create_table, in_log, run, serving
 from .test_chat import HOSTILE
 
 
@@ -128,6 +128,33 @@ def test_a_muted_persons_chat_and_invitation_never_reach_and_they_are_told_nothi
             await leave(bob, "ann psst", "Your note is left for ann: they see it when they next come in")
             assert "note" not in ann.text().split("\n")[0]
             for t in (ann, bob, cy):
+                await t.close()
+    run(main())
+
+
+def test_a_muted_persons_lines_at_the_table_do_not_reach_either() -> None:
+    async def main() -> None:
+        async with serving() as srv:
+            bob = await Term.connect(srv.port, "bob")
+            alice = await Term.connect(srv.port, "alice")
+            await alice.wait_for("2 online")
+            await alice.press("f", "Friends")
+            await alice.press("m", "Mute (a name; they are not told):")
+            alice.send("bob")
+            await alice.press(ENTER, "bob is muted")
+            await create_table(alice)
+            await bob.press("3", "3  bob✓ (you)")
+            await alice.press("s", "hand 1")
+            await bob.wait_for("Your hand (11 cards)")
+            await bob.press("/", "Say to the table:")
+            bob.send("psst alice")
+            await bob.press(ENTER, in_log("bob✓: psst alice"))          # his own log shows it, as anybody's
+            await alice.press("/", "Say to the table:")
+            alice.send("good luck")
+            seen = await alice.press(ENTER, in_log("alice✓: good luck"))
+            await bob.wait_for(in_log("alice✓: good luck"))
+            assert "psst alice" not in seen and "psst alice" not in alice.received()
+            for t in (alice, bob):
                 await t.close()
     run(main())
 

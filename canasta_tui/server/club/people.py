@@ -609,8 +609,8 @@ class PersonNote(NamedTuple):
     read: bool = False
 
 
-#: The longest note (characters), the notes that may wait unread for one person (a note beyond is
-#: refused), and the notes kept for one person, read or not (the oldest read ones go first).
+#: The notes that may wait unread for one person (a note beyond is refused), and the notes kept for
+#: one person, read or not (the oldest read ones go first).  (The longest note: ``NOTE_MAX``, of the lobby's view.)
 NOTES_WAITING = 50
 NOTES_KEEP = 100
 #: The most friends, and the most people muted, one person may mark.

@@ -204,6 +204,8 @@ class ServerApp(ScreenApp):
         behind i and o."""
         ctl = SeatClient(link, table, watching=watching)
         self._seat_options(ctl)
+        # (the people this person muted say nothing at the table either: as they sit down)
+        ctl.client.log.hidden = self.registry.friends.muted_names(self.identity.person)
         ctl.client.host = TableHost(self.records, link.rules)
         return ctl
 

@@ -32,6 +32,7 @@ from ..club.writer import QueuedPeople
 from ..door.auth import GUEST_MARK
 from ..door.names import NameBook, skeleton
 from ..person import PersonId
+from ..tables.server_table import VERIFIED
 from .connected import Client
 
 log = logging.getLogger("canasta.server")
@@ -107,6 +108,19 @@ class Friends:
     def mutes(self, person: PersonId, other: str) -> bool:
         """Has ``person`` muted ``other`` (a person's key as text)?"""
         return other in self.marked(person, Marked.MUTE)
+
+    def muted_names(self, person: PersonId) -> frozenset[str]:
+        """The names a table's chat gives the people ``person`` muted: a key's names, marked as a
+        table marks a key's (a name is one key's only), and a guest's name as shown while online."""
+        muted = self.marked(person, Marked.MUTE)
+        if not muted:
+            return frozenset()
+        out = {r.name for r in self.registry.online_rows() if r.key in muted and not r.verified}
+        for other in muted:
+            who = PersonId.read(other)
+            if who is not None and who.is_key:
+                out |= {r.name + VERIFIED for r in self.registry.names.of_key(who.fingerprint)}
+        return frozenset(out)
 
     def whom(self, name: str) -> tuple[str, str] | str:
         """The person a typed name names: (their key as text, their name as shown), or why none.
