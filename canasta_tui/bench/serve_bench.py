@@ -81,6 +81,10 @@ TARGET_BUSY_RATIO = 1.10
 _HEADER = re.compile(r"CANASTA — .* — hand (\d+)")
 _SHOWN_TABLE = re.compile(r"─ Table (\d+) ─")
 _YOURS = re.compile(r"Table (\d+) is yours")
+#: A refusal that asks to try again in a moment (a room with no table number or owner at hand).
+_AGAIN = "try again in a moment"
+#: How many times a player asks for a new table refused with :data:`_AGAIN`.
+CREATE_TRIES = 20
 
 
 class BenchError(RuntimeError):
@@ -534,17 +538,25 @@ async def form_table(players: list[Player], level: str = "advanced") -> int:
     """The first player creates a table with computers of ``level``, the others sit down, the
     creator starts it; the table's number on the server."""
     creator, *others = players
-    await creator.press("n", lambda s: "New table" in s, "the new table form")
     if level not in FORM_LEVELS:
         raise BenchError(f"no computer level {level!r} in the form; choose one of {', '.join(FORM_LEVELS)}")
     steps = (FORM_LEVELS.index(level) - FORM_LEVELS.index("advanced")) % len(FORM_LEVELS)  # the form's default
-    if steps:
-        creator.send(DOWN)
-        for _ in range(steps - 1):
-            creator.send(RIGHT)
-        await creator.press(RIGHT, lambda s: f"< {level} >" in s, f"the {level} level in the form")
-    text = await creator.press(ENTER, lambda s: _YOURS.search(s) is not None, "its new table")
-    m = _YOURS.search(text)
+    for attempt in range(1, CREATE_TRIES + 1):
+        await creator.press("n", lambda s: "New table" in s, "the new table form")
+        if steps:
+            creator.send(DOWN)
+            for _ in range(steps - 1):
+                creator.send(RIGHT)
+            await creator.press(RIGHT, lambda s: f"< {level} >" in s, f"the {level} level in the form")
+        text = await creator.press(ENTER, lambda s: _YOURS.search(s) is not None or _AGAIN in s, "its new table")
+        m = _YOURS.search(text)
+        if m is not None:
+            break
+        # A room's front asked for many tables at once may have no table number at hand yet (it
+        # takes them from the database a few at a time): a person tries again a moment later.
+        if attempt == CREATE_TRIES:
+            raise BenchError(f"{creator.name} was refused a new table {CREATE_TRIES} times:\n{text}")
+        await asyncio.sleep(0.5)
     assert m is not None
     number = int(m.group(1))
     for p in others:
