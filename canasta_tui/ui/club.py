@@ -89,6 +89,9 @@ class ClubService(Protocol):
     def tonight(self) -> dt.date:
         """The server's evening now (before 06:00 it is still yesterday's)."""
 
+    @property
+    def first_evening(self) -> dt.date: ...    # the earliest evening kept (Left stops there)
+
     def evening(self, day: dt.date) -> EveningView | None:
         """The evening of ``day`` (None: the server cannot say now)."""
 
@@ -147,10 +150,10 @@ def evening_lines(view: EveningView, width: int, hline: str = "-") -> list[Line]
         kinds = [printable(m.rules), "rated" if m.rated else "not rated", f"{m.played} hand{'s' if m.played != 1 else ''}"]
         if m.forfeit:
             kinds.append("ended by a forfeit")
-        out.append(Line(f"  {m.time}  {', '.join(kinds)}  (table {m.table})"[:width], "name"))
+        out.append(Line(f"  {m.time}  {', '.join(kinds)}  (table {m.table})"[:width]))
         for s in m.sides:
             out.append(Line(f"    {'won' if s.won else 'lost':<5} {fit(_who(s), names_w, '~'):<{names_w}}  "
-                            f"{points(s.score):>{score_w}}"[:width], "cursor" if s.won else ""))
+                            f"{points(s.score):>{score_w}}"[:width], "name" if s.won else ""))     # (the words say who won)
     if view.more:
         out.append(Line(f"  (the newest {n} are listed: more matches were finished that evening)", "dim"))
     out.append(heading("Tournaments", width, hline))
@@ -232,7 +235,10 @@ class TonightPage(Page):
         if name in ("escape", "q"):
             self.done = True
         elif name in ("left", "h", "p"):
-            self.show(self.day - dt.timedelta(days=1))
+            if self.day <= self.service.first_evening:
+                self.say(f"Nothing is kept from before {self.service.first_evening.isoformat()}")
+            else:
+                self.show(self.day - dt.timedelta(days=1))
         elif name in ("right", "l", "n"):
             if self.day >= tonight:
                 self.say("That is tonight: the evenings after it have not come yet")

@@ -41,6 +41,7 @@ from canasta_tui.engine.cards import parse_cards
 from canasta_tui.server.club.people import Rating
 from canasta_tui.server.club.pgpeople import PostgresPeopleStore
 from canasta_tui.server.cluster import wire as W
+from canasta_tui.text import points
 
 from .helpers import run, until
 from .keyplay import CARD, BusLog, labels, play_seat
@@ -269,6 +270,16 @@ def test_a_rated_match_on_the_cluster_rates_as_openskill_replays_at_the_other_fr
                 row = next(line for line in screen.split("\n") if f" {seat + 1} {n}" in line)
                 shown = re.findall(CARD, row)
                 assert shown and shown == dealt[seat][:len(shown)], n
+            # Tonight at the club (issue 34, section 2), at that front: the match the owner recorded in
+            # PostgreSQL, its winners first, each one's rating move, its scores.
+            await alice.press("q", "Your record")
+            await alice.press("q", "Tables")
+            screen = await alice.press("t", "Tonight,")
+            moved = {n: people.rating(key(n)).points - before[n].points for n in NAMES}
+            won, lost = (NAMES[winner], NAMES[winner + 2]), (NAMES[1 - winner], NAMES[3 - winner])
+            assert f"won   {won[0]} {moved[won[0]]:+d} & {won[1]} {moved[won[1]]:+d}" in screen, screen
+            assert f"lost  {lost[0]} {moved[lost[0]]:+d} & {lost[1]} {moved[lost[1]]:+d}" in screen, screen
+            assert points(scores[winner]) in screen and f"{hands} hand" in screen, screen
             # The leak test over the bus.
             await spy.flush()
             found = leak_check_bus(log, table, dict(enumerate(FRONT_OF)))

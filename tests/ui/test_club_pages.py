@@ -87,6 +87,7 @@ class Club:
     """The club's service with no server: two evenings, the pairs above; what was asked, kept."""
 
     min_matches = 3
+    first_evening = dt.date(2026, 11, 1)
 
     def __init__(self) -> None:
         self.asked: list[dt.date] = []
@@ -139,6 +140,9 @@ def test_the_pages_fit_the_screen_and_step_through_evenings(size: tuple[int, int
     page.handle("x")
     page.handle("enter")
     assert page.error and page.message == "Type a date as YYYY-MM-DD" and club.asked[-1] == dt.date(2026, 11, 1)
+    asked = len(club.asked)
+    page.handle("left")
+    assert len(club.asked) == asked and "Nothing is kept from before 2026-11-01" in page.message
     page.handle("t")
     assert club.asked[-1] == TONIGHT
     page.handle("b")

@@ -34,7 +34,7 @@ from ..lobby.registry import Registry
 from ..lobby.service import shown_to
 from ..person import PersonId
 from ..tables.server_table import OVER, ServerTable
-from .evening import EVENING_STARTS, PAIR_MIN_MATCHES, Partnership, evening_of, parse_evening
+from .evening import EVENING_STARTS, FIRST_EVENING, PAIR_MIN_MATCHES, Partnership, evening_of, parse_evening
 from .people import GAMES, Game, PersonOptions, rating_text
 
 
@@ -198,6 +198,10 @@ class ClubRecords:
     @property
     def min_matches(self) -> int:
         return PAIR_MIN_MATCHES
+
+    @property
+    def first_evening(self) -> dt.date:
+        return FIRST_EVENING
 
     def tonight(self) -> dt.date:
         return evening_of(time.time(), self.zone)
