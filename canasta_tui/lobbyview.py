@@ -17,6 +17,10 @@ from typing import NamedTuple, Protocol
 
 from .engine import Rules
 
+#: The longest seat code a guest can type (``K7PX-M2QA`` and some slack): the lobby's prompt
+#: takes no more, and the server reads no more of one.
+CODE_MAX = 16
+
 
 class TableState(StrEnum):
     """Where a table is in its life: people claim seats, the game is played, a side has won."""
@@ -338,6 +342,6 @@ class LobbyService(Protocol):
         """Delete one of this person's notes."""
 
 
-__all__ = ["NOTE_MAX", "OPEN_TABLE", "Access", "AdminAct", "BanRow", "Destination", "FriendRow", "InvitationRow", "LobbyLine",
-           "LobbyService", "LobbyView", "Marked", "NoteRow", "PersonRow", "SeatInfo", "SeatState", "TableRow",
-           "TableSettings", "TableState", "VisitorRow", "ban_hours"]
+__all__ = ["CODE_MAX", "NOTE_MAX", "OPEN_TABLE", "Access", "AdminAct", "BanRow", "Destination", "FriendRow",
+           "InvitationRow", "LobbyLine", "LobbyService", "LobbyView", "Marked", "NoteRow", "PersonRow", "SeatInfo",
+           "SeatState", "TableRow", "TableSettings", "TableState", "VisitorRow", "ban_hours"]

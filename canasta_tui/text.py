@@ -8,13 +8,17 @@ layout.  Two tools:
   (``\\x1b``, ``\\n``), so it can be printed anywhere and still says what it held;
 * :func:`check_name` refuses a player name that holds any, or is too long.
 
-And :func:`points`, a score as a person reads it ("1,500"), and :func:`span`, a stretch of time
-in words ("2 hours").
+And :func:`points`, a score as a person reads it ("1,500"), :func:`span`, a stretch of time
+in words ("2 hours"), and :func:`side_name`, a side as its players know it ("ann & bob"): the
+screens and the server's table both say them.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
+
+from .engine import Rules, player_name, team, team_name
 
 #: Longest player name (the table's panels show names in full up to here).
 NAME_MAX = 20
@@ -79,4 +83,20 @@ def span(seconds: float) -> str:
     return f"{round(seconds, 1):g} s" if seconds < 10 else f"{round(seconds)} s"
 
 
-__all__ = ["NAME_MAX", "BadName", "check_name", "points", "printable", "span"]
+def side_name(t: int, rules: Rules, names: Sequence[str] | None = None, width: int = 0) -> str:
+    """A side as the players know it: its players' names (``ann & Player 3``), ``Players 1 & 3``
+    while nobody at it has a name of their own; cut to ``width`` (if given), each name alike."""
+    seats = [s for s in range(rules.players) if team(s, rules) == t]
+    if names is None or all(names[s] == player_name(s) for s in seats):
+        text = team_name(t, rules)
+        return text if not width or len(text) <= width else text[:width]
+    parts = [names[s] for s in seats]
+    text = " & ".join(parts)
+    if width and len(text) > width:
+        room = max(1, (width - 3 * (len(parts) - 1)) // len(parts))
+        parts = [p if len(p) <= room else p[: max(1, room - 1)] + "~" for p in parts]
+        text = " & ".join(parts)[:width]
+    return text
+
+
+__all__ = ["NAME_MAX", "BadName", "check_name", "points", "printable", "side_name", "span"]

@@ -119,12 +119,33 @@ def test_the_ui_never_imports_the_server() -> None:
     assert forbidden_imports(PACKAGE.parent, "canasta_tui.ui", UI_MUST_NOT_IMPORT) == []
 
 
+#: What the screens and the server both read: neither's own.
+NEUTRAL = ("lobbyview.py", "terminal.py", "text.py")
+
+
 def test_the_lobbys_shared_types_import_neither_ui_nor_server() -> None:
     """Rule 4 (issue 32, section 5): the server must not import ui's own types for its data: the
-    types both use (``canasta_tui.lobbyview``) belong to neither."""
-    found = [f"{name} imports {what}" for name, what in _imports_of(PACKAGE / "lobbyview.py")
+    types both use (``canasta_tui.lobbyview``, ``terminal``, ``text``) belong to neither."""
+    found = [f"{name} imports {what}" for neutral in NEUTRAL for name, what in _imports_of(PACKAGE / neutral)
              if what.startswith(("canasta_tui.ui", "canasta_tui.server", "prompt_toolkit"))]
     assert found == []
+
+
+SERVER_MUST_NOT_IMPORT = ("canasta_tui.ui", "prompt_toolkit")
+#: What paints the game's own screens for a connection: the door (the app, its lobby, the SSH
+#: session) and the record pages' service (``club/records.py``, the server's side of
+#: ``ui/records.py``): the only parts of the server that may import ``ui`` and prompt-toolkit.
+SERVER_SCREENS = ("canasta_tui/server/door/", "canasta_tui/server/club/records.py")
+
+
+def test_the_server_imports_the_screens_only_where_it_paints_them() -> None:
+    """Rule 5 (issue 32, section 5): the server must not import ui's own types for its data.
+    What both need (``lobbyview``, ``terminal``'s smallest size, ``text.side_name``) is neutral;
+    only what paints the screens over SSH imports ``ui`` and prompt-toolkit."""
+    found = forbidden_imports(PACKAGE.parent, "canasta_tui.server", SERVER_MUST_NOT_IMPORT)
+    assert [line for line in found if not line.startswith(SERVER_SCREENS)] == []
+    # (and those do import them: the exception is not an empty one)
+    assert {s for s in SERVER_SCREENS if any(line.startswith(s) for line in found)} == set(SERVER_SCREENS)
 
 
 def _imports_of(path: Path) -> list[tuple[str, str]]:

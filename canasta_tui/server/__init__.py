@@ -27,7 +27,9 @@ The package, by concept (issue 32, section 5):
   collector's pauses; :mod:`.server`: :class:`Server`, which puts it all together.
 
 What the lobby's screen and the server share (tables, seats, rows) is in the neutral
-:mod:`canasta_tui.lobbyview`: ``ui/`` never imports the server.
+:mod:`canasta_tui.lobbyview`, the smallest terminal in :mod:`canasta_tui.terminal`, a side's
+name in :mod:`canasta_tui.text`: ``ui/`` never imports the server, and the server imports ``ui/``
+only where it paints the screens, the door and the record pages (``tests/test_import_rules.py``).
 """
 
 from typing import Any

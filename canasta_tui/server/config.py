@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..persistence import paths
+from ..terminal import MIN_H, MIN_W
 from ..text import printable
-from ..ui.canvas import MIN_H, MIN_W
 
 #: The most ``max_columns`` x ``max_rows`` may be (at least the game's 80x24).
 LARGEST_COLUMNS, LARGEST_ROWS = 1000, 500

@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine.cards import IS_WILD, RANK_NAMES, RANK_OF, SUIT_OF
+from ..terminal import MIN_H, MIN_W
 from .style import ASCII, UNICODE, Glyphs
 
 if TYPE_CHECKING:
     from prompt_toolkit.mouse_events import MouseEvent
-
-MIN_W, MIN_H = 80, 24
 
 
 def too_small(width: int, height: int) -> bool:

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from ..ai import LEVELS
 from ..engine import RulesError
 from ..lobbyview import (
+    CODE_MAX,
     NOTE_MAX,
     Access,
     AdminAct,
@@ -56,8 +57,6 @@ from .pages import Page
 from .records import LeaderboardPage, PersonOptionsPage, RecordPage, RecordService
 from .replay import ReplayPage
 
-#: The longest seat code a guest can type (``K7PX-M2QA`` and some slack).
-CODE_MAX = 16
 #: A note typed with its person's name before it (the server refuses a note beyond NOTE_MAX).
 NOTE_LINE_MAX = NOTE_MAX + 40
 #: Scores a new table can play to (the preset's own is added if it is not among them).

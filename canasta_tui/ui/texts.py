@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..ai.asking import Outlook
-from ..engine import Action, HandRecord, Phase, PlayerView, Rules, end_text, player_name, team_name
+from ..engine import Action, HandRecord, Phase, PlayerView, Rules, end_text, player_name
 from ..engine import team as _team
 from ..engine.melds import Meld, ordered_melds
 from ..engine.scoring import TeamScore
-from ..text import points
+from ..text import points, side_name
 from .canvas import card_label, first_fit, wrap
 from .files import SavedGame
 from .keys import KEYS
@@ -272,22 +272,6 @@ def has_melded(v: PlayerView, t: int) -> bool:
     short = (v.turn >= 0 and v.phase != Phase.HAND_OVER and _team(v.turn, v.rules) == t
              and v.meld_needed > v.meld_count)
     return any(m is not None for m in v.melds[t]) and not short
-
-
-def side_name(t: int, rules: Rules, names: Sequence[str] | None = None, width: int = 0) -> str:
-    """A side as the players know it: its players' names (``ann & Player 3``), ``Players 1 & 3``
-    while nobody at it has a name of their own; cut to ``width`` (if given), each name alike."""
-    seats = [s for s in range(rules.players) if _team(s, rules) == t]
-    if names is None or all(names[s] == player_name(s) for s in seats):
-        text = team_name(t, rules)
-        return text if not width or len(text) <= width else text[:width]
-    parts = [names[s] for s in seats]
-    text = " & ".join(parts)
-    if width and len(text) > width:
-        room = max(1, (width - 3 * (len(parts) - 1)) // len(parts))
-        parts = [p if len(p) <= room else p[: max(1, room - 1)] + "~" for p in parts]
-        text = " & ".join(parts)[:width]
-    return text
 
 
 def score_lines(rules: Rules, v: PlayerView, totals: Sequence[int], hands_played: int,

@@ -39,9 +39,10 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input, typeahead
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from ...terminal import MIN_H, MIN_W
 from ...text import printable
 from ...ui.app import HOT_PAINTS_PER_S
-from ...ui.canvas import DEFAULT_OPTIONS, MIN_H, MIN_W, Options
+from ...ui.canvas import DEFAULT_OPTIONS, Options
 from ...ui.style import ASCII, LOCALE_VARS
 from ..club.admin import Admin, ban_message, when
 from ..config import ServerConfig

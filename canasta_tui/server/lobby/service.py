@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from ...engine import Rules
 from ...lobbyview import (
+    CODE_MAX,
     OPEN_TABLE,
     Access,
     AdminAct,
@@ -33,7 +34,6 @@ from ...lobbyview import (
 )
 from ...table.seats import KEY_PREFIX, is_key
 from ...text import printable
-from ...ui.lobby import CODE_MAX
 from ..club.admin import Admin, AdminRefused, announcement, ban_target, check_ban, listed, when
 from ..club.people import ADDRESS_PREFIX, Ban, Invitation
 from ..door.auth import Identity, place

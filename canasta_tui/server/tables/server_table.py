@@ -47,8 +47,7 @@ from ...persistence.saves import table_meta
 from ...table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from ...table.events import Event, recap
 from ...table.table import ThinkingShare
-from ...text import points, printable, span
-from ...ui.texts import side_name
+from ...text import points, printable, side_name, span
 from ..club.results import Club
 from ..config import ServerConfig
 from ..lobby.connected import Client
