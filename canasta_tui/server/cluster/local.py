@@ -38,9 +38,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 import psycopg
 
@@ -108,6 +109,37 @@ def _as_postgres() -> dict[str, object]:
     return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": [], "env": env}
 
 
+class _Engine(Protocol):
+    def log_tail(self, lines: int = 20) -> str: ...
+
+
+_E = TypeVar("_E", bound=_Engine)
+_Proc = subprocess.Popen[bytes]
+
+
+def _start_until_ready(what: str, start: Callable[[int], tuple[_Proc, _E]], ready: Callable[[_E, _Proc, float], bool],
+                       stop: Callable[[_Proc], None], port: int | None = None) -> tuple[_Proc, _E]:
+    """Start an engine on a free port (``start(port)``) until it is ``ready`` within :data:`START_WAIT`
+    (``port`` given: on that one, once).  A start that fails is most likely a port taken between
+    :func:`free_port` and the engine's bind: it is stopped and another port tried, five at most.
+    The engine that answers is returned; none: :class:`RuntimeError` with the log's last lines."""
+    deadline = time.monotonic() + START_WAIT
+    tail = "(no log)"
+    for _attempt in range(5 if port is None else 1):
+        proc, server = start(free_port() if port is None else port)
+        try:
+            if ready(server, proc, deadline):
+                return proc, server
+        except BaseException:
+            stop(proc)
+            raise
+        stop(proc)
+        tail = server.log_tail()
+        if time.monotonic() > deadline:
+            break
+    raise RuntimeError(f"{what} did not start within {START_WAIT:g} s:\n{tail}")
+
+
 def _die_with_parent() -> None:
     """In the engine's process before it starts (after it became the postgres user, which would
     clear it): the kernel kills it when the test process that started it dies, even by SIGKILL
@@ -152,25 +184,18 @@ def postgres_server() -> Iterator[Postgres]:
                               **as_pg)  # type: ignore[call-overload]
         if init.returncode != 0:
             raise RuntimeError(f"initdb failed ({init.returncode}): {init.stderr.decode(errors='replace')[-2000:]}")
-        deadline = time.monotonic() + START_WAIT
-        for _attempt in range(5):
-            port = free_port()
+
+        def start(port: int) -> tuple[_Proc, Postgres]:
             with open(root / "postgres.log", "ab") as log:
-                proc = subprocess.Popen(
+                started: _Proc = subprocess.Popen(
                     [str(bindir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sock),
                      "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
                      "-c", "full_page_writes=off", "-c", "max_connections=60", "-c", "shared_buffers=16MB"],
                     stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                     preexec_fn=_die_with_parent, **as_pg)  # type: ignore[call-overload]
-            server = Postgres(port, proc.pid, root, user)
-            if _ready(server, proc, deadline):
-                break
-            _stop(proc)         # (most likely the port was taken meanwhile: another one)
-            proc = None
-            if time.monotonic() > deadline:
-                break
-        if proc is None:
-            raise RuntimeError(f"PostgreSQL did not start within {START_WAIT:g} s:\n{server.log_tail()}")
+            return started, Postgres(port, started.pid, root, user)
+
+        proc, server = _start_until_ready("PostgreSQL", start, _ready, _stop)
         yield server
     finally:
         if proc is not None:
@@ -189,10 +214,6 @@ def _ready(server: Postgres, proc: subprocess.Popen[bytes], deadline: float) -> 
         except psycopg.OperationalError:
             time.sleep(0.1)
     return False
-
-
-
-
 
 
 # ---------------------------------------------------------------------------------------- NATS
@@ -291,12 +312,6 @@ def _nats_ready(proc: subprocess.Popen[bytes], root: Path, deadline: float, moni
         time.sleep(0.05)
     tail = Nats(0, proc.pid, root).log_tail()
     raise RuntimeError(f"nats-server did not start within {START_WAIT:g} s:\n{tail}")
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------------------------------------- HAProxy
@@ -416,24 +431,17 @@ def haproxy_server(backends: tuple[int, ...] | list[int], *, proxy: str = "send-
     proc: subprocess.Popen[bytes] | None = None
     backends = tuple(backends)
     try:
-        deadline = time.monotonic() + START_WAIT
-        for _attempt in range(5 if port is None else 1):
-            at = free_port() if port is None else port
+
+        def start(at: int) -> tuple[_Proc, HAProxy]:
             cfg = root / "haproxy.cfg"
             cfg.write_text(haproxy_config(at, backends, root, proxy=proxy, check_ms=check_ms))
             with open(root / "haproxy.log", "ab") as log:
-                proc = subprocess.Popen([program, "-db", "-f", str(cfg)], stdin=subprocess.DEVNULL, stdout=log,
-                                        stderr=subprocess.STDOUT, start_new_session=True, cwd=root,
-                                        preexec_fn=_die_with_parent)
-            server = HAProxy(at, proc.pid, root, backends)
-            if _haproxy_ready(server, proc, deadline):
-                break
-            _stop_haproxy(proc)        # (most likely the port was taken meanwhile: another one)
-            proc = None
-            if time.monotonic() > deadline:
-                break
-        if proc is None:
-            raise RuntimeError(f"HAProxy did not start within {START_WAIT:g} s:\n{server.log_tail()}")
+                started = subprocess.Popen([program, "-db", "-f", str(cfg)], stdin=subprocess.DEVNULL, stdout=log,
+                                           stderr=subprocess.STDOUT, start_new_session=True, cwd=root,
+                                           preexec_fn=_die_with_parent)
+            return started, HAProxy(at, started.pid, root, backends)
+
+        proc, server = _start_until_ready("HAProxy", start, _haproxy_ready, _stop_haproxy, port)
         yield server
     finally:
         if proc is not None:
