@@ -13,6 +13,7 @@ from canasta_tui.presets import load_rules
 from canasta_tui.server import ConfigError
 from canasta_tui.server.club.people import PersonOptions
 from canasta_tui.server.door.auth import Gate, Identity
+from canasta_tui.server.person import Refusal
 
 from .helpers import ENTER, Term, config, create_table, fingerprint_of, run, serving
 from .test_identity import said
@@ -48,7 +49,8 @@ def test_a_persons_kept_options_follow_their_key_to_the_table() -> None:
             assert (ctl_a.client.sort, ctl_a.client.bells) == ("suit", {"turn"})  # type: ignore[union-attr]
             assert (ctl_b.client.sort, ctl_b.client.bells) == ("rank", set())   # type: ignore[union-attr]
             # A guest keeps no options.
-            assert reg.club.set_person_options(Identity("gus", guest="x"), PersonOptions()) is not None
+            assert reg.club.set_person_options(Identity("gus", guest="x"), PersonOptions()) == Refusal(
+                "A guest's options are not kept: connect with your SSH key to keep them")
             for t in (a, b):
                 await t.close()
     run(main(), timeout=120)

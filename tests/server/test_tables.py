@@ -14,7 +14,7 @@ from canasta_tui.presets import load_rules
 from canasta_tui.server.club.people import Invitation
 from canasta_tui.server.door.auth import Identity
 from canasta_tui.server.lobby.registry import ChatLimit, Registry
-from canasta_tui.server.person import PersonId
+from canasta_tui.server.person import PersonId, Refusal, RefusalKind
 from canasta_tui.server.tables.server_table import FORMING, OVER, Destination
 from canasta_tui.server.tables.store import TableStore
 
@@ -71,7 +71,7 @@ def test_the_chat_limit_counts_lines_per_window() -> None:
     now = [0.0]
     limit = ChatLimit(5, 10.0, clock=lambda: now[0])
     assert [limit.check("ann") for _ in range(5)] == [None] * 5
-    assert limit.check("ann") == "Not so fast: 5 lines per 10 s (wait 10 s)"
+    assert limit.check("ann") == Refusal("Not so fast: 5 lines per 10 s (wait 10 s)", RefusalKind.SLOW_DOWN)
     assert limit.check("bob") is None           # per player
     now[0] = 10.0
     assert limit.check("ann") is None

@@ -32,7 +32,7 @@ from ...ui.style import ASCII
 from ..door.auth import Identity
 from ..lobby.registry import Registry
 from ..lobby.service import shown_to
-from ..person import PersonId
+from ..person import PersonId, reason
 from ..tables.server_table import OVER, ServerTable
 from .evening import EVENING_STARTS, FIRST_EVENING, PAIR_MIN_MATCHES, Partnership, evening_of, parse_evening
 from .people import GAMES, Game, PersonOptions, rating_text
@@ -116,7 +116,7 @@ class PersonRecords:
         if self.app.identity.verified:
             why = self.registry.club.set_person_options(self.app.identity, new)
         self.app.apply_options(new)          # at once (and for this visit, even when it could not be kept)
-        return why
+        return reason(why)
 
     def options_kept(self) -> str:
         if self.app.identity.verified:

@@ -18,7 +18,7 @@ from typing import Protocol
 from ...table import Table
 from ...text import printable
 from ..door.auth import Identity
-from ..person import PersonId
+from ..person import PersonId, Refusal
 from ..tables.store import TableStore
 from .evening import Evening, Partnership, best_pairs, evening_bounds, partners_of, partnership_of
 from .people import (
@@ -175,17 +175,17 @@ class Club:
             log.warning("the options of %s could not be read: %s", ident.log_text(), exc)
             return None
 
-    def set_person_options(self, ident: Identity, options: PersonOptions) -> str | None:
+    def set_person_options(self, ident: Identity, options: PersonOptions) -> Refusal | None:
         """Keep ``options`` for ``ident`` (at every table, from the next); why not, or None."""
         if not ident.verified:
-            return "A guest's options are not kept: connect with your SSH key to keep them"
+            return Refusal("A guest's options are not kept: connect with your SSH key to keep them")
         try:
             self.people.set_options(str(ident.person), options)      # (queued: the store's thread writes it)
         except StoreError as exc:
             log.warning("the options of %s could not be kept: %s", ident.log_text(), exc)
-            return "Your options could not be kept (the server's store failed): they hold until you leave"
+            return Refusal("Your options could not be kept (the server's store failed): they hold until you leave")
         if isinstance(self.people, QueuedPeople) and self.people.writer.trouble:
-            return WAITS              # (the person was told once already; each change says it again)
+            return Refusal(WAITS)     # (the person was told once already; each change says it again)
         return None
 
     # ------------------------------------------------------------------ results and ratings

@@ -42,6 +42,7 @@ from ...table.events import Event
 from ...table.link import Along, Link
 from ...table.seats import KINDS
 from ...table.table import CHAT_KEEP, Change, ChatLine, Listener, Outcome, Table
+from .. import person
 from . import wire as W
 from .bus import Bus, BusError, Incoming, Message, NoAnswer, Refusal, Refused, Sub
 
@@ -379,7 +380,7 @@ class RemoteLink(Link):
     or none to watch.  Made, then :meth:`start` ed on the event loop."""
 
     def __init__(self, bus: Bus, table_id: str, front: str, seats: Sequence[int], token: str, *,
-                 chat: Callable[[str], str | None] | None = None, who: str = "") -> None:
+                 chat: Callable[[str], person.Refusal | None] | None = None, who: str = "") -> None:
         """``chat``: the front's own check of a line (length, rate): why it may not be said, or
         None; then it goes to the owner.  ``who``: a watcher's name in the chat."""
         if len(seats) > 1:
@@ -552,7 +553,7 @@ class RemoteLink(Link):
         why = self._chat_check(text)
         if why is None:
             self._spawn(self._tell_owner("chat", text=text[:MAX_CHAT], who=self._who or "watcher"))
-        return why
+        return person.reason(why)
 
     @property
     def can_chat(self) -> bool:

@@ -30,7 +30,7 @@ from ..club.records import ClubRecords, PersonRecords, TableHost, screen_options
 from ..lobby.connected import Room
 from ..lobby.registry import Registry
 from ..lobby.service import RegistryLobby
-from ..person import reason
+from ..person import Refusal, reason
 from ..tables.server_table import Destination
 from .auth import Identity, code_text
 
@@ -168,17 +168,17 @@ class ServerApp(ScreenApp):
         log.info("%s typed the code of their seat", ident.log_text())
         return None
 
-    def _check_code(self) -> str | None:
+    def _check_code(self) -> Refusal | None:
         """A guest who came back with a seat's code: why not let in (a wrong code costs time)."""
         if not self.returning or self._identity.verified:
             return None
         limit = self.registry.guess_wait(self)
         if limit is not None:
-            return f"Not let in: {limit.reason}"
+            return Refusal(f"Not let in: {limit.reason}", limit.kind)
         if any(st.seat_of(self._identity.person) is not None for st in self.registry.tables.values()):
             return None
         self.registry.guess_failed(self)
-        return "Not let in: no seat has that code. Connect with your name alone to come in as a new guest"
+        return Refusal("Not let in: no seat has that code. Connect with your name alone to come in as a new guest")
 
     def apply_options(self, kept: PersonOptions) -> None:
         """The person changed their options: the screen takes them at once, and so does the table
@@ -282,10 +282,10 @@ class ServerApp(ScreenApp):
             return
         registry = self.registry
         refused = self._banned_guest() or self._check_code() or registry.admit(self)
-        if not refused:
+        if refused is None:
             refused = await registry.confirm(self)      # (a shared store: the name is reserved there first)
-        if refused:
-            self.reason = refused
+        if refused is not None:
+            self.reason = refused.reason
             log.info("%s was not let in: %s", self._identity.log_text(), refused)
             return
         registry.connect(self)
@@ -313,10 +313,10 @@ class ServerApp(ScreenApp):
             registry.disconnect(self)
             log.info("%s is out%s", self._identity.log_text(), f" ({printable(self.reason)})" if self.reason else "")
 
-    def _banned_guest(self) -> str:
-        """A guest from an address a banned person came from is kept out while the ban lasts ("": not)."""
+    def _banned_guest(self) -> Refusal | None:
+        """A guest from an address a banned person came from is kept out while the ban lasts (None: not)."""
         ban = self.admin.bans.guest(self.address) if self.admin is not None and not self._identity.verified else None
-        return ban_message(ban, guest=True) if ban is not None else ""
+        return Refusal(ban_message(ban, guest=True)) if ban is not None else None
 
     async def _visit(self, where: Destination) -> tuple[Destination | None, str]:
         """Play or watch a table until the player leaves it: (where next, a note for the lobby)."""

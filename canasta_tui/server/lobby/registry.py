@@ -58,7 +58,7 @@ from ..club.writer import WAITS, KeptStore, QueuedPeople, SharedLobby
 from ..config import ConfigError, ServerConfig
 from ..door.auth import GUEST_MARK, GuessThrottle, Identity, guest_identity, place
 from ..door.names import NameBook, NameRefused, skeleton
-from ..person import PersonId, Refusal, RefusalKind, person_text
+from ..person import PersonId, Refusal, RefusalKind, person_text, reason
 from ..tables.server_table import (
     EXPERT_LEAST,
     FORMING,
@@ -97,14 +97,16 @@ class ChatLimit:
         self.lines, self.window, self.clock, self.what = lines, window, clock, what
         self._said: dict[Hashable, collections.deque[float]] = {}
 
-    def check(self, who: Hashable) -> str | None:
+    def check(self, who: Hashable) -> Refusal | None:
+        """Why ``who`` may not say a line now (too many too fast), or None (and the line counts)."""
         now = self.clock()
         q = self._said.setdefault(who, collections.deque())
         while q and now - q[0] >= self.window:
             q.popleft()
         if len(q) >= self.lines:
             wait = self.window - (now - q[0])
-            return f"Not so fast: {self.lines} {self.what} per {self.window:g} s (wait {max(1, round(wait))} s)"
+            return Refusal(f"Not so fast: {self.lines} {self.what} per {self.window:g} s (wait {max(1, round(wait))} s)",
+                           RefusalKind.SLOW_DOWN)
         q.append(now)
         return None
 
@@ -144,7 +146,8 @@ class Registry:
         #: The tables not started yet, kept across a restart (``tables/forming.json``).
         self.forming = FormingTables(self)
         #: Friends, muted people and notes left for a person (issue 34).
-        self.friends = Friends(self, ChatLimit(NOTES_PER_WINDOW, NOTE_WINDOW, what="notes").check)
+        notes_pace = ChatLimit(NOTES_PER_WINDOW, NOTE_WINDOW, what="notes")
+        self.friends = Friends(self, lambda who: reason(notes_pace.check(who)))
         self.chat: list[LobbyLine] = [LobbyLine(c.who, c.text, c.verified, c.key) for c in self._last_chat()]
         self.limit = ChatLimit(config.chat_lines, config.chat_window)
         self.recordings: list[StatsRecording] = []
@@ -201,14 +204,14 @@ class Registry:
             with contextlib.suppress(RuntimeError):      # (the loop has closed)
                 self._loop.call_soon_threadsafe(drop)
 
-    async def confirm(self, client: Client) -> str | None:
+    async def confirm(self, client: Client) -> Refusal | None:
         """After :meth:`admit`, with a store shared by several processes: the name a key reserved is
         written there before the person comes in; why not (another process's key has it), or None."""
         ident = client.identity
         if not ident.verified:
             return None
         why = await self.names.confirm(ident.name, ident.fingerprint)
-        return f"Not let in: {why}" if why else None
+        return Refusal(f"Not let in: {why}") if why else None
 
     def shared_lobby(self) -> SharedLobby | None:
         """On a thread: the lobby's chat and invitations as a shared store holds them (None: no shared store)."""
@@ -351,7 +354,7 @@ class Registry:
         log.info("table %d is back: hand %d, %s", item.id, game.match.hand_number, st.score_text(str))
 
     # ------------------------------------------------------------------ people
-    def admit(self, client: Client) -> str | None:
+    def admit(self, client: Client) -> Refusal | None:
         """May this person come in under their name?  Why not (None: they may).  A key reserves its
         name (or is refused one another key reserved); a guest may not use a reserved name; and
         nobody may use a name that looks like that of somebody else who is here or seated."""
@@ -366,16 +369,16 @@ class Registry:
                 if other != ident.person and skeleton(label.removeprefix(GUEST_MARK)) == mine:
                     if other not in self.clients and label.startswith(GUEST_MARK) and not ident.verified:
                         # A dropped guest coming back by name alone: their seat wants its code.
-                        return (f"Not let in: {label} holds a seat here, and the name {ident.name} looks the same. "
-                                f"If the seat is yours, come back with the code you were shown when you sat "
-                                f"down: ssh -l {ident.name}+CODE ... (else connect with another name)")
-                    return (f"Not let in: somebody called {label} is here, and the name {ident.name} looks the same. "
-                            "Connect with another name: ssh -l NAME ...")
+                        return Refusal(f"Not let in: {label} holds a seat here, and the name {ident.name} looks the "
+                                       f"same. If the seat is yours, come back with the code you were shown when "
+                                       f"you sat down: ssh -l {ident.name}+CODE ... (else connect with another name)")
+                    return Refusal(f"Not let in: somebody called {label} is here, and the name {ident.name} looks the "
+                                   "same. Connect with another name: ssh -l NAME ...")
             for here in self.presence.others() if self.presence is not None else ():
                 # (at another front of the room: as much here as anybody in this lobby)
                 if here.key != str(ident.person) and skeleton(here.name.removeprefix(GUEST_MARK)) == mine:
-                    return (f"Not let in: somebody called {here.name} is here, and the name {ident.name} looks the "
-                            "same. Connect with another name: ssh -l NAME ...")
+                    return Refusal(f"Not let in: somebody called {here.name} is here, and the name {ident.name} "
+                                   "looks the same. Connect with another name: ssh -l NAME ...")
             if ident.verified:
                 # A place's daily bound on new names is against keys anybody can make (open or password
                 # mode); every key an authorized_keys file lets in is one the host listed (a club's
@@ -383,7 +386,7 @@ class Registry:
                 where = "" if self.config.authorized_keys else place(client.address)
                 self.names.take(ident.name, ident.fingerprint, where)   # last: only a name let in
         except NameRefused as exc:
-            return f"Not let in: {exc}"
+            return Refusal(f"Not let in: {exc}")
         return None
 
     def _people(self) -> list[tuple[PersonId, str]]:
@@ -896,12 +899,13 @@ class Registry:
             self.changed()
 
     # ------------------------------------------------------------------ chat
-    def check_chat(self, client: Client, text: str) -> str | None:
+    def check_chat(self, client: Client, text: str) -> Refusal | None:
+        """Why ``client`` may not say ``text`` (too long, too fast), or None (and the line counts)."""
         if len(text) > self.config.chat_max:
-            return f"A chat line is at most {self.config.chat_max} characters (this one has {len(text)})"
+            return Refusal(f"A chat line is at most {self.config.chat_max} characters (this one has {len(text)})")
         return self.limit.check(client.identity.person)
 
-    def say_lobby(self, client: Client, text: str) -> str | None:
+    def say_lobby(self, client: Client, text: str) -> Refusal | None:
         text = text.strip()
         if not text:
             return None
@@ -929,7 +933,7 @@ class Registry:
             log.warning("the lobby's last chat lines could not be read: %s", exc)
             return []
 
-    def say_at(self, st: ServerTable, client: Client, text: str) -> str | None:
+    def say_at(self, st: ServerTable, client: Client, text: str) -> Refusal | None:
         text = text.strip()
         if not text or st.table is None:
             return None

@@ -137,7 +137,7 @@ class RegistryLobby:
         return reason(self.registry.start(self.client, table))
 
     def say(self, text: str) -> str | None:
-        return self.registry.say_lobby(self.client, text)
+        return reason(self.registry.say_lobby(self.client, text))
 
     def reclaim(self, code: str) -> str | None:
         return self.client.reclaim(code)

@@ -52,7 +52,7 @@ from ..club.results import Club
 from ..config import ServerConfig
 from ..lobby.connected import Client
 from ..lobby.forming import Claim, saved_text
-from ..person import PersonId, Refusal, person_text
+from ..person import PersonId, Refusal, person_text, reason
 from .store import TableStore
 
 log = logging.getLogger("canasta.server")
@@ -141,7 +141,7 @@ class Host(Protocol):
 
     def drop_if_over(self, st: ServerTable) -> None: ...
 
-    def say_at(self, st: ServerTable, client: Client, text: str) -> str | None: ...
+    def say_at(self, st: ServerTable, client: Client, text: str) -> Refusal | None: ...
 
 
 @dataclass
@@ -775,7 +775,7 @@ class ServerTable:
             table.set_seat(seat, Seat(REMOTE, name, self.level, key))
         if back and old is None:
             table.say("", f"{name} is back" if ident.label == name else f"{name} is back (as {ident.label})")
-        link = Link(table, (seat,), client, chat=lambda text: self.registry.say_at(self, client, text))
+        link = Link(table, (seat,), client, chat=lambda text: reason(self.registry.say_at(self, client, text)))
         self.links[seat] = (client, link)
         since = self.left_at.pop(key, None)
         lines: list[str] = []
@@ -939,7 +939,8 @@ class ServerTable:
         old = self.watchers.pop(client, None)
         if old is not None:
             old.close()
-        link = Link(self.table, (), client, attend=False, chat=lambda text: self.registry.say_at(self, client, text))
+        link = Link(self.table, (), client, attend=False,
+                    chat=lambda text: reason(self.registry.say_at(self, client, text)))
         self.watchers[client] = link
         self.visited = time.time()
         self.update_hold()
