@@ -171,3 +171,27 @@ def test_a_typed_date_is_a_day_of_the_calendar_from_2000_to_tonight() -> None:
                        ("2026-11-26\x1b[2J", "YYYY-MM-DD"), ("9" * 5000, "YYYY-MM-DD")]:
         got = parse_evening(typed, today)
         assert isinstance(got, str) and why in got, typed
+
+
+def test_the_clubs_best_is_read_once_a_minute_by_the_server(backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Club.best_pairs`` reads every listed match: a lobby full of people pressing b reads it once
+    a minute (``BEST_CACHE``); a minute later a new partnership is there."""
+    from canasta_tui.server.club import results
+
+    s = backend.open()
+    club(s)
+    now = [1000.0]
+    monkeypatch.setattr(results.time, "monotonic", lambda: now[0])
+    c = results.Club(s, None)        # type: ignore[arg-type]   (no table is recorded here)
+    try:
+        first = c.best_pairs()
+        assert first is not None and [p.names for p in first] == [("ann", "bob"), ("cy", "dee")]
+        for i in range(3):
+            s.record_match(played(f"x{i}", 2 + i / 10, (EVE, ANN, DEE, BOB), 0, [(5000, 100)]))
+        now[0] += results.BEST_CACHE - 1
+        assert c.best_pairs() is first
+        now[0] += 2
+        again = c.best_pairs()
+        assert again is not None and again[0].names == ("dee", "eve") and (again[0].matches, again[0].wins) == (3, 3)
+    finally:
+        c.close()
