@@ -169,7 +169,7 @@ def _share(p: PartnershipLine) -> str:
 
 
 #: How partnerships are ranked, in a line under each list.
-RANKED = "Ranked by (wins + 1) / (matches + 2): a win or two alone does not top the list."
+RANKED = "Ranked by (wins + 1) / (matches + 2): one lucky win does not top the list."
 
 
 def partnership_lines(rows: Sequence[PartnershipLine], width: int, chosen: int | None, yours: bool) -> list[Line]:
@@ -276,8 +276,9 @@ class TonightPage(Page):
     def hints(self) -> Sequence[Hint]:
         if self.typing is not None:
             return [Hint("Enter", "show that evening"), Hint("Esc", "cancel")]
+        # (every hint fits 80 columns: 79)
         return [Hint("Left/Right", "evening"), Hint("t", "tonight"), Hint("d", "date"), Hint("Up/Down", "scroll"),
-                Hint("b", "partnerships"), Hint("Esc/q", "back")]
+                Hint("b", "pairs"), Hint("Esc/q", "back")]
 
     def draw_body(self, cv: Canvas, opts: Options, top: int, rows: int) -> None:
         if self.view is None:

@@ -124,6 +124,7 @@ def test_the_pages_fit_the_screen_and_step_through_evenings(size: tuple[int, int
     shown = screen()
     assert "Tonight, Thursday 26 November 2026" in shown and "won   ann +31 & bob +28" in shown
     assert all(len(line) <= size[0] for line in shown.split("\n")) and len(shown.split("\n")) == size[1]
+    assert shown.split("\n")[-1].endswith("b pairs   Esc/q back")          # (every key's hint shows)
     page.handle("right")
     assert club.asked == [TONIGHT] and "have not come yet" in page.message
     page.handle("left")
@@ -149,6 +150,7 @@ def test_the_pages_fit_the_screen_and_step_through_evenings(size: tuple[int, int
     assert isinstance(page.child, PartnershipsPage)
     shown = screen()
     assert "> Who you win with" in shown and "The club's records cannot be read now" in shown
+    assert "  Ranked by (wins + 1) / (matches + 2): one lucky win does not top the list." in shown.split("\n")
     assert all(len(line) <= size[0] for line in shown.split("\n"))
     page.handle("down")
     page.handle("enter")
