@@ -28,11 +28,11 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -800,8 +800,41 @@ def rate(result: MatchResult, current: dict[str, Rating], counted: Iterable[str]
     return out
 
 
+# ---------------------------------------------------------------------- the club's reads, both stores
+class ClubReads:
+    """The club's evening and partnerships (:mod:`.evening`: one SQL for both stores), for a store
+    that reads through ``_reading()`` with its connection's :attr:`placeholder`."""
+
+    #: The placeholder of the store's connection (``?`` for SQLite, ``%s`` for PostgreSQL).
+    placeholder: ClassVar[str] = "?"
+
+    def _reading(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def club_matches(self, since: float, until: float, limit: int = EVENING_MATCHES) -> tuple[list[ClubMatch], bool]:
+        """The matches finished in ``[since, until)`` at listed tables, newest first, and whether there were more."""
+        from .evening import read_club_matches
+
+        with self._reading() as db:
+            return read_club_matches(db, self.placeholder, since, until, limit)
+
+    def pair_rows(self, entry: str | None, partner: str | None = None, listed_only: bool = False) -> list[PairRow]:
+        """A person's partnerships' matches, or the club's (:func:`.evening.read_pair_rows`)."""
+        from .evening import read_pair_rows
+
+        with self._reading() as db:
+            return read_pair_rows(db, self.placeholder, entry, partner, listed_only)
+
+    def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None:
+        """The best hand of ``entry`` with ``partner`` (:func:`.evening.read_best_hand`)."""
+        from .evening import read_best_hand
+
+        with self._reading() as db:
+            return read_best_hand(db, self.placeholder, entry, partner, listed_only)
+
+
 # ---------------------------------------------------------------------- SQLite
-class SqlitePeopleStore:
+class SqlitePeopleStore(ClubReads):
     """:class:`PeopleStore` in one SQLite file.  Two connections: one reads (under its lock, from
     the event loop's thread), one writes (under its own, from the writers' threads: the store's
     writer, :mod:`.writer`, and the one that records a finished match), so that a read never waits
@@ -1051,28 +1084,6 @@ class SqlitePeopleStore:
                 " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT ?", (game.value, limit)).fetchall()
         return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))
                 for i, (e, n, mu, sg, m, w) in enumerate(rows)]
-
-    # ------------------------------------------------------------------ the club's evening and partnerships
-    def club_matches(self, since: float, until: float, limit: int = EVENING_MATCHES) -> tuple[list[ClubMatch], bool]:
-        """The matches finished in ``[since, until)`` at listed tables (:mod:`.evening`)."""
-        from .evening import read_club_matches
-
-        with self._reading() as db:
-            return read_club_matches(db, "?", since, until, limit)
-
-    def pair_rows(self, entry: str | None, partner: str | None = None, listed_only: bool = False) -> list[PairRow]:
-        """A person's partnerships' matches, or the club's (:func:`.evening.read_pair_rows`)."""
-        from .evening import read_pair_rows
-
-        with self._reading() as db:
-            return read_pair_rows(db, "?", entry, partner, listed_only)
-
-    def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None:
-        """The best hand of ``entry`` with ``partner`` (:func:`.evening.read_best_hand`)."""
-        from .evening import read_best_hand
-
-        with self._reading() as db:
-            return read_best_hand(db, "?", entry, partner, listed_only)
 
     # ------------------------------------------------------------------ options
     def options_of(self, key: str) -> PersonOptions | None:
@@ -1373,10 +1384,55 @@ def result_of(match: Match, seats: Sequence[tuple[str, str]], *, game_id: str, t
                        forfeit=forfeit_winner is not None, listed=listed)
 
 
-__all__ = ["ADDRESS_PREFIX", "CHAT_KEEP", "COMPUTER_PREFIX", "GAMES", "MARKS_MAX", "MODEL", "NOTES_KEEP",
-           "NOTES_WAITING", "NOTE_MAX", "PEOPLE_FILE", "RATING_TEXT", "UNRATED", "VISITS_KEEP", "Ban", "ChatLine",
-           "Game", "HandScore", "HighScore", "HistoryRow", "Invitation", "Mark", "MarkKind", "MatchResult", "NameRow",
-           "PeopleStore", "PersonNote", "PersonOptions", "PersonRecord", "Rating", "RatingChange", "RatingRules",
-           "SeatResult", "SqlitePeopleStore", "Standing", "StoreError", "Tally", "Visit", "assess", "computer_entry",
-           "game_of", "new_rating", "ranks_of", "rate", "rated", "rating_text", "record_of", "result_of",
-           "result_ranks", "shown_points"]
+__all__ = [
+    "ADDRESS_PREFIX",
+    "CHAT_KEEP",
+    "COMPUTER_PREFIX",
+    "GAMES",
+    "MARKS_MAX",
+    "MODEL",
+    "NOTES_KEEP",
+    "NOTES_WAITING",
+    "NOTE_MAX",
+    "PEOPLE_FILE",
+    "RATING_TEXT",
+    "UNRATED",
+    "VISITS_KEEP",
+    "Ban",
+    "ChatLine",
+    "ClubReads",
+    "Game",
+    "HandScore",
+    "HighScore",
+    "HistoryRow",
+    "Invitation",
+    "Mark",
+    "MarkKind",
+    "MatchResult",
+    "NameRow",
+    "PeopleStore",
+    "PersonNote",
+    "PersonOptions",
+    "PersonRecord",
+    "Rating",
+    "RatingChange",
+    "RatingRules",
+    "SeatResult",
+    "SqlitePeopleStore",
+    "Standing",
+    "StoreError",
+    "Tally",
+    "Visit",
+    "assess",
+    "computer_entry",
+    "game_of",
+    "new_rating",
+    "ranks_of",
+    "rate",
+    "rated",
+    "rating_text",
+    "record_of",
+    "result_of",
+    "result_ranks",
+    "shown_points",
+]

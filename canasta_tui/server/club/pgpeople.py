@@ -46,15 +46,6 @@ from psycopg.types.string import StrDumperUnknown
 from ...table.seats import KEY_PREFIX
 from ...text import printable
 from ..door.names import NameRefused
-from .evening import (
-    EVENING_MATCHES,
-    BestHand,
-    ClubMatch,
-    PairRow,
-    read_best_hand,
-    read_club_matches,
-    read_pair_rows,
-)
 from .people import (
     CHAT_KEEP,
     COMPUTER_PREFIX,
@@ -67,6 +58,7 @@ from .people import (
     VISITS_KEEP,
     Ban,
     ChatLine,
+    ClubReads,
     Game,
     HighScore,
     HistoryRow,
@@ -305,7 +297,7 @@ def _first_line(exc: BaseException) -> str:
     return printable(text[0] if text else type(exc).__name__)[:300]
 
 
-class PostgresPeopleStore:
+class PostgresPeopleStore(ClubReads):
     """:class:`~.people.PeopleStore` in a PostgreSQL database.  Two connections, as the SQLite
     store's: one reads (a read-only, repeatable-read transaction a call, under its lock), one writes
     (one transaction a write, or a :meth:`batch`, under its own), so a read never waits behind a
@@ -313,6 +305,7 @@ class PostgresPeopleStore:
 
     #: Several processes write it: a new name is reserved here before it is let in (:mod:`.writer`).
     shared = True
+    placeholder = "%s"
 
     def __init__(self, dsn: str, *, rules: RatingRules | None = None, connect_timeout: float = CONNECT_TIMEOUT,
                  statement_timeout: float = STATEMENT_TIMEOUT) -> None:
@@ -657,19 +650,6 @@ class PostgresPeopleStore:
                 " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.entry LIMIT %s", (game.value, _limit(limit))).fetchall()
         return [Standing(i + 1, str(e), str(n), shown_points(float(mu), float(sg)), int(m), int(w))
                 for i, (e, n, mu, sg, m, w) in enumerate(rows)]
-
-    # ------------------------------------------------------------------ the club's evening and partnerships
-    def club_matches(self, since: float, until: float, limit: int = EVENING_MATCHES) -> tuple[list[ClubMatch], bool]:
-        with self._reading() as db:
-            return read_club_matches(db, "%s", since, until, limit)
-
-    def pair_rows(self, entry: str | None, partner: str | None = None, listed_only: bool = False) -> list[PairRow]:
-        with self._reading() as db:
-            return read_pair_rows(db, "%s", entry, partner, listed_only)
-
-    def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None:
-        with self._reading() as db:
-            return read_best_hand(db, "%s", entry, partner, listed_only)
 
     # ------------------------------------------------------------------ options
     def options_of(self, key: str) -> PersonOptions | None:
