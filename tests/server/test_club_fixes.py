@@ -28,7 +28,7 @@ def test_the_replay_names_the_people_who_played_and_keeps_the_hand_order_they_ch
     async def main() -> None:
         async with serving(takeover=0) as srv:
             reg = srv.registry
-            reg.people.set_options(f"key:{fingerprint_of('alice')}", PersonOptions(sort="suit"))
+            reg.people.set_options(PersonId.parse(f"key:{fingerprint_of('alice')}"), PersonOptions(sort="suit"))
             alice = await Term.connect(srv.port, "alice")
             await alice.wait_for("No tables yet")
             await create_table(alice, level_steps=-1)

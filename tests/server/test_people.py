@@ -34,6 +34,7 @@ from canasta_tui.server.club.people import (
     shown_points,
 )
 from canasta_tui.server.door import names
+from canasta_tui.server.person import PersonId
 
 
 def store(tmp_path: Path) -> SqlitePeopleStore:
@@ -83,7 +84,7 @@ def test_a_guest_plays_as_a_newcomer_and_is_not_rated(tmp_path: Path) -> None:
     s.record_match(result("g", seats, 0, (5000, 100)))
     assert s.rating("guest:abc").matches == 0
     assert s.rating("key:SHA256:ann").matches == 1
-    assert [r.partners for r in s.matches_of("key:SHA256:ann")] == [("cy",)]
+    assert [r.partners for r in s.matches_of(PersonId.parse("key:SHA256:ann"))] == [("cy",)]
 
 
 def test_three_sides_are_ranked_winner_first_then_by_score() -> None:
@@ -101,15 +102,15 @@ def test_histories_wins_by_partner_and_rules_high_scores_and_the_leaderboard(tmp
     s.record_match(result("b", FOUR, 1, (2000, 5000), finished=2.0, rules="windows"))
     swapped = [FOUR[0], FOUR[2], FOUR[1], FOUR[3]]                 # ann with bob this time
     s.record_match(result("c", swapped, 0, (5500, 100), finished=3.0, rated=False))
-    rows = s.matches_of(ann)
+    rows = s.matches_of(PersonId.parse(ann))
     assert [r.game_id for r in rows] == ["c", "b", "a"]
     assert [(r.partners, r.opponents, r.won, r.rated) for r in rows] == [
         (("bob",), ("cy", "dee"), True, False), (("cy",), ("bob", "dee"), False, True),
         (("cy",), ("bob", "dee"), True, True)]
     assert rows[0].change is None and rows[2].change is not None and rows[2].change > 0
-    assert [tuple(t) for t in s.wins_by_partner(ann)] == [("cy", 1, 2), ("bob", 1, 1)]
-    assert [tuple(t) for t in s.wins_by_rules(ann)] == [("classic", 2, 2), ("windows", 0, 1)]
-    assert [h.difference for h in s.high_scores(ann)] == [5400, 4000, -3000]
+    assert [tuple(t) for t in s.wins_by_partner(PersonId.parse(ann))] == [("cy", 1, 2), ("bob", 1, 1)]
+    assert [tuple(t) for t in s.wins_by_rules(PersonId.parse(ann))] == [("classic", 2, 2), ("windows", 0, 1)]
+    assert [h.difference for h in s.high_scores(PersonId.parse(ann))] == [5400, 4000, -3000]
     board = s.leaderboard(3)
     assert [b.place for b in board] == [1, 2, 3]
     assert all(b.matches == 2 for b in board)                      # the unrated match is not counted
@@ -120,11 +121,11 @@ def test_histories_wins_by_partner_and_rules_high_scores_and_the_leaderboard(tmp
 
 def test_options_follow_a_person_and_bad_stored_values_keep_the_default(tmp_path: Path) -> None:
     s = store(tmp_path)
-    assert s.options_of("key:SHA256:ann") is None
-    s.set_options("key:SHA256:ann", PersonOptions(sort="suit", four_color=True, deck="ascii", mouse=True,
+    assert s.options_of(PersonId.parse("key:SHA256:ann")) is None
+    s.set_options(PersonId.parse("key:SHA256:ann"), PersonOptions(sort="suit", four_color=True, deck="ascii", mouse=True,
                                                   bell_turn=True))
     s = reopen(s)
-    got = s.options_of("key:SHA256:ann")
+    got = s.options_of(PersonId.parse("key:SHA256:ann"))
     assert got == PersonOptions("suit", True, "ascii", True, True, False, False)
     assert got is not None and got.bells == {"turn"}
     with pytest.raises(ValueError, match="sort must be one of rank, suit"):
@@ -132,7 +133,7 @@ def test_options_follow_a_person_and_bad_stored_values_keep_the_default(tmp_path
     with sqlite3.connect(s.path) as db:
         db.execute("UPDATE options SET data = ?", (json.dumps({"sort": "suit", "deck": "emoji", "mouse": "yes",
                                                                "volume": 11}),))
-    assert s.options_of("key:SHA256:ann") == PersonOptions(sort="suit")
+    assert s.options_of(PersonId.parse("key:SHA256:ann")) == PersonOptions(sort="suit")
 
 
 def test_bans_are_kept_until_they_end(tmp_path: Path) -> None:
@@ -301,7 +302,7 @@ def test_a_samba_match_moves_only_samba_ratings_and_each_game_has_its_own_leader
     assert {b.name: b.wins for b in samba} == {"bob": 1, "dee": 1, "ann": 0, "cy": 0}
     assert {b.name: b.wins for b in s.leaderboard(10)} == {"ann": 1, "cy": 1, "bob": 0, "dee": 0}
     assert s.leaderboard(10, Game.BOLIVIA) == []
-    record = record_of(s, "key:SHA256:bob", "bob")
+    record = record_of(s, PersonId.parse("key:SHA256:bob"), "bob")
     assert [(r.game, r.matches) for r in record.ratings] == [(Game.CANASTA, 1), (Game.SAMBA, 1)]
 
 
@@ -330,7 +331,7 @@ def test_a_store_of_schema_1_keeps_its_ratings_as_canasta_ratings(tmp_path: Path
     assert [(b.name, b.matches, b.wins) for b in s.leaderboard()] == [("ann", 3, 1), ("Computer", 3, 0)]
     assert s.leaderboard(game=Game.SAMBA) == []
     assert [r.game for r in s.ratings_of("key:SHA256:ann")] == [Game.CANASTA]
-    assert [m.game_id for m in s.matches_of("key:SHA256:ann")] == ["old"]
+    assert [m.game_id for m in s.matches_of(PersonId.parse("key:SHA256:ann"))] == ["old"]
     # And it rates on: a Bolivia match now starts ann's Bolivia rating from a newcomer's.
     s.record_match(replace(result("b1", [("key:SHA256:ann", "ann"), ("key:SHA256:bob", "bob")], 0, (15000, 20)),
                            game=Game.BOLIVIA))

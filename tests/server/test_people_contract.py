@@ -45,6 +45,7 @@ from canasta_tui.server.club.people import (
 )
 from canasta_tui.server.club.pgpeople import VERSION, NameHeld, PostgresPeopleStore
 from canasta_tui.server.door import names as names_module
+from canasta_tui.server.person import PersonId
 
 from .test_people import FOUR, result
 from .test_rating_rules import ADVANCED, ANN, BOB, CY, DEE, EXPERT, establish, match, seats
@@ -134,7 +135,7 @@ def test_a_rated_match_moves_each_rated_entry_as_openskill_computes_it_once(back
     assert (ann.mu, ann.sigma, ann.matches, ann.name) == (want[0][0].mu, want[0][0].sigma, 1, "ann")
     assert s.rating("guest:gus") == new_rating("guest:gus", "guest:gus")
     assert s.record_match(result("g1", table, 1, (900, 5100))) == []
-    assert s.rating(ANN).matches == 1 and len(s.matches_of(ANN)) == 1
+    assert s.rating(ANN).matches == 1 and len(s.matches_of(PersonId.parse(ANN))) == 1
     assert s.ratings_of(ANN) == [ann] and s.ratings_of("guest:gus") == []
 
 
@@ -144,13 +145,13 @@ def test_who_is_established_and_who_a_match_moves_follow_the_rating_rules(backen
     s = backend.open(rules=RatingRules())
     s.record_match(match("new", seats(ANN, BOB, EXPERT, ADVANCED), 0))
     assert s.rating(ANN).matches == 0 and s.rating(EXPERT).matches == 1      # (one level a side: rated)
-    assert s.matches_of(ANN)[0].unrated == "newcomer"
+    assert s.matches_of(PersonId.parse(ANN))[0].unrated == "newcomer"
     establish(s, ANN, 3)                        # type: ignore[arg-type]
     s = backend.reopen(s)
     assert s.established(ANN) and not s.established(BOB) and s.established(EXPERT)
     assert not s.established("guest:x") and s.rating(ANN).matches == 3
     s.record_match(match("idle", seats(ANN, EXPERT, ADVANCED, EXPERT, ann={"turns": 1, "stood_in": 9}), 0))
-    assert s.matches_of(ANN)[0].unrated == "stood-in" and s.rating(ANN).matches == 3
+    assert s.matches_of(PersonId.parse(ANN))[0].unrated == "stood-in" and s.rating(ANN).matches == 3
 
 
 def test_histories_tallies_high_scores_and_leaderboards(backend: Backend) -> None:
@@ -160,17 +161,18 @@ def test_histories_tallies_high_scores_and_leaderboards(backend: Backend) -> Non
     s.record_match(result("c", [FOUR[0], FOUR[2], FOUR[1], FOUR[3]], 0, (5500, 100), finished=3.0, rated=False))
     s.record_match(replace(result("s", FOUR, 1, (100, 9000), finished=4.0, rules="samba"), game=Game.SAMBA))
     s = backend.reopen(s)
-    rows = s.matches_of(ANN)
+    rows = s.matches_of(PersonId.parse(ANN))
     assert [(r.game_id, r.partners, r.opponents, r.won, r.rated) for r in rows] == [
         ("s", ("cy",), ("bob", "dee"), False, True), ("c", ("bob",), ("cy", "dee"), True, False),
         ("b", ("cy",), ("bob", "dee"), False, True), ("a", ("cy",), ("bob", "dee"), True, True)]
     assert rows[1].change is None and rows[3].change is not None and rows[3].change > 0
-    assert [r.game_id for r in s.matches_of(ANN, 2)] == ["s", "c"]
-    assert [tuple(t) for t in s.wins_by_partner(ANN)] == [("cy", 1, 3), ("bob", 1, 1)]
-    assert [tuple(t) for t in s.wins_by_rules(ANN)] == [("classic", 2, 2), ("samba", 0, 1), ("windows", 0, 1)]
-    assert [h.difference for h in s.high_scores(ANN)] == [5400, 4000, -3000, -8900]
-    assert [h.difference for h in s.high_scores(ANN, 1)] == [5400] and len(s.high_scores(ANN, -1)) == 4
-    assert len(s.matches_of(ANN, -1)) == 4 and len(s.leaderboard(-1)) == 4
+    assert [r.game_id for r in s.matches_of(PersonId.parse(ANN), 2)] == ["s", "c"]
+    assert [tuple(t) for t in s.wins_by_partner(PersonId.parse(ANN))] == [("cy", 1, 3), ("bob", 1, 1)]
+    assert [tuple(t) for t in s.wins_by_rules(PersonId.parse(ANN))] == [("classic", 2, 2), ("samba", 0, 1), ("windows", 0, 1)]
+    assert [h.difference for h in s.high_scores(PersonId.parse(ANN))] == [5400, 4000, -3000, -8900]
+    person = PersonId.parse(ANN)
+    assert [h.difference for h in s.high_scores(person, 1)] == [5400] and len(s.high_scores(person, -1)) == 4
+    assert len(s.matches_of(PersonId.parse(ANN), -1)) == 4 and len(s.leaderboard(-1)) == 4
     board = s.leaderboard(10)
     assert [b.place for b in board] == [1, 2, 3, 4] and all(b.matches == 2 for b in board)
     assert {b.name: b.wins for b in board} == {"ann": 1, "bob": 1, "cy": 1, "dee": 1}
@@ -178,21 +180,21 @@ def test_histories_tallies_high_scores_and_leaderboards(backend: Backend) -> Non
     assert {b.name: b.wins for b in s.leaderboard(10, Game.SAMBA)} == {"bob": 1, "dee": 1, "ann": 0, "cy": 0}
     assert s.leaderboard(10, Game.BOLIVIA) == []
     assert [r.game for r in s.ratings_of(ANN)] == [Game.CANASTA, Game.SAMBA]
-    record = record_of(s, BOB, "bob")
+    record = record_of(s, PersonId.parse(BOB), "bob")
     assert (record.rating.matches, len(record.matches), len(record.ratings)) == (2, 4, 2)
 
 
 def test_options_are_kept_and_bad_stored_values_keep_the_default(backend: Backend) -> None:
     s = backend.open()
-    assert s.options_of(ANN) is None
-    s.set_options(ANN, PersonOptions(sort="suit", four_color=True, deck="ascii"))
-    s.set_options(ANN, PersonOptions(sort="suit", four_color=True, deck="ascii", bell_turn=True))
+    assert s.options_of(PersonId.parse(ANN)) is None
+    s.set_options(PersonId.parse(ANN), PersonOptions(sort="suit", four_color=True, deck="ascii"))
+    s.set_options(PersonId.parse(ANN), PersonOptions(sort="suit", four_color=True, deck="ascii", bell_turn=True))
     s = backend.reopen(s)
-    assert s.options_of(ANN) == PersonOptions(sort="suit", four_color=True, deck="ascii", bell_turn=True)
+    assert s.options_of(PersonId.parse(ANN)) == PersonOptions(sort="suit", four_color=True, deck="ascii", bell_turn=True)
     backend.sql("UPDATE options SET data = %s", (json.dumps({"sort": "suit", "deck": "emoji", "volume": 11}),))
-    assert s.options_of(ANN) == PersonOptions(sort="suit")
+    assert s.options_of(PersonId.parse(ANN)) == PersonOptions(sort="suit")
     backend.sql("UPDATE options SET data = %s", ("{not json",))
-    assert s.options_of(ANN) == PersonOptions()
+    assert s.options_of(PersonId.parse(ANN)) == PersonOptions()
 
 
 def test_bans_last_until_they_end_and_visitors_are_kept_newest_first(backend: Backend) -> None:
@@ -290,8 +292,9 @@ def test_both_stores_answer_one_script_alike(tmp_path: Path, pg_dsn: str) -> Non
         def answers(s: Store) -> list[object]:
             out: list[object] = [s.leaderboard(50), s.leaderboard(50, Game.SAMBA)]
             for k in (ANN, BOB, CY, DEE, EXPERT, ADVANCED):
-                out += [s.rating(k), s.ratings_of(k), s.established(k), s.wins_by_partner(k), s.wins_by_rules(k),
-                        s.high_scores(k), [r._replace(match_id=0) for r in s.matches_of(k, 100)]]
+                who = PersonId.parse(k)
+                out += [s.rating(k), s.ratings_of(k), s.established(k), s.wins_by_partner(who), s.wins_by_rules(who),
+                        s.high_scores(who), [r._replace(match_id=0) for r in s.matches_of(who, 100)]]
             return out
 
         sqlite_answers, pg_answers = answers(stores[0]), answers(stores[1])
@@ -384,7 +387,7 @@ def test_two_servers_finishing_matches_of_one_person_at_once_rate_them_one_after
     final = backend.open().rating(ANN)
     assert final.matches == start.matches + 2
     assert (final.mu, final.sigma) in serial, (final, serial)
-    assert {m.game_id for m in first.matches_of(ANN)} == {"warm-up", "one", "two"}
+    assert {m.game_id for m in first.matches_of(PersonId.parse(ANN))} == {"warm-up", "one", "two"}
 
 
 def test_two_newcomers_first_matches_at_two_servers_at_once_both_count(backend: Backend) -> None:
@@ -401,7 +404,7 @@ def test_one_game_recorded_by_two_servers_at_once_is_recorded_once(backend: Back
     one = match("same", seats(ANN, EXPERT, CY, EXPERT), 0)
     got = both([lambda: stores[0].record_match(one), lambda: stores[1].record_match(one)], lambda: None)
     assert sorted(len(g) for g in got if isinstance(g, list)) == [0, 3], got
-    assert backend.open().rating(ANN).matches == 1 and len(stores[0].matches_of(ANN)) == 1
+    assert backend.open().rating(ANN).matches == 1 and len(stores[0].matches_of(PersonId.parse(ANN))) == 1
 
 
 def test_a_name_reserved_at_two_servers_at_once_goes_to_one_key_and_the_other_is_refused(pg_dsn: str) -> None:  # noqa: F811
@@ -579,12 +582,12 @@ def test_the_servers_queue_writes_to_postgresql_on_its_writer_thread(pg_dsn: str
     store._writing = writing.__get__(store)            # type: ignore[method-assign]
     people = QueuedPeople(store)                        # type: ignore[arg-type]
     try:
-        people.set_options(ANN, PersonOptions(deck="ascii"))
+        people.set_options(PersonId.parse(ANN), PersonOptions(deck="ascii"))
         people.add_chat(ChatLine("ann", "hello", True, 1.0))
         inv = people.invite(ANN, "ann", BOB, 7, 2.0)
         people.put_names([NameRow("ann", "ann", "SHA256:ann", 1.0, 1.0)])
         people.set_note("imported", "yes")
-        assert people.options_of(ANN) == PersonOptions(deck="ascii") and people.invitations_for(BOB) == [inv]
+        assert people.options_of(PersonId.parse(ANN)) == PersonOptions(deck="ascii") and people.invitations_for(BOB) == [inv]
         assert people.flush(WAIT)
     finally:
         people.close()
@@ -592,7 +595,7 @@ def test_the_servers_queue_writes_to_postgresql_on_its_writer_thread(pg_dsn: str
     assert threads[0] == "MainThread" and set(threads[1:]) == {"canasta-people-writer"}, threads
     other = PostgresPeopleStore(pg_dsn)
     try:
-        assert other.options_of(ANN) == PersonOptions(deck="ascii")
+        assert other.options_of(PersonId.parse(ANN)) == PersonOptions(deck="ascii")
         assert [c.text for c in other.last_chat()] == ["hello"] and other.invitations() == [inv]
         assert [r.name for r in other.names()] == ["ann"] and other.note("imported") == "yes"
     finally:
@@ -611,7 +614,7 @@ def test_a_read_of_several_statements_sees_one_moment(pg_dsn: str) -> None:  # n
             assert db.execute(count, (ANN,)).fetchone() == (1,)
             other.record_match(result("b", FOUR, 0, (5000, 1000)))
             assert db.execute(count, (ANN,)).fetchone() == (1,)
-        assert len(s.matches_of(ANN)) == 2
+        assert len(s.matches_of(PersonId.parse(ANN))) == 2
     finally:
         s.close()
         other.close()

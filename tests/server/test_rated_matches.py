@@ -26,6 +26,7 @@ from canasta_tui.server.club.people import (
     Rating,
     SeatResult,
 )
+from canasta_tui.server.person import PersonId
 from canasta_tui.server.tables.server_table import FORMING, NOBODY_RATED, OVER, PLAYING, ServerTable
 
 from .helpers import Term, create_table, fingerprint_of, run, serving, settle
@@ -110,7 +111,7 @@ def test_a_rated_match_whose_only_human_leaves_is_lost_by_forfeit_not_paused_for
             assert level.matches == 0 and level.mu == MODEL.mu      # it played itself: not rated
             board = {s.name: (s.matches, s.wins) for s in people.leaderboard(10)}
             assert board == {"alice": (1, 0)}
-            (row,) = people.matches_of(key("alice"))
+            (row,) = people.matches_of(PersonId.parse(key("alice")))
             assert row.rated and row.forfeit and row.left and not row.won and row.mark == "F"
             assert row.note.startswith("You left and did not come back")
             assert row.change is not None and row.change < 0
@@ -208,7 +209,7 @@ def test_the_others_are_told_of_a_forfeit_can_leave_and_only_the_leaver_and_the_
                 assert (got.mu, got.sigma, got.matches) == (want[side][i].mu, want[side][i].sigma, 4), name
             assert people.rating(key("alice")).mu > before["alice"].mu
             assert people.rating(key("bob")).mu < before["bob"].mu
-            (row,) = [m for m in people.matches_of(key("carol")) if m.forfeit]
+            (row,) = [m for m in people.matches_of(PersonId.parse(key("carol"))) if m.forfeit]
             assert row.won and not row.left and row.note == "Won by forfeit: a player left and did not come back"
             # They leave when they like; the table goes with the last of them.
             for t in (alice, carol):
@@ -250,7 +251,7 @@ def test_farming_wins_over_throwaway_keys_moves_the_farmers_rating_not_at_all() 
             assert after == farmer_before._replace(name=after.name)
             assert [(s.name, s.points, s.matches, s.wins) for s in people.leaderboard(10)
                     if s.name == "farmer"] == board_before
-            rows = [m for m in people.matches_of(key("farmer")) if m.forfeit]
+            rows = [m for m in people.matches_of(PersonId.parse(key("farmer"))) if m.forfeit]
             assert len(rows) == 3 and all(m.won and m.change is None and m.mark == "F" for m in rows)
             assert all("somebody on the other side had no rating history yet" in m.note for m in rows)
             for name in throwaways:
@@ -276,7 +277,7 @@ def test_a_win_a_computer_played_for_a_person_who_sat_idle_is_not_theirs() -> No
             assert own == 0 and stood_in > 0
             people = srv.registry.people
             got = people.rating(key("alice"))
-            (row,) = people.matches_of(key("alice"))
+            (row,) = people.matches_of(PersonId.parse(key("alice")))
             assert (row.turns, row.stood_in, row.mark) == (0, stood_in, "C")
             assert row.note.startswith(f"A computer played {stood_in} of your {stood_in} turns")
             if st.winner == 0:
@@ -325,7 +326,7 @@ def test_a_restart_keeps_the_turns_counted_and_the_grace_runs_again_for_whoever_
             st.forfeit(key("alice"))                                # (her grace ran out)
             await bob.wait_for("alice did not come back")
             await recorded(srv)
-            (row,) = srv.registry.people.matches_of(key("alice"))
+            (row,) = srv.registry.people.matches_of(PersonId.parse(key("alice")))
             assert row.left and row.forfeit and row.turns == 1
             await leave(bob)
             await bob.close()
@@ -360,7 +361,7 @@ def test_partners_who_both_walk_away_both_lose_not_only_the_first_whose_grace_ra
             for name in ("alice", "carol"):
                 got = people.rating(key(name))
                 assert got.matches == 4 and got.mu < before[name].mu, name
-                (row,) = [m for m in people.matches_of(key(name)) if m.forfeit]
+                (row,) = [m for m in people.matches_of(PersonId.parse(key(name))) if m.forfeit]
                 assert row.left and row.unrated == "", name
             assert people.rating(key("bob")).matches == 4
             for t in (alice, bob, carol):

@@ -21,6 +21,7 @@ from canasta_tui.server.club.people import (
     rating_text,
     result_ranks,
 )
+from canasta_tui.server.person import PersonId
 
 ANN, BOB, CY, DEE = (f"key:SHA256:{n}" for n in ("ann", "bob", "cy", "dee"))
 EXPERT, ADVANCED, BEGINNER = "computer:expert", "computer:advanced", "computer:beginner"
@@ -52,7 +53,8 @@ def establish(s: SqlitePeopleStore, key: str, n: int = 3) -> None:
     """``key`` plays ``n`` more rated matches against two Experts (with an Advanced partner), winning
     the first."""
     for i in range(n):
-        s.record_match(match(f"est-{key}-{len(s.matches_of(key, 1000))}", seats(key, EXPERT, ADVANCED, EXPERT), i % 2))
+        played = len(s.matches_of(PersonId.parse(key), 1000))
+        s.record_match(match(f"est-{key}-{played}", seats(key, EXPERT, ADVANCED, EXPERT), i % 2))
 
 
 def test_a_newcomers_first_matches_count_only_against_computers_and_established_people(tmp_path: Path) -> None:
@@ -64,7 +66,7 @@ def test_a_newcomers_first_matches_count_only_against_computers_and_established_
     s.record_match(match("new", seats(ANN, BOB, EXPERT, ADVANCED), 0))
     assert s.rating(ANN).matches == s.rating(BOB).matches == 0
     assert s.rating(EXPERT).matches == s.rating(ADVANCED).matches == 1    # computers are rated in their seats
-    (row,) = s.matches_of(ANN)
+    (row,) = s.matches_of(PersonId.parse(ANN))
     assert row.unrated == "newcomer" and row.change is None and row.mark == "-"
     assert row.note == "Not rated: somebody on the other side had no rating history yet"
     # Against computers a newcomer counts; three such matches and ann is established.
@@ -104,7 +106,7 @@ def test_a_win_a_computer_played_for_is_not_the_persons_a_loss_is(tmp_path: Path
     idle = {"ann": {"turns": 4, "stood_in": 5}}
     s.record_match(match("won", seats(ANN, EXPERT, ADVANCED, EXPERT, **idle), 0))
     assert s.rating(ANN) == ann
-    row = s.matches_of(ANN)[0]
+    row = s.matches_of(PersonId.parse(ANN))[0]
     assert (row.turns, row.stood_in, row.unrated, row.mark) == (4, 5, "stood-in", "C")
     assert row.note.startswith("A computer played 5 of your 9 turns; not rated")
     expert, advanced = s.rating(EXPERT), s.rating(ADVANCED)
@@ -140,7 +142,7 @@ def test_a_forfeit_ranks_the_leavers_side_last_whatever_the_score_and_spares_the
         got = s.rating(k)
         assert (got.mu, got.sigma) == (want[side][i].mu, want[side][i].sigma)  # type: ignore[attr-defined]
     assert s.rating(DEE) == before[DEE]
-    bob, dee = s.matches_of(BOB)[0], s.matches_of(DEE)[0]
+    bob, dee = s.matches_of(PersonId.parse(BOB))[0], s.matches_of(PersonId.parse(DEE))[0]
     assert bob.left and bob.note == "You left and did not come back: your side lost by forfeit"
     assert dee.note == ("Lost by forfeit: a player left and did not come back; "
                         "not rated: your partner left, the loss is theirs")
@@ -157,7 +159,7 @@ def test_a_late_sitter_is_not_rated_and_rate_moves_only_the_counted(tmp_path: Pa
     establish(s, ANN)
     ann = s.rating(ANN)
     s.record_match(match("late", seats(ANN, EXPERT, ADVANCED, EXPERT, ann={"late": True}), 0))
-    assert s.rating(ANN) == ann and s.matches_of(ANN)[0].unrated == "late"
+    assert s.rating(ANN) == ann and s.matches_of(PersonId.parse(ANN))[0].unrated == "late"
     # rate(): the others' ratings still make their side's strength.
     res = match("x", seats(ANN, EXPERT, CY, EXPERT), 0)
     cur = {ANN: ann, EXPERT: s.rating(EXPERT), CY: s.rating(CY)}

@@ -17,6 +17,7 @@ from canasta_tui.engine import Rules
 from canasta_tui.presets import load_rules
 from canasta_tui.server.club.people import Game, HandScore, MatchResult, Rating, SeatResult, shown_points
 from canasta_tui.server.door.auth import Identity
+from canasta_tui.server.person import PersonId
 from canasta_tui.server.tables.server_table import OVER
 
 from .helpers import Term, create_table, drive, fingerprint_of, run, serving
@@ -100,7 +101,7 @@ def test_a_rated_match_moves_its_players_ratings_as_openskill_computes_them() ->
                     m, w = board_before[s.name]
                     assert (s.matches, s.wins) == (m + 1, w + (NAMES.index(s.name) == winner)), s.name
             # alice's history: partner the computer, opponents bob and a computer, the scores, the change.
-            row = people.matches_of(keys[0])[0]
+            row = people.matches_of(PersonId.parse(keys[0]))[0]
             assert row.partners == (f"Computer ({entry.removeprefix('computer:')})",)
             assert row.opponents == ("bob", f"Computer ({entry.removeprefix('computer:')})")
             assert (row.our_score, row.their_score, row.won) == (scores[0], scores[1], winner == 0)
@@ -109,7 +110,7 @@ def test_a_rated_match_moves_its_players_ratings_as_openskill_computes_them() ->
             assert row.change == shown_points(want0.mu, want0.sigma) - shown_points(b.mu, b.sigma)  # type: ignore[attr-defined]
             assert row.rated and row.rules == "classic" and row.record.endswith("tables/1.json")
             assert row.turns is not None and row.turns > 0 and row.stood_in == 0 and row.mark == "" and row.note == ""
-            assert people.high_scores(keys[0])
+            assert people.high_scores(PersonId.parse(keys[0]))
             # What a statistics screen asks for, in one call, by the person's key.
             record = srv.registry.club.record_of(Identity("alice", fingerprint_of("alice")))
             assert record is not None and record.rating.matches == 4 and record.matches[0] == row
@@ -125,7 +126,7 @@ def test_a_table_not_created_as_rated_moves_no_rating_but_is_in_the_history() ->
             await play_out(srv, rated=False)
             key = f"key:{fingerprint_of('bob')}"
             assert people.rating(key) == before["bob"]
-            row = people.matches_of(key)[0]
+            row = people.matches_of(PersonId.parse(key))[0]
             assert not row.rated and row.change is None and row.mark == ""
     run(main(), timeout=300)
 
@@ -170,7 +171,7 @@ def test_a_rated_samba_match_moves_only_samba_ratings() -> None:
             samba = {s.name: s.wins for s in srv.registry.club.leaderboard(10, Game.SAMBA)}
             assert {n: samba[n] for n in NAMES} == {n: 2 + int(i == winner) for i, n in enumerate(NAMES)}  # (2 of 3 before)
             assert {s.name for s in srv.registry.club.leaderboard(10)} == {"alice", "bob", "Computer (expert)"}
-            (row,) = [m for m in people.matches_of(keys[1]) if m.rules == "samba"]
+            (row,) = [m for m in people.matches_of(PersonId.parse(keys[1])) if m.rules == "samba"]
             b = before["bob"]
             assert row.rated and row.change == (shown_points(expected[1][0].mu, expected[1][0].sigma)  # type: ignore[attr-defined]
                                                 - shown_points(b.mu, b.sigma))

@@ -13,7 +13,7 @@ from canasta_tui.presets import load_rules
 from canasta_tui.server import ConfigError
 from canasta_tui.server.club.people import PersonOptions
 from canasta_tui.server.door.auth import Gate, Identity
-from canasta_tui.server.person import Refusal
+from canasta_tui.server.person import PersonId, Refusal
 
 from .helpers import ENTER, Term, config, create_table, fingerprint_of, run, serving
 from .test_identity import said
@@ -33,7 +33,7 @@ def test_a_persons_kept_options_follow_their_key_to_the_table() -> None:
         async with serving() as srv:
             reg = srv.registry
             alice = f"key:{fingerprint_of('alice')}"
-            reg.people.set_options(alice, PersonOptions(sort="suit", deck="ascii", bell_turn=True))
+            reg.people.set_options(PersonId.parse(alice), PersonOptions(sort="suit", deck="ascii", bell_turn=True))
             a = await Term.connect(srv.port, "alice")
             await a.wait_for("No tables yet")
             await create_table(a)

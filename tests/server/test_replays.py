@@ -11,6 +11,7 @@ import re
 from canasta_tui.engine import deal
 from canasta_tui.server.club.people import PersonOptions
 from canasta_tui.server.club.records import STILL_PLAYED
+from canasta_tui.server.person import PersonId
 from canasta_tui.server.tables.server_table import OVER, PLAYING
 from canasta_tui.ui.canvas import card_label
 from canasta_tui.ui.style import UNICODE
@@ -130,7 +131,7 @@ def test_options_over_ssh_apply_at_once_and_are_kept_for_the_key_not_for_a_guest
             await alice.press("q", "Tables")
             assert "alice +" in alice.line(0)
             key = f"key:{fingerprint_of('alice')}"
-            assert srv.registry.people.options_of(key) == PersonOptions(deck="ascii")
+            assert srv.registry.people.options_of(PersonId.parse(key)) == PersonOptions(deck="ascii")
             # ... and at every table: her hand is drawn with letters.
             await create_table(alice)
             screen = await alice.press("s", "Your hand (11 cards)")

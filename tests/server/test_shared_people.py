@@ -42,6 +42,7 @@ from canasta_tui.server.club.writer import QueuedPeople
 from canasta_tui.server.config_file import merged, values_of
 from canasta_tui.server.door.auth import Identity
 from canasta_tui.server.door.names import NameBook, skeleton
+from canasta_tui.server.person import PersonId
 
 from .helpers import ENTER, WAIT, Term, config, fingerprint_of, key_of, run, settle
 from .test_rated_matches import GRACE, key, rated_table, recorded
@@ -119,11 +120,11 @@ def test_a_write_that_waits_for_another_process_lock_waits_in_the_queue_and_is_n
     ann = "key:SHA256:ann"
     people = QueuedPeople(PostgresPeopleStore(pg_dsn))
     try:
-        people.set_options(ann, PersonOptions(deck="ascii"))
+        people.set_options(PersonId.parse(ann), PersonOptions(deck="ascii"))
         assert people.flush(WAIT)
         with psycopg.connect(pg_dsn) as holder:
             holder.execute("SELECT * FROM options WHERE key = %s FOR UPDATE", (ann,))
-            people.set_options(ann, PersonOptions(deck="unicode"))
+            people.set_options(PersonId.parse(ann), PersonOptions(deck="unicode"))
             deadline = time.monotonic() + WAIT
             while not people.writer.trouble:
                 assert time.monotonic() < deadline, "the writer never met the lock"
@@ -135,7 +136,7 @@ def test_a_write_that_waits_for_another_process_lock_waits_in_the_queue_and_is_n
         people.close()
     other = PostgresPeopleStore(pg_dsn)
     try:
-        assert other.options_of(ann) == PersonOptions(deck="unicode")
+        assert other.options_of(PersonId.parse(ann)) == PersonOptions(deck="unicode")
     finally:
         other.close()
 

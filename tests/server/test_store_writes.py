@@ -25,6 +25,9 @@ from canasta_tui.server.person import PersonId
 
 from .helpers import ENTER, Term, fingerprint_of, run, serving, settle
 
+#: One person (a key) whose options are written and read back.
+A = PersonId.parse("key:SHA256:a")
+
 
 def test_a_locked_people_file_never_holds_up_a_screen(monkeypatch: pytest.MonkeyPatch,
                                                       caplog: pytest.LogCaptureFixture) -> None:
@@ -63,7 +66,7 @@ def test_a_locked_people_file_never_holds_up_a_screen(monkeypatch: pytest.Monkey
             await settle(srv, lambda: people.writer.pending() == 0, timeout=60)   # type: ignore[attr-defined]
             check = SqlitePeopleStore(path)
             try:
-                assert check.options_of(key) == PersonOptions(four_color=True)     # the ninth change: on
+                assert check.options_of(PersonId.parse(key)) == PersonOptions(four_color=True)     # the ninth change: on
             finally:
                 check.close()
             assert any("written again" in r.getMessage() for r in caplog.records)
@@ -83,17 +86,17 @@ def test_the_writer_keeps_one_write_per_row_and_paces_a_row(tmp_path: Path) -> N
     try:
         with store.batch():       # (the writer waits for the batch's lock: every change below is queued)
             for i in range(10):
-                people.set_options("key:a", PersonOptions(four_color=i % 2 == 1))
-            assert people.options_of("key:a") == PersonOptions(four_color=True)
+                people.set_options(A, PersonOptions(four_color=i % 2 == 1))
+            assert people.options_of(A) == PersonOptions(four_color=True)
         assert people.flush(30)
         assert people.writer.written == 1
-        assert store.options_of("key:a") == PersonOptions(four_color=True)
-        people.set_options("key:a", PersonOptions(deck="ascii"))
+        assert store.options_of(A) == PersonOptions(four_color=True)
+        people.set_options(A, PersonOptions(deck="ascii"))
         time.sleep(0.2)
-        assert people.writer.pending() == 1 and store.options_of("key:a") == PersonOptions(four_color=True)
+        assert people.writer.pending() == 1 and store.options_of(A) == PersonOptions(four_color=True)
         now[0] += ROW_EVERY
         assert people.flush(30)
-        assert store.options_of("key:a") == PersonOptions(deck="ascii") and people.writer.written == 2
+        assert store.options_of(A) == PersonOptions(deck="ascii") and people.writer.written == 2
     finally:
         people.close()
     assert isinstance(people.writer, Writer)
@@ -145,7 +148,7 @@ def test_no_write_of_the_people_store_runs_on_the_event_loops_thread(monkeypatch
             # them into one transaction, so the writes are counted by what the store holds).
             assert len(writers) > start
             assert any(line.text == "hello" for line in people.last_chat(10))
-            options = people.options_of(f"key:{fingerprint_of('alice')}")
+            options = people.options_of(PersonId.parse(f"key:{fingerprint_of('alice')}"))
             assert options is not None and options.four_color
             assert people.invitations_for(f"key:{fingerprint_of('bob')}") == []
             for t in (alice, bob):

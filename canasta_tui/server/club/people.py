@@ -42,6 +42,7 @@ from ...lobbyview import Marked as MarkKind  # (what a person marked somebody: a
 from ...persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, transaction
 from ...table.seats import GUEST_PREFIX, KEY_PREFIX
 from ...text import printable
+from ..person import PersonId
 
 if TYPE_CHECKING:
     from .evening import BestHand, ClubMatch, PairRow
@@ -484,13 +485,13 @@ class PersonRecord:
     ratings: tuple[Rating, ...] = ()
 
 
-def record_of(store: PeopleStore, key: str, name: str = "", limit: int = 20) -> PersonRecord:
+def record_of(store: PeopleStore, person: PersonId, name: str = "", limit: int = 20) -> PersonRecord:
     """A person's ratings, last ``limit`` matches, wins by partner and by rules preset, and high scores."""
-    rating = store.rating(key)
+    rating = store.rating(str(person))
     return PersonRecord(rating._replace(name=rating.name if rating.matches else name or rating.name),
-                        tuple(store.matches_of(key, limit)), tuple(store.wins_by_partner(key)),
-                        tuple(store.wins_by_rules(key)), tuple(store.high_scores(key)),
-                        tuple(store.ratings_of(key)))
+                        tuple(store.matches_of(person, limit)), tuple(store.wins_by_partner(person)),
+                        tuple(store.wins_by_rules(person)), tuple(store.high_scores(person)),
+                        tuple(store.ratings_of(str(person))))
 
 
 #: Hand order, four-colour deck, card faces, mouse and sounds: what a person may set over SSH.
@@ -634,10 +635,10 @@ class PeopleStore(Protocol):
     def record_match(self, result: MatchResult) -> list[RatingChange]: ...
 
     # what a person's screens show
-    def matches_of(self, key: str, limit: int = 20) -> list[HistoryRow]: ...
-    def wins_by_partner(self, key: str) -> list[Tally]: ...
-    def wins_by_rules(self, key: str) -> list[Tally]: ...
-    def high_scores(self, key: str, limit: int = 10) -> list[HighScore]: ...
+    def matches_of(self, person: PersonId, limit: int = 20) -> list[HistoryRow]: ...
+    def wins_by_partner(self, person: PersonId) -> list[Tally]: ...
+    def wins_by_rules(self, person: PersonId) -> list[Tally]: ...
+    def high_scores(self, person: PersonId, limit: int = 10) -> list[HighScore]: ...
     def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]: ...
 
     # the club's evening and partnerships (:mod:`.evening`)
@@ -646,8 +647,8 @@ class PeopleStore(Protocol):
     def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None: ...
 
     # options
-    def options_of(self, key: str) -> PersonOptions | None: ...
-    def set_options(self, key: str, options: PersonOptions) -> None: ...
+    def options_of(self, person: PersonId) -> PersonOptions | None: ...
+    def set_options(self, person: PersonId, options: PersonOptions) -> None: ...
 
     # bans
     def ban(self, ban: Ban) -> None: ...
@@ -1028,45 +1029,45 @@ class SqlitePeopleStore(ClubReads):
         return changes
 
     # ------------------------------------------------------------------ a person's record
-    def _seats_of(self, db: sqlite3.Connection, key: str, limit: int | None = None) -> list[tuple[Any, ...]]:
+    def _seats_of(self, db: sqlite3.Connection, person: PersonId, limit: int | None = None) -> list[tuple[Any, ...]]:
         sql = ("SELECT m.id, m.game_id, m.finished, m.rules, m.rated, m.record, m.winner, m.scores, s.team,"
                " s.seat, s.before_mu, s.before_sigma, s.after_mu, s.after_sigma, s.own_turns, s.stood_in, s.left,"
                " s.unrated, m.forfeit FROM match_seats s"
                " JOIN matches m ON m.id = s.match_id WHERE s.entry = ? ORDER BY m.finished DESC, m.id DESC")
         if limit is not None:
-            return db.execute(sql + " LIMIT ?", (key, limit)).fetchall()
-        return db.execute(sql, (key,)).fetchall()
+            return db.execute(sql + " LIMIT ?", (str(person), limit)).fetchall()
+        return db.execute(sql, (str(person),)).fetchall()
 
-    def matches_of(self, key: str, limit: int = 20) -> list[HistoryRow]:
+    def matches_of(self, person: PersonId, limit: int = 20) -> list[HistoryRow]:
         out = []
         with self._reading() as db:
-            for row in self._seats_of(db, key, limit):
+            for row in self._seats_of(db, person, limit):
                 others = db.execute("SELECT name, team, stood_in FROM match_seats WHERE match_id = ? AND seat != ?"
                                     " ORDER BY seat", (row[0], row[9])).fetchall()
                 out.append(history_row(row, others))
         return out
 
-    def wins_by_partner(self, key: str) -> list[Tally]:
+    def wins_by_partner(self, person: PersonId) -> list[Tally]:
         with self._reading() as db:
             rows = db.execute(
                 "SELECT p.entry, p.name, m.winner = s.team FROM match_seats s JOIN matches m ON m.id = s.match_id"
                 " JOIN match_seats p ON p.match_id = s.match_id AND p.team = s.team AND p.seat != s.seat"
-                " WHERE s.entry = ? ORDER BY m.finished", (key,)).fetchall()
+                " WHERE s.entry = ? ORDER BY m.finished", (str(person),)).fetchall()
         return _tally((str(e), str(n), bool(w)) for e, n, w in rows)
 
-    def wins_by_rules(self, key: str) -> list[Tally]:
+    def wins_by_rules(self, person: PersonId) -> list[Tally]:
         with self._reading() as db:
             rows = db.execute(
                 "SELECT m.rules, m.rules, m.winner = s.team FROM match_seats s JOIN matches m ON m.id = s.match_id"
-                " WHERE s.entry = ? ORDER BY m.finished", (key,)).fetchall()
+                " WHERE s.entry = ? ORDER BY m.finished", (str(person),)).fetchall()
         return _tally((str(e), str(n), bool(w)) for e, n, w in rows)
 
-    def high_scores(self, key: str, limit: int = 10) -> list[HighScore]:
+    def high_scores(self, person: PersonId, limit: int = 10) -> list[HighScore]:
         with self._reading() as db:
             rows = db.execute(
                 "SELECT h.difference, h.score, h.number, m.rules, m.finished FROM match_seats s"
                 " JOIN matches m ON m.id = s.match_id JOIN hands h ON h.match_id = s.match_id AND h.team = s.team"
-                " WHERE s.entry = ? ORDER BY h.difference DESC, m.finished LIMIT ?", (key, limit)).fetchall()
+                " WHERE s.entry = ? ORDER BY h.difference DESC, m.finished LIMIT ?", (str(person), limit)).fetchall()
         return [HighScore(int(d), int(sc), int(n), str(r), float(f)) for d, sc, n, r, f in rows]
 
     def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
@@ -1086,9 +1087,9 @@ class SqlitePeopleStore(ClubReads):
                 for i, (e, n, mu, sg, m, w) in enumerate(rows)]
 
     # ------------------------------------------------------------------ options
-    def options_of(self, key: str) -> PersonOptions | None:
+    def options_of(self, person: PersonId) -> PersonOptions | None:
         with self._reading() as db:
-            row = db.execute("SELECT data FROM options WHERE key = ?", (key,)).fetchone()
+            row = db.execute("SELECT data FROM options WHERE key = ?", (str(person),)).fetchone()
         if row is None:
             return None
         try:
@@ -1097,13 +1098,13 @@ class SqlitePeopleStore(ClubReads):
             data = None
         options, problems = PersonOptions.from_data(data)
         if problems:
-            log.warning("the options of %s: %s (the default is used for those)", printable(key), "; ".join(problems))
+            log.warning("the options of %s: %s (the default is used for those)", person, "; ".join(problems))
         return options
 
-    def set_options(self, key: str, options: PersonOptions) -> None:
+    def set_options(self, person: PersonId, options: PersonOptions) -> None:
         with self._writing() as db:
             db.execute("INSERT OR REPLACE INTO options(key, data, updated) VALUES (?, ?, ?)",
-                       (key, json.dumps(asdict(options)), time.time()))
+                       (str(person), json.dumps(asdict(options)), time.time()))
 
     # ------------------------------------------------------------------ bans
     def ban(self, ban: Ban) -> None:

@@ -46,6 +46,7 @@ from psycopg.types.string import StrDumperUnknown
 from ...table.seats import KEY_PREFIX
 from ...text import printable
 from ..door.names import NameRefused
+from ..person import PersonId
 from .people import (
     CHAT_KEEP,
     COMPUTER_PREFIX,
@@ -602,42 +603,42 @@ class PostgresPeopleStore(ClubReads):
         return changes
 
     # ------------------------------------------------------------------ a person's record
-    def matches_of(self, key: str, limit: int = 20) -> list[HistoryRow]:
+    def matches_of(self, person: PersonId, limit: int = 20) -> list[HistoryRow]:
         out = []
         with self._reading() as db:
             rows = db.execute(
                 "SELECT m.id, m.game_id, m.finished, m.rules, m.rated, m.record, m.winner, m.scores, s.team,"
                 " s.seat, s.before_mu, s.before_sigma, s.after_mu, s.after_sigma, s.own_turns, s.stood_in,"
                 " s.left_match, s.unrated, m.forfeit FROM match_seats s JOIN matches m ON m.id = s.match_id"
-                " WHERE s.entry = %s ORDER BY m.finished DESC, m.id DESC LIMIT %s", (key, _limit(limit))).fetchall()
+                " WHERE s.entry = %s ORDER BY m.finished DESC, m.id DESC LIMIT %s", (str(person), _limit(limit))).fetchall()
             for row in rows:
                 others = db.execute("SELECT name, team, stood_in FROM match_seats WHERE match_id = %s AND seat != %s"
                                     " ORDER BY seat", (row[0], row[9])).fetchall()
                 out.append(history_row(row, others))
         return out
 
-    def wins_by_partner(self, key: str) -> list[Tally]:
+    def wins_by_partner(self, person: PersonId) -> list[Tally]:
         with self._reading() as db:
             rows = db.execute(
                 "SELECT p.entry, p.name, m.winner = s.team FROM match_seats s JOIN matches m ON m.id = s.match_id"
                 " JOIN match_seats p ON p.match_id = s.match_id AND p.team = s.team AND p.seat != s.seat"
-                " WHERE s.entry = %s ORDER BY m.finished, m.id, p.seat", (key,)).fetchall()
+                " WHERE s.entry = %s ORDER BY m.finished, m.id, p.seat", (str(person),)).fetchall()
         return _tally((str(e), str(n), bool(w)) for e, n, w in rows)
 
-    def wins_by_rules(self, key: str) -> list[Tally]:
+    def wins_by_rules(self, person: PersonId) -> list[Tally]:
         with self._reading() as db:
             rows = db.execute(
                 "SELECT m.rules, m.rules, m.winner = s.team FROM match_seats s JOIN matches m ON m.id = s.match_id"
-                " WHERE s.entry = %s ORDER BY m.finished, m.id", (key,)).fetchall()
+                " WHERE s.entry = %s ORDER BY m.finished, m.id", (str(person),)).fetchall()
         return _tally((str(e), str(n), bool(w)) for e, n, w in rows)
 
-    def high_scores(self, key: str, limit: int = 10) -> list[HighScore]:
+    def high_scores(self, person: PersonId, limit: int = 10) -> list[HighScore]:
         with self._reading() as db:
             rows = db.execute(
                 "SELECT h.difference, h.score, h.number, m.rules, m.finished FROM match_seats s"
                 " JOIN matches m ON m.id = s.match_id JOIN hands h ON h.match_id = s.match_id AND h.team = s.team"
                 " WHERE s.entry = %s ORDER BY h.difference DESC, m.finished, m.id, h.number LIMIT %s",
-                (key, _limit(limit))).fetchall()
+                (str(person), _limit(limit))).fetchall()
         return [HighScore(int(d), int(sc), int(n), str(r), float(f)) for d, sc, n, r, f in rows]
 
     def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
@@ -652,9 +653,9 @@ class PostgresPeopleStore(ClubReads):
                 for i, (e, n, mu, sg, m, w) in enumerate(rows)]
 
     # ------------------------------------------------------------------ options
-    def options_of(self, key: str) -> PersonOptions | None:
+    def options_of(self, person: PersonId) -> PersonOptions | None:
         with self._reading() as db:
-            row = db.execute("SELECT data FROM options WHERE key = %s", (key,)).fetchone()
+            row = db.execute("SELECT data FROM options WHERE key = %s", (str(person),)).fetchone()
         if row is None:
             return None
         try:
@@ -663,14 +664,14 @@ class PostgresPeopleStore(ClubReads):
             data = None
         options, problems = PersonOptions.from_data(data)
         if problems:
-            log.warning("the options of %s: %s (the default is used for those)", printable(key), "; ".join(problems))
+            log.warning("the options of %s: %s (the default is used for those)", person, "; ".join(problems))
         return options
 
-    def set_options(self, key: str, options: PersonOptions) -> None:
+    def set_options(self, person: PersonId, options: PersonOptions) -> None:
         with self._writing() as db:
             db.execute("INSERT INTO options(key, data, updated) VALUES (%s, %s, %s) ON CONFLICT (key) DO UPDATE"
                        " SET data = EXCLUDED.data, updated = EXCLUDED.updated",
-                       (key, json.dumps(asdict(options)), time.time()))
+                       (str(person), json.dumps(asdict(options)), time.time()))
 
     # ------------------------------------------------------------------ bans
     def ban(self, ban: Ban) -> None:

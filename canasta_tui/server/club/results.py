@@ -97,7 +97,7 @@ class Club:
         """``ident``'s rating, history and statistics (by their key, never their name); None when the
         store cannot say (logged)."""
         try:
-            return record_of(self.people, str(ident.person), ident.label, limit)
+            return record_of(self.people, ident.person, ident.label, limit)
         except StoreError as exc:
             log.warning("the record of %s could not be read: %s", ident.log_text(), exc)
             return None
@@ -182,7 +182,7 @@ class Club:
         if not ident.verified:
             return None
         try:
-            return self.people.options_of(str(ident.person))
+            return self.people.options_of(ident.person)
         except StoreError as exc:
             log.warning("the options of %s could not be read: %s", ident.log_text(), exc)
             return None
@@ -192,7 +192,7 @@ class Club:
         if not ident.verified:
             return Refusal("A guest's options are not kept: connect with your SSH key to keep them")
         try:
-            self.people.set_options(str(ident.person), options)      # (queued: the store's thread writes it)
+            self.people.set_options(ident.person, options)           # (queued: the store's thread writes it)
         except StoreError as exc:
             log.warning("the options of %s could not be kept: %s", ident.log_text(), exc)
             return Refusal("Your options could not be kept (the server's store failed): they hold until you leave")

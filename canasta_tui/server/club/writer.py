@@ -29,6 +29,7 @@ from typing import Protocol
 
 from ...text import printable
 from ..door.names import NameRefused
+from ..person import PersonId
 from .evening import EVENING_MATCHES, BestHand, ClubMatch, PairRow
 from .people import (
     CHAT_KEEP,
@@ -112,7 +113,7 @@ class _Write:
     and the notice other processes are sent once it is written ("": none; :mod:`..cluster.notices`)."""
 
     run: Callable[[KeptStore], object]
-    who: str = ""
+    who: PersonId | None = None
     every: float = 0.0
     notice: str = ""
     #: A reservation's row: the name book is told if the shared store finds the name another key's.
@@ -125,7 +126,7 @@ class _Write:
 class Writer:
     """One thread that writes a queue to the store in batches, one write per row (the last)."""
 
-    def __init__(self, store: KeptStore, on_trouble: Callable[[frozenset[str]], None] | None = None,
+    def __init__(self, store: KeptStore, on_trouble: Callable[[frozenset[PersonId]], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.on_trouble = on_trouble
@@ -141,7 +142,7 @@ class Writer:
         self._closing = False
         #: The trouble now ("" when writes go through): logged once, and who was told of it.
         self.trouble = ""
-        self._told: set[str] = set()
+        self._told: set[PersonId] = set()
         self.written = 0                                    # writes done (tests and the log count them)
         self._thread = threading.Thread(target=self._run, name="canasta-people-writer", daemon=True)
         self._thread.start()
@@ -271,7 +272,7 @@ class Writer:
             log.warning("%s: the server goes on, and tries again every %g s (%d change%s wait)", why, RETRY_EVERY,
                         len(batch), "" if len(batch) == 1 else "s")
         self.trouble = why
-        who = frozenset(w.who for _, w in batch if w.who and w.who not in self._told)
+        who = frozenset(w.who for _, w in batch if w.who is not None and w.who not in self._told)
         if who and self.on_trouble is not None:
             self._told |= who
             self.on_trouble(who)
@@ -291,7 +292,7 @@ class QueuedPeople:
     (a :class:`~.people.PeopleStore`).  Open invitations are held here (read once at start): their
     numbers are given here, never twice, and the store keeps them for a restart."""
 
-    def __init__(self, store: KeptStore, on_trouble: Callable[[frozenset[str]], None] | None = None,
+    def __init__(self, store: KeptStore, on_trouble: Callable[[frozenset[PersonId]], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.shared = store.shared
@@ -300,7 +301,7 @@ class QueuedPeople:
         store.write_wait(WRITE_WAIT)
         self.writer = Writer(store, on_trouble, clock)
         #: The options queued or written in this run, by key: what the store will hold.
-        self._options: dict[str, PersonOptions] = {}
+        self._options: dict[PersonId, PersonOptions] = {}
         self._notes: dict[str, str] = {}
         # (in a shared store an invitation stays with the process that made it and its table: a
         # process starting reads none, and closes none of the others')
@@ -362,17 +363,17 @@ class QueuedPeople:
     def record_match(self, result: MatchResult) -> list[RatingChange]:
         return self.store.record_match(result)           # (called on the recorder's thread, never the loop)
 
-    def matches_of(self, key: str, limit: int = 20) -> list[HistoryRow]:
-        return self.store.matches_of(key, limit)
+    def matches_of(self, person: PersonId, limit: int = 20) -> list[HistoryRow]:
+        return self.store.matches_of(person, limit)
 
-    def wins_by_partner(self, key: str) -> list[Tally]:
-        return self.store.wins_by_partner(key)
+    def wins_by_partner(self, person: PersonId) -> list[Tally]:
+        return self.store.wins_by_partner(person)
 
-    def wins_by_rules(self, key: str) -> list[Tally]:
-        return self.store.wins_by_rules(key)
+    def wins_by_rules(self, person: PersonId) -> list[Tally]:
+        return self.store.wins_by_rules(person)
 
-    def high_scores(self, key: str, limit: int = 10) -> list[HighScore]:
-        return self.store.high_scores(key, limit)
+    def high_scores(self, person: PersonId, limit: int = 10) -> list[HighScore]:
+        return self.store.high_scores(person, limit)
 
     def leaderboard(self, limit: int = 20, game: Game = Game.CANASTA) -> list[Standing]:
         return self.store.leaderboard(limit, game)
@@ -387,18 +388,18 @@ class QueuedPeople:
     def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None:
         return self.store.best_hand(entry, partner, listed_only)
 
-    def options_of(self, key: str) -> PersonOptions | None:
-        return self._options[key] if key in self._options else self.store.options_of(key)
+    def options_of(self, person: PersonId) -> PersonOptions | None:
+        return self._options[person] if person in self._options else self.store.options_of(person)
 
-    def set_options(self, key: str, options: PersonOptions) -> None:
-        self._options[key] = options
+    def set_options(self, person: PersonId, options: PersonOptions) -> None:
+        self._options[person] = options
 
         def write(store: KeptStore) -> None:
-            store.set_options(key, options)
-            if self.shared and self._options.get(key) is options:
+            store.set_options(person, options)
+            if self.shared and self._options.get(person) is options:
                 # (written: the store answers from now on, as another process may change it next)
-                self._options.pop(key, None)
-        self.writer.put(("options", key), _Write(write, who=key, every=ROW_EVERY))
+                self._options.pop(person, None)
+        self.writer.put(("options", person), _Write(write, who=person, every=ROW_EVERY))
 
     # ------------------------------------------------------------------ bans, visits (admin.py writes them off the loop)
     def ban(self, ban: Ban) -> None:
@@ -537,7 +538,7 @@ class QueuedPeople:
         def written() -> None:
             if self._marks_queued.get(row, False) is mark:
                 self._marks_queued.pop(row, None)
-        self.writer.put(("mark", *row), _Write(run, who=row[0], after=written))
+        self.writer.put(("mark", *row), _Write(run, who=PersonId.read(row[0]), after=written))
 
     def leave_note(self, note: PersonNote, waiting: int = NOTES_WAITING, keep: int = NOTES_KEEP) -> bool:
         """Queued (the caller checked the bounds: the store checks them again, and drops a note beyond)."""

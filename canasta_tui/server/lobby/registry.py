@@ -173,13 +173,12 @@ class Registry:
         #: A front of a cluster: who is online at every front (:meth:`use_presence`).
         self.presence: Presence | None = None
 
-    def _writes_wait(self, keys: frozenset[str]) -> None:
-        """On the store's writer thread: the changes of ``keys`` wait (the store cannot be written);
+    def _writes_wait(self, people: frozenset[PersonId]) -> None:
+        """On the store's writer thread: the changes of ``people`` wait (the store cannot be written);
         each of them is told, on the loop's thread."""
         def tell() -> None:
-            for key in keys:
-                person = PersonId.read(key)        # (the store writes people as text)
-                who = self.clients.get(person) if person is not None else None
+            for person in people:
+                who = self.clients.get(person)
                 if who is not None:
                     who.notify(WAITS)
         if self._loop is None:
