@@ -107,18 +107,19 @@ def test_enter_does_not_accept_an_invitation_over_a_watched_table() -> None:
 
 
 def test_invitation_numbers_are_never_given_twice_also_after_a_restart(tmp_path: Path) -> None:
+    A, B, C = (PersonId.parse(f"key:SHA256:{n}") for n in "abc")
     path = tmp_path / "people.sqlite"
     store = SqlitePeopleStore(path)
-    first = store.invite("key:a", "a", "key:b", 1, 1.0)
+    first = store.invite(A, "a", B, 1, 1.0)
     assert store.withdraw(first.id)
-    second = store.invite("key:a", "a", "key:b", 1, 2.0)
+    second = store.invite(A, "a", B, 1, 2.0)
     assert second.id > first.id
-    again = store.invite("key:c", "c", "key:b", 1, 3.0)          # the same person and table: replaced
+    again = store.invite(C, "c", B, 1, 3.0)          # the same person and table: replaced
     assert again.id > second.id and [i.id for i in store.invitations()] == [again.id]
     store.withdraw_table(1)
     store.close()
     store = SqlitePeopleStore(path)
-    assert store.invite("key:a", "a", "key:b", 2, 4.0).id > again.id
+    assert store.invite(A, "a", B, 2, 4.0).id > again.id
     store.close()
 
 

@@ -162,19 +162,38 @@ def test_a_persons_ban_keeps_its_name_and_addresses_and_recent_visitors_are_kept
 
 
 def test_invitations_stay_open_until_answered_or_their_table_goes(tmp_path: Path) -> None:
+    ann, bob, cy, dee = (PersonId.parse(f"key:SHA256:{n}") for n in ("ann", "bob", "cy", "dee"))
     s = store(tmp_path)
-    one = s.invite("key:SHA256:ann", "ann", "key:SHA256:bob", 3, 10.0)
-    again = s.invite("key:SHA256:ann", "ann", "key:SHA256:bob", 3, 11.0)   # the same twice: one invitation,
+    one = s.invite(ann, "ann", bob, 3, 10.0)
+    again = s.invite(ann, "ann", bob, 3, 11.0)   # the same twice: one invitation,
     # under a new number (a number is never given twice: a box shown for the first cannot answer it)
-    s.invite("key:SHA256:ann", "ann", "key:SHA256:cy", 3, 12.0)
-    s.invite("key:SHA256:dee", "dee", "key:SHA256:bob", 4, 13.0)
+    s.invite(ann, "ann", cy, 3, 12.0)
+    s.invite(dee, "dee", bob, 4, 13.0)
     s = reopen(s)
     assert again.id > one.id
-    assert [(i.from_name, i.table_id) for i in s.invitations_for("key:SHA256:bob")] == [("ann", 3), ("dee", 4)]
+    assert [(i.from_name, i.table_id) for i in s.invitations_for(bob)] == [("ann", 3), ("dee", 4)]
     assert not s.withdraw(one.id)
     assert s.withdraw(again.id) and not s.withdraw(again.id)
     assert s.withdraw_table(3) == 1
     assert [i.table_id for i in s.invitations()] == [4]
+
+
+def test_an_invitation_whose_person_is_not_one_is_left_out(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The store keeps people as text: a row whose text is not a person (a damaged file, another
+    program's write) is no invitation, and says so in the log; the others are read."""
+    ann, bob = PersonId.parse("key:SHA256:ann"), PersonId.parse("key:SHA256:bob")
+    s = store(tmp_path)
+    kept = s.invite(ann, "ann", bob, 3, 10.0)
+    with sqlite3.connect(s.path) as db:
+        db.execute("INSERT INTO invitations(id, from_key, from_name, to_key, table_id, made)"
+                   " VALUES (99, 'key:SHA256:ann', 'ann', 'bob\x1b[2J', 4, 11.0)")
+        db.execute("INSERT INTO invitations(id, from_key, from_name, to_key, table_id, made)"
+                   " VALUES (98, 'root', 'ann', 'key:SHA256:bob', 5, 12.0)")
+    s = reopen(s)
+    assert s.invitations() == [kept] and s.invitations_for(bob) == [kept]
+    assert kept.from_key == ann and kept.to_key == bob
+    assert "invitation 99 left out" in caplog.text and "bob\\x1b[2J" in caplog.text
+    assert "invitation 98 left out" in caplog.text
 
 
 def test_the_chat_keeps_its_last_lines_only(tmp_path: Path) -> None:

@@ -50,6 +50,9 @@ from canasta_tui.server.person import PersonId
 from .test_people import FOUR, result
 from .test_rating_rules import ADVANCED, ANN, BOB, CY, DEE, EXPERT, establish, match, seats
 
+#: The same people as the stores take them.
+ANN_ID, BOB_ID, CY_ID, DEE_ID = (PersonId.parse(k) for k in (ANN, BOB, CY, DEE))
+
 #: Every wait for another thread is bounded by this (a busy 2-core machine: generous).
 WAIT = 60.0
 
@@ -219,22 +222,22 @@ def test_bans_last_until_they_end_and_visitors_are_kept_newest_first(backend: Ba
 
 def test_invitations_are_numbered_never_twice_and_go_with_their_table(backend: Backend) -> None:
     s = backend.open()
-    one = s.invite(ANN, "ann", BOB, 3, 10.0)
-    again = s.invite(ANN, "ann", BOB, 3, 11.0)          # the same again: one invitation, a new number
-    s.invite(ANN, "ann", CY, 3, 12.0)
-    s.invite(DEE, "dee", BOB, 4, 13.0)
+    one = s.invite(ANN_ID, "ann", BOB_ID, 3, 10.0)
+    again = s.invite(ANN_ID, "ann", BOB_ID, 3, 11.0)          # the same again: one invitation, a new number
+    s.invite(ANN_ID, "ann", CY_ID, 3, 12.0)
+    s.invite(DEE_ID, "dee", BOB_ID, 4, 13.0)
     s = backend.reopen(s)
     assert again.id > one.id and s.last_invitation() == again.id + 2
-    assert [(i.from_name, i.table_id) for i in s.invitations_for(BOB)] == [("ann", 3), ("dee", 4)]
+    assert [(i.from_name, i.table_id) for i in s.invitations_for(BOB_ID)] == [("ann", 3), ("dee", 4)]
     assert not s.withdraw(one.id) and s.withdraw(again.id) and not s.withdraw(again.id)
     assert s.withdraw_table(3) == 1 and [i.table_id for i in s.invitations()] == [4]
     # Numbered by the caller (the writer numbers them in memory): kept, and never given again.
-    s.put_invitation(Invitation(40, ANN, "ann", CY, 5, 20.0))
-    s.put_invitation(Invitation(41, ANN, "ann", CY, 5, 21.0))   # the same person and table: replaced
+    s.put_invitation(Invitation(40, ANN_ID, "ann", CY_ID, 5, 20.0))
+    s.put_invitation(Invitation(41, ANN_ID, "ann", CY_ID, 5, 21.0))   # the same person and table: replaced
     s = backend.reopen(s)
     assert [i.id for i in s.invitations()] == [again.id + 2, 41] and s.last_invitation() == 41
     s.withdraw(41)
-    assert s.invite(ANN, "ann", DEE, 6, 30.0).id == 42
+    assert s.invite(ANN_ID, "ann", DEE_ID, 6, 30.0).id == 42
 
 
 def test_the_chat_keeps_its_last_lines(backend: Backend) -> None:
@@ -584,10 +587,10 @@ def test_the_servers_queue_writes_to_postgresql_on_its_writer_thread(pg_dsn: str
     try:
         people.set_options(PersonId.parse(ANN), PersonOptions(deck="ascii"))
         people.add_chat(ChatLine("ann", "hello", True, 1.0))
-        inv = people.invite(ANN, "ann", BOB, 7, 2.0)
+        inv = people.invite(ANN_ID, "ann", BOB_ID, 7, 2.0)
         people.put_names([NameRow("ann", "ann", "SHA256:ann", 1.0, 1.0)])
         people.set_note("imported", "yes")
-        assert people.options_of(PersonId.parse(ANN)) == PersonOptions(deck="ascii") and people.invitations_for(BOB) == [inv]
+        assert people.options_of(ANN_ID) == PersonOptions(deck="ascii") and people.invitations_for(BOB_ID) == [inv]
         assert people.flush(WAIT)
     finally:
         people.close()

@@ -275,7 +275,7 @@ def test_forming_tables_their_seats_options_and_invitations_outlast_a_restart() 
             assert st.state == FORMING and st.creator == person("alice") and st.turn_timer == 4
             assert [str(c.person) if c else None for c in st.claims] == [key("alice"), None, key("bob"), None]
             (inv,) = registry.invitations.invitations_for(person("carol"))
-            assert (inv.table_id, inv.from_key) == (1, key("alice"))
+            assert (inv.table_id, inv.from_key) == (1, person("alice"))
             registry.sweep()                       # nobody is back yet: the table waits for them
             assert 1 in registry.tables
             dave = await Term.connect(srv.port, "dave")

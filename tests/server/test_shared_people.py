@@ -181,7 +181,7 @@ def test_two_processes_never_give_one_invitation_number(pg_dsn: str) -> None:  #
     """Each process numbers its invitations in a block it claimed in the database."""
     one, two = QueuedPeople(PostgresPeopleStore(pg_dsn)), QueuedPeople(PostgresPeopleStore(pg_dsn))
     try:
-        got = [p.invite("key:SHA256:ann", "ann", f"key:SHA256:{n}-{i}", 1, 1.0).id
+        got = [p.invite(PersonId.parse("key:SHA256:ann"), "ann", PersonId.parse(f"key:SHA256:{n}-{i}"), 1, 1.0).id
                for n in range(5) for i, p in enumerate((one, two))]
         assert len(set(got)) == len(got), got
         assert one.flush(WAIT) and two.flush(WAIT)

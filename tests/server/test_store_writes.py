@@ -150,7 +150,7 @@ def test_no_write_of_the_people_store_runs_on_the_event_loops_thread(monkeypatch
             assert any(line.text == "hello" for line in people.last_chat(10))
             options = people.options_of(PersonId.parse(f"key:{fingerprint_of('alice')}"))
             assert options is not None and options.four_color
-            assert people.invitations_for(f"key:{fingerprint_of('bob')}") == []
+            assert people.invitations_for(PersonId.parse(f"key:{fingerprint_of('bob')}")) == []
             for t in (alice, bob):
                 await t.close()
     run(main(), timeout=120)

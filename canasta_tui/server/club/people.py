@@ -42,7 +42,7 @@ from ...lobbyview import Marked as MarkKind  # (what a person marked somebody: a
 from ...persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, transaction
 from ...table.seats import GUEST_PREFIX, KEY_PREFIX
 from ...text import printable
-from ..person import PersonId
+from ..person import PersonId, person_text
 
 if TYPE_CHECKING:
     from .evening import BestHand, ClubMatch, PairRow
@@ -572,11 +572,27 @@ class Visit(NamedTuple):
 
 class Invitation(NamedTuple):
     id: int
-    from_key: str
+    from_key: PersonId | None   # (None: not known here, a front told of it by the table's owner)
     from_name: str
-    to_key: str
+    to_key: PersonId
     table_id: int
     made: float
+
+    def row(self) -> tuple[int, str, str, str, int, float]:
+        """As the stores write it (people as text)."""
+        return self.id, person_text(self.from_key), self.from_name, str(self.to_key), self.table_id, self.made
+
+
+def invitation_of(row: Sequence[Any]) -> Invitation | None:
+    """An invitation as a store read it (``id, from_key, from_name, to_key, table_id, made``); None
+    (logged) when a person in it is not one (a damaged row: no invitation is better than a wrong one)."""
+    number, from_text, from_name, to_text, table_id, made = row
+    from_key, to_key = PersonId.read(from_text), PersonId.read(to_text)
+    if from_key is None or to_key is None:
+        log.warning("invitation %s left out: %s invites %s", printable(str(number)), printable(str(from_text))[:100],
+                    printable(str(to_text))[:100])
+        return None
+    return Invitation(int(number), from_key, str(from_name), to_key, int(table_id), float(made))
 
 
 class ChatLine(NamedTuple):
@@ -658,8 +674,8 @@ class PeopleStore(Protocol):
     def visits(self, limit: int = VISITS_KEEP) -> list[Visit]: ...
 
     # invitations
-    def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation: ...
-    def invitations_for(self, key: str) -> list[Invitation]: ...
+    def invite(self, from_key: PersonId, from_name: str, to_key: PersonId, table_id: int, made: float) -> Invitation: ...
+    def invitations_for(self, person: PersonId) -> list[Invitation]: ...
     def invitations(self) -> list[Invitation]: ...
     def withdraw(self, invitation_id: int) -> bool: ...
     def withdraw_table(self, table_id: int) -> int: ...
@@ -1140,20 +1156,20 @@ class SqlitePeopleStore(ClubReads):
                     db.execute("SELECT key, name, addresses, seen FROM visits ORDER BY seen DESC LIMIT ?", (limit,))]
 
     # ------------------------------------------------------------------ invitations
-    def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:
+    def invite(self, from_key: PersonId, from_name: str, to_key: PersonId, table_id: int, made: float) -> Invitation:
         """A new invitation, under a number no invitation of this store had before (also across a
         restart): a box left open for an answered or withdrawn one can never answer another.  An
         invitation of ``to_key`` to the same table is replaced (and its number goes with it)."""
         with self._writing() as db:
-            db.execute("DELETE FROM invitations WHERE to_key = ? AND table_id = ?", (to_key, table_id))
+            db.execute("DELETE FROM invitations WHERE to_key = ? AND table_id = ?", (str(to_key), table_id))
             kept = db.execute("SELECT value FROM notes WHERE name = ?", (INVITATION_COUNTER,)).fetchone()
             highest = db.execute("SELECT MAX(id) FROM invitations").fetchone()[0]
             last = max(_int(kept[0]) if kept else 0, int(highest or 0))
-            number = last + 1
+            inv = Invitation(last + 1, from_key, from_name, to_key, table_id, made)
             db.execute("INSERT INTO invitations(id, from_key, from_name, to_key, table_id, made)"
-                       " VALUES (?, ?, ?, ?, ?, ?)", (number, from_key, from_name, to_key, table_id, made))
-            db.execute("INSERT OR REPLACE INTO notes(name, value) VALUES (?, ?)", (INVITATION_COUNTER, str(number)))
-        return Invitation(number, from_key, from_name, to_key, table_id, made)
+                       " VALUES (?, ?, ?, ?, ?, ?)", inv.row())
+            db.execute("INSERT OR REPLACE INTO notes(name, value) VALUES (?, ?)", (INVITATION_COUNTER, str(inv.id)))
+        return inv
 
     def last_invitation(self) -> int:
         """The highest number an invitation of this store has had (the next is one more)."""
@@ -1169,9 +1185,9 @@ class SqlitePeopleStore(ClubReads):
     def put_invitation(self, inv: Invitation) -> None:
         """Keep an invitation numbered by its caller (:mod:`.writer` numbers them in memory)."""
         with self._writing() as db:
-            db.execute("DELETE FROM invitations WHERE to_key = ? AND table_id = ?", (inv.to_key, inv.table_id))
+            db.execute("DELETE FROM invitations WHERE to_key = ? AND table_id = ?", (str(inv.to_key), inv.table_id))
             db.execute("INSERT OR REPLACE INTO invitations(id, from_key, from_name, to_key, table_id, made)"
-                       " VALUES (?, ?, ?, ?, ?, ?)", tuple(inv))
+                       " VALUES (?, ?, ?, ?, ?, ?)", inv.row())
             kept = db.execute("SELECT value FROM notes WHERE name = ?", (INVITATION_COUNTER,)).fetchone()
             if inv.id > (_int(kept[0]) if kept else 0):
                 db.execute("INSERT OR REPLACE INTO notes(name, value) VALUES (?, ?)", (INVITATION_COUNTER, str(inv.id)))
@@ -1180,10 +1196,10 @@ class SqlitePeopleStore(ClubReads):
         with self._reading() as db:
             rows = db.execute("SELECT id, from_key, from_name, to_key, table_id, made FROM invitations"
                               f" {where} ORDER BY made, id", args).fetchall()
-        return [Invitation(int(i), str(f), str(fn), str(t), int(tb), float(m)) for i, f, fn, t, tb, m in rows]
+        return [inv for inv in map(invitation_of, rows) if inv is not None]
 
-    def invitations_for(self, key: str) -> list[Invitation]:
-        return self._invitations("WHERE to_key = ?", (key,))
+    def invitations_for(self, person: PersonId) -> list[Invitation]:
+        return self._invitations("WHERE to_key = ?", (str(person),))
 
     def invitations(self) -> list[Invitation]:
         return self._invitations()

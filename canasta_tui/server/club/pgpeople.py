@@ -81,6 +81,7 @@ from .people import (
     _tally,
     assess,
     history_row,
+    invitation_of,
     log,
     marks_read,
     new_rating,
@@ -721,14 +722,14 @@ class PostgresPeopleStore(ClubReads):
         highest = db.execute("SELECT MAX(id) FROM invitations").fetchone()
         return max(_int(kept[0]) if kept else 0, int(highest[0] or 0) if highest else 0)
 
-    def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:
+    def invite(self, from_key: PersonId, from_name: str, to_key: PersonId, table_id: int, made: float) -> Invitation:
         with self._writing() as db:
-            number = self._counter(db) + 1
-            db.execute("DELETE FROM invitations WHERE to_key = %s AND table_id = %s", (to_key, table_id))
+            inv = Invitation(self._counter(db) + 1, from_key, from_name, to_key, table_id, made)
+            db.execute("DELETE FROM invitations WHERE to_key = %s AND table_id = %s", (str(to_key), table_id))
             db.execute("INSERT INTO invitations(id, from_key, from_name, to_key, table_id, made)"
-                       " VALUES (%s, %s, %s, %s, %s, %s)", (number, from_key, from_name, to_key, table_id, made))
-            db.execute("UPDATE notes SET value = %s WHERE name = %s", (str(number), INVITATION_COUNTER))
-        return Invitation(number, from_key, from_name, to_key, table_id, made)
+                       " VALUES (%s, %s, %s, %s, %s, %s)", inv.row())
+            db.execute("UPDATE notes SET value = %s WHERE name = %s", (str(inv.id), INVITATION_COUNTER))
+        return inv
 
     def last_invitation(self) -> int:
         with self._reading() as db:
@@ -749,9 +750,9 @@ class PostgresPeopleStore(ClubReads):
         with self._writing() as db:
             last = self._counter(db)
             db.execute("DELETE FROM invitations WHERE (to_key = %s AND table_id = %s) OR id = %s",
-                       (inv.to_key, inv.table_id, inv.id))
+                       (str(inv.to_key), inv.table_id, inv.id))
             db.execute("INSERT INTO invitations(id, from_key, from_name, to_key, table_id, made)"
-                       " VALUES (%s, %s, %s, %s, %s, %s)", tuple(inv))
+                       " VALUES (%s, %s, %s, %s, %s, %s)", inv.row())
             if inv.id > last:
                 db.execute("UPDATE notes SET value = %s WHERE name = %s", (str(inv.id), INVITATION_COUNTER))
 
@@ -759,10 +760,10 @@ class PostgresPeopleStore(ClubReads):
         with self._reading() as db:
             rows = db.execute("SELECT id, from_key, from_name, to_key, table_id, made FROM invitations"
                               f" {where} ORDER BY made, id", args).fetchall()
-        return [Invitation(int(i), str(f), str(fn), str(t), int(tb), float(m)) for i, f, fn, t, tb, m in rows]
+        return [inv for inv in map(invitation_of, rows) if inv is not None]
 
-    def invitations_for(self, key: str) -> list[Invitation]:
-        return self._invitations("WHERE to_key = %s", (key,))
+    def invitations_for(self, person: PersonId) -> list[Invitation]:
+        return self._invitations("WHERE to_key = %s", (str(person),))
 
     def invitations(self) -> list[Invitation]:
         return self._invitations()

@@ -418,7 +418,7 @@ class QueuedPeople:
         return self.store.visits(limit)
 
     # ------------------------------------------------------------------ invitations (held here)
-    def invite(self, from_key: str, from_name: str, to_key: str, table_id: int, made: float) -> Invitation:
+    def invite(self, from_key: PersonId, from_name: str, to_key: PersonId, table_id: int, made: float) -> Invitation:
         for old in [i for i in self._invitations.values() if i.to_key == to_key and i.table_id == table_id]:
             del self._invitations[old.id]
         if self._last_invitation >= self._invitation_block_end:
@@ -447,8 +447,8 @@ class QueuedPeople:
                 self._invitations_queued.pop(number, None)
         self.writer.put(("invitation", number), _Write(write, notice=LOBBY_CHANGED))
 
-    def invitations_for(self, key: str) -> list[Invitation]:
-        return [i for i in self.invitations() if i.to_key == key]
+    def invitations_for(self, person: PersonId) -> list[Invitation]:
+        return [i for i in self.invitations() if i.to_key == person]
 
     def invitations(self) -> list[Invitation]:
         return sorted(self._invitations.values(), key=lambda i: (i.made, i.id))

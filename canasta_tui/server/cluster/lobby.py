@@ -800,7 +800,7 @@ class FrontLobby:
             else:
                 client.moved(where)
         elif what == "invited":
-            self._invited(client, key, Invitation(number, "", text, str(key), table, time.time()))
+            self._invited(client, key, Invitation(number, None, text, key, table, time.time()))
         elif what == "again":
             again = self.again_of.get(key)
             if again is not None and again.table == table:

@@ -129,7 +129,7 @@ class Invitations:
             log.info("%s invited %s, who muted them: not sent", ident.log_text(), guest.identity.log_text())
             return None
         try:
-            inv = self.registry.people.invite(str(ident.person), ident.label, str(to_key), table_id, time.time())
+            inv = self.registry.people.invite(ident.person, ident.label, to_key, table_id, time.time())
         except StoreError as exc:
             log.warning("an invitation could not be kept: %s", exc)
             return Refusal("The invitation could not be kept (the server's store failed): try again")
@@ -166,7 +166,7 @@ class Invitations:
     def invitations_for(self, key: PersonId) -> list[Invitation]:
         """The open invitations of ``key``, to tables that are still there."""
         try:
-            return [i for i in self.registry.people.invitations_for(str(key)) if i.table_id in self.registry.tables]
+            return [i for i in self.registry.people.invitations_for(key) if i.table_id in self.registry.tables]
         except StoreError as exc:
             log.warning("the invitations could not be read: %s", exc)
             return []
@@ -182,8 +182,7 @@ class Invitations:
             self.registry.people.withdraw(inv.id)
         except StoreError as exc:
             log.warning("an invitation could not be closed: %s", exc)
-        from_key = PersonId.read(inv.from_key)         # (the store keeps people as text)
-        inviter = self.registry.clients.get(from_key) if from_key is not None else None
+        inviter = self.registry.clients.get(inv.from_key) if inv.from_key is not None else None
         label = client.identity.label
         st = self.registry.tables.get(inv.table_id)
         if not accept:
@@ -217,9 +216,8 @@ class Invitations:
             by_key = {}
             try:
                 for inv in reg.people.invitations():
-                    to = PersonId.read(inv.to_key)          # (the store keeps people as text)
-                    if inv.table_id in reg.tables and to is not None:
-                        by_key.setdefault(to, []).append(inv)
+                    if inv.table_id in reg.tables:
+                        by_key.setdefault(inv.to_key, []).append(inv)
             except StoreError as exc:
                 log.warning("the invitations could not be read: %s", exc)
             self._open = (reg.generation, by_key)
