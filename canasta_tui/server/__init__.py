@@ -8,18 +8,26 @@ The package, by concept (issue 32, section 5):
   (:mod:`.door.auth`), names a key reserves (:mod:`.door.names`), and the app one connection
   runs (:mod:`.door.client`);
 * :mod:`.lobby`: every table, the connected people and the lobby's chat (:mod:`.lobby.registry`),
-  what one person may ask of them (:mod:`.lobby.service`), invitations, the tables not started
-  yet (:mod:`.lobby.forming`) and a connected person as the tables see them
+  what one person may ask of them (:mod:`.lobby.service`), invitations to a free seat
+  (:mod:`.lobby.invitations`), friends, muted people and notes (:mod:`.lobby.friends`), the tables
+  not started yet (:mod:`.lobby.forming`) and a connected person as the tables see them
   (:mod:`.lobby.connected`);
 * :mod:`.club`: the people and their records: the store (:mod:`.club.people` on SQLite,
-  :mod:`.club.pgpeople` on PostgreSQL), its writes off the event loop (:mod:`.club.writer`),
-  ratings and finished matches (:mod:`.club.results`), a person's own record
-  (:mod:`.club.records`), admins and bans (:mod:`.club.admin`);
+  :mod:`.club.pgpeople` on PostgreSQL), its writes off the event loop (:mod:`.club.writer`) and
+  the "read again" notices between processes sharing it (:mod:`.club.notices`), ratings and
+  finished matches (:mod:`.club.results`), a person's own record (:mod:`.club.records`), the
+  club's evening and partnerships (:mod:`.club.evening`), ``canasta club export``
+  (:mod:`.club.export`), admins and bans (:mod:`.club.admin`);
 * :mod:`.tables`: a server's table and who sits where, its turn timer, forfeits and rematch
   (:mod:`.tables.server_table`), and every table autosaved and brought back (:mod:`.tables.store`
   on disk, :mod:`.tables.pgstore` on PostgreSQL);
-* :mod:`.cluster`: one room over several processes (issue 32): one owner per table and the
-  take-over of a dead owner's tables (:mod:`.cluster.ownership`);
+* :mod:`.cluster`: one room over several processes (issue 32, ``docs/cluster.md``): the roles put
+  together (:mod:`.cluster.node`) and their engines checked at start (:mod:`.cluster.engines`);
+  the NATS bus (:mod:`.cluster.bus`) and what crosses it about a table (:mod:`.cluster.wire`);
+  one owner per table and the take-over of a dead owner's tables (:mod:`.cluster.ownership`); a
+  table played over the bus (:mod:`.cluster.remote`); the lobby across nodes
+  (:mod:`.cluster.lobby`); who is online at every front (:mod:`.cluster.presence`); and a whole
+  room on one machine for ``canasta cluster try`` and the tests (:mod:`.cluster.local`);
 * :mod:`.person`: who a person is (:class:`~.person.PersonId`: a key, a guest, a computer level,
   read from and written to the ``key:…`` text the stores and saves keep) and the server's no
   (:class:`~.person.Refusal`), which every part above speaks;
