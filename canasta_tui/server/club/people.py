@@ -583,6 +583,19 @@ class Invitation(NamedTuple):
         return self.id, person_text(self.from_key), self.from_name, str(self.to_key), self.table_id, self.made
 
 
+def options_read(person: PersonId, text: object) -> PersonOptions:
+    """A person's options as a store kept them (JSON text): what is not an option, or not one of its
+    values, is left at its default, and logged (a damaged row, a newer program's option)."""
+    try:
+        data = json.loads(str(text))
+    except ValueError:
+        data = None
+    options, problems = PersonOptions.from_data(data)
+    if problems:
+        log.warning("the options of %s: %s (the default is used for those)", person, "; ".join(problems))
+    return options
+
+
 def invitation_of(row: Sequence[Any]) -> Invitation | None:
     """An invitation as a store read it (``id, from_key, from_name, to_key, table_id, made``); None
     (logged) when a person in it is not one (a damaged row: no invitation is better than a wrong one)."""
@@ -1106,16 +1119,7 @@ class SqlitePeopleStore(ClubReads):
     def options_of(self, person: PersonId) -> PersonOptions | None:
         with self._reading() as db:
             row = db.execute("SELECT data FROM options WHERE key = ?", (str(person),)).fetchone()
-        if row is None:
-            return None
-        try:
-            data = json.loads(str(row[0]))
-        except ValueError:
-            data = None
-        options, problems = PersonOptions.from_data(data)
-        if problems:
-            log.warning("the options of %s: %s (the default is used for those)", person, "; ".join(problems))
-        return options
+        return None if row is None else options_read(person, row[0])
 
     def set_options(self, person: PersonId, options: PersonOptions) -> None:
         with self._writing() as db:

@@ -82,9 +82,9 @@ from .people import (
     assess,
     history_row,
     invitation_of,
-    log,
     marks_read,
     new_rating,
+    options_read,
     rate,
     rated,
     shown_points,
@@ -657,16 +657,7 @@ class PostgresPeopleStore(ClubReads):
     def options_of(self, person: PersonId) -> PersonOptions | None:
         with self._reading() as db:
             row = db.execute("SELECT data FROM options WHERE key = %s", (str(person),)).fetchone()
-        if row is None:
-            return None
-        try:
-            data = json.loads(str(row[0]))
-        except ValueError:
-            data = None
-        options, problems = PersonOptions.from_data(data)
-        if problems:
-            log.warning("the options of %s: %s (the default is used for those)", person, "; ".join(problems))
-        return options
+        return None if row is None else options_read(person, row[0])
 
     def set_options(self, person: PersonId, options: PersonOptions) -> None:
         with self._writing() as db:
