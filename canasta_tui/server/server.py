@@ -73,7 +73,9 @@ def own_tables(store: PostgresTableStore, registry: Registry) -> None:
     one it loses (its database session lost, or another owner took it) stops at once
     (:meth:`Registry.lost <.lobby.registry.Registry.lost>`); one its watch takes (a dead owner's, or
     its own when the database is back) is served from its save, its people's seats waiting as after
-    a restart (:meth:`Registry.take_back <.lobby.registry.Registry.take_back>`).  Called on the
+    a restart (:meth:`Registry.take_back <.lobby.registry.Registry.take_back>`); so are the forming
+    tables: lost with the session (:meth:`Registry.lost_forming`), and a dead owner's taken
+    (:meth:`Registry.take_forming`).  Called on the
     event loop, which the store's threads hand both to.  The one-process server on ``--database``
     calls it; so does a cluster's owner."""
     loop = asyncio.get_running_loop()
@@ -86,8 +88,16 @@ def own_tables(store: PostgresTableStore, registry: Registry) -> None:
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(registry.take_back, item)
 
-    store.on_lost = lost
-    store.watch(taken)
+    def forming_lost(why: str) -> None:
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(registry.lost_forming, why)
+
+    def forming_taken(data: object) -> None:
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(registry.take_forming, data)
+
+    store.on_lost, store.on_forming_lost = lost, forming_lost
+    store.watch(taken, on_forming=forming_taken)
 
 
 class Server:

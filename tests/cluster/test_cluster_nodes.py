@@ -52,12 +52,23 @@ class Rows:
     def __init__(self) -> None:
         self.owner_of: dict[int, str] = {}
         self.heard: dict[str, float] = {}
+        #: Each table's seats as its owner last listed them: (who, stage).
+        self.seats: dict[int, tuple[tuple[str, ...], str]] = {}
 
     async def on_rows(self, m: Incoming) -> None:
         owner = str(m.data.get("owner"))
         self.heard[owner] = time.monotonic()
         for row in m.data.get("rows", []):
             self.owner_of[int(row["id"])] = owner
+            self.seats[int(row["id"])] = (tuple(str(s["name"]) for s in row["seats"]), str(row["stage"]))
+
+
+def forming_rows(dsn: str) -> dict[str, str]:
+    """The forming tables kept in the database: owner -> its row's text."""
+    import psycopg
+
+    with psycopg.connect(dsn, connect_timeout=10) as conn:
+        return {str(o): str(d) for o, d in conn.execute("SELECT owner, data FROM canasta_tables.forming")}
 
 
 def test_four_people_over_two_fronts_at_one_table_and_its_owner_killed(tmp_path: Path, nats_url: str, nats_room: str,
@@ -126,6 +137,81 @@ def test_four_people_over_two_fronts_at_one_table_and_its_owner_killed(tmp_path:
                 print(f"--- {n.name} ---\n{n.log_text()[-4000:]}")
             raise
 
+
+
+def test_a_forming_table_whose_owner_is_killed_is_taken_over_with_its_people_seated(
+        tmp_path: Path, nats_url: str, nats_room: str, pg_dsn: str) -> None:
+    """kill -9 of the owner of a table not started yet: a survivor takes it over from the database
+    (the dead owner's name lock is free) with the same seats and creator; the people seated there,
+    over SSH at both fronts, keep their seats, one more sits down, one stands up and sits again,
+    and its creator starts it: the four play it at the survivor."""
+    with contextlib.ExitStack() as stack:
+        def start(name: str, role: str) -> Node:
+            return stack.enter_context(node(tmp_path, name, role, database=pg_dsn, bus=nats_url, room=nats_room))
+        owners = {n.name: n for n in (start("owner-1", "owner"), start("owner-2", "owner"))}
+        one, two = start("front-1", "front"), start("front-2", "front")
+
+        async def go() -> None:
+            rows = Rows()
+            bus = await Bus.connect(nats_url, room=nats_room, name="test")
+            await bus.subscribe("lobby.rows.*", rows.on_rows)
+            await until(lambda: set(rows.heard) == set(owners), "both owners' rows")
+            alice, carol = await Term.connect(one.port, "alice"), await Term.connect(one.port, "carol")
+            bob, dave = await Term.connect(two.port, "bob"), await Term.connect(two.port, "dave")
+            people = (alice, bob, carol, dave)
+            await alice.wait_for("No tables yet")
+            await create_table(alice)
+            await bob.wait_for("1  alice✓")
+            await bob.press("2", "2  bob✓ (you)")
+            await carol.wait_for("2  bob✓")
+            await carol.press("3", "3  carol✓ (you)")
+            for t in people:
+                await t.wait_for(lambda s: "3  carol✓" in s and "2  bob✓" in s and "1  alice✓" in s)
+            await until(lambda: len(rows.owner_of) == 1, "the table's owner")
+            (table,) = rows.owner_of
+            first = owners[rows.owner_of[table]]
+            survivor = next(n for n in owners.values() if n is not first)
+            seats = rows.seats[table]
+            assert seats[1] == "forming" and seats[0][:3] == ("alice", "bob", "carol"), seats
+            await until(lambda: str(table) in forming_rows(pg_dsn).get(first.name, ""), "the forming table kept")
+            first.kill()
+            killed = time.monotonic()
+            await until(lambda: rows.owner_of.get(table) == survivor.name, "the forming table at the other owner",
+                        timeout=60)
+            took = time.monotonic() - killed
+            print(f"forming take-over: table {table} was at {survivor.name} {took:.2f} s after kill -9 of {first.name}")
+            assert took < TAKE_OVER, f"the forming table came back after {took:.1f} s"
+            assert rows.seats[table] == seats             # the same seats, not started
+            kept = forming_rows(pg_dsn)
+            assert first.name not in kept and str(table) in kept.get(survivor.name, ""), kept
+            # The survivor has it: a newcomer sits down, a seated one stands up and sits again.
+            await dave.press("4", "4  dave✓ (you)")
+            for t in people:
+                await t.wait_for("4  dave✓")
+            assert rows.owner_of[table] == survivor.name
+            await bob.press("u", "You stood up")
+            await alice.wait_for(lambda s: "2  bob✓" not in s)
+            await bob.press("2", "2  bob✓ (you)")
+            await alice.wait_for("2  bob✓")
+            # Its creator starts it: each of the four is seated by the survivor's word, at their front.
+            alice.send("s")
+            for t in people:
+                await t.wait_for("Your hand")
+            dealt = stock_of(alice.text())
+            assert dealt is not None
+            await asyncio.gather(*(drive(t, lambda s: (stock_of(s) or 99) <= dealt - 2, timeout=180) for t in people))
+            await until(lambda: len({public_part(t.text()) for t in people}) == 1, "the four screens agreeing")
+            assert rows.owner_of[table] == survivor.name and rows.seats[table][1] == "playing"
+            for t in people:
+                await t.close()
+            await bus.close()
+
+        try:
+            run(go(), timeout=300)
+        except BaseException:
+            for n in (*owners.values(), one, two):
+                print(f"--- {n.name} ---\n{n.log_text()[-4000:]}")
+            raise
 
 
 def test_one_node_of_both_roles_serves_a_table_over_the_bus(tmp_path: Path, nats_url: str, nats_room: str,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import queue
@@ -361,3 +362,52 @@ def test_a_save_the_database_cancels_is_trouble_told_not_a_lost_table(pg_dsn: st
         assert store.read_record(store.record_ref(table_id)).match == table.match
     finally:
         store.close(WAIT)
+
+
+def test_a_dead_owners_forming_tables_are_taken_once_its_name_is_free_and_never_while_it_lives(
+        pg_dsn: str) -> None:
+    """An owner holds its name's lock while it lives: nobody takes its forming tables, and no second
+    owner of its name starts.  Once its session ends, one survivor's scan takes its forming tables
+    (handed on whole, its row gone), and the owner, if alive after all, writes them no more."""
+    from canasta_tui.server.cluster.ownership import OwnershipError
+
+    data = {"forming": [{"id": 9, "creator": "key:SHA256:ann", "claims": [["key:SHA256:ann", "ann"], None]}]}
+    owner = PostgresTableStore(pg_dsn, "owner-1")
+    owner.load()
+    owner.start()
+    dropped: list[str] = []
+    owner.on_forming_lost = dropped.append
+    survivors = [PostgresTableStore(pg_dsn, f"survivor-{i}") for i in (1, 2)]
+    got: list[list[object]] = [[], []]
+    watches = [s.watch(lambda st: None, start=False, on_forming=got[i].append) for i, s in enumerate(survivors)]
+    twin = PostgresTableStore(pg_dsn, "owner-1")
+    try:
+        owner.save_forming(json.dumps(data))
+        assert owner.flush(WAIT)
+        for s in survivors:
+            s.load()
+        for w in watches:
+            w.scan()
+        assert got == [[], []]                                 # it lives: its forming tables are its own
+        with pytest.raises(OwnershipError, match="another owner named owner-1"):
+            twin.load()
+        with psycopg.connect(pg_dsn, autocommit=True) as db:
+            db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
+                       "'canasta owner owner-1'")
+        deadline = time.monotonic() + WAIT
+        while not any(got) and time.monotonic() < deadline:   # (its backend lets the lock go as it exits)
+            for w in watches:
+                w.scan()
+            time.sleep(0.05)
+        assert sorted(map(len, got)) == [0, 1] and data in got[0] + got[1]    # one survivor, once
+        with psycopg.connect(pg_dsn, autocommit=True) as db:
+            kept = {str(r[0]) for r in db.execute("SELECT owner FROM canasta_tables.forming")}
+        assert "owner-1" not in kept
+        assert not owner.ownership.check() and dropped             # the owner finds out: they stop there
+        owner.save_forming(json.dumps({"forming": []}) + " ")      # ... and writes them no more
+        assert owner.flush(WAIT)
+        with psycopg.connect(pg_dsn, autocommit=True) as db:
+            assert db.execute("SELECT count(*) FROM canasta_tables.forming WHERE owner = 'owner-1'").fetchone() == (0,)
+    finally:
+        for store in (owner, twin, *survivors):
+            store.close(WAIT)

@@ -529,6 +529,10 @@ class OwnerLobby:
                 over.saw_again(person.identity.person)
                 return {"why": None}
             return {"why": reason(over.answer_again(client, _bool(data, "yes")))}
+        if op == "here":
+            # (a person seated at a forming table this owner took over from a dead one: their stand-in
+            # is here now, so the start, a notice or a dismissal reaches them at their front)
+            return {}
         if op == "sit":
             why, where = reg.sit(client, table, _int(data, "seat", 0, SEATS_MAX - 1))
             return {"why": reason(why), "where": where_data(where)}
@@ -733,6 +737,8 @@ class FrontLobby:
         self.invitations: dict[PersonId, dict[int, Invitation]] = {}
         #: "Play again?" of the table held elsewhere each of this front's people has just finished.
         self.again_of: dict[PersonId, RemoteAgain] = {}
+        #: The owner of each forming table where this front's people sit, as its rows last said.
+        self._forming_at: dict[int, str] = {}
 
     async def start(self) -> None:
         self._subs = [await self.bus.subscribe("lobby.rows.*", self._rows),
@@ -753,6 +759,31 @@ class FrontLobby:
 
     async def _rows(self, m: Incoming) -> None:
         self.mirror.heard(m)
+        self._seated_moved()
+
+    def _seated_moved(self) -> None:
+        """A forming table where this front's people sit has another owner (its owner died and a
+        survivor took it over): each of them says they are here to the new owner, whose stand-in
+        for them then hears the start, a notice or a dismissal as the old one did."""
+        clients = self.registry.clients
+        now: dict[int, str] = {}
+        for owner, (_, rows, _) in self.mirror.owners.items():
+            for r in rows:
+                if r.row.stage == FORMING and any(k in clients for k in (*r.keys, r.creator) if k is not None):
+                    now[r.row.id] = owner
+                    before = self._forming_at.get(r.row.id)
+                    if before is not None and before != owner:
+                        log.info("front %s: table %d, not started, is at owner %s now (it was at %s)",
+                                 self.name, r.row.id, owner, before)
+                        for key in {k for k in (*r.keys, r.creator) if k is not None}:
+                            who = clients.get(key)
+                            if who is not None:
+                                self.ask(who, owner, {"op": "here", "table": r.row.id}, _told_why(who))
+        # (a table whose owner is silent for now keeps the owner it had: the one it is taken from)
+        for table, owner in self._forming_at.items():
+            if table not in now and self.mirror.owner_of(table) is None:
+                now[table] = owner
+        self._forming_at = now
 
     async def _heartbeat(self) -> None:
         while True:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from ..config import ConfigError, ServerConfig
 from ..lobby.registry import Registry
-from ..tables.store import StoredTable, TableStore
+from ..tables.store import TableStore
 from .engines import EngineError, bus_urls, reach_bus, reach_database, shown_bus, shown_database
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class OwnerNode:
         self._sweep: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        from ..server import computers_executor
+        from ..server import computers_executor, own_tables
         from ..tables.pgstore import PostgresTableStore
         from .lobby import OwnerLobby, TableNumbers
         from .ownership import OwnershipError
@@ -99,17 +99,16 @@ class OwnerNode:
         except OwnershipError as exc:
             raise EngineError(str(exc)) from None
         self._store = store
-        stored, next_id = await loop.run_in_executor(None, store.load)
-
-        def lost(table_id: int, why: str) -> None:          # (on the store's thread)
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._lost, table_id, why)
+        try:
+            stored, next_id = await loop.run_in_executor(None, store.load)
+        except OwnershipError as exc:
+            raise EngineError(str(exc)) from None
 
         def trouble(table_id: int, reason: str | None) -> None:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._trouble, table_id, reason)
 
-        store.on_lost, store.on_trouble = lost, trouble
+        store.on_trouble = trouble
         store.start()
         self.registry = Registry(config, store, self._executor)
         self.registry.restore(stored, next_id)
@@ -119,22 +118,10 @@ class OwnerNode:
                                 epoch_of=lambda table: store.ownership.held.get(table, 1))
         await self.lobby.start()
 
-        def taken(item: StoredTable) -> None:                # (on the take-over's thread)
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._taken, item)
-
-        store.watch(taken)
+        # Tables lost stop at once; a dead owner's are taken, started ones and forming ones.
+        own_tables(store, self.registry)
         self._sweep = asyncio.get_running_loop().create_task(self._watch_tables())
         log.info("owner %s: %d tables, in room %s", self.name, len(self.registry.tables), config.room)
-
-    def _taken(self, item: StoredTable) -> None:
-        """A table nobody held (its owner died) is this owner's now: it plays on here."""
-        if self.registry is not None:
-            self.registry.take_back(item)
-
-    def _lost(self, table_id: int, why: str) -> None:
-        if self.registry is not None:
-            self.registry.lost(table_id, why)
 
     def _trouble(self, table_id: int, reason: str | None) -> None:
         if self.registry is not None:

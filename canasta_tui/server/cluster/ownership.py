@@ -43,6 +43,12 @@ log = logging.getLogger("canasta.server")
 #: The first key of every table's advisory lock (the second is the table's id): "cnst" in ASCII,
 #: apart from any other use of advisory locks in the database (two-key locks are a space of their own).
 TABLE_LOCKS = 0x636E7374
+#: The first key of every owner's name lock (the second is the owner's number in
+#: ``canasta_tables.owners``): "cnsf".  An owner holds its name's lock while it lives; its forming
+#: tables (``canasta_tables.forming``, by owner) are taken over by a survivor once it is free.
+FORMING_LOCKS = 0x636E7366
+#: How many dead owners' forming tables one scan takes at most (the next scan takes more).
+FORMING_AT_ONCE = 20
 #: The highest table id (an advisory lock's second key is a 4-byte integer; a disk store's file
 #: names take 9 digits).
 MAX_TABLE_ID = 999_999_999
@@ -127,6 +133,14 @@ class Ownership:
         self.on_lost: Callable[[int, str], None] | None = None
         #: Writes refused because the table is not this owner's (a stale epoch, a table never taken).
         self.refused = 0
+        #: This session holds the owner's name lock: its forming tables are its own (nobody takes
+        #: them) and it may write them.  Lost with the session (:attr:`on_forming_lost`).
+        self.named = False
+        #: The name lock was lost with a session: the next scan takes it again, and its forming row.
+        self._unnamed = False
+        #: Called (why) when the name lock is lost with the session: the forming tables stop here
+        #: at once (a survivor may take them); on the thread that found out.
+        self.on_forming_lost: Callable[[str], None] | None = None
         self._lock = threading.RLock()
         self._conn: Conn | None = None
 
@@ -135,7 +149,7 @@ class Ownership:
         """The owner's session; a new one only when no table is held (a lost session loses them all)."""
         if self._conn is not None and not self._conn.closed and not self._conn.broken:
             return self._conn
-        if self.held:       # (never a new session under held tables: their locks died with the old one)
+        if self.held or self.named:     # (never a new session under held locks: they died with the old one)
             self.lose_all("the connection to the tables' database was lost")
             raise OwnershipError(f"{self.where}: the connection to the tables' database was lost")
         if self._conn is not None:
@@ -178,6 +192,8 @@ class Ownership:
             lost = sorted(self.held)
             self.held.clear()
             self.locked.clear()
+            named, self.named = self.named, False
+            self._unnamed = self._unnamed or named
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -185,6 +201,13 @@ class Ownership:
             log.warning("owner %s lost its tables %s: %s", self.owner, ", ".join(map(str, lost)), why)
         for table_id in lost:
             self._tell_lost(table_id, why)
+        if named:
+            log.warning("owner %s lost its tables not started: %s", self.owner, why)
+            if self.on_forming_lost is not None:
+                try:
+                    self.on_forming_lost(why)
+                except Exception:
+                    log.exception("the loss of the tables not started could not be told")
 
     def _tell_lost(self, table_id: int, why: str) -> None:
         if self.on_lost is not None:
@@ -205,6 +228,87 @@ class Ownership:
         if had is not None:
             log.warning("owner %s no longer serves table %d: %s", self.owner, table_id, why)
             self._tell_lost(table_id, why)
+
+    # ------------------------------------------------------------------ the owner's name
+    def _name_number(self, conn: Conn, name: str) -> int:
+        """The number of ``name``'s lock (``canasta_tables.owners``: one a name, never two alike)."""
+        conn.execute("INSERT INTO canasta_tables.owners (name) VALUES (%s) ON CONFLICT (name) DO NOTHING", (name,))
+        row = conn.execute("SELECT n FROM canasta_tables.owners WHERE name = %s", (name,)).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def hold_name(self) -> bool:
+        """Take this owner's name lock (its forming tables are its own while it lives); False when
+        another live process holds it (an owner of the same name: each needs its own)."""
+        with self._lock:
+            if self.named:
+                return True
+            try:
+                conn = self._session()
+                n = self._name_number(conn, self.owner)
+                got = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (FORMING_LOCKS, n)).fetchone()
+            except psycopg.Error as exc:
+                raise self._failed(exc, "the owner's name could not be held") from None
+            self.named = bool(got and got[0])
+            return self.named
+
+    def write_forming(self, text: str) -> bool:
+        """Keep this owner's forming tables (``""``: it has none), only while it holds its name
+        (a survivor may have taken them since the session was lost).  False (logged) if not."""
+        with self._lock:
+            if not self.named and not self._unnamed:
+                self.hold_name()         # (never held yet: a store that did not load first)
+            if not self.named:
+                self.refused += 1
+                log.warning("owner %s: its tables not started were not written: it does not hold its name", self.owner)
+                return False
+            try:
+                conn = self._session()
+                if not text:
+                    conn.execute("DELETE FROM canasta_tables.forming WHERE owner = %s", (self.owner,))
+                else:
+                    conn.execute("INSERT INTO canasta_tables.forming (owner, data, updated) VALUES (%s, %s, now())"
+                                 " ON CONFLICT (owner) DO UPDATE SET data = excluded.data, updated = now()",
+                                 (self.owner, text))
+            except psycopg.Error as exc:
+                raise self._failed(exc, "the tables not started could not be kept") from None
+            return True
+
+    def take_forming(self, limit: int = FORMING_AT_ONCE) -> list[tuple[str, str]]:
+        """The forming tables of owners whose name nobody holds (dead ones), as (owner, text): each
+        row is taken in one statement under that owner's name lock (deleted: they are this owner's
+        now, kept in its own row at its next write), then the lock let go.  After a lost session,
+        this owner's own name and row first (its row is kept where it is)."""
+        out: list[tuple[str, str]] = []
+        with self._lock:
+            try:
+                conn = self._session()
+                if self._unnamed and self.hold_name():
+                    self._unnamed = False
+                    row = conn.execute("SELECT data FROM canasta_tables.forming WHERE owner = %s",
+                                       (self.owner,)).fetchone()
+                    if row is not None:
+                        out.append((self.owner, str(row[0])))
+                if not self.named:
+                    return out
+                # (the candidates are read first, MATERIALIZED: a lock is tried only on rows returned)
+                dead = [(str(r[0]), int(r[1])) for r in conn.execute(
+                    "WITH c AS MATERIALIZED (SELECT f.owner, o.n FROM canasta_tables.forming f"
+                    " JOIN canasta_tables.owners o ON o.name = f.owner WHERE f.owner <> %s ORDER BY f.owner LIMIT %s)"
+                    " SELECT owner, n FROM c WHERE pg_try_advisory_lock(%s, n)",
+                    (self.owner, limit, FORMING_LOCKS)).fetchall()]
+                for owner, n in dead:
+                    row = conn.execute("DELETE FROM canasta_tables.forming WHERE owner = %s RETURNING data",
+                                       (owner,)).fetchone()
+                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", (FORMING_LOCKS, n))
+                    if row is not None:
+                        out.append((owner, str(row[0])))
+            except psycopg.Error as exc:
+                raise self._failed(exc, "the tables not started of owners gone could not be taken") from None
+        for owner, _ in out:
+            if owner != self.owner:
+                log.info("owner %s took the tables not started of owner %s", self.owner, printable(owner))
+        return out
 
     # ------------------------------------------------------------------ taking tables
     def _adopt(self, table_id: int, save: str, state: str, meta: str) -> bool:
@@ -339,6 +443,7 @@ class Ownership:
         with self._lock:
             self.held.clear()
             self.locked.clear()
+            self.named = False
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -352,9 +457,12 @@ class TakeOver:
     default): a test hands its own to run scans when it says.  :meth:`scan` is one scan."""
 
     def __init__(self, ownership: Ownership, on_taken: Callable[[Taken], None], *, interval: float = SCAN_INTERVAL,
-                 wait: Callable[[float], bool] | None = None) -> None:
+                 wait: Callable[[float], bool] | None = None,
+                 on_forming: Callable[[str, str], None] | None = None) -> None:
         self.ownership = ownership
         self.on_taken = on_taken
+        #: Hears (owner, text) of the forming tables taken from an owner gone (None: not taken).
+        self.on_forming = on_forming
         self.interval = interval
         self._stop = threading.Event()
         self._wait = wait or self._stop.wait
@@ -371,6 +479,7 @@ class TakeOver:
             return []
         try:
             taken = own.take_orphans()
+            forming = own.take_forming() if self.on_forming is not None else []
         except OwnershipError as exc:
             now = time.monotonic()
             if now - self._complained > 60:
@@ -383,6 +492,13 @@ class TakeOver:
             except Exception:
                 log.exception("table %d was taken but could not be served", t.id)
                 own.lose(t.id, "it could not be served here")
+        for owner, text in forming:
+            if self.on_forming is not None:
+                try:
+                    self.on_forming(owner, text)
+                except Exception:
+                    log.exception("the tables not started of owner %s were taken but could not be served",
+                                  printable(owner))
         return taken
 
     def start(self) -> None:
@@ -401,5 +517,5 @@ class TakeOver:
             self._thread.join(timeout)
 
 
-__all__ = ["ASIDE", "CORRUPT", "MAX_TABLE_ID", "OVER", "PLAYING", "SCAN_INTERVAL", "STATES", "TABLE_LOCKS",
+__all__ = ["ASIDE", "CORRUPT", "FORMING_LOCKS", "MAX_TABLE_ID", "OVER", "PLAYING", "SCAN_INTERVAL", "STATES", "TABLE_LOCKS",
            "Ownership", "OwnershipError", "TakeOver", "Taken", "connect", "default_owner", "where_of"]

@@ -121,10 +121,16 @@ class FormingTables:
             self._kept = text
             self.registry.store.save_forming(text if data else "")
 
-    def restore(self, data: object) -> None:
+    def forget(self) -> None:
+        """The forming tables shown now are taken as written (those gone were another owner's to
+        keep): nothing is written until they change."""
+        self._kept = _forming_text(self.data())
+
+    def restore(self, data: object, taken: bool = False) -> None:
         """Bring back the forming tables an earlier run kept; their people have until the forming
         timeout (counted from now) to come back, each finding their seat claimed (``data``: what
-        :meth:`TableStore.load_forming <.store.TableStore.load_forming>` read)."""
+        :meth:`TableStore.load_forming <.store.TableStore.load_forming>` read).  ``taken``: they
+        are a dead owner's, whose people are connected still (guests too)."""
         from ...ai import ALL_LEVELS
         from ...engine import RulesError, rules_from_dict
 
@@ -160,7 +166,7 @@ class FormingTables:
                                   else None)
                 if all(c is None for c in claims):
                     continue
-                if all(c is None or c.person.is_guest for c in claims):
+                if not taken and all(c is None or c.person.is_guest for c in claims):
                     # (a guest is their connection: none of them can come back to claim a seat)
                     log.info("table %d was not brought back: it had not started, and only guests sat there", table_id)
                     continue
@@ -177,7 +183,7 @@ class FormingTables:
                     creator = next(c.person for c in claims if c is not None)
                 reg.bring_back(table_id, rules, level, creator, seed, item.get("rated") is True, timer, claims, item,
                                time.monotonic() + max(0.0, keep - age), age)
-                log.info("table %d is back, not started: %s", table_id,
+                log.info("table %d is %s, not started: %s", table_id, "taken over" if taken else "back",
                          ", ".join(printable(c.name) for c in claims if c is not None))
             except (ValueError, RulesError, TypeError) as exc:
                 log.warning("a table not started could not be brought back (%s)", printable(str(exc)))

@@ -293,6 +293,28 @@ class Registry:
         log.info("table %d is served again", item.id)
         self.changed()
 
+    def take_forming(self, data: object) -> None:
+        """The forming tables of an owner gone (its name's lock was free: ``cluster/ownership.py``)
+        are this server's now: the same seats, options and creator, kept as its own from now on;
+        their people, still connected at their fronts, act on them here."""
+        before = set(self.tables)
+        self.forming.restore(data, taken=True)
+        if set(self.tables) - before:
+            self.changed()
+
+    def lost_forming(self, why: str) -> None:
+        """The forming tables are no longer this server's (its database session was lost: another
+        owner may take them): they go from here at once, and nothing of them is written from here."""
+        gone = [st for st in self.tables.values() if st.state == FORMING]
+        for st in gone:
+            self.tables.pop(st.id, None)
+            self.invitations.forget(st.id)
+        if gone:
+            log.warning("tables %s, not started, are no longer served here: %s",
+                        ", ".join(str(st.id) for st in gone), printable(why))
+        self.forming.forget()
+        self.changed()
+
     def lost(self, table_id: int, why: str) -> None:
         """A table that is no longer this server's (``tables/pgstore.py``: its database connection
         lost, or another owner took it) stops at once: nothing of it is served nor written here."""

@@ -88,6 +88,13 @@ MIGRATIONS: tuple[str, ...] = (
         updated TIMESTAMPTZ NOT NULL DEFAULT now()
     );
     """,
+    # 2: owners' names, numbered for their name locks (a dead owner's forming tables are taken over).
+    f"""
+    CREATE TABLE {SCHEMA}.owners (
+        name TEXT PRIMARY KEY,
+        n SERIAL UNIQUE
+    );
+    """,
 )
 #: The schema version this program writes.
 VERSION = len(MIGRATIONS)
@@ -165,6 +172,10 @@ class PostgresTableStore(TableStore):
         self.owner = self.ownership.owner
         #: Called (table id, why) when a table is no longer this owner's: stop serving it at once.
         self.on_lost: Callable[[int, str], None] | None = None
+        #: Called (why) when the forming tables are no longer this owner's (its session lost: a
+        #: survivor may take them): stop showing them at once.
+        self.on_forming_lost: Callable[[str], None] | None = None
+        self.ownership.on_forming_lost = self._forming_lost
         #: Called (table id, epoch, match) on the writer's thread when a save commits: the moves in
         #: it count now (a publisher may send them on).
         self.on_saved: Callable[[int, int, Match], None] | None = None
@@ -211,6 +222,9 @@ class PostgresTableStore(TableStore):
         out: list[StoredTable] = []
         if not self.owns:
             return out, 1
+        if not self.ownership.hold_name():
+            raise OwnershipError(f"{self.where}: another owner named {self.owner} is running: give each its own "
+                                 "name (--node)")
         try:
             while True:
                 taken = self.ownership.take_orphans()
@@ -252,16 +266,25 @@ class PostgresTableStore(TableStore):
             log.warning("table %d could not be marked %s: %s", table_id, state, exc)
 
     def watch(self, on_taken: Callable[[StoredTable], None], *, interval: float = 0.5,
-              wait: Callable[[float], bool] | None = None, start: bool = True) -> TakeOver:
+              wait: Callable[[float], bool] | None = None, start: bool = True,
+              on_forming: Callable[[object], None] | None = None) -> TakeOver:
         """A survivor's watch (:class:`~..cluster.ownership.TakeOver`): every ``interval`` seconds the
-        tables nobody owns are taken, loaded, and each handed to ``on_taken`` (on the watch's thread).
-        ``wait`` replaces the wait between scans (tests); ``start=False`` leaves it to :meth:`TakeOver.scan`."""
+        tables nobody owns are taken, loaded, and each handed to ``on_taken`` (on the watch's thread);
+        with ``on_forming``, so are the forming tables of owners gone (each owner's as the JSON data
+        :meth:`load_forming` reads).  ``wait`` replaces the wait between scans (tests);
+        ``start=False`` leaves it to :meth:`TakeOver.scan`."""
         def taken(t: Taken) -> None:
             st = self.loaded(t)
             if st is not None:
                 on_taken(st)
 
-        self._watch = TakeOver(self.ownership, taken, interval=interval, wait=wait)
+        def forming(owner: str, text: str) -> None:
+            data = self._forming_data(owner, text)
+            if data is not None and on_forming is not None:
+                on_forming(data)
+
+        self._watch = TakeOver(self.ownership, taken, interval=interval, wait=wait,
+                               on_forming=forming if on_forming is not None else None)
         if start:
             self._watch.start()
         return self._watch
@@ -280,20 +303,27 @@ class PostgresTableStore(TableStore):
             return None
         if row is None:
             return None
+        return self._forming_data(self.owner, str(row[0]))
+
+    def _forming_data(self, owner: str, text: str) -> object:
+        """An owner's forming tables' text read (None: it does not read; it is kept, with a line in
+        the log, under ``<owner>.corrupt-TIME``, where no owner takes it)."""
         try:
-            text = str(row[0])
             if len(text) > FORMING_MAX:
                 raise ValueError(f"{len(text)} characters, over {FORMING_MAX}")
             return json.loads(text)
         except (ValueError, RecursionError) as exc:
-            kept = f"{self.owner}.corrupt-{stamp()}"
+            kept = f"{owner}.corrupt-{stamp()}"
             try:
                 with self._db_lock:
-                    self._conn().execute(f"UPDATE {SCHEMA}.forming SET owner = %s WHERE owner = %s", (kept, self.owner))
+                    self._conn().execute(f"INSERT INTO {SCHEMA}.forming (owner, data) VALUES (%s, %s) ON CONFLICT "
+                                         "(owner) DO UPDATE SET data = excluded.data", (kept, text))
+                    if owner == self.owner:
+                        self._conn().execute(f"DELETE FROM {SCHEMA}.forming WHERE owner = %s", (owner,))
             except (psycopg.Error, OwnershipError) as exc2:
-                kept = f"where it was ({first_line(exc2)})"
-            log.warning("the tables not started could not be read (%s); the row is kept as %s",
-                        printable(str(exc))[:200], printable(kept))
+                kept = f"nowhere ({first_line(exc2)})"
+            log.warning("the tables not started could not be read (%s: %s); the row is kept as %s",
+                        printable(owner), printable(str(exc))[:200], printable(kept))
             return None
 
     # ------------------------------------------------------------------ writing (the writer's thread)
@@ -335,6 +365,10 @@ class PostgresTableStore(TableStore):
         if self.on_lost is not None:
             self.on_lost(table_id, why)
 
+    def _forming_lost(self, why: str) -> None:
+        if self.on_forming_lost is not None:
+            self.on_forming_lost(why)
+
     def _put_aside(self, table_id: int, why: str) -> None:
         try:
             done = self.ownership.set_state(table_id, ASIDE, why)
@@ -349,17 +383,11 @@ class PostgresTableStore(TableStore):
         if not self.owns:
             return
         try:
-            with self._db_lock:
-                conn = self._conn()
-                if not text:
-                    conn.execute(f"DELETE FROM {SCHEMA}.forming WHERE owner = %s", (self.owner,))
-                else:
-                    conn.execute(f"INSERT INTO {SCHEMA}.forming (owner, data, updated) VALUES (%s, %s, now())"
-                                 " ON CONFLICT (owner) DO UPDATE SET data = excluded.data, updated = now()",
-                                 (self.owner, text))
-        except (psycopg.Error, OwnershipError) as exc:
+            # (on the owner's session, under its name lock: never once a survivor may have them)
+            self.ownership.write_forming(text)
+        except OwnershipError as exc:
             self.failures += 1
-            log.warning("the tables not started could not be kept: %s", first_line(exc))
+            log.warning("the tables not started could not be kept: %s", exc)
 
     def close(self, timeout: float = 10.0) -> None:
         """Write what is pending, stop the writer and the watch, and let every table go."""
