@@ -380,7 +380,8 @@ def test_a_dead_owners_forming_tables_are_taken_once_its_name_is_free_and_never_
     survivors = [PostgresTableStore(pg_dsn, f"survivor-{i}") for i in (1, 2)]
     got: list[list[object]] = [[], []]
     watches = [s.watch(lambda st: None, start=False, on_forming=got[i].append) for i, s in enumerate(survivors)]
-    twin = PostgresTableStore(pg_dsn, "owner-1")
+    twin = PostgresTableStore(pg_dsn, "owner-1", name_taken_refuses=True)      # (a cluster's owner)
+    single = PostgresTableStore(pg_dsn, "owner-1")       # (a one-process server: another name of its own)
     try:
         owner.save_forming(json.dumps(data))
         assert owner.flush(WAIT)
@@ -391,6 +392,8 @@ def test_a_dead_owners_forming_tables_are_taken_once_its_name_is_free_and_never_
         assert got == [[], []]                                 # it lives: its forming tables are its own
         with pytest.raises(OwnershipError, match="another owner named owner-1"):
             twin.load()
+        single.load()
+        assert single.owner == f"owner-1-{os.getpid()}" and single.ownership.named
         with psycopg.connect(pg_dsn, autocommit=True) as db:
             db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
                        "'canasta owner owner-1'")
@@ -409,5 +412,5 @@ def test_a_dead_owners_forming_tables_are_taken_once_its_name_is_free_and_never_
         with psycopg.connect(pg_dsn, autocommit=True) as db:
             assert db.execute("SELECT count(*) FROM canasta_tables.forming WHERE owner = 'owner-1'").fetchone() == (0,)
     finally:
-        for store in (owner, twin, *survivors):
+        for store in (owner, twin, single, *survivors):
             store.close(WAIT)

@@ -94,8 +94,8 @@ class OwnerNode:
         # Every table's save in the room's database, this owner's by lock and epoch (ownership.py);
         # at start it takes the playing tables nobody holds (a dead owner's, or its own of before).
         try:
-            store = await loop.run_in_executor(None, lambda: PostgresTableStore(config.database, self.name,
-                                                                                config.tables_dir))
+            store = await loop.run_in_executor(None, lambda: PostgresTableStore(
+                config.database, self.name, config.tables_dir, name_taken_refuses=True))
         except OwnershipError as exc:
             raise EngineError(str(exc)) from None
         self._store = store

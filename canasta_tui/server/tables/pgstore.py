@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import threading
 from collections.abc import Callable
@@ -42,6 +43,7 @@ from ..cluster.ownership import (
     ASIDE,
     CORRUPT,
     OVER,
+    OWNER_MAX,
     PLAYING,
     Conn,
     Ownership,
@@ -160,8 +162,11 @@ class PostgresTableStore(TableStore):
     of the cluster).  ``directory`` is where a disk store kept records before (replays of them)."""
 
     def __init__(self, dsn: str, owner: str = "", directory: Path | None = None, *, owns: bool = True,
-                 connect_timeout: float = 5.0, statement_timeout: float = 10.0) -> None:
+                 connect_timeout: float = 5.0, statement_timeout: float = 10.0, name_taken_refuses: bool = False) -> None:
         super().__init__(directory or Path("tables"))
+        #: A cluster's owner (its name is its subject on the bus) does not start when another live
+        #: process holds its name; a one-process server keeps its forming tables under another.
+        self.name_taken_refuses = name_taken_refuses
         self.dsn = dsn
         #: False for a process that serves no table (a cluster's front): it reads records (replays)
         #: and takes, writes and keeps nothing.
@@ -223,8 +228,17 @@ class PostgresTableStore(TableStore):
         if not self.owns:
             return out, 1
         if not self.ownership.hold_name():
-            raise OwnershipError(f"{self.where}: another owner named {self.owner} is running: give each its own "
-                                 "name (--node)")
+            if self.name_taken_refuses:
+                raise OwnershipError(f"{self.where}: another owner named {self.owner} is running: give each its "
+                                     "own name (--node)")
+            # (two one-process servers on one database, neither named: this one's forming tables are
+            # kept under a name of its own, which a survivor takes over once this process has ended)
+            other = f"{self.owner[:OWNER_MAX - 12]}-{os.getpid()}"
+            log.info("another server keeps its tables not started as %s: this one's are kept as %s",
+                     printable(self.owner), printable(other))
+            self.owner = self.ownership.owner = other
+            if not self.ownership.hold_name():
+                raise OwnershipError(f"{self.where}: another owner named {other} is running")
         try:
             while True:
                 taken = self.ownership.take_orphans()
