@@ -41,6 +41,9 @@ STALL = 8.0
 class Heard:
     subject: str
     data: dict[str, Any]
+    #: A request's reply subject (the asking node's inbox); an answer's request, when it is one.
+    reply: str = ""
+    request: Heard | None = None
 
 
 @dataclass
@@ -54,9 +57,12 @@ class BusLog:
     #: Per seat: the latest view its own subject carried (seat -> (frame number, view)).
     views: dict[int, tuple[int, PlayerView]] = field(default_factory=dict)
     public: dict[str, Any] = field(default_factory=dict)
+    #: The requests of this room by their reply subject: an answer there is this room's, to its asker.
+    asked: dict[str, Heard] = field(default_factory=dict)
 
     def ours(self, subject: str) -> bool:
-        return subject.startswith(f"canasta.{self.room}.") or f"canasta_{self.room}_" in subject
+        return (subject.startswith(f"canasta.{self.room}.") or f"canasta_{self.room}_" in subject
+                or subject in self.asked)
 
     async def on(self, msg: Any) -> None:
         import json
@@ -69,7 +75,11 @@ class BusLog:
         except ValueError:
             data = {"(not json)": msg.data.decode("utf-8", "replace")}
         subject = msg.subject.removeprefix(f"canasta.{self.room}.")
-        self.heard.append(Heard(subject, data if isinstance(data, dict) else {"(value)": data}))
+        heard = Heard(subject, data if isinstance(data, dict) else {"(value)": data}, msg.reply or "",
+                      self.asked.pop(msg.subject, None))
+        self.heard.append(heard)
+        if msg.reply and subject.startswith(("table.", "owner.")):
+            self.asked[msg.reply] = heard
         parts = subject.split(".")
         if len(parts) == 5 and parts[0] == "table" and parts[2] == "seat" and isinstance(data, dict):
             seat = int(parts[3])

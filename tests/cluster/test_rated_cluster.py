@@ -147,6 +147,22 @@ def leak_check_bus(log: BusLog, table: int, seats_front: dict[int, str]) -> dict
             assert d.get("front") in seats_front.values() or d.get("front") == "front-3", d
             if d.get("op") == "move":
                 assert seats_front[seat] == d["front"], f"a move for seat {seat} from {d['front']}"
+        elif h.request is not None and h.request.subject == prefix + "req":
+            # An answer of the table's owner, on the inbox of the front that asked: a move's views
+            # along and a seat's snapshot are that seat's, to the front hosting it; a public
+            # snapshot carries no hand.
+            count["answer"] += 1
+            asked = h.request.data
+            seat, front = asked.get("seat"), asked.get("front")
+            views = [W.view_from_wire(v, seat) for v in d.get("along") or []]
+            if "me" in d:
+                views.append(W.view_from_wire(d["me"], seat))
+            if "state" in d:
+                assert W.view_from_wire(d["state"]["view"], PUBLIC).hand == ()
+            if views:
+                assert isinstance(seat, int) and seat >= 0 and seats_front[seat] == front, (asked, d)
+                assert all(v.seat == seat for v in views)
+            count["views answered"] += len(views)
         elif s.startswith("table."):
             raise AssertionError(f"a subject of the table the cluster does not speak: {s}")
         else:
@@ -285,6 +301,7 @@ def test_a_rated_match_on_the_cluster_rates_as_openskill_replays_at_the_other_fr
             found = leak_check_bus(log, table, dict(enumerate(FRONT_OF)))
             print(f"read on the bus: {dict(found['count'])}; {log.others} messages of other rooms")
             assert found["count"]["public"] > 50 and found["count"]["seat"] > 50
+            assert found["count"]["answer"] > 50 and found["count"]["views answered"] > 0
             kv = [h for h in log.heard if "presence" in h.subject]
             assert kv, "presence's entries were read too"
             # ... and over the screens: each shows only what its seat could know in that hand.
@@ -335,6 +352,10 @@ def test_the_bus_check_catches_a_card_where_it_may_not_go() -> None:
         check(Heard("front.front-1.tell", {"to": "x", "what": "notify", "text": "alice holds 7h"}))
     with pytest.raises(AssertionError, match="not to the front hosting it"):
         check(Heard("table.7.seat.0.front-2", {}))
+    asked = Heard("table.7.req", {"op": "snapshot", "front": "front-2", "seat": 0}, "_INBOX.x")
+    t0 = Table(CLASSIC, [Seat(COMPUTER, "", "beginner")] * 4, 3)
+    with pytest.raises(AssertionError):       # seat 0's view answered to front-2, which hosts seat 1
+        check(asked, Heard("_INBOX.x", {"me": W.view_to_wire(view_for(t0.state, 0))}, "", asked))
     t = Table(CLASSIC, [Seat(COMPUTER, "", "beginner")] * 4, 3)
     frame = {"table": "7", "epoch": 1, "n": 1, "events_at": 0, "events": [], "chat": [], "changes": [],
              "state": {"view": W.view_to_wire(view_for(t.state, 0)), "hand": 1, "version": 1, "closed": False,
