@@ -28,11 +28,13 @@ import re
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 from server.helpers import DOWN, ENTER, Term, fingerprint_of
+from server.test_leak import cards_in, split_screen
 from server.test_rated_matches import establish
 from server.test_replays import hand_cards
 
@@ -91,21 +93,8 @@ class Screens:
 def cards_on(screen: str) -> tuple[Counter[str], set[str]]:
     """The cards a table's screen shows: counted on the table (quadrants, centre, hand), and the
     ones its log names (the log repeats what the table shows: counted apart, as test_leak does)."""
-    from canasta_tui.ui.render import table_layout
-
-    layout = table_layout(80, 24)
-    c = layout.centre
-    lines = (screen.split("\n") + [""] * 24)[:24]
-    log = [lines[layout.log_row]]
-    table = [line for y, line in enumerate(lines) if y != layout.log_row]
-    top = next((y for y in range(c.y, c.y + c.h) if "─ log ─" in lines[y][c.x:c.x + c.w]), None)
-    if top is not None:
-        for y in range(top + 1, c.y + c.h):
-            log.append(lines[y][c.x:c.x + c.w])
-            row = y if y < layout.log_row else y - 1
-            table[row] = lines[y][:c.x] + " " * c.w + lines[y][c.x + c.w:]
-    return (Counter(m.group(0) for line in table for m in CARD.finditer(line)),
-            {m.group(0) for line in log for m in CARD.finditer(line)})
+    table, log = split_screen(SimpleNamespace(display=(screen.split("\n") + [""] * 24)[:24]))  # type: ignore[arg-type]
+    return cards_in(table), set(cards_in(log))
 
 
 def leak_check_bus(log: BusLog, table: int, seats_front: dict[int, str]) -> dict[str, Any]:
