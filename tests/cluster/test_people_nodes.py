@@ -1,7 +1,8 @@
 """Friends, notes and mutes across a cluster's fronts (issue 34, section 3; docs/cluster.md, "People
 across the fronts"): one owner and two fronts on a real PostgreSQL and nats-server, people over real
 SSH.  A note left at front 1 is seen when its person comes in at front 2; a mute made at front 1
-holds for lines said at front 2, and again when the person who muted comes back at front 2."""
+holds for lines said at front 2, and again when the person who muted comes back at front 2; a note
+left at front 1 for somebody at front 2 is told to them there at once."""
 
 from __future__ import annotations
 
@@ -51,6 +52,15 @@ def test_a_note_left_at_one_front_is_seen_at_the_other_and_a_mute_holds_across_f
             cy = await Term.connect(two.server.port, "cy")
             shown = await cy.wait_for(lambda s: "Notes for you" in s and "hello from front 1" in s)
             assert "ann, 20" in shown and "(new)" in shown
+            await cy.press("\x1b", lambda s: "Notes for you" not in s)
+            # A note left at front 1 while cy is at front 2 is told to him there at once.
+            await ann.press("m", "Notes for you")
+            await ann.press("n", "Note for (a name, then the note):")
+            ann.send("cy and another")
+            await ann.press(ENTER, "Your note is left for cy")
+            told = await cy.wait_for("You have 1 new note: press m to read")
+            assert "1 new note (m)" in told.split("\n")[0]
+            await cy.press("m", "and another")
             # ann comes back at front 2: the mute holds there too (read from the database).
             await ann.close()
             await until(lambda: all(c.identity.name != "ann" for c in one.server.registry.clients.values()),

@@ -3,7 +3,7 @@
 Several ``canasta serve --database`` processes keep what the door and the lobby need in memory
 (the name book, the bans, the lobby's chat and invitations): when one writes a change, the others
 are told to read that part again.  A notice carries no data, only what changed
-(:data:`KINDS`: ``people.changed``, ``bans.changed``, ``lobby.changed``); the data is in the
+(:data:`KINDS`: ``people.changed``, ``bans.changed``, ``lobby.changed``, ``notes.changed``); the data is in the
 database, where each process reads it.  A notice that is not one of those words is refused
 (logged, once in a while): another process's word is not trusted beyond that.
 
@@ -30,7 +30,7 @@ import psycopg
 from ...text import printable
 from .people import StoreError
 from .pgpeople import CONNECT_TIMEOUT, hide_password, where_of
-from .writer import LOBBY_CHANGED, PEOPLE_CHANGED
+from .writer import LOBBY_CHANGED, NOTES_CHANGED, PEOPLE_CHANGED
 
 if TYPE_CHECKING:
     from ..cluster.bus import Bus, Incoming, Sub
@@ -41,7 +41,7 @@ log = logging.getLogger("canasta.server")
 
 BANS_CHANGED = "bans.changed"
 #: Every notice there is: anything else heard is refused.
-KINDS = frozenset({PEOPLE_CHANGED, BANS_CHANGED, LOBBY_CHANGED})
+KINDS = frozenset({PEOPLE_CHANGED, BANS_CHANGED, LOBBY_CHANGED, NOTES_CHANGED})
 #: The PostgreSQL channel the notices go on.
 CHANNEL = "canasta_people"
 #: A notice's text is a word and a process's id: anything longer is not one.
@@ -295,6 +295,9 @@ class SharedPeople:
                 self.admin.read_again(bans)
             elif kind == LOBBY_CHANGED:
                 reg.lobby_read_again(await loop.run_in_executor(None, reg.shared_lobby))
+            elif kind == NOTES_CHANGED:
+                keys = [str(p) for p in reg.clients if p.is_key]
+                reg.friends.read_again(await loop.run_in_executor(None, reg.people.notes_waiting, keys))
         except StoreError as exc:
             log.warning("what another server changed (%s) could not be read: %s", kind, exc)
 
@@ -311,6 +314,7 @@ __all__ = [
     "CHANNEL",
     "KINDS",
     "LOBBY_CHANGED",
+    "NOTES_CHANGED",
     "NOTICE_MAX",
     "PEOPLE_CHANGED",
     "Notices",

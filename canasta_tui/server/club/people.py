@@ -703,6 +703,7 @@ class PeopleStore(Protocol):
     def unmark(self, key: str, other: str, kind: MarkKind) -> bool: ...
     def leave_note(self, note: PersonNote, waiting: int = NOTES_WAITING, keep: int = NOTES_KEEP) -> bool: ...
     def notes_for(self, key: str) -> list[PersonNote]: ...
+    def notes_waiting(self, keys: Sequence[str]) -> dict[str, int]: ...
     def read_notes(self, key: str, ids: Sequence[str]) -> None: ...
     def drop_note(self, key: str, note_id: str) -> bool: ...
 
@@ -1277,6 +1278,18 @@ class SqlitePeopleStore(ClubReads):
             rows = db.execute("SELECT id, to_key, from_key, from_name, text, written, read FROM person_notes"
                               " WHERE to_key = ? ORDER BY written, id", (key,)).fetchall()
         return [PersonNote(str(i), str(t), str(f), str(fn), str(x), float(w), bool(r)) for i, t, f, fn, x, w, r in rows]
+
+    def notes_waiting(self, keys: Sequence[str]) -> dict[str, int]:
+        """How many notes wait unread for each of ``keys`` (those with none are left out)."""
+        out: dict[str, int] = {}
+        with self._reading() as db:
+            for i in range(0, len(keys), 500):       # (SQLite's bound on a statement's parameters)
+                part = list(keys[i:i + 500])
+                marks = ", ".join("?" * len(part))
+                out |= {str(k): int(n) for k, n in db.execute(
+                    f"SELECT to_key, COUNT(*) FROM person_notes WHERE read = 0 AND to_key IN ({marks})"
+                    " GROUP BY to_key", part)}
+        return out
 
     def read_notes(self, key: str, ids: Sequence[str]) -> None:
         with self._writing() as db:

@@ -95,6 +95,8 @@ class KeptStore(PeopleStore, Protocol):
 #: The notices a write sends other processes (``docs/cluster.md``): read the names again, the
 #: lobby's chat and invitations again.  (Bans are :mod:`.admin`'s: ``bans.changed``.)
 PEOPLE_CHANGED, LOBBY_CHANGED = "people.changed", "lobby.changed"
+#: A note was left for somebody: each process counts again the notes waiting for its people.
+NOTES_CHANGED = "notes.changed"
 #: Invitation numbers a process claims at once in a shared store (a block lasts it for years).
 INVITATION_BLOCK = 1_000_000
 
@@ -546,7 +548,7 @@ class QueuedPeople:
             if not store.leave_note(note, waiting, keep):
                 log.warning("a note for %s was not kept: %d notes wait for them already", printable(note.to_key),
                             waiting)
-        self._queue_note(note.id, note, run)
+        self._queue_note(note.id, note, run, NOTES_CHANGED)
         return True
 
     def notes_for(self, key: str) -> list[PersonNote]:
@@ -574,13 +576,22 @@ class QueuedPeople:
         self._queue_note(note_id, None, lambda s: s.drop_note(key, note_id))
         return True
 
-    def _queue_note(self, number: str, note: PersonNote | None, run: Callable[[KeptStore], object]) -> None:
+    def _queue_note(self, number: str, note: PersonNote | None, run: Callable[[KeptStore], object],
+                    notice: str = "") -> None:
         self._notes_queued[number] = note
 
         def written() -> None:
             if self._notes_queued.get(number, False) is note:
                 self._notes_queued.pop(number, None)
-        self.writer.put(("person_note", number), _Write(run, after=written))
+        self.writer.put(("person_note", number), _Write(run, notice=notice, after=written))
+
+    def notes_waiting(self, keys: Sequence[str]) -> dict[str, int]:
+        """As the store counts them, and as this process's queue holds them for those it has changed."""
+        out = self.store.notes_waiting(keys)
+        mine = {n.to_key for n in self._notes_queued.values() if n is not None}
+        for key in set(keys) & mine:
+            out[key] = sum(1 for n in self.notes_for(key) if not n.read)
+        return out
 
     # ------------------------------------------------------------------ the end
     def flush(self, timeout: float = CLOSE_WAIT) -> bool:
@@ -607,5 +618,5 @@ def _withdraw(store: KeptStore, invitation_id: int) -> None:
     store.withdraw(invitation_id)
 
 
-__all__ = ["CLOSE_WAIT", "INVITATION_BLOCK", "LOBBY_CHANGED", "PEOPLE_CHANGED", "RETRY_EVERY", "ROW_EVERY", "WAITS",
-           "WRITE_WAIT", "KeptStore", "QueuedPeople", "SharedLobby", "Writer"]
+__all__ = ["CLOSE_WAIT", "INVITATION_BLOCK", "LOBBY_CHANGED", "NOTES_CHANGED", "PEOPLE_CHANGED", "RETRY_EVERY",
+           "ROW_EVERY", "WAITS", "WRITE_WAIT", "KeptStore", "QueuedPeople", "SharedLobby", "Writer"]

@@ -91,6 +91,20 @@ class Friends:
     def waiting(self, person: PersonId) -> int:
         return self._waiting.get(person, 0)
 
+    def read_again(self, counts: Mapping[str, int]) -> None:
+        """Another process left notes (``notes.changed``): ``counts`` of those waiting unread for the
+        people here, as the store holds them now; whoever has more than before is told."""
+        told = False
+        for person in [p for p in self._waiting if p in self.registry.clients]:
+            now = counts.get(str(person), 0)
+            before = self._waiting[person]
+            self._waiting[person] = now
+            if now > before:
+                self.registry.clients[person].notify(f"You have {now} new note{'s' if now != 1 else ''}: press m to read")
+            told = told or now != before
+        if told:
+            self.registry.changed()
+
     # ------------------------------------------------------------------ marks
     def marks(self, person: PersonId) -> list[Mark]:
         if not person.is_key:
