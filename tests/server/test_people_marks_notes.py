@@ -74,7 +74,7 @@ def test_notes_wait_for_their_person_are_read_and_deleted(backend: Backend) -> N
     s.read_notes(BOB, ["n001", "n003"])                             # (n003 is Cy's: not Bob's to read)
     s = backend.reopen(s)
     assert s.notes_for(BOB) == [note(1, read=True), note(2, by=CY)] and s.notes_for(CY) == [note(3, to=CY)]
-    assert s.notes_waiting([BOB, CY, ANN]) == {BOB: 1, CY: 1}
+    assert s.notes_waiting([BOB, CY, ANN]) == {BOB: (1, 2.0), CY: (1, 3.0)}
     assert not s.drop_note(BOB, "n003") and s.drop_note(BOB, "n001") and not s.drop_note(BOB, "n001")
     s = backend.reopen(s)
     assert s.notes_for(BOB) == [note(2, by=CY)]
@@ -82,7 +82,8 @@ def test_notes_wait_for_their_person_are_read_and_deleted(backend: Backend) -> N
     many = [f"key:SHA256:p{i}" for i in range(1200)]
     for i in (0, 700, 1199):
         s.leave_note(note(i + 10, to=many[i]))
-    assert s.notes_waiting(many) == {many[0]: 1, many[700]: 1, many[1199]: 1} and s.notes_waiting([]) == {}
+    assert s.notes_waiting(many) == {many[0]: (1, 10.0), many[700]: (1, 710.0), many[1199]: (1, 1209.0)}
+    assert s.notes_waiting([]) == {}
 
 
 def test_notes_waiting_unread_are_bounded_and_the_oldest_read_ones_go(backend: Backend) -> None:  # noqa: F811

@@ -297,7 +297,7 @@ class SharedPeople:
                 reg.lobby_read_again(await loop.run_in_executor(None, reg.shared_lobby))
             elif kind == NOTES_CHANGED:
                 keys = [str(p) for p in reg.clients if p.is_key]
-                reg.friends.read_again(await loop.run_in_executor(None, reg.people.notes_waiting, keys))
+                reg.friends.read_again(keys, await loop.run_in_executor(None, reg.people.notes_waiting, keys))
         except StoreError as exc:
             log.warning("what another server changed (%s) could not be read: %s", kind, exc)
 

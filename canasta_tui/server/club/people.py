@@ -703,7 +703,7 @@ class PeopleStore(Protocol):
     def unmark(self, key: str, other: str, kind: MarkKind) -> bool: ...
     def leave_note(self, note: PersonNote, waiting: int = NOTES_WAITING, keep: int = NOTES_KEEP) -> bool: ...
     def notes_for(self, key: str) -> list[PersonNote]: ...
-    def notes_waiting(self, keys: Sequence[str]) -> dict[str, int]: ...
+    def notes_waiting(self, keys: Sequence[str]) -> dict[str, tuple[int, float]]: ...
     def read_notes(self, key: str, ids: Sequence[str]) -> None: ...
     def drop_note(self, key: str, note_id: str) -> bool: ...
 
@@ -1279,15 +1279,16 @@ class SqlitePeopleStore(ClubReads):
                               " WHERE to_key = ? ORDER BY written, id", (key,)).fetchall()
         return [PersonNote(str(i), str(t), str(f), str(fn), str(x), float(w), bool(r)) for i, t, f, fn, x, w, r in rows]
 
-    def notes_waiting(self, keys: Sequence[str]) -> dict[str, int]:
-        """How many notes wait unread for each of ``keys`` (those with none are left out)."""
-        out: dict[str, int] = {}
+    def notes_waiting(self, keys: Sequence[str]) -> dict[str, tuple[int, float]]:
+        """How many notes wait unread for each of ``keys``, and when the newest was left (those with
+        none are left out)."""
+        out: dict[str, tuple[int, float]] = {}
         with self._reading() as db:
             for i in range(0, len(keys), 500):       # (SQLite's bound on a statement's parameters)
                 part = list(keys[i:i + 500])
                 marks = ", ".join("?" * len(part))
-                out |= {str(k): int(n) for k, n in db.execute(
-                    f"SELECT to_key, COUNT(*) FROM person_notes WHERE read = 0 AND to_key IN ({marks})"
+                out |= {str(k): (int(n), float(w)) for k, n, w in db.execute(
+                    f"SELECT to_key, COUNT(*), MAX(written) FROM person_notes WHERE read = 0 AND to_key IN ({marks})"
                     " GROUP BY to_key", part)}
         return out
 

@@ -828,11 +828,11 @@ class PostgresPeopleStore(ClubReads):
                               " WHERE to_key = %s ORDER BY written, id", (key,)).fetchall()
         return [PersonNote(str(i), str(t), str(f), str(fn), str(x), float(w), bool(r)) for i, t, f, fn, x, w, r in rows]
 
-    def notes_waiting(self, keys: Sequence[str]) -> dict[str, int]:
+    def notes_waiting(self, keys: Sequence[str]) -> dict[str, tuple[int, float]]:
         with self._reading() as db:
-            rows = db.execute("SELECT to_key, COUNT(*) FROM person_notes WHERE NOT read AND to_key = ANY(%s)"
-                              " GROUP BY to_key", (list(keys),)).fetchall()
-        return {str(k): int(n) for k, n in rows}
+            rows = db.execute("SELECT to_key, COUNT(*), MAX(written) FROM person_notes WHERE NOT read"
+                              " AND to_key = ANY(%s) GROUP BY to_key", (list(keys),)).fetchall()
+        return {str(k): (int(n), float(w)) for k, n, w in rows}
 
     def read_notes(self, key: str, ids: Sequence[str]) -> None:
         with self._writing() as db:

@@ -585,12 +585,17 @@ class QueuedPeople:
                 self._notes_queued.pop(number, None)
         self.writer.put(("person_note", number), _Write(run, notice=notice, after=written))
 
-    def notes_waiting(self, keys: Sequence[str]) -> dict[str, int]:
+    def notes_waiting(self, keys: Sequence[str]) -> dict[str, tuple[int, float]]:
         """As the store counts them, and as this process's queue holds them for those it has changed."""
+        # (whose notes wait in the queue is taken before the store is read: a write committed and
+        # let go of in between is then counted again from the store, never missed by both)
+        mine = {n.to_key for n in list(self._notes_queued.values()) if n is not None}
         out = self.store.notes_waiting(keys)
-        mine = {n.to_key for n in self._notes_queued.values() if n is not None}
         for key in set(keys) & mine:
-            out[key] = sum(1 for n in self.notes_for(key) if not n.read)
+            unread = [n.written for n in self.notes_for(key) if not n.read]
+            out.pop(key, None)
+            if unread:
+                out[key] = (len(unread), max(unread))
         return out
 
     # ------------------------------------------------------------------ the end

@@ -74,6 +74,8 @@ class Friends:
         self.pace = pace
         #: Notes waiting unread for each person connected here (read when they came, kept up to date here).
         self._waiting: dict[PersonId, int] = {}
+        #: The newest note each person here was shown or told of (when it was left): a newer one is news.
+        self._told: dict[PersonId, float] = {}
 
     # ------------------------------------------------------------------ a visit
     def came(self, person: PersonId) -> None:
@@ -83,26 +85,31 @@ class Friends:
         people = self.registry.people
         if isinstance(people, QueuedPeople):
             people.forget_marks(str(person))
-        self._waiting[person] = sum(1 for n in self._notes_of(person) if not n.read)
+        notes = self._notes_of(person)
+        self._waiting[person] = sum(1 for n in notes if not n.read)
+        self._told[person] = max((n.written for n in notes), default=0.0)
 
     def went(self, person: PersonId) -> None:
         self._waiting.pop(person, None)
+        self._told.pop(person, None)
 
     def waiting(self, person: PersonId) -> int:
         return self._waiting.get(person, 0)
 
-    def read_again(self, counts: Mapping[str, int]) -> None:
-        """Another process left notes (``notes.changed``): ``counts`` of those waiting unread for the
-        people here, as the store holds them now; whoever has more than before is told."""
-        told = False
-        for person in [p for p in self._waiting if p in self.registry.clients]:
-            now = counts.get(str(person), 0)
-            before = self._waiting[person]
+    def read_again(self, asked: Sequence[str], counts: Mapping[str, tuple[int, float]]) -> None:
+        """A process left a note (``notes.changed``): ``counts`` of those waiting unread for the people
+        here, and when the newest was left, as the store holds them now; whoever has a note newer
+        than any they were shown or told of is told."""
+        changed = False
+        read = set(asked)           # (somebody who came while the store was read was counted as they came)
+        for person in [p for p in self._waiting if p in self.registry.clients and str(p) in read]:
+            now, newest = counts.get(str(person), (0, 0.0))
+            changed = changed or now != self._waiting[person]
             self._waiting[person] = now
-            if now > before:
+            if now and newest > self._told.get(person, 0.0):
+                self._told[person] = newest
                 self.registry.clients[person].notify(f"You have {now} new note{'s' if now != 1 else ''}: press m to read")
-            told = told or now != before
-        if told:
+        if changed:
             self.registry.changed()
 
     # ------------------------------------------------------------------ marks
@@ -280,14 +287,18 @@ class Friends:
         there = self.registry.clients.get(recipient)
         if there is not None:
             self._waiting[recipient] = self._waiting.get(recipient, 0) + 1
+            self._told[recipient] = max(self._told.get(recipient, 0.0), note.written)
             there.notify(f"{printable(me.label)} left you a note: press m to read it")
             self.registry.changed()
         return done
 
     def notes(self, person: PersonId) -> tuple[NoteRow, ...]:
-        """The notes left for ``person``, the newest first."""
+        """The notes left for ``person``, the newest first (they have been shown them)."""
+        notes = self._notes_of(person)
+        if person in self._told:
+            self._told[person] = max([self._told[person], *(n.written for n in notes)])
         return tuple(NoteRow(n.id, n.from_name, time.strftime("%Y-%m-%d %H:%M", time.localtime(n.written)),
-                             n.text, n.read) for n in reversed(self._notes_of(person)))
+                             n.text, n.read) for n in reversed(notes))
 
     def read(self, person: PersonId, ids: Sequence[str]) -> None:
         if not person.is_key or not ids:
