@@ -17,6 +17,8 @@ import pytest
 from server.helpers import DOWN, ENTER, Term, create_table, drive, fingerprint_of
 from server.test_private_tables import private_table
 
+from canasta_tui.lobbyview import Marked
+from canasta_tui.server.club.writer import QueuedPeople
 from canasta_tui.server.cluster.bus import Bus, Refused
 from canasta_tui.server.cluster.node import FrontNode
 from canasta_tui.server.person import PersonId
@@ -227,19 +229,33 @@ def test_forged_and_malformed_invitations_codes_and_answers_are_refused_and_appl
                 assert st.seat_of(key("bob")) is None and not owner.registry.invitations.invitations_for(key("bob"))
                 # An owner's words to a front that are not what they must be: refused, nothing kept.
                 tell = f"front.{two.name}.tell"
-                word = {"to": str(key("bob")), "what": "invited", "id": 5, "table": st.id, "text": "alice"}
+                word = {"to": str(key("bob")), "what": "invited", "id": 5, "table": st.id, "text": "carol",
+                        "by": str(key("carol"))}
                 before = two.lobby.refused
                 for bad_word in [{**word, "id": "5"}, {**word, "id": 0}, {**word, "table": 2**63},
                                  {**word, "text": ""}, {**word, "text": "a" * 300}, {**word, "text": "\x07alice"},
-                                 {**word, "to": "key:nope"},
+                                 {**word, "to": "key:nope"}, {**word, "by": "computer:advanced"},
+                                 {k: v for k, v in word.items() if k != "by"},
                                  {"to": str(key("bob")), "what": "again", "table": st.id, "asked": "no", "text": ""},
                                  {"to": str(key("bob")), "what": "again", "table": None, "asked": True, "text": ""}]:
                     await bus.publish(tell, bad_word)
-                await until(lambda: two.lobby.refused == before + 9, "the words refused")      # type: ignore[union-attr]
+                await until(lambda: two.lobby.refused == before + 11, "the words refused")      # type: ignore[union-attr]
                 assert not two.lobby.invitations
+                # bob mutes alice at his front: an invitation from her reaches him no more, and she is
+                # told what anybody is told (the owner reads his marks again; his front checks them too).
+                bob_lobby = two.lobby.lobby(two.server.registry.clients[key("bob")])
+                bob_lobby.mark(str(key("alice")), Marked.MUTE, True)
+                kept = owner.registry.people
+                assert isinstance(kept, QueuedPeople)
+                await until(lambda: any(m.other == str(key("alice")) for m in kept.store.marks_of(str(key("bob")))),
+                            "the mute in the database")
+                said = await bus.request(subject, invite, timeout=30)
+                assert said["why"] is None and not owner.registry.invitations.invitations_for(key("bob"))
+                await bus.publish(tell, {**word, "id": 6, "text": "alice", "by": str(key("alice"))})
                 await bus.publish(tell, word)                    # (a word that reads is taken: the test can tell)
                 await until(lambda: bool(two.lobby.invitations), "the invitation kept")        # type: ignore[union-attr]
-                await bob.wait_for(f"alice invites you to table {st.id}")
+                await bob.wait_for(f"carol invites you to table {st.id}")
+                assert list(two.lobby.invitations[key("bob")]) == [5]        # (not alice's: muted)
             finally:
                 await bus.close()
             for t in (alice, bob):

@@ -53,6 +53,7 @@ from ...lobbyview import (
 )
 from ...text import printable
 from ..club.people import Invitation
+from ..club.writer import QueuedPeople
 from ..config import is_fingerprint
 from ..door.auth import GUEST_MARK, Identity
 from ..lobby.connected import Client
@@ -320,7 +321,8 @@ class StandIn:
         return "A seat's code is typed in the lobby of your front"
 
     def invited(self, invitation: Invitation) -> None:
-        self._tell("invited", id=invitation.id, table=invitation.table_id, text=invitation.from_name[:NAME_MAX + 1])
+        self._tell("invited", id=invitation.id, table=invitation.table_id, text=invitation.from_name[:NAME_MAX + 1],
+                   by=person_text(invitation.from_key))
 
     def again(self, table: int, asked: bool, status: str) -> None:
         """"Play again?" at ``table`` as it stands for this player (their front's box shows it)."""
@@ -520,6 +522,8 @@ class OwnerLobby:
         table = _int(data, "table", 1, 2**62)
         if op == "invite":
             to, guest = self._invitee(data)
+            if isinstance(reg.people, QueuedPeople):
+                reg.people.forget_marks(str(to))      # (read again: they may have muted somebody at their front)
             return {"why": reason(reg.invitations.invite(client, to, table, guest))}
         if op in ("again", "again_seen"):
             over = reg.tables.get(table)
@@ -817,6 +821,9 @@ class FrontLobby:
             asked = _bool(m.data, "asked")
             if what == "invited" and not 0 < len(text) <= NAME_MAX + 1:
                 raise Malformed("an invitation's text is the inviter's name")
+            by = _person(_text(m.data, "by", KEY_MAX, empty=False)) if what == "invited" else None
+            if what == "invited" and (by is None or not (by.is_key or by.is_guest)):
+                raise Malformed("an invitation is by a person with a key or a guest")
         except Malformed as exc:
             self.refused += 1
             log.warning("front %s: refused an owner's word: %s", self.name, exc)
@@ -831,7 +838,7 @@ class FrontLobby:
             else:
                 client.moved(where)
         elif what == "invited":
-            self._invited(client, key, Invitation(number, None, text, key, table, time.time()))
+            self._invited(client, key, Invitation(number, by, text, key, table, time.time()))
         elif what == "again":
             again = self.again_of.get(key)
             if again is not None and again.table == table:
@@ -854,7 +861,12 @@ class FrontLobby:
 
     def _invited(self, client: Client, key: PersonId, invitation: Invitation) -> None:
         """An owner keeps an invitation of this front's person: their lobby lists it (while its table
-        is in the room), and they are told wherever they are."""
+        is in the room), and they are told wherever they are.  One from somebody they muted is not
+        (their marks are this front's to know first: the owner may have read them before the mute)."""
+        if self.registry.friends.mutes(key, person_text(invitation.from_key)):
+            log.info("front %s: an invitation to table %d from somebody %s muted: not shown", self.name,
+                     invitation.table_id, key)
+            return
         mine = self.invitations.setdefault(key, {})
         for old in [i for i in mine.values() if i.table_id == invitation.table_id]:
             del mine[old.id]

@@ -211,7 +211,7 @@ class RegistryLobby:
 
     def friends(self) -> tuple[FriendRow, ...]:
         me = self.client.identity.person
-        invited = {i.table_id for i in self.registry.invitations.open_invitations(me)}
+        invited = {i.table_id for i in self.open_invitations(me)}
         shown = {r.row.id for r in self.lobby_rows() if shown_to(r, me, invited)}
         return self.registry.friends.rows(me, self._people(shown))
 
