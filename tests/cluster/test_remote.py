@@ -18,6 +18,7 @@ from canasta_tui.presets import load_rules
 from canasta_tui.server.cluster import wire as W
 from canasta_tui.server.cluster.bus import Bus, Incoming, Refused
 from canasta_tui.server.cluster.remote import RemoteLink, TablePublisher, req_tail
+from canasta_tui.server.person import Refusal
 from canasta_tui.table import COMPUTER, REMOTE, Change, Link, Seat, Table
 from canasta_tui.ui.model import Client
 
@@ -342,7 +343,7 @@ def test_chat_from_a_seat_and_from_a_watcher_goes_to_the_owner_and_back(nats_url
         owner_bus, pub = await _owner(nats_url, nats_room, table)
         front_bus = await Bus.connect(nats_url, room=nats_room, name="front-a")
         link = RemoteLink(front_bus, "t1", "front-a", [SEAT], pub.host(SEAT, "front-a"),
-                          chat=lambda text: "too long" if len(text) > 20 else None)
+                          chat=lambda text: Refusal("too long") if len(text) > 20 else None)
         watcher = RemoteLink(front_bus, "t1", "front-a", [], pub.watch("front-a"), chat=lambda text: None, who="Bob")
         mute = RemoteLink(front_bus, "t1", "front-a", [], "")
         for x in (link, watcher, mute):
