@@ -16,7 +16,8 @@ The package, by concept (issue 32, section 5):
   :mod:`.club.pgpeople` on PostgreSQL), its writes off the event loop (:mod:`.club.writer`) and
   the "read again" notices between processes sharing it (:mod:`.club.notices`), ratings and
   finished matches (:mod:`.club.results`), a person's own record (:mod:`.club.records`), the
-  club's evening and partnerships (:mod:`.club.evening`), ``canasta club export``
+  club's evening and partnerships (:mod:`.club.evening`), a rated seat's name and a rating as
+  shown (:mod:`.club.points`), ``canasta club export``
   (:mod:`.club.export`), admins and bans (:mod:`.club.admin`);
 * :mod:`.tables`: a server's table and who sits where, its turn timer, forfeits and rematch
   (:mod:`.tables.server_table`), and every table autosaved and brought back (:mod:`.tables.store`

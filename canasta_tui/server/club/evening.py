@@ -30,8 +30,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from ...table.seats import KEY_PREFIX
-from .people import COMPUTER_PREFIX, EVENING_MATCHES, shown_points
+from .points import COMPUTER_PREFIX, shown_points
 
+#: The most matches the club's evening lists (the page says when there were more).
+EVENING_MATCHES = 400
 #: The hour an evening starts (and the previous one ends), in the server's time zone.
 EVENING_STARTS = 6
 #: Matches together a partnership needs to be among the club's best.

@@ -32,7 +32,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -43,22 +43,25 @@ from ...persistence.stats import BUSY_TIMEOUT, Database, StatsError, connect, tr
 from ...table.seats import GUEST_PREFIX, KEY_PREFIX
 from ...text import printable
 from ..person import PersonId, person_text
-
-if TYPE_CHECKING:
-    from .evening import BestHand, ClubMatch, PairRow
+from .evening import (
+    EVENING_MATCHES,
+    BestHand,
+    ClubMatch,
+    PairRow,
+    read_best_hand,
+    read_club_matches,
+    read_pair_rows,
+)
+from .points import COMPUTER_PREFIX, shown_points
 
 log = logging.getLogger("canasta.server")
 
 #: The store's file, in the server's directory.
 PEOPLE_FILE = "people.sqlite"
-#: A computer's seat is rated as its level: ``computer:expert``.
-COMPUTER_PREFIX = "computer:"
 #: Lobby chat lines kept across restarts.
 CHAT_KEEP = 100
 #: Recent visitors kept (an admin bans one who is not online from them).
 VISITS_KEEP = 200
-#: The most matches the club's evening lists (:mod:`.evening`; the page says when there were more).
-EVENING_MATCHES = 400
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: names, ratings, matches and their seats and hands, options, bans, invitations, chat, notes
@@ -286,13 +289,6 @@ class Rating(NamedTuple):
         return shown_points(self.mu, self.sigma)
 
 
-def shown_points(mu: float, sigma: float) -> int:
-    """A rating as the screens show it: ``round(40 * (mu - 3 sigma))``.  A newcomer (mu 25,
-    sigma 25/3) is 0; a steady winner climbs towards about 1000 and beyond."""
-    return round(POINTS_SCALE * (mu - 3 * sigma))
-
-
-POINTS_SCALE = 40
 
 def rating_text(provisional: int = 3, forfeit_after: float = 120.0) -> str:
     """What a rating is and how it moves, in 8 lines of at most 76 characters (the leaderboard's
@@ -844,22 +840,16 @@ class ClubReads:
 
     def club_matches(self, since: float, until: float, limit: int = EVENING_MATCHES) -> tuple[list[ClubMatch], bool]:
         """The matches finished in ``[since, until)`` at listed tables, newest first, and whether there were more."""
-        from .evening import read_club_matches
-
         with self._reading() as db:
             return read_club_matches(db, self.placeholder, since, until, limit)
 
     def pair_rows(self, entry: str | None, partner: str | None = None, listed_only: bool = False) -> list[PairRow]:
         """A person's partnerships' matches, or the club's (:func:`.evening.read_pair_rows`)."""
-        from .evening import read_pair_rows
-
         with self._reading() as db:
             return read_pair_rows(db, self.placeholder, entry, partner, listed_only)
 
     def best_hand(self, entry: str, partner: str, listed_only: bool = False) -> BestHand | None:
         """The best hand of ``entry`` with ``partner`` (:func:`.evening.read_best_hand`)."""
-        from .evening import read_best_hand
-
         with self._reading() as db:
             return read_best_hand(db, self.placeholder, entry, partner, listed_only)
 

@@ -20,9 +20,8 @@ from ...text import printable
 from ..door.auth import Identity
 from ..person import PersonId, Refusal
 from ..tables.store import TableStore
-from .evening import Evening, Partnership, best_pairs, evening_bounds, partners_of, partnership_of
+from .evening import EVENING_MATCHES, Evening, Partnership, best_pairs, evening_bounds, partners_of, partnership_of
 from .people import (
-    EVENING_MATCHES,
     Game,
     PeopleStore,
     PersonOptions,
