@@ -279,9 +279,13 @@ FREEZE_PILE = 7
 #: Discards the search compares with the rules of thumb's choice: the next best by the rules of
 #: thumb within :data:`DISCARD_SPREAD` points of it (issue 33: "the best few candidates").
 DISCARD_RIVALS = 3
-DISCARD_SPREAD = 400.0
-#: Discards that end the turn at once, searched beside a meld the rules of thumb would make.
+DISCARD_SPREAD = 80.0
+#: Discards that end the turn at once, searched beside a meld the rules of thumb would make: the
+#: best few by the rules of thumb, within :data:`DISCARD_NOW_SPREAD` points of the best (the judge's
+#: best was a Ten the rules of thumb put 195 points behind their Queen, for the danger of a pile of
+#: one card).
 DISCARD_NOW = 4
+DISCARD_NOW_SPREAD = 400.0
 
 
 def discard_candidates(v: PlayerView, style: Style, base: Action) -> list[Action]:
@@ -310,7 +314,7 @@ def discard_now_candidates(v: PlayerView, style: Style, base: Action) -> list[Ac
     """When the rules of thumb would meld or lay off ``base``, the discards that end the turn at once
     instead (issue 33: the judge's clear best was a discard the search never saw, where the rules of
     thumb spent a wild card on a meld or laid off the card the side could safely throw): the rules of
-    thumb's discard, and the next within :data:`DISCARD_SPREAD` (not against a long hand, as in
+    thumb's discard, and the next few (:data:`DISCARD_NOW`; not against a long hand, as in
     :func:`discard_candidates`).  Classic Canasta only."""
     if is_variant(v.rules) or base.kind not in (A.MELD, A.ADD, A.JOIN):
         return []
@@ -319,7 +323,7 @@ def discard_now_candidates(v: PlayerView, style: Style, base: Action) -> list[Ac
         return []
     top = scored[0][0]
     wide = 1 if trusts_discard_habit(v) else DISCARD_NOW
-    return [a for sc, a in scored[:wide] if sc - top < DISCARD_SPREAD]
+    return [a for sc, a in scored[:wide] if sc - top < DISCARD_NOW_SPREAD]
 
 
 def ranked_discards(v: PlayerView, style: Style) -> list[tuple[float, Action]]:
