@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from canasta_tui.ai.expert import ExpertPlayer, ranked_discards, same_discard
+from canasta_tui.ai.expert import ExpertPlayer, best_discards, discard_candidates, ranked_discards, same_discard
 from canasta_tui.ai.heuristic import TurnMemory, decide
 from canasta_tui.bench.judge import Judged, shipped
 from canasta_tui.engine import PlayerView
@@ -66,3 +66,15 @@ def test_same_discard_is_one_rank_in_classic_only() -> None:
     tens = [a for a in v.legal if a.kind == A.DISCARD and RANK_OF[a.card] == 10]
     assert len(tens) == 2 and same_discard(v, tens[0], tens[1])
     assert len([a for _, a in ranked_discards(v, ExpertPlayer(1).style) if RANK_OF[a.card] == 10]) == 1
+
+
+def test_the_hint_weighs_a_discard_the_rules_of_thumb_put_far_behind() -> None:
+    """The judge's best, an Eight onto the other side's meld with one card in the pile, is 123 points
+    behind the Ten by the rules of thumb: the Expert's move does not weigh it (its samples are too
+    few for many rivals), the hint, at five times the work, does."""
+    j = position("seed 33, hand 9, turn 21, seat 2 (Advanced)")
+    v = j.view
+    style = ExpertPlayer(1, aggression=0).style
+    base = next(a for _, a in ranked_discards(v, style))
+    assert 8 not in {RANK_OF[a.card] for a in discard_candidates(v, style, base)}
+    assert 8 in {RANK_OF[d.action.card] for d in best_discards(v, 0.1, 1)}

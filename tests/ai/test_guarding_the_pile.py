@@ -134,7 +134,8 @@ def test_best_discards_ranks_the_searched_discards_with_reasons() -> None:
 
 
 def test_best_discards_plays_what_the_expert_plays() -> None:
-    """The hint's discard is the Expert's: the same search on the same candidates, counted in work."""
+    """The hint's discard is the Expert's where both weigh the same candidates (a long next hand:
+    the rules of thumb's discard and the stops), counted in work."""
     s = eights()
     v = view_for(s, 0)
     player = ExpertPlayer(5, budget=0.05, deadline=False)
