@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from click.testing import CliRunner
@@ -115,3 +116,14 @@ def test_bench_coach_prints_each_players_share_of_the_clear_best(tmp_path: Path)
     assert "3 with a clear best" in text and "advanced" in text and "plays the judge's best" in text
     bad = CliRunner().invoke(main, ["bench", "coach", "--positions", str(path), "--who", "oracle"])
     assert bad.exit_code != 0 and "choose from expert, advanced, hint" in bad.output
+
+
+def test_the_set_of_seed_34_ships_with_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second set, from another seed, guards against fitting the players to seed 33's positions:
+    `canasta bench coach --seed 34` reads it (nothing built) with the default settings."""
+    def no_build(*args: object, **kw: object) -> NoReturn:
+        raise AssertionError("the set of seed 34 was built, not read")
+    monkeypatch.setattr(J, "build", no_build)
+    data, read = J.load_or_build(None, 34, 40, 8, 128, 1)
+    assert read == J.shipped(34) and data["seed"] == 34 and data["judged"] == 320
+    assert len(data["positions"]) >= 40 and all(p["best"] is not None for p in data["positions"])
