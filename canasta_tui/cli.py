@@ -208,7 +208,7 @@ bench.add_command(ai_command)
               help="Sampled deals a position's choices may be played out in, at most.")
 @click.option("--positions", "path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The position set's file: read when it holds this set, else built and written there "
-                   "(the set of seed 33 with the other settings as they are comes with the game).")
+                   "(the sets of seeds 33 and 34 with the other settings as they are come with the game).")
 @click.option("--who", default="expert,advanced,hint", show_default=True,
               help="Who plays the positions, comma-separated: expert, advanced, hint.")
 @click.option("--bench-seed", type=int, default=1, show_default=True, help="Seed of the players asked.")
