@@ -238,8 +238,9 @@ def expert_costs(m0: Mark, m1: Mark, owners: Sequence[str], tables: int, actions
 
 
 def link_costs(trips: bus_bench.Trips, before: dict[str, int], after: dict[str, int]) -> dict[str, Any]:
-    """The bus bench's two processes alone on the bus: CPU per message of a front's link (its
-    process does nothing else) and of an owner's table (its moves and three beginners' included)."""
+    """The bus bench's two processes alone on the bus: CPU per message of a front's link (its process
+    does nothing else but choose its seat's moves as a beginner) and of an owner's table (its moves
+    and three beginners' included)."""
     front = after.get("front", 0) - before.get("front", 0)
     owner = after.get("owner", 0) - before.get("owner", 0)
     return {"front_messages": front, "owner_messages": owner, "front_cpu_s": trips.front_cpu_s,
@@ -523,8 +524,9 @@ def report(r: dict[str, Any]) -> str:
     link = c["bus_link"]
     lines += [
         f"  CPU per bus message, alone on the bus (the round trips' {link['front_messages']} and "
-        f"{link['owner_messages']} messages): a front's link {_n(link['front_cpu_ms_per_message'], '.3f')} ms, "
-        f"an owner's table {_n(link['owner_cpu_ms_per_message'], '.3f')} ms (its moves and three beginners in it)",
+        f"{link['owner_messages']} messages): a front's link {_n(link['front_cpu_ms_per_message'], '.3f')} ms "
+        f"(a beginner choosing its moves on the mirror in it), an owner's table "
+        f"{_n(link['owner_cpu_ms_per_message'], '.3f')} ms (its moves and three beginners in it)",
         f"  CPU per Expert table    owner {_n(ex['owner_cpu_ms_per_table_s'], '.1f')} ms per second of play, "
         f"of which its computers' workers {_n(ex['workers_cpu_ms_per_table_s'], '.1f')} ms ({ex['tables']} "
         f"tables of 1 player and 3 Expert computers, {ex['seconds']:.1f} s); {_n(ex['owner_cpu_ms_per_action'], '.1f')}"
