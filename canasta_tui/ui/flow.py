@@ -9,6 +9,7 @@ blank screen that names whose turn it is ("Player 4 is up — press Enter").
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -107,13 +108,15 @@ def _ring_bells(c: Client) -> None:
 def _read_events(c: Client) -> None:
     """Messages from what others did: a partner's answer to this player's question."""
     events = c.link.events
-    if c.events_read > len(events):      # rebuilt (a loaded game)
+    if events and events[-1].seq < c.events_read:      # rebuilt (a loaded game)
         c.events_read = 0
-    for e in events[c.events_read:]:
+    # (by their numbers, not their places: a remote table's list holds only the current hand's)
+    fresh = list(itertools.takewhile(lambda e: e.seq > c.events_read, reversed(events)))
+    for e in reversed(fresh):
         if e.kind == ANSWERED and e.seat not in c.link.seats and partner(e.seat) == c.viewer:
             said = "Yes, go out" if e.text == "yes" else "No, do not go out"
             c.message = [f"{c.link.name(e.seat)} says: {said}"]
-    c.events_read = len(events)
+    c.events_read = events[-1].seq if events else c.events_read
 
 
 def _tell_file_problem(c: Client) -> None:

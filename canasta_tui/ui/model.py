@@ -137,7 +137,7 @@ class Client:
         self.arranged: dict[int, list[int]] = {}
         self.turn_start: dict[int, Counter[int]] = {}   # hand at the start of a human's turn
         self.seen_log: dict[int, int] = {s: 0 for s in seats}   # per seat: events seen up to here
-        self.events_read = len(self.link.events)         # events already turned into messages
+        self.events_read = self.link.events[-1].seq if self.link.events else 0    # the last read (its seq)
         self.hand_seen = self.link.hand_number            # the hand the screen was last brought in line with
         self.acked = 0                        # the hand whose score this client has acknowledged
         self.rung = None                      # a game just seated or loaded rings for nothing yet

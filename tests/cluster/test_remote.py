@@ -6,6 +6,7 @@ and not applied; and every message on the bus read for cards it may not carry.""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import Counter
 from typing import Any
@@ -17,9 +18,10 @@ from canasta_tui.engine import PUBLIC, Phase, full_deck, parse_action
 from canasta_tui.presets import load_rules
 from canasta_tui.server.cluster import wire as W
 from canasta_tui.server.cluster.bus import Bus, Incoming, Refused
-from canasta_tui.server.cluster.remote import RemoteLink, TablePublisher, req_tail
+from canasta_tui.server.cluster.remote import MAX_CHAT, RemoteLink, TablePublisher, req_tail
 from canasta_tui.server.person import Refusal
 from canasta_tui.table import COMPUTER, REMOTE, Change, Link, Seat, Table
+from canasta_tui.table.table import CHAT_KEEP
 from canasta_tui.ui.model import Client
 
 from .helpers import WAIT, run, until
@@ -78,11 +80,16 @@ async def _owner(nats_url: str, room: str, table: Table, epoch: int = 3) -> tupl
     return bus, pub
 
 
+def _this_hand(table: Table) -> list[Any]:
+    """The current hand's events: what a front keeps (a snapshot carries no more)."""
+    return [e for e in table.events if e.hand == table.match.hand_number]
+
+
 def _agree(link: RemoteLink, table: Table) -> None:
     """The front's mirror is the owner's table, as far as the front may know it."""
     assert link.view(SEAT) == table.view(SEAT)
     assert link.public_view() == table.public_view()
-    assert list(link.events) == table.events
+    assert list(link.events) == _this_hand(table)
     assert link.hand_number == table.match.hand_number and link.sheet == table.match.sheet
     assert link.scores == table.match.scores and link.winner == table.match.winner
     assert [c for c in link.chat] == table.chat[-len(link.chat):] if link.chat else not table.chat
@@ -121,7 +128,7 @@ def test_a_remote_seat_plays_two_hands_over_the_bus_and_every_message_is_clean(
         await until(lambda: table.match.hand_number == 2 and table.match.state.phase == Phase.HAND_OVER,
                     "two hands played", timeout=WAIT * 3)
         await until(lambda: link.hand_number == 2 and link.public_view().phase == Phase.HAND_OVER, "the mirror")
-        await until(lambda: link.events == table.events, "the last frame")
+        await until(lambda: list(link.events) == _this_hand(table), "the last frame")
         assert player.moves > 10 and player.refusals == []
         _agree(link, table)
         await spy.flush()
@@ -148,8 +155,8 @@ def _shown(v: Any) -> Counter[int]:
     return out
 
 
-PUBLIC_KEYS = {"table", "epoch", "n", "state", "events_at", "events", "chat", "changes"}
-STATE_KEYS = {"view", "hand", "version", "closed", "winner", "scores", "sheet", "waiting", "seats", "final_hands"}
+PUBLIC_KEYS = {"table", "epoch", "n", "state", "events_at", "events", "sheet_at", "sheet", "chat", "changes"}
+STATE_KEYS = {"view", "hand", "version", "closed", "winner", "scores", "waiting", "seats", "final_hands"}
 
 
 def _clean(heard: list[Incoming], truth: dict[int, tuple[Any, ...]], room: str) -> None:
@@ -379,21 +386,67 @@ def test_a_link_that_closes_ends_its_seat_token_at_the_owner(nats_url: str, nats
     run(go())
 
 
-def test_a_snapshot_of_a_long_match_reads(nats_url: str, nats_room: str) -> None:
-    """A snapshot carries every event of the match: some thousands in a long one (here the events
-    of one hand over and over, 2,000 of them: about 24 hands' worth)."""
+def test_a_sixty_hand_matchs_snapshot_stays_bounded_and_shows_what_every_frame_showed(
+        nats_url: str, nats_room: str) -> None:
+    """A snapshot carries the current hand's events, the score sheet's last hands (the front asks
+    for the earlier ones a page at a time) and the chat the table keeps: at hand 60 of a match it
+    stays under the bus's bound, the chat full of the longest lines too, and a front that took it
+    shows exactly what a front that saw every frame shows (the mirror, the log, the screen)."""
+    from canasta_tui.server.cluster.bus import MAX_MESSAGE, encode
+    from canasta_tui.server.cluster.remote import SHEET_PAGE
+    from canasta_tui.ui.canvas import DEFAULT_OPTIONS
+    from canasta_tui.ui.controller import Controller
+
     async def go() -> None:
-        table = _table(14)
-        for _ in range(60):
-            table.step()
-        many = (table.events * (2000 // len(table.events) + 1))[:2000]
-        table.events = [e._replace(seq=i + 1) for i, e in enumerate(many)]
+        table = Table(load_rules("classic").replace(target_score=10**6), [Seat(COMPUTER, "", "beginner")] * 4, 3)
         owner_bus, pub = await _owner(nats_url, nats_room, table)
         front_bus = await Bus.connect(nats_url, room=nats_room, name="front-a")
-        link = RemoteLink(front_bus, "t1", "front-a", [SEAT], pub.host(SEAT, "front-a"))
-        await link.start()
-        assert list(link.events) == table.events and link.refused == 0
+        early = RemoteLink(front_bus, "t1", "front-a", [], pub.watch("front-a"))
+        await early.start()
+        sizes: list[int] = []
+        while table.match.hand_number < 60 or len(table.events) - table.events.index(
+                next(e for e in table.events if e.hand == 60)) < 30:
+            for _ in range(5):
+                assert table.step(), "the computers play on"
+            await pub.publish()
+            await until(lambda: early.frame == pub._public.n, "the frame at the front")
+            sizes.append(len(encode(pub.snapshot(None))))
+        # The chat the table keeps, every line of the longest a front lets through.
+        for i in range(CHAT_KEEP):
+            table.say(f"watcher {i:03}", ("a line said at the table " * 40)[:MAX_CHAT])
+        await pub.publish()
+        await until(lambda: early.frame == pub._public.n, "the chat at the front")
+        snapshot = len(encode(pub.snapshot(None)))
+        print(f"snapshot at hand {table.match.hand_number}: {snapshot:,} bytes with the chat full "
+              f"(at most {max(sizes):,} at any frame before it); every event of the match "
+              f"would be {len(json.dumps([W.event_to_wire(e) for e in table.events])):,}")
+        assert snapshot < MAX_MESSAGE and max(sizes) < MAX_MESSAGE // 2
+        late = RemoteLink(front_bus, "t1", "front-a", [], pub.watch("front-a"))
+        await late.start()
+        assert early.snapshots == 1 and early.gaps == 0 and late.snapshots == 1 and late.refused == 0
+        assert len(table.match.sheet) > SHEET_PAGE                # (earlier pages were asked for)
+        for link in (early, late):
+            assert link.public_view() == table.public_view() and link.sheet == table.match.sheet
+            assert list(link.events) == _this_hand(table)
+            assert list(link.chat) == table.chat[-CHAT_KEEP:]
+            assert link.hand_number == 60 and link.scores == table.match.scores
+        screens = [Controller(link, None, remote=True) for link in (early, late)]
+        assert screens[0].client.log_lines() == screens[1].client.log_lines()
+        assert screens[0].paint(100, 40, DEFAULT_OPTIONS).text() == screens[1].paint(100, 40, DEFAULT_OPTIONS).text()
+        # The hand goes on: both fronts follow the next frames alike.
+        for _ in range(5):
+            table.step()
+        await pub.publish()
+        await until(lambda: early.frame == late.frame == pub._public.n, "the next frame at both")
+        assert list(early.events) == list(late.events) and early.sheet == late.sheet
+        # A page of the sheet that is not one is refused (logged), nothing else answered.
+        refused = pub.refused
+        for bad in (0, len(table.match.sheet) + 1, "3", True, None):
+            with pytest.raises(Refused, match="malformed: before"):
+                await front_bus.request(req_tail("t1"), {"op": "sheet", "front": "front-a", "seat": -1, "token": "",
+                                                         "epoch": 0, "before": bad}, WAIT)
+        assert pub.refused == refused + 5
         await pub.stop()
         await front_bus.close()
         await owner_bus.close()
-    run(go())
+    run(go(), timeout=600)

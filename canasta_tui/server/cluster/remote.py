@@ -56,7 +56,10 @@ MOVE_WAIT = 10.0
 MAX_HELD = 1000
 #: A chat line's longest text over the bus (the front checks its own, shorter, bound first).
 MAX_CHAT = 500
-OPS = ("move", "chat", "ack", "leave", "snapshot")
+OPS = ("move", "chat", "ack", "leave", "snapshot", "sheet")
+#: Hands of the score sheet a snapshot carries (its last ones), and a page of it asked for after
+#: (``sheet``): a snapshot's size does not grow with the match's length (the bus's bound is 256 KB).
+SHEET_PAGE = 32
 #: Links closing (their last request to the owner, then their subscription ended).
 _leaving: set[asyncio.Task[None]] = set()
 
@@ -103,6 +106,15 @@ class _Sent:
     event_count: int = 0
     chat_seq: int = 0
     changes: list[str] = field(default_factory=list)
+    sheet_count: int = 0                  # hands of the score sheet sent
+
+
+def hand_start(events: Sequence[Event], hand: int) -> int:
+    """Where the events of hand ``hand`` (the current one) start in ``events``."""
+    i = len(events)
+    while i > 0 and events[i - 1].hand >= hand:
+        i -= 1
+    return i
 
 
 class TablePublisher:
@@ -197,8 +209,7 @@ class TablePublisher:
         s = m.state
         return {
             "view": W.view_to_wire(t.public_view()), "hand": m.hand_number, "version": t.version,
-            "closed": t.closed, "winner": m.winner, "scores": list(m.scores),
-            "sheet": [W.hand_record_to_wire(h) for h in m.sheet], "waiting": len(t.waiting),
+            "closed": t.closed, "winner": m.winner, "scores": list(m.scores), "waiting": len(t.waiting),
             "seats": [{"name": t.name(i), "kind": seat.kind.value, "verified": seat.verified}
                       for i, seat in enumerate(t.seats)],
             # the hands are shown face up once the hand is over (every client's table shows them)
@@ -206,12 +217,26 @@ class TablePublisher:
         }
 
     def _news(self, everything: bool) -> dict[str, Any]:
-        """The events and chat lines since the last frame (all of them for a snapshot)."""
+        """The events, hands of the score sheet and chat lines since the last frame.  A snapshot
+        carries the current hand's events (a front keeps no more), the sheet's last
+        :data:`SHEET_PAGE` hands (the front asks for the earlier ones a page at a time) and the chat
+        the table keeps: bounded whatever the match's length."""
         t, sent = self.table, self._sent
-        at = 0 if everything or sent.events is not t.events else min(sent.event_count, len(t.events))
-        after = 0 if everything else sent.chat_seq
+        sheet = t.match.sheet
+        if everything:
+            at, sheet_at, after = hand_start(t.events, t.match.hand_number), max(0, len(sheet) - SHEET_PAGE), 0
+        elif sent.events is not t.events:       # (a new list of events: a loaded game, all of it anew)
+            at, sheet_at, after = 0, 0, sent.chat_seq
+        else:
+            at, sheet_at, after = min(sent.event_count, len(t.events)), min(sent.sheet_count, len(sheet)), sent.chat_seq
         return {"events_at": at, "events": [W.event_to_wire(e) for e in t.events[at:]],
+                "sheet_at": sheet_at, "sheet": [W.hand_record_to_wire(h) for h in sheet[sheet_at:]],
                 "chat": [W.chat_to_wire(c) for c in t.chat if c.seq > after]}
+
+    def sheet_page(self, before: int) -> dict[str, Any]:
+        """The score sheet's hands before hand ``before`` (counted from 0), at most :data:`SHEET_PAGE`."""
+        lo = max(0, before - SHEET_PAGE)
+        return {"sheet_at": lo, "sheet": [W.hand_record_to_wire(h) for h in self.table.match.sheet[lo:before]]}
 
     def _frame(self, stream: _Stream, body: dict[str, Any], seat: int | None) -> dict[str, Any]:
         out = {"table": self.id, "epoch": self.epoch, "n": stream.n, **body}
@@ -227,7 +252,8 @@ class TablePublisher:
             t = self.table
             body = {"state": self.public_state(), **self._news(False),
                     "changes": list(dict.fromkeys(self._sent.changes))}
-            self._sent = _Sent(t.events, len(t.events), t.chat[-1].seq if t.chat else 0)
+            self._sent = _Sent(t.events, len(t.events), t.chat[-1].seq if t.chat else 0,
+                               sheet_count=len(t.match.sheet))
             frames = [(self._public, None)] + [(h.stream, seat) for seat, h in self._hosts.items()]
             for stream, seat in frames:
                 stream.n += 1
@@ -257,11 +283,11 @@ class TablePublisher:
             raise self._refuse(m, "malformed: front")
         if type(seat) is not int or not -1 <= seat < self.table.rules.players:
             raise self._refuse(m, "malformed: seat")
-        if op == "snapshot" and seat == -1:
+        if op in ("snapshot", "sheet") and seat == -1:
             return op, front, seat                 # (the public snapshot: what anyone on the bus may see)
         if type(epoch) is not int:
             raise self._refuse(m, "malformed: epoch")
-        if op != "snapshot" and epoch != self.epoch:
+        if op not in ("snapshot", "sheet") and epoch != self.epoch:
             raise self._refuse(m, f"stale epoch {epoch} (the table's is {self.epoch})")
         if not isinstance(token, str) or len(token) > 100:
             raise self._refuse(m, "malformed: token")
@@ -277,6 +303,11 @@ class TablePublisher:
         try:
             if op == "snapshot":
                 return self.snapshot(None if seat == -1 else seat)
+            if op == "sheet":
+                before = d.get("before")
+                if type(before) is not int or not 0 < before <= len(self.table.match.sheet):
+                    raise self._refuse(m, "malformed: before (a hand of the score sheet)")
+                return self.sheet_page(before)
             if op == "move":
                 if seat == -1:
                     raise self._refuse(m, "a watcher has no moves")
@@ -313,6 +344,8 @@ class _Mirror:
 
     epoch: int = 0
     n: int = 0
+    #: Where :attr:`events` (the current hand's) start in the owner's list of the match's events.
+    base: int = 0
     view: PlayerView | None = None
     me: PlayerView | None = None
     hand: int = 0
@@ -328,10 +361,22 @@ class _Mirror:
     chat: list[ChatLine] = field(default_factory=list)
 
 
-def _state(frame: Message, seat: int | None) -> tuple[_Mirror, int, list[Event], list[ChatLine], list[str]]:
-    """A frame read strictly: the mirror it describes (without events and chat), where its events
-    start, its events, chat lines and changes; :class:`~.wire.WireError` if anything is wrong."""
-    # (the events are read one by one, each field bounded: a snapshot of a long match has thousands)
+@dataclass
+class _Frame:
+    """A frame read: the mirror it describes (without events, sheet and chat), and its news."""
+
+    mirror: _Mirror
+    events_at: int
+    events: list[Event]
+    sheet_at: int
+    sheet: tuple[HandRecord, ...]
+    chat: list[ChatLine]
+    changes: list[str]
+
+
+def _state(frame: Message, seat: int | None) -> _Frame:
+    """A frame read strictly; :class:`~.wire.WireError` if anything is wrong."""
+    # (the events are read one by one, each field bounded: a busy hand has some hundreds)
     W.bounded({k: v for k, v in frame.items() if k != "events"})
     st = W.obj(frame.get("state"), "state")
     view = W.view_from_wire(st.get("view"), PUBLIC)
@@ -366,11 +411,11 @@ def _state(frame: Message, seat: int | None) -> tuple[_Mirror, int, list[Event],
     mirror = _Mirror(
         epoch=W.whole(frame, "epoch", 0, W.MAX_INT), n=W.whole(frame, "n", 0, W.MAX_INT), view=view, me=me,
         hand=W.whole(st, "hand", 1, W.MAX_HANDS), version=W.whole(st, "version", 0, W.MAX_INT),
-        closed=W.flag(st, "closed"), winner=winner, scores=tuple(scores),
-        sheet=W.sheet_from_wire(st.get("sheet"), r.teams, r.players), waiting=W.whole(st, "waiting", 0, 1000),
+        closed=W.flag(st, "closed"), winner=winner, scores=tuple(scores), waiting=W.whole(st, "waiting", 0, 1000),
         seats=tuple(who), final_hands=hands)
-    return (mirror, W.whole(frame, "events_at", 0, W.MAX_INT), W.events_from_wire(frame.get("events"), r.players),
-            W.chats_from_wire(frame.get("chat")), changes)
+    return _Frame(mirror, W.whole(frame, "events_at", 0, W.MAX_INT), W.events_from_wire(frame.get("events"), r.players),
+                  W.whole(frame, "sheet_at", 0, W.MAX_HANDS), W.sheet_from_wire(frame.get("sheet"), r.teams, r.players),
+                  W.chats_from_wire(frame.get("chat")), changes)
 
 
 class RemoteLink(Link):
@@ -441,29 +486,46 @@ class RemoteLink(Link):
             return
         self._apply(m.data)
 
-    def _apply(self, frame: Message, snapshot: bool = False) -> None:
+    def _read(self, frame: Message) -> _Frame | None:
         try:
-            mirror, at, events, chat, changes = _state(frame, self._seat)
+            return _state(frame, self._seat)
         except W.WireError as e:
             self.refused += 1
             log.warning("table %s: refused a frame: %s", self.table_id, e.reason)
+            return None
+
+    def _apply(self, frame: Message, snapshot: bool = False, earlier: tuple[HandRecord, ...] = ()) -> None:
+        """Take a frame into the mirror (a snapshot: with the score sheet's ``earlier`` hands, asked
+        for a page at a time).  The mirror keeps the current hand's events, as a snapshot has them:
+        a front that saw every frame and one that took a snapshot show the same."""
+        f = self._read(frame)
+        if f is None:
             return
-        old = self._m
-        if not snapshot:
+        mirror, old = f.mirror, self._m
+        if snapshot:
+            events, base, sheet = f.events, f.events_at, earlier + f.sheet
+        else:
             if mirror.epoch < old.epoch or (mirror.n <= old.n and mirror.epoch == old.epoch):
                 return                              # a stale owner's, or one already seen
-            if mirror.epoch > old.epoch or mirror.n != old.n + 1 or at > len(old.events):
+            if (mirror.epoch > old.epoch or mirror.n != old.n + 1 or f.events_at > old.base + len(old.events)
+                    or f.sheet_at > len(old.sheet)):
                 log.info("table %s: frame %d after %d (epoch %d, %d): a snapshot", self.table_id, mirror.n, old.n,
                          mirror.epoch, old.epoch)
                 self.gaps += 1                      # a frame lost (or a new owner): start again
                 self._resync()
                 return
-        mirror.events = (old.events[:at] if not snapshot else []) + events
-        kept = [c for c in old.chat if not snapshot and (not chat or c.seq < chat[0].seq)]
-        mirror.chat = (kept + chat)[-CHAT_KEEP:]
+            if f.events_at >= old.base:
+                events, base = old.events[:f.events_at - old.base] + f.events, old.base
+            else:                                   # (the owner's events anew: a loaded game)
+                events, base = f.events, f.events_at
+            sheet = old.sheet[:f.sheet_at] + f.sheet
+        start = hand_start(events, mirror.hand)
+        mirror.events, mirror.base, mirror.sheet = events[start:], base + start, sheet
+        kept = [c for c in old.chat if not snapshot and (not f.chat or c.seq < f.chat[0].seq)]
+        mirror.chat = (kept + f.chat)[-CHAT_KEEP:]
         self._m = mirror
         self._ready.set()
-        self._tell([Change.LOAD] if snapshot and old.n else [Change(c) for c in changes] or [Change.CLOCK])
+        self._tell([Change.LOAD] if snapshot and old.n else [Change(c) for c in f.changes] or [Change.CLOCK])
 
     def _tell(self, changes: Sequence[Change]) -> None:
         for what in changes:
@@ -481,12 +543,35 @@ class RemoteLink(Link):
         try:
             answer = await self.bus.request(req_tail(self.table_id), self._request("snapshot"), MOVE_WAIT)
             self.snapshots += 1
-            self._apply(answer, snapshot=True)
+            f = self._read(answer)
+            if f is not None:
+                self._apply(answer, snapshot=True, earlier=await self._earlier(f))
         except BusError as e:
             log.warning("table %s: no snapshot: %s", self.table_id, e)
+        except W.WireError as e:
+            self.refused += 1
+            log.warning("table %s: refused a page of the score sheet: %s", self.table_id, e.reason)
         finally:
             self._asking = False
         self._release()
+
+    async def _earlier(self, f: _Frame) -> tuple[HandRecord, ...]:
+        """The score sheet's hands before a snapshot's, a page of :data:`SHEET_PAGE` at a time (past
+        hands never change); each page must be exactly the one asked for."""
+        rules = f.mirror.view.rules if f.mirror.view is not None else self.rules
+        pages: list[tuple[HandRecord, ...]] = []
+        at = f.sheet_at
+        while at > 0:
+            page = await self.bus.request(req_tail(self.table_id), self._request("sheet", before=at), MOVE_WAIT)
+            W.bounded(page)
+            lo = W.whole(page, "sheet_at", 0, W.MAX_HANDS)
+            got = W.sheet_from_wire(page.get("sheet"), rules.teams, rules.players)
+            if lo != max(0, at - SHEET_PAGE) or len(got) != at - lo:
+                raise W.WireError(f"a page of the score sheet is hands {lo + 1} to {lo + len(got)}, not the ones "
+                                  f"before hand {at + 1}")
+            pages.append(got)
+            at = lo
+        return tuple(h for page in reversed(pages) for h in page)
 
     def _release(self) -> None:
         """Apply the frames held while a move or a snapshot was answered, in order."""
@@ -666,4 +751,4 @@ class RemoteLink(Link):
         await self.stop()
 
 
-__all__ = ["MOVE_WAIT", "RemoteLink", "TablePublisher", "public_tail", "req_tail", "seat_tail"]
+__all__ = ["MOVE_WAIT", "SHEET_PAGE", "RemoteLink", "TablePublisher", "public_tail", "req_tail", "seat_tail"]
