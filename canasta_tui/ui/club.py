@@ -18,6 +18,7 @@ views hold only public results of finished matches: no hand, no card, no table s
 from __future__ import annotations
 
 import datetime as dt
+import textwrap
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple, Protocol
 
@@ -342,13 +343,13 @@ class PartnershipsPage(Page):
         for which, title, got, y, room in sections:
             on = which == self.list
             cv.put(y, 0, heading(("> " if on else "") + title, cv.width, g.hline).text, "heading")
-            if isinstance(got, str):
-                cv.put(y + 1, 2, got[: cv.width - 3], "dim")
-                continue
-            if not got:
-                empty = ("No match with a partner yet: every match you play at a table of four counts here"
-                         if which == 0 else "No partnership has played enough matches together at listed tables yet")
-                cv.put(y + 1, 2, empty[: cv.width - 3], "dim")
+            if isinstance(got, str) or not got:
+                said = got if isinstance(got, str) else (
+                    "No match with a partner yet: every match you play at a table of four counts here" if which == 0
+                    else "No partnership has played enough matches together at listed tables yet")
+                # wrapped, never cut: at 80 columns the first of them is longer than a line
+                for i, part in enumerate(textwrap.wrap(said, cv.width - 3)[: max(1, room - 1)]):
+                    cv.put(y + 1 + i, 2, part, "dim")
                 continue
             lines = partnership_lines(got, cv.width, self.chosen if on else None, which == 0)
             list_rows = room - 3

@@ -155,3 +155,25 @@ def test_the_pages_fit_the_screen_and_step_through_evenings(size: tuple[int, int
     page.handle("down")
     page.handle("enter")
     assert "ann & bob" in screen() and "Best hand         -" in screen()
+
+
+class Newcomer(Club):
+    """A club where the person looking has played with nobody, and no partnership has 3 matches."""
+
+    def partners(self) -> Sequence[PartnershipLine] | str:
+        return ()
+
+    def best_pairs(self) -> Sequence[PartnershipLine] | str:
+        return ()
+
+
+@pytest.mark.parametrize("glyphs", [ASCII, UNICODE])
+def test_the_empty_partnership_lists_are_said_whole_at_80_columns(glyphs: object) -> None:
+    """Seen at 80x24 over SSH: "...every match you play at a table of four counts h" was cut off."""
+    page = TonightPage(Newcomer())
+    page.handle("b")
+    shown = page.paint(80, 24, Options(glyphs, False, False)).text()  # type: ignore[arg-type]
+    said = " ".join(line.strip() for line in shown.split("\n"))
+    assert "No match with a partner yet: every match you play at a table of four counts here" in said
+    assert "No partnership has played enough matches together at listed tables yet" in said
+    assert all(len(line) <= 80 for line in shown.split("\n"))
