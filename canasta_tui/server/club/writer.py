@@ -509,8 +509,11 @@ class QueuedPeople:
     def marks_of(self, key: str) -> list[Mark]:
         held = self._marks.get(key)
         if held is None:
+            # (the queue is taken before the store is read: a write committed and let go of in
+            # between is then read from the store, never missed by both)
+            queued = list(self._marks_queued.items())
             held = {(m.kind, m.other): m for m in self.store.marks_of(key)}
-            for (who, kind, other), m in self._marks_queued.items():
+            for (who, kind, other), m in queued:
                 if who == key and m is None:
                     held.pop((kind, other), None)
                 elif who == key and m is not None:
@@ -552,8 +555,9 @@ class QueuedPeople:
         return True
 
     def notes_for(self, key: str) -> list[PersonNote]:
+        queued = list(self._notes_queued.items())     # (before the store is read: as marks_of)
         got = {n.id: n for n in self.store.notes_for(key)}
-        for number, n in list(self._notes_queued.items()):
+        for number, n in queued:
             if n is None:
                 got.pop(number, None)
             elif n.to_key == key:
